@@ -1,0 +1,37 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rollupOptions: {
+        // Two entries share one bundle graph: the Electron app and the plain-Node CLI
+        // (`loupe serve | run | mcp`), which must never pull in 'electron'.
+        input: {
+          index: resolve('src/main/electron/main.ts'),
+          cli: resolve('src/main/cli/index.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rollupOptions: {
+        input: { index: resolve('src/preload/index.ts') },
+        // A sandboxed preload must be CommonJS.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve('src/renderer'),
+    base: './',
+    build: {
+      outDir: resolve('out/renderer'),
+      chunkSizeWarningLimit: 8000,
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,43 @@
+// Electron (>= 45) fetches its binary lazily; we try once at install time so the desktop
+// app is ready, and tolerate failure: everything but the Electron shell runs on plain Node.
+import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+
+function electronDir() {
+  try {
+    return path.dirname(require.resolve('electron/package.json'));
+  } catch {
+    return null; // production install without devDependencies
+  }
+}
+
+export function electronBinary(dir = electronDir()) {
+  if (!dir) return null;
+  const pathFile = path.join(dir, 'path.txt');
+  if (!existsSync(pathFile)) return null;
+  const bin = path.join(dir, 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(bin) ? bin : null;
+}
+
+function main() {
+  const dir = electronDir();
+  if (!dir || electronBinary(dir)) return;
+  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
+    console.warn('loupe: ELECTRON_SKIP_BINARY_DOWNLOAD is set; the desktop shell is not installed. `npm start` will serve Loupe in the browser instead.');
+    return;
+  }
+  const r = spawnSync(process.execPath, [path.join(dir, 'install.js')], { stdio: 'pipe', timeout: 120_000 });
+  if (r.status === 0 && electronBinary(dir)) return;
+  const why = (r.stderr?.toString() || r.error?.message || '').split('\n').find((l) => l.trim()) ?? 'unknown error';
+  console.warn(
+    `\nloupe: WARNING: the Electron binary could not be downloaded (${why.trim()}).\n` +
+      '  Everything else is installed. `npm start` will run `loupe serve` and print a URL to open in a browser.\n' +
+      '  To get the desktop app later, run `npx install-electron` on a machine with internet access.\n',
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main();

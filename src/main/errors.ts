@@ -1,0 +1,52 @@
+// Small named errors carrying one DESIGN §5 code. Messages say what to do next.
+import type { ErrorCode } from '../shared/errors';
+import type { WireError } from '../shared/contract';
+
+export class LoupeError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class InvalidArgumentError extends LoupeError {
+  constructor(message: string) {
+    super('INVALID_ARGUMENT', message);
+  }
+}
+
+export class NoWorkspaceError extends LoupeError {
+  constructor() {
+    super('NO_WORKSPACE', 'No folder is open. Open a folder first.');
+  }
+}
+
+export class FileNotFoundError extends LoupeError {
+  constructor(path: string) {
+    super('FILE_NOT_FOUND', `File not found: ${path}. Check the path, or list the folder to see what exists.`);
+  }
+}
+
+export class PathOutsideWorkspaceError extends LoupeError {
+  constructor(path: string) {
+    super('PATH_OUTSIDE_WORKSPACE', `Path is outside the workspace: ${path}. Use a path inside the open folder.`);
+  }
+}
+
+export class AbortedError extends LoupeError {
+  constructor(what = 'The operation') {
+    super('ABORTED', `${what} was cancelled.`);
+  }
+}
+
+/** Turns anything thrown into what a transport may send: a code and a message, no stack. */
+export function toWireError(err: unknown): WireError {
+  if (err instanceof LoupeError) return { code: err.code, message: err.message };
+  const e = err as NodeJS.ErrnoException | undefined;
+  if (e?.code === 'ENOENT') return { code: 'FILE_NOT_FOUND', message: e.message };
+  if (e?.code === 'EACCES' || e?.code === 'EPERM') return { code: 'FILE_READ_ERROR', message: e.message };
+  return { code: 'INTERNAL', message: e?.message ?? String(err) };
+}

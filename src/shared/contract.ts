@@ -1,0 +1,149 @@
+// The host contract: every request the renderer may make and every event the host may push.
+// Both transports (Electron IPC, WebSocket) and the renderer are typed from these two maps,
+// so a channel added here is added everywhere at once.
+
+import type { ErrorCode } from './errors';
+
+export interface WorkspaceInfo {
+  /** Absolute, realpath'd root of the open folder. */
+  root: string;
+  /** Folder name shown in the UI. */
+  name: string;
+  isGitRepo: boolean;
+}
+
+export type GitBadge = 'M' | 'A' | 'D' | 'R' | 'U' | '?' | '!' | 'C';
+
+export interface TreeEntry {
+  /** Workspace-relative path with forward slashes. */
+  path: string;
+  name: string;
+  kind: 'file' | 'dir';
+}
+
+export interface TreeListing {
+  dir: string;
+  entries: TreeEntry[];
+}
+
+export interface FileContent {
+  path: string;
+  /** Present unless the file is binary or too large to show. */
+  content?: string;
+  size: number;
+  binary: boolean;
+  tooLarge: boolean;
+  language: string;
+}
+
+export interface PathCompletion {
+  /** Absolute directory paths that complete the typed prefix. */
+  candidates: string[];
+}
+
+export interface TerminalInfo {
+  id: string;
+  shell: string;
+  title: string;
+  pid: number;
+}
+
+/** Requests: renderer → host. `params` in, `result` out. */
+export interface HostRequests {
+  'app.info': { params: void; result: { version: string; transport: 'electron' | 'websocket'; platform: string } };
+  'workspace.current': { params: void; result: WorkspaceInfo | null };
+  'workspace.open': { params: { path: string }; result: WorkspaceInfo };
+  /** Electron only: shows the native folder picker; resolves null when cancelled. */
+  'workspace.pick': { params: void; result: WorkspaceInfo | null };
+  'workspace.recent': { params: void; result: string[] };
+  'workspace.complete': { params: { partial: string }; result: PathCompletion };
+  'tree.list': { params: { dir: string }; result: TreeListing };
+  'tree.gitStatus': { params: void; result: Record<string, GitBadge> };
+  'file.read': { params: { path: string }; result: FileContent };
+  'terminal.create': { params: { cols: number; rows: number; cwd?: string }; result: TerminalInfo };
+  'terminal.input': { params: { id: string; data: string }; result: void };
+  'terminal.resize': { params: { id: string; cols: number; rows: number }; result: void };
+  /** Flow control: the renderer reports characters xterm has finished writing. */
+  'terminal.ack': { params: { id: string; chars: number }; result: void };
+  'terminal.kill': { params: { id: string }; result: void };
+  'terminal.list': { params: void; result: TerminalInfo[] };
+}
+
+/** Events: host → renderer. */
+export interface HostEvents {
+  'workspace.opened': WorkspaceInfo;
+  /** Workspace-relative directories whose listing changed ('' is the root). */
+  'tree.changed': { dirs: string[] };
+  'tree.gitStatus': { status: Record<string, GitBadge> };
+  'terminal.data': { id: string; data: string };
+  'terminal.exit': { id: string; exitCode: number; signal?: number };
+}
+
+export type RequestChannel = keyof HostRequests;
+export type EventChannel = keyof HostEvents;
+export type Params<C extends RequestChannel> = HostRequests[C]['params'];
+export type Result<C extends RequestChannel> = HostRequests[C]['result'];
+
+/** The API every transport offers the renderer. */
+export interface HostClient {
+  request<C extends RequestChannel>(channel: C, params: Params<C>): Promise<Result<C>>;
+  on<E extends EventChannel>(event: E, listener: (payload: HostEvents[E]) => void): () => void;
+}
+
+/** What crosses a transport when a request fails. */
+export interface WireError {
+  code: ErrorCode;
+  message: string;
+}
+
+// Runtime lists of channel names: transports bind exactly these and nothing else.
+// `satisfies` keeps them in lockstep with the maps above.
+const requestChannelMap = {
+  'app.info': true,
+  'workspace.current': true,
+  'workspace.open': true,
+  'workspace.pick': true,
+  'workspace.recent': true,
+  'workspace.complete': true,
+  'tree.list': true,
+  'tree.gitStatus': true,
+  'file.read': true,
+  'terminal.create': true,
+  'terminal.input': true,
+  'terminal.resize': true,
+  'terminal.ack': true,
+  'terminal.kill': true,
+  'terminal.list': true,
+} satisfies Record<RequestChannel, true>;
+
+const eventChannelMap = {
+  'workspace.opened': true,
+  'tree.changed': true,
+  'tree.gitStatus': true,
+  'terminal.data': true,
+  'terminal.exit': true,
+} satisfies Record<EventChannel, true>;
+
+export const REQUEST_CHANNELS = Object.keys(requestChannelMap) as RequestChannel[];
+export const EVENT_CHANNELS = Object.keys(eventChannelMap) as EventChannel[];
+
+/** Electron IPC channel names are namespaced so no other code can collide with them. */
+export const ipcChannel = (name: RequestChannel | EventChannel): string => `loupe:${name}`;
+
+/** Messages on the WebSocket transport. */
+export type WsClientMessage = { t: 'req'; id: number; ch: RequestChannel; p: unknown };
+export type WsServerMessage =
+  | { t: 'res'; id: number; ok: true; r: unknown }
+  | { t: 'res'; id: number; ok: false; e: WireError }
+  | { t: 'evt'; ch: EventChannel; p: unknown };
+
+/** What an Electron IPC handler returns: errors travel as data so their codes survive. */
+export type IpcResult = { ok: true; r: unknown } | { ok: false; e: WireError };
+
+/** The object the preload exposes as `window.loupe`. */
+export interface PreloadBridge {
+  /** One method per request channel. */
+  requests: { [C in RequestChannel]: (params: Params<C>) => Promise<IpcResult> };
+  /** Subscribes to one event channel; returns the unsubscribe function. */
+  on(event: EventChannel, listener: (payload: unknown) => void): () => void;
+}

@@ -1,0 +1,34 @@
+// Error codes of DESIGN §5. Types and constants only: the classes live in the main process.
+
+export const ERROR_CODES = [
+  'INVALID_ARGUMENT',
+  'INVALID_PATH',
+  'EDIT_INVALID_PATH',
+  'PATH_OUTSIDE_WORKSPACE',
+  'FILE_NOT_FOUND',
+  'EDIT_FILE_NOT_FOUND',
+  'FILE_READ_ERROR',
+  'EDIT_FILE_READ_ERROR',
+  'FILE_TOO_LARGE',
+  'BINARY_FILE',
+  'FILE_NOT_READ',
+  'FILE_CHANGED_SINCE_READ',
+  'ATTEMPT_TO_CREATE_EXISTING_FILE',
+  'EDIT_NO_OCCURRENCE_FOUND',
+  'EDIT_EXPECTED_OCCURRENCE_MISMATCH',
+  'EDIT_NO_CHANGE',
+  'PERMISSION_DENIED',
+  'TIMEOUT',
+  'ABORTED',
+  'ROLLBACK_CONFLICT',
+  'MODIFICATION_NOT_FOUND',
+  'FETCH_FAILED',
+  'FETCH_TOO_LARGE',
+  'LLM_ERROR',
+  // Not a DESIGN tool code: a host request that no workspace can answer yet, or an
+  // internal failure surfaced to the UI.
+  'NO_WORKSPACE',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
