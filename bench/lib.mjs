@@ -1,0 +1,75 @@
+// Shared helpers for benchmarks: each prints one JSON line per figure.
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const CHROMIUM = {
+  executablePath: process.env.LOUPE_CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+};
+
+export function report(name, value, unit = 'ms', extra = {}) {
+  console.log(JSON.stringify({ name, value: Math.round(value * 100) / 100, unit, ...extra }));
+}
+
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export async function tempDir(prefix) {
+  return realpath(await mkdtemp(path.join(os.tmpdir(), prefix)));
+}
+
+/** n files spread over folders of 100, as a generated project would be. */
+export async function generateTree(root, n, perDir = 100) {
+  const jobs = [];
+  for (let i = 0; i < n; i++) {
+    const dir = path.join(root, `pkg${Math.floor(i / perDir)}`);
+    if (i % perDir === 0) await mkdir(dir, { recursive: true });
+    jobs.push(writeFile(path.join(dir, `file${i}.ts`), `export const v${i} = ${i};\n`));
+    if (jobs.length >= 256) await Promise.all(jobs.splice(0));
+  }
+  await Promise.all(jobs);
+}
+
+export function startServe(folder, env = {}) {
+  const t0 = performance.now();
+  const proc = spawn(process.execPath, [path.join(ROOT, 'bin', 'loupe.mjs'), 'serve', folder, '--port', '0'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/^(http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+))$/m);
+      if (m) resolve({ proc, url: m[1], port: Number(m[2]), token: m[3], urlMs: performance.now() - t0, t0 });
+    });
+    proc.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+  });
+}
+
+export async function wsClient(port, token) {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`);
+  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+  let next = 1;
+  const pending = new Map();
+  ws.on('message', (raw) => {
+    const msg = JSON.parse(raw.toString());
+    if (msg.t !== 'res') return;
+    pending.get(msg.id)?.(msg);
+    pending.delete(msg.id);
+  });
+  return {
+    request(ch, p) {
+      const id = next++;
+      return new Promise((resolve) => (pending.set(id, resolve), ws.send(JSON.stringify({ t: 'req', id, ch, p }))));
+    },
+    close: () => ws.close(),
+  };
+}

@@ -1,0 +1,53 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface Served {
+  url: string;
+  port: number;
+  token: string;
+  proc: ChildProcess;
+  stop(): Promise<void>;
+}
+
+const BIN = path.resolve(__dirname, '..', '..', 'bin', 'loupe.mjs');
+
+/** Starts the real `loupe serve` on a folder, as a user would, and reads its one URL line. */
+export async function startServe(folder: string, env: Record<string, string> = {}): Promise<Served> {
+  const home = await realpath(await mkdtemp(path.join(os.tmpdir(), 'loupe-home-')));
+  const proc = spawn(process.execPath, [BIN, 'serve', folder, '--port', '0'], {
+    env: { ...process.env, LOUPE_HOME: home, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr!.on('data', (d) => (stderr += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`loupe serve printed no URL; stderr: ${stderr}`)), 20_000);
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      const m = out.match(/^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    proc.on('exit', (code) => reject(new Error(`loupe serve exited with ${code}: ${stderr}`)));
+  });
+  const u = new URL(url);
+  return {
+    url,
+    port: Number(u.port),
+    token: u.searchParams.get('token')!,
+    proc,
+    async stop() {
+      if (proc.exitCode === null) {
+        const exited = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGTERM');
+        await exited;
+      }
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}

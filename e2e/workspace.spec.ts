@@ -1,0 +1,175 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, realpath, rm, writeFile, mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startServe, type Served } from './support/serve';
+
+let root: string;
+let project: string;
+let other: string;
+let served: Served;
+
+async function writeFiles(base: string, files: Record<string, string>) {
+  for (const [rel, content] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(base, rel)), { recursive: true });
+    await writeFile(path.join(base, rel), content);
+  }
+}
+
+test.beforeAll(async () => {
+  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'loupe-e2e-')));
+  project = path.join(root, 'demo-project');
+  other = path.join(root, 'second-folder');
+  await writeFiles(project, {
+    'README.md': '# Demo\n\nA small project.\n',
+    'src/app.ts': 'export function greet(name: string): string {\n  return `hello ${name}`;\n}\n',
+    'src/util/math.ts': 'export const add = (a: number, b: number) => a + b;\n',
+    'package.json': '{ "name": "demo", "version": "1.0.0" }\n',
+    '.gitignore': 'dist/\n',
+    'dist/bundle.js': 'ignored',
+  });
+  await writeFiles(other, { 'notes.txt': 'second folder\n' });
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e@x', '-c', 'user.name=E', ...args], { cwd: project });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'init');
+  await writeFile(path.join(project, 'src/app.ts'), 'export function greet(name: string): string {\n  return `hi ${name}`;\n}\n');
+  served = await startServe(project);
+});
+
+test.afterAll(async () => {
+  await served?.stop();
+  await rm(root, { recursive: true, force: true });
+});
+
+async function openApp(page: Page) {
+  await page.goto(served.url);
+  await expect(page.getByTestId('workspace-root')).toContainText('demo-project');
+}
+
+const terminalText = (page: Page) => page.getByTestId('terminal').locator('.xterm-rows').first();
+
+test('refuses requests without the token or from a foreign origin', async () => {
+  const base = `http://127.0.0.1:${served.port}`;
+  expect((await fetch(`${base}/`)).status).toBe(401);
+  expect((await fetch(`${base}/?token=not-the-token`)).status).toBe(401);
+  expect((await fetch(served.url, { headers: { Origin: 'http://attacker.example' } })).status).toBe(403);
+  expect((await fetch(served.url)).status).toBe(200);
+});
+
+test('shows the folder, a .gitignore-aware tree with git badges, and files in the viewer', async ({ page }) => {
+  await openApp(page);
+  const tree = page.getByTestId('file-tree');
+  await expect(tree.locator('[data-testid="file-tree-item"][data-path="src"]')).toBeVisible();
+  await expect(tree.locator('[data-testid="file-tree-item"][data-path="README.md"]')).toBeVisible();
+  await expect(tree.locator('[data-testid="file-tree-item"][data-path="dist"]')).toHaveCount(0);
+
+  await tree.locator('[data-testid="file-tree-item"][data-path="src"]').click();
+  const app = tree.locator('[data-testid="file-tree-item"][data-path="src/app.ts"]');
+  await expect(app).toBeVisible();
+  await expect(app).toContainText('M');
+  await app.click();
+  await expect(page.getByTestId('file-viewer')).toContainText('hi ${name}');
+
+  await tree.locator('[data-testid="file-tree-item"][data-path="README.md"]').click();
+  await expect(page.getByTestId('file-viewer')).toContainText('A small project.');
+});
+
+test('the tree refreshes live when a file appears on disk', async ({ page }) => {
+  await openApp(page);
+  await writeFile(path.join(project, 'LIVE.md'), 'new\n');
+  await expect(page.locator('[data-testid="file-tree-item"][data-path="LIVE.md"]')).toBeVisible({ timeout: 5000 });
+  await rm(path.join(project, 'LIVE.md'));
+  await expect(page.locator('[data-testid="file-tree-item"][data-path="LIVE.md"]')).toHaveCount(0, { timeout: 5000 });
+});
+
+test('a command typed into the terminal prints its output', async ({ page }) => {
+  await openApp(page);
+  const term = page.getByTestId('terminal');
+  await expect(term.locator('.xterm-rows')).toBeVisible();
+  await term.locator('.xterm').first().click();
+  await page.keyboard.type('echo loupe-$((6*7))');
+  await page.keyboard.press('Enter');
+  await expect(terminalText(page)).toContainText('loupe-42');
+
+  // A second terminal tab is independent.
+  await page.getByTestId('terminal-new').click();
+  await page.keyboard.type('echo second-tab-ok');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('terminal').locator('.xterm-rows').last()).toContainText('second-tab-ok');
+});
+
+test('README screenshot', async ({ page }) => {
+  await openApp(page);
+  const tree = page.getByTestId('file-tree');
+  await tree.locator('[data-testid="file-tree-item"][data-path="src"]').click();
+  await tree.locator('[data-testid="file-tree-item"][data-path="src/app.ts"]').click();
+  await expect(page.getByTestId('file-viewer')).toContainText('greet');
+  await page.getByTestId('terminal').locator('.xterm').first().click();
+  await page.keyboard.type('git status --short');
+  await page.keyboard.press('Enter');
+  await expect(terminalText(page)).toContainText('src/app.ts');
+  await mkdir(path.resolve(__dirname, '..', 'docs'), { recursive: true });
+  await page.screenshot({ path: path.resolve(__dirname, '..', 'docs', 'screenshot.png') });
+});
+
+test('opens another folder by typing its path', async ({ page }) => {
+  await openApp(page);
+  await page.getByTestId('open-folder').click();
+  const input = page.locator('input[type="text"]').first();
+  await input.fill(other);
+  await input.press('Enter');
+  await expect(page.getByTestId('workspace-root')).toContainText('second-folder');
+  await expect(page.locator('[data-testid="file-tree-item"][data-path="notes.txt"]')).toBeVisible();
+  // Put the first folder back for the tests that follow.
+  await page.getByTestId('open-folder').click();
+  await page.locator('input[type="text"]').first().fill(project);
+  await page.locator('input[type="text"]').first().press('Enter');
+  await expect(page.getByTestId('workspace-root')).toContainText('demo-project');
+});
+
+test('`yes | head -c 50000000` finishes with the UI responsive and host memory bounded', async ({ page }) => {
+  test.setTimeout(240_000);
+  await page.addInitScript(() => {
+    const w = window as unknown as { __longTasks: number[] };
+    w.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longTasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await openApp(page);
+  await page.getByTestId('terminal').locator('.xterm').first().click();
+  await expect(terminalText(page)).toBeVisible();
+  await page.waitForTimeout(500);
+  await page.evaluate(() => ((window as unknown as { __longTasks: number[] }).__longTasks = []));
+
+  const rss: number[] = [];
+  const sampler = setInterval(async () => {
+    const status = await readFile(`/proc/${served.proc.pid}/status`, 'utf8').catch(() => '');
+    const kb = Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
+    if (kb) rss.push(kb / 1024);
+  }, 200);
+  const started = Date.now();
+  await page.keyboard.type('yes | head -c 50000000; echo FLOOD-$((1+1))-DONE');
+  await page.keyboard.press('Enter');
+  // While the flood runs the page still answers: a click on the tree gets a response.
+  await page.waitForTimeout(1500);
+  const t0 = Date.now();
+  await page.locator('[data-testid="file-tree-item"][data-path="README.md"]').click();
+  await expect(page.getByTestId('file-viewer')).toContainText('A small project.');
+  const clickToViewMs = Date.now() - t0;
+  await expect(terminalText(page)).toContainText('FLOOD-2-DONE', { timeout: 200_000 });
+  const floodMs = Date.now() - started;
+  clearInterval(sampler);
+
+  const longTasks = await page.evaluate(() => (window as unknown as { __longTasks: number[] }).__longTasks);
+  const longest = Math.max(0, ...longTasks);
+  const peakRss = Math.max(...rss);
+  const report = { floodMs, clickToViewMs, longTasks: longTasks.length, longestTaskMs: Math.round(longest), hostPeakRssMb: Math.round(peakRss) };
+  console.log(`terminal flood: ${JSON.stringify(report)}`);
+  test.info().annotations.push({ type: 'flood', description: JSON.stringify(report) });
+  expect(clickToViewMs).toBeLessThan(5000);
+  // Flow control keeps the host from buffering the 50 MB: its memory stays far below it.
+  expect(peakRss).toBeLessThan(400);
+});

@@ -1,0 +1,46 @@
+// `loupe serve | run | mcp`: the same Host behind other transports. Plain Node only:
+// nothing reachable from here may import 'electron'.
+import { LoupeError } from '../errors';
+import { LOUPE_VERSION } from '../host/version';
+import type { CliPaths } from './paths';
+
+const USAGE = `Usage:
+  loupe serve [folder] [--port N]   the Loupe UI in your browser (127.0.0.1 only)
+  loupe mcp [--cwd DIR]             Loupe's tools as an MCP server over stdio
+  loupe run [--cwd DIR] [--yes | --deny] [--json] "prompt"
+                                    the agent, headless
+  loupe --version`;
+
+export async function main(argv: string[], paths: CliPaths): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        await (await import('./serveCommand')).runServe(rest, paths);
+        return -1; // keeps running until a signal
+      case 'mcp':
+        await (await import('./mcp')).runMcp(rest);
+        return -1;
+      case 'run':
+        process.stderr.write('loupe run: the headless agent is not available in this build yet.\n');
+        return 2;
+      case '--version':
+      case '-v':
+        process.stdout.write(`${LOUPE_VERSION}\n`);
+        return 0;
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        process.stdout.write(`${USAGE}\n`);
+        return command === undefined ? 1 : 0;
+      default:
+        process.stderr.write(`loupe: unknown command '${command}'\n${USAGE}\n`);
+        return 2;
+    }
+  } catch (err) {
+    const msg = err instanceof LoupeError ? `${err.code}: ${err.message}` : (err as Error).message;
+    process.stderr.write(`loupe ${command}: ${msg}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,32 @@
+import { existsSync } from 'node:fs';
+import { Host } from '../host/host';
+import { defaultConfigDir } from '../host/configDir';
+import { parseArgs, parsePort } from './args';
+import { startServer } from './serve/server';
+import type { CliPaths } from './paths';
+
+export async function runServe(argv: string[], paths: CliPaths): Promise<void> {
+  const { positionals, flags } = parseArgs(argv, { port: 'string' });
+  const folder = positionals[0] ?? process.cwd();
+  const staticDir = paths.rendererDir;
+  if (!existsSync(staticDir)) {
+    throw new Error(`The UI is not built (${staticDir} is missing). Run \`npm run build\` first.`);
+  }
+  const host = new Host({ transport: 'websocket', configDir: defaultConfigDir() });
+  await host.open(folder);
+  const running = await startServer({ host, staticDir, port: parsePort(flags.port) });
+  // stdout carries exactly one line, the URL, so scripts and tests can read it.
+  process.stdout.write(`${running.url}\n`);
+  process.stderr.write(`loupe: serving ${host.current?.root} on 127.0.0.1 only. Open the URL above; Ctrl+C stops.\n`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await host.dispose();
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}

@@ -1,0 +1,139 @@
+// The Host implements the contract for one open workspace. Transports (Electron IPC,
+// WebSocket) call `handle` and forward `onEvent`; the Host never knows which one it serves.
+import type { EventChannel, HostEvents, Params, RequestChannel, Result, WorkspaceInfo } from '../../shared/contract';
+import { InvalidArgumentError, NoWorkspaceError } from '../errors';
+import { PtyService } from '../services/pty/ptyService';
+import { RecentFolders } from '../services/settings/recentFolders';
+import { readForViewer } from '../services/workspace/fileReader';
+import { completeFolder } from '../services/workspace/pathCompletion';
+import { Workspace } from './workspace';
+import { LOUPE_VERSION } from './version';
+
+export interface HostOptions {
+  transport: 'electron' | 'websocket';
+  configDir: string;
+  /** Shows a native folder picker (Electron). Absent in the browser. */
+  pickFolder?: () => Promise<string | null>;
+}
+
+type Listener = <E extends EventChannel>(event: E, payload: HostEvents[E]) => void;
+type Handlers = { [C in RequestChannel]: (params: Params<C>) => Promise<Result<C>> | Result<C> };
+
+export class Host {
+  private workspace: Workspace | null = null;
+  private opening: Promise<WorkspaceInfo> | null = null;
+  private readonly listeners = new Set<Listener>();
+  private readonly recent: RecentFolders;
+  private readonly terminals: PtyService;
+  private readonly handlers: Handlers;
+
+  constructor(private readonly opts: HostOptions) {
+    this.recent = new RecentFolders(opts.configDir);
+    this.terminals = new PtyService({
+      data: (id, data) => this.emit('terminal.data', { id, data }),
+      exit: (id, exitCode, signal) => this.emit('terminal.exit', { id, exitCode, signal }),
+    });
+    this.handlers = this.createHandlers();
+  }
+
+  handle<C extends RequestChannel>(channel: C, params: Params<C>): Promise<Result<C>> {
+    const handler = this.handlers[channel] as ((p: Params<C>) => Promise<Result<C>> | Result<C>) | undefined;
+    if (!handler || !Object.hasOwn(this.handlers, channel)) {
+      return Promise.reject(new InvalidArgumentError(`Unknown request channel: ${String(channel)}`));
+    }
+    try {
+      return Promise.resolve(handler(params));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  onEvent(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get current(): WorkspaceInfo | null {
+    return this.workspace?.info ?? null;
+  }
+
+  async open(folder: string): Promise<WorkspaceInfo> {
+    // Serialise opens so two quick clicks cannot leave two watchers running.
+    const previous = this.opening ?? Promise.resolve(null);
+    const job = previous.catch(() => null).then(async () => {
+      const next = await Workspace.open(folder, (e, p) => this.emit(e, p));
+      await this.workspace?.dispose();
+      this.workspace = next;
+      await this.recent.add(next.info.root).catch(() => undefined);
+      this.emit('workspace.opened', next.info);
+      return next.info;
+    });
+    this.opening = job;
+    try {
+      return await job;
+    } finally {
+      if (this.opening === job) this.opening = null;
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.terminals.dispose();
+    await this.workspace?.dispose();
+    this.workspace = null;
+    this.listeners.clear();
+  }
+
+  private emit<E extends EventChannel>(event: E, payload: HostEvents[E]): void {
+    for (const l of this.listeners) {
+      try {
+        l(event, payload);
+      } catch {
+        // One broken transport must not starve the others.
+      }
+    }
+  }
+
+  private ws(): Workspace {
+    if (!this.workspace) throw new NoWorkspaceError();
+    return this.workspace;
+  }
+
+  private createHandlers(): Handlers {
+    const str = (v: unknown, name: string): string => {
+      if (typeof v !== 'string') throw new InvalidArgumentError(`${name} must be a string`);
+      return v;
+    };
+    const obj = <T>(p: T): T => {
+      if (typeof p !== 'object' || p === null) throw new InvalidArgumentError('params must be an object');
+      return p;
+    };
+    return {
+      'app.info': () => ({ version: LOUPE_VERSION, transport: this.opts.transport, platform: process.platform }),
+      'workspace.current': () => this.current,
+      'workspace.open': (p) => this.open(str(obj(p).path, 'path')),
+      'workspace.pick': async () => {
+        if (!this.opts.pickFolder) throw new InvalidArgumentError('No native folder picker here; type a path instead.');
+        const folder = await this.opts.pickFolder();
+        return folder ? this.open(folder) : null;
+      },
+      'workspace.recent': () => this.recent.list(),
+      'workspace.complete': async (p) => ({ candidates: await completeFolder(str(obj(p).partial, 'partial')) }),
+      'tree.list': (p) => this.ws().list(str(obj(p).dir, 'dir')),
+      'tree.gitStatus': () => this.ws().gitStatus(),
+      'file.read': async (p) => {
+        const { abs, rel } = await this.ws().resolve(str(obj(p).path, 'path'));
+        return readForViewer(abs, rel);
+      },
+      'terminal.create': async (p) => {
+        const { cols, rows, cwd } = obj(p);
+        const dir = cwd === undefined ? this.ws().info.root : (await this.ws().resolve(str(cwd, 'cwd'))).abs;
+        return this.terminals.create({ cols, rows, cwd: dir });
+      },
+      'terminal.input': (p) => this.terminals.input(str(obj(p).id, 'id'), str(p.data, 'data')),
+      'terminal.resize': (p) => this.terminals.resize(str(obj(p).id, 'id'), p.cols, p.rows),
+      'terminal.ack': (p) => this.terminals.ack(str(obj(p).id, 'id'), p.chars),
+      'terminal.kill': (p) => this.terminals.kill(str(obj(p).id, 'id')),
+      'terminal.list': () => this.terminals.list(),
+    };
+  }
+}

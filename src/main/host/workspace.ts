@@ -1,0 +1,95 @@
+// One open folder and the services that watch it. Knows nothing of transports.
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { GitBadge, HostEvents, TreeListing, WorkspaceInfo } from '../../shared/contract';
+import { InvalidArgumentError } from '../errors';
+import { gitStatus, isGitRepo } from '../services/git/gitStatus';
+import { FileIndex } from '../services/workspace/fileIndex';
+import { resolveInWorkspace } from '../services/workspace/pathGuard';
+import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watcher';
+
+type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
+
+export class Workspace {
+  readonly index: FileIndex;
+  private watcher: WorkspaceWatcher | null = null;
+  private status: Record<string, GitBadge> = {};
+  private statusJob: Promise<void> | null = null;
+  private statusAgain = false;
+  private disposed = false;
+
+  private constructor(
+    readonly info: WorkspaceInfo,
+    private readonly emit: Emit,
+  ) {
+    this.index = new FileIndex(info.root);
+  }
+
+  static async open(requested: string, emit: Emit): Promise<Workspace> {
+    let root: string;
+    try {
+      root = await realpath(path.resolve(requested));
+    } catch {
+      throw new InvalidArgumentError(`Folder not found: ${requested}`);
+    }
+    if (!(await stat(root)).isDirectory()) throw new InvalidArgumentError(`Not a folder: ${requested}`);
+    const info: WorkspaceInfo = { root, name: path.basename(root) || root, isGitRepo: await isGitRepo(root) };
+    const ws = new Workspace(info, emit);
+    ws.watcher = new WorkspaceWatcher(root, (batch) => void ws.onChanges(batch));
+    await ws.watcher.start();
+    return ws;
+  }
+
+  resolve(requested: string) {
+    return resolveInWorkspace(this.info.root, requested);
+  }
+
+  async list(dir: string): Promise<TreeListing> {
+    const { rel } = await this.resolve(dir);
+    return { dir: rel, entries: await this.index.list(rel) };
+  }
+
+  async gitStatus(): Promise<Record<string, GitBadge>> {
+    if (!this.info.isGitRepo) return {};
+    await this.refreshStatus();
+    return this.status;
+  }
+
+  private async onChanges(batch: ChangeBatch): Promise<void> {
+    if (this.disposed) return;
+    const inTree = batch.paths.some((p) => !p.startsWith('.git/') && p !== '.git' && !p.startsWith('.loupe/'));
+    if (inTree) {
+      const dirs = await this.index.refresh().catch(() => []);
+      if (dirs.length && !this.disposed) this.emit('tree.changed', { dirs });
+    }
+    if (this.info.isGitRepo) {
+      const before = JSON.stringify(this.status);
+      await this.refreshStatus();
+      if (JSON.stringify(this.status) !== before && !this.disposed) this.emit('tree.gitStatus', { status: this.status });
+    }
+  }
+
+  /** Coalesces concurrent refreshes: at most one git process at a time, plus one queued. */
+  private refreshStatus(): Promise<void> {
+    if (this.statusJob) {
+      this.statusAgain = true;
+      return this.statusJob;
+    }
+    this.statusJob = (async () => {
+      do {
+        this.statusAgain = false;
+        try {
+          this.status = await gitStatus(this.info.root);
+        } catch {
+          // A repo mid-rebase or a locked index: keep the last good badges.
+        }
+      } while (this.statusAgain && !this.disposed);
+    })().finally(() => (this.statusJob = null));
+    return this.statusJob;
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await this.watcher?.stop();
+  }
+}

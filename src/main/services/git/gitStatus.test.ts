@@ -1,0 +1,58 @@
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { git, tempDir, writeTree } from '../../../../test/support/tmp';
+import { gitStatus, isGitRepo, parsePorcelainZ } from './gitStatus';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ dir, cleanup } = await tempDir()));
+afterEach(() => cleanup());
+
+describe('gitStatus', () => {
+  it('badges modified, added, deleted, renamed and untracked files', async () => {
+    git(dir, 'init', '-q');
+    await writeTree(dir, { 'mod.ts': 'a', 'del.ts': 'b', 'old.ts': 'c\n'.repeat(20), 'keep.ts': 'k' });
+    git(dir, 'add', '.');
+    git(dir, 'commit', '-qm', 'init');
+    await writeFile(path.join(dir, 'mod.ts'), 'changed');
+    await rm(path.join(dir, 'del.ts'));
+    await rename(path.join(dir, 'old.ts'), path.join(dir, 'new.ts'));
+    git(dir, 'add', '-A', 'old.ts', 'new.ts');
+    await writeTree(dir, { 'added.ts': 'x', 'dir with space/untracked.ts': 'u' });
+    git(dir, 'add', 'added.ts');
+    expect(await gitStatus(dir)).toEqual({
+      'mod.ts': 'M',
+      'del.ts': 'D',
+      'new.ts': 'R',
+      'added.ts': 'A',
+      'dir with space/untracked.ts': '?',
+    });
+  });
+
+  it('scopes badges to a workspace that is a subfolder of the repository', async () => {
+    git(dir, 'init', '-q');
+    await writeTree(dir, { 'outside.ts': 'o', 'pkg/inside.ts': 'i' });
+    const pkg = path.join(dir, 'pkg');
+    expect(await gitStatus(pkg)).toEqual({ 'inside.ts': '?' });
+  });
+
+  it('knows a plain folder is not a repository', async () => {
+    await mkdir(path.join(dir, 'plain'));
+    expect(await isGitRepo(path.join(dir, 'plain'))).toBe(false);
+  });
+
+  it('never runs the repository hooks or fsmonitor', async () => {
+    git(dir, 'init', '-q');
+    const marker = path.join(dir, 'pwned');
+    await writeTree(dir, { 'hook.sh': `#!/bin/sh\ntouch ${marker}\n`, 'a.ts': '' });
+    git(dir, 'config', 'core.fsmonitor', path.join(dir, 'hook.sh'));
+    await import('node:fs/promises').then((fs) => fs.chmod(path.join(dir, 'hook.sh'), 0o755));
+    await gitStatus(dir);
+    await expect(import('node:fs/promises').then((fs) => fs.access(marker))).rejects.toThrow();
+  });
+
+  it('parses renames with their original path field', () => {
+    expect(parsePorcelainZ('R  b.ts\0a.ts\0 M c.ts\0')).toEqual({ 'b.ts': 'R', 'c.ts': 'M' });
+  });
+});

@@ -1,0 +1,53 @@
+import type { GitBadge } from '../../../shared/contract';
+import { safeGit } from './safeGit';
+
+/** Parses `git status --porcelain=v1 -z` into one badge per workspace-relative path. */
+export function parsePorcelainZ(out: string): Record<string, GitBadge> {
+  const status: Record<string, GitBadge> = {};
+  const parts = out.split('\0');
+  for (let i = 0; i < parts.length; i++) {
+    const entry = parts[i];
+    if (entry.length < 4) continue;
+    const x = entry[0];
+    const y = entry[1];
+    const file = entry.slice(3);
+    // Renames and copies carry the original path as the next field.
+    if (x === 'R' || x === 'C') i++;
+    status[file] = badgeOf(x, y);
+  }
+  return status;
+}
+
+function badgeOf(x: string, y: string): GitBadge {
+  if (x === '?' && y === '?') return '?';
+  if (x === '!' && y === '!') return '!';
+  if (x === 'U' || y === 'U' || (x === 'A' && y === 'A') || (x === 'D' && y === 'D')) return 'U';
+  if (x === 'R') return 'R';
+  if (x === 'C') return 'C';
+  if (x === 'D' || y === 'D') return 'D';
+  if (x === 'A') return 'A';
+  return 'M';
+}
+
+export async function isGitRepo(root: string): Promise<boolean> {
+  try {
+    const top = (await safeGit(root).raw(['rev-parse', '--show-toplevel'])).trim();
+    return top.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** Badges relative to `root`, which may be a subfolder of the repository. */
+export async function gitStatus(root: string, signal?: AbortSignal): Promise<Record<string, GitBadge>> {
+  const git = safeGit(root, signal);
+  const prefix = (await git.raw(['rev-parse', '--show-prefix'])).trim();
+  const out = await git.raw(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '-uall', '--', '.']);
+  const all = parsePorcelainZ(out);
+  if (!prefix) return all;
+  const scoped: Record<string, GitBadge> = {};
+  for (const [file, badge] of Object.entries(all)) {
+    if (file.startsWith(prefix)) scoped[file.slice(prefix.length)] = badge;
+  }
+  return scoped;
+}

@@ -1,0 +1,108 @@
+// The layers of DESIGN §1, enforced: a wrong import fails here before it ships.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(__dirname, '..');
+const SRC = path.join(ROOT, 'src');
+const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const abs = path.join(dir, name);
+    if (statSync(abs).isDirectory()) return sourceFiles(abs);
+    return /\.(ts|tsx|mts|cts|js|mjs)$/.test(name) ? [abs] : [];
+  });
+}
+
+const IMPORT_RE = /(?:^|[^.\w])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[^.\w])import\s*['"]([^'"]+)['"]|(?:import|require)\s*\(\s*['"]([^'"]+)['"]\s*\)/gm;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return [...text.matchAll(IMPORT_RE)].map((m) => m[1] ?? m[2] ?? m[3]);
+}
+
+function resolveLocal(from: string, spec: string): string | null {
+  if (!spec.startsWith('.')) return null;
+  const base = path.resolve(path.dirname(from), spec.replace(/\?.*$/, ''));
+  for (const cand of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')]) {
+    try {
+      if (statSync(cand).isFile()) return cand;
+    } catch {}
+  }
+  return base;
+}
+
+const rel = (f: string) => path.relative(SRC, f).split(path.sep).join('/');
+const files = sourceFiles(SRC).filter((f) => !/\.test\.tsx?$/.test(f));
+const isElectron = (spec: string) => spec === 'electron' || spec.startsWith('electron/');
+
+function violations(filter: (file: string) => boolean, bad: (spec: string, target: string | null) => boolean): string[] {
+  const out: string[] = [];
+  for (const file of files.filter((f) => filter(rel(f)))) {
+    for (const spec of importsOf(file)) {
+      const target = resolveLocal(file, spec);
+      if (bad(spec, target ? rel(target) : null)) out.push(`${rel(file)} imports ${spec}`);
+    }
+  }
+  return out;
+}
+
+describe('layer boundaries', () => {
+  it('finds the source tree (guards against a vacuous pass)', () => {
+    expect(files.some((f) => rel(f).startsWith('renderer/'))).toBe(true);
+    expect(files.some((f) => rel(f).startsWith('main/services/'))).toBe(true);
+    expect(importsOf(path.join(SRC, 'main/host/host.ts'))).toContain('../services/pty/ptyService');
+  });
+
+  it('the renderer never imports node, electron, main or preload code', () => {
+    expect(
+      violations(
+        (f) => f.startsWith('renderer/'),
+        (spec, target) => NODE_BUILTINS.has(spec) || isElectron(spec) || !!target?.match(/^(main|preload)\//),
+      ),
+    ).toEqual([]);
+  });
+
+  it('only src/main/electron (and the preload bridge) import electron', () => {
+    expect(violations((f) => !f.startsWith('main/electron/') && !f.startsWith('preload/'), (spec) => isElectron(spec))).toEqual([]);
+  });
+
+  it('shared holds types and the contract only: no node, no electron, nothing outside shared', () => {
+    expect(
+      violations(
+        (f) => f.startsWith('shared/'),
+        (spec, target) => NODE_BUILTINS.has(spec) || isElectron(spec) || (target !== null && !target.startsWith('shared/')) || (target === null && !spec.startsWith('.')),
+      ),
+    ).toEqual([]);
+  });
+
+  it('services know nothing of tools, the agent, the host or transports', () => {
+    expect(
+      violations(
+        (f) => f.startsWith('main/services/'),
+        (spec, target) => isElectron(spec) || !!target?.match(/^(main\/(agent|host|cli|electron)|renderer|preload)\//) || spec === 'ws',
+      ),
+    ).toEqual([]);
+  });
+
+  it('nothing the CLI reaches (serve, run, mcp) imports electron, even indirectly', () => {
+    const seen = new Set<string>();
+    const stack = [path.join(SRC, 'main/cli/index.ts')];
+    const reached: string[] = [];
+    while (stack.length) {
+      const file = stack.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const spec of importsOf(file)) {
+        if (isElectron(spec)) reached.push(`${rel(file)} imports electron`);
+        const target = resolveLocal(file, spec);
+        if (target && /\.(ts|tsx)$/.test(target)) stack.push(target);
+      }
+    }
+    expect(seen.size).toBeGreaterThan(5);
+    expect([...seen].map(rel).filter((f) => f.startsWith('main/electron/'))).toEqual([]);
+    expect(reached).toEqual([]);
+  });
+});
