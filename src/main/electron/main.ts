@@ -1,0 +1,180 @@
+// The desktop app: lifecycle, the one window, menus, dialogs and the IPC binding. This folder
+// is the only place that imports 'electron'; the Host knows nothing of it.
+import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type OpenDialogOptions, type WebContents } from 'electron';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { defaultConfigDir } from '../host/configDir';
+import { Host } from '../host/host';
+import { toWireError } from '../errors';
+import { folderFromArgv } from './argv';
+import { bindIpc } from './ipc';
+import { menuTemplate } from './menu';
+import { hardenSession, hardenWebContents, type SecurityOptions } from './security';
+import { devServerUrl, newAppWindow } from './windowOptions';
+
+const here = path.dirname(fileURLToPath(import.meta.url)); // out/main
+const PRELOAD = path.join(here, '../preload/index.cjs');
+const RENDERER_INDEX = path.join(here, '../renderer/index.html');
+const DISPOSE_TIMEOUT_MS = 5_000;
+
+const devUrl = devServerUrl(process.env, app.isPackaged);
+const appUrl = devUrl ?? pathToFileURL(RENDERER_INDEX).href;
+const security: SecurityOptions = { appUrl, openExternal: (url) => shell.openExternal(url) };
+
+let host: Host | null = null;
+let win: BrowserWindow | null = null;
+let appWebContents: WebContents | null = null;
+let unbindIpc: (() => void) | null = null;
+
+function message(err: unknown): string {
+  return toWireError(err).message;
+}
+
+function showError(title: string, err: unknown): void {
+  const options = { type: 'error' as const, message: title, detail: message(err) };
+  console.error(`loupe: ${title}: ${options.detail}`);
+  void (win && !win.isDestroyed() ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options));
+}
+
+async function pickFolder(): Promise<string | null> {
+  const options: OpenDialogOptions = { title: 'Open Folder', properties: ['openDirectory', 'createDirectory'] };
+  const r = win && !win.isDestroyed() ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+  return r.canceled ? null : (r.filePaths[0] ?? null);
+}
+
+/** File › Open Folder…: the host shows the dialog (pickFolder) and announces `workspace.opened`. */
+async function openFolderFromMenu(): Promise<void> {
+  if (!host) return;
+  try {
+    await host.handle('workspace.pick', undefined);
+  } catch (err) {
+    showError('Could not open the folder', err);
+  }
+}
+
+function createWindow(): void {
+  const w = newAppWindow(BrowserWindow, { preload: PRELOAD, devTools: !app.isPackaged });
+  win = w;
+  appWebContents = w.webContents;
+  w.once('ready-to-show', () => w.show());
+  w.on('closed', () => {
+    if (win === w) {
+      win = null;
+      appWebContents = null;
+    }
+  });
+  w.webContents.on('render-process-gone', (_event, details) => {
+    console.error(`loupe: the window's renderer stopped (${details.reason}, exit code ${details.exitCode})`);
+  });
+  const loaded = devUrl ? w.loadURL(devUrl) : w.loadFile(RENDERER_INDEX);
+  loaded.catch((err: unknown) => showError('Could not load the Loupe window', err));
+}
+
+async function start(): Promise<void> {
+  hardenSession(session.defaultSession, {
+    ...security,
+    isAppWebContents: (id) => id !== undefined && appWebContents !== null && !appWebContents.isDestroyed() && appWebContents.id === id,
+  });
+
+  host = new Host({ transport: 'electron', configDir: defaultConfigDir(), pickFolder });
+  unbindIpc = bindIpc({ ipcMain, host, appUrl, getWebContents: () => appWebContents });
+
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      menuTemplate({ platform: process.platform, isPackaged: app.isPackaged, openFolder: () => void openFolderFromMenu() }),
+    ),
+  );
+
+  // Open the folder from the command line before the page asks for `workspace.current`.
+  const folder = folderFromArgv(process.argv, app.isPackaged, process.cwd());
+  let openError: unknown = null;
+  if (folder) {
+    try {
+      await host.open(folder);
+    } catch (err) {
+      openError = err;
+    }
+  }
+  createWindow();
+  if (openError) showError(`Could not open ${folder}`, openError);
+}
+
+let disposed = false;
+let disposing = false;
+async function disposeHost(): Promise<void> {
+  unbindIpc?.();
+  unbindIpc = null;
+  const h = host;
+  host = null;
+  if (!h) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      console.error(`loupe: the host did not stop within ${DISPOSE_TIMEOUT_MS} ms; quitting anyway`);
+      resolve();
+    }, DISPOSE_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([h.dispose(), timeout]);
+  } catch (err) {
+    console.error(`loupe: while stopping the host: ${message(err)}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// An isolated Loupe home (tests, a second profile) gets its own Chromium profile too, and with
+// it its own single-instance lock, so it never hands its argv to the user's running Loupe.
+if (process.env.LOUPE_HOME) app.setPath('userData', path.join(path.resolve(process.env.LOUPE_HOME), 'electron'));
+
+if (!app.requestSingleInstanceLock()) {
+  // Another Loupe is running; it receives our argv through 'second-instance'.
+  app.quit();
+} else {
+  app.enableSandbox();
+
+  // Every webContents the app ever creates gets the navigation / window.open / webview policy.
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, security));
+
+  app.on('second-instance', (_event, argv, workingDirectory) => {
+    if (win && !win.isDestroyed()) {
+      if (win.isMinimized()) win.restore();
+      win.focus();
+    } else if (app.isReady() && host) {
+      createWindow();
+    }
+    const folder = folderFromArgv(argv, app.isPackaged, workingDirectory);
+    if (folder && host) host.open(folder).catch((err: unknown) => showError(`Could not open ${folder}`, err));
+  });
+
+  app.on('activate', () => {
+    if (app.isReady() && host && BrowserWindow.getAllWindows().length === 0) createWindow();
+  });
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+
+  // Stop the host (and with it every terminal's process group) before the process exits.
+  app.on('will-quit', (event) => {
+    if (disposed) return;
+    event.preventDefault();
+    if (disposing) return;
+    disposing = true;
+    void disposeHost().finally(() => {
+      disposed = true;
+      app.quit();
+    });
+  });
+
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
+
+  app
+    .whenReady()
+    .then(start)
+    .catch((err: unknown) => {
+      console.error(err);
+      dialog.showErrorBox('Loupe could not start', message(err));
+      app.exit(1);
+    });
+}

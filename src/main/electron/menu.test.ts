@@ -1,0 +1,42 @@
+import type { MenuItemConstructorOptions } from 'electron';
+import { describe, expect, it, vi } from 'vitest';
+import { menuTemplate } from './menu';
+
+const flatten = (items: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] =>
+  items.flatMap((i) => [i, ...(Array.isArray(i.submenu) ? flatten(i.submenu) : [])]);
+const roles = (items: MenuItemConstructorOptions[]) => flatten(items).map((i) => i.role).filter(Boolean);
+
+describe('menuTemplate', () => {
+  it('has File › Open Folder… on Ctrl/Cmd+O, which calls openFolder', () => {
+    const openFolder = vi.fn();
+    const item = flatten(menuTemplate({ platform: 'linux', isPackaged: true, openFolder })).find((i) => i.id === 'open-folder');
+    expect(item?.accelerator).toBe('CmdOrCtrl+O');
+    expect(item?.label).toBe('Open Folder…');
+    (item!.click as () => void)();
+    expect(openFolder).toHaveBeenCalledOnce();
+  });
+
+  it('has the clipboard roles in Edit', () => {
+    expect(roles(menuTemplate({ platform: 'linux', isPackaged: true, openFolder: () => {} }))).toEqual(
+      expect.arrayContaining(['copy', 'paste', 'cut', 'selectAll', 'undo', 'redo']),
+    );
+  });
+
+  it('offers reload and DevTools only when not packaged', () => {
+    const packaged = roles(menuTemplate({ platform: 'linux', isPackaged: true, openFolder: () => {} }));
+    const dev = roles(menuTemplate({ platform: 'linux', isPackaged: false, openFolder: () => {} }));
+    for (const role of ['reload', 'forceReload', 'toggleDevTools']) {
+      expect(packaged).not.toContain(role);
+      expect(dev).toContain(role);
+    }
+  });
+
+  it('follows platform conventions', () => {
+    expect(roles(menuTemplate({ platform: 'darwin', isPackaged: true, openFolder: () => {} }))).toEqual(
+      expect.arrayContaining(['appMenu', 'close', 'windowMenu']),
+    );
+    const linux = roles(menuTemplate({ platform: 'linux', isPackaged: true, openFolder: () => {} }));
+    expect(linux).toContain('quit');
+    expect(linux).not.toContain('appMenu');
+  });
+});

@@ -1,0 +1,52 @@
+// The application menu, as data. Pure: main.ts builds it with Menu.buildFromTemplate.
+import type { MenuItemConstructorOptions } from 'electron';
+
+export interface MenuInput {
+  platform: NodeJS.Platform;
+  /** Reload and DevTools appear only in unpackaged (development) runs. */
+  isPackaged: boolean;
+  openFolder: () => void;
+}
+
+export function menuTemplate({ platform, isPackaged, openFolder }: MenuInput): MenuItemConstructorOptions[] {
+  const isMac = platform === 'darwin';
+  const template: MenuItemConstructorOptions[] = [];
+  if (isMac) template.push({ role: 'appMenu' });
+  template.push(
+    {
+      label: '&File',
+      submenu: [
+        { id: 'open-folder', label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', click: () => openFolder() },
+        { type: 'separator' },
+        isMac ? { role: 'close' } : { role: 'quit' },
+      ],
+    },
+    {
+      label: '&Edit',
+      submenu: [
+        { role: 'undo' },
+        { role: 'redo' },
+        { type: 'separator' },
+        { role: 'cut' },
+        { role: 'copy' },
+        { role: 'paste' },
+        { role: 'selectAll' },
+      ],
+    },
+    {
+      label: '&View',
+      submenu: [
+        ...(isPackaged
+          ? []
+          : ([{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, { type: 'separator' }] as MenuItemConstructorOptions[])),
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
+    },
+    { role: 'windowMenu' },
+  );
+  return template;
+}
