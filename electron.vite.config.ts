@@ -31,6 +31,8 @@ export default defineConfig({
     build: {
       outDir: resolve('out/renderer'),
       chunkSizeWarningLimit: 8000,
+      // electron-vite leaves the renderer unminified; Monaco alone halves with it.
+      minify: true,
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
     },
   },

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, realpath, rm, writeFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { startServe, type Served } from './support/serve';
 
@@ -9,6 +10,7 @@ let root: string;
 let project: string;
 let other: string;
 let served: Served;
+const DOCS = fileURLToPath(new URL('../docs', import.meta.url));
 
 async function writeFiles(base: string, files: Record<string, string>) {
   for (const [rel, content] of Object.entries(files)) {
@@ -48,7 +50,9 @@ async function openApp(page: Page) {
   await expect(page.getByTestId('workspace-root')).toContainText('demo-project');
 }
 
-const terminalText = (page: Page) => page.getByTestId('terminal').locator('.xterm-rows').first();
+// The active tab's xterm (xterm's DOM renderer keeps its text readable in .xterm-rows).
+const activeTerminal = (page: Page) => page.locator('[data-testid="terminal"] [data-active="true"]');
+const terminalText = (page: Page) => activeTerminal(page).locator('.xterm-rows');
 
 test('refuses requests without the token or from a foreign origin', async () => {
   const base = `http://127.0.0.1:${served.port}`;
@@ -80,24 +84,31 @@ test('the tree refreshes live when a file appears on disk', async ({ page }) => 
   await openApp(page);
   await writeFile(path.join(project, 'LIVE.md'), 'new\n');
   await expect(page.locator('[data-testid="file-tree-item"][data-path="LIVE.md"]')).toBeVisible({ timeout: 5000 });
+  await page.locator('[data-testid="file-tree-item"][data-path="LIVE.md"]').click();
+  await expect(page.getByTestId('file-viewer')).toContainText('new');
+  // An edit in place changes no listing; the open file follows it anyway.
+  await writeFile(path.join(project, 'LIVE.md'), 'edited on disk\n');
+  await expect(page.getByTestId('file-viewer')).toContainText('edited on disk', { timeout: 5000 });
   await rm(path.join(project, 'LIVE.md'));
   await expect(page.locator('[data-testid="file-tree-item"][data-path="LIVE.md"]')).toHaveCount(0, { timeout: 5000 });
 });
 
 test('a command typed into the terminal prints its output', async ({ page }) => {
   await openApp(page);
-  const term = page.getByTestId('terminal');
-  await expect(term.locator('.xterm-rows')).toBeVisible();
-  await term.locator('.xterm').first().click();
+  await expect(terminalText(page)).toBeVisible();
+  await activeTerminal(page).locator('.xterm').click();
   await page.keyboard.type('echo loupe-$((6*7))');
   await page.keyboard.press('Enter');
   await expect(terminalText(page)).toContainText('loupe-42');
 
-  // A second terminal tab is independent.
+  // A new terminal tab is independent of the first.
+  const firstId = await activeTerminal(page).getAttribute('data-terminal-id');
   await page.getByTestId('terminal-new').click();
+  await expect(activeTerminal(page)).not.toHaveAttribute('data-terminal-id', firstId!);
   await page.keyboard.type('echo second-tab-ok');
   await page.keyboard.press('Enter');
-  await expect(page.getByTestId('terminal').locator('.xterm-rows').last()).toContainText('second-tab-ok');
+  await expect(terminalText(page)).toContainText('second-tab-ok');
+  await expect(terminalText(page)).not.toContainText('loupe-42');
 });
 
 test('README screenshot', async ({ page }) => {
@@ -106,26 +117,29 @@ test('README screenshot', async ({ page }) => {
   await tree.locator('[data-testid="file-tree-item"][data-path="src"]').click();
   await tree.locator('[data-testid="file-tree-item"][data-path="src/app.ts"]').click();
   await expect(page.getByTestId('file-viewer')).toContainText('greet');
-  await page.getByTestId('terminal').locator('.xterm').first().click();
+  await page.getByTestId('terminal-new').click();
+  await expect(terminalText(page)).not.toHaveText(/^\s*$/); // the new shell's prompt
   await page.keyboard.type('git status --short');
   await page.keyboard.press('Enter');
-  await expect(terminalText(page)).toContainText('src/app.ts');
-  await mkdir(path.resolve(__dirname, '..', 'docs'), { recursive: true });
-  await page.screenshot({ path: path.resolve(__dirname, '..', 'docs', 'screenshot.png') });
+  await expect(terminalText(page)).toContainText('M src/app.ts');
+  // Let the next prompt arrive so the picture shows a terminal at rest.
+  await page.waitForTimeout(400);
+  await mkdir(DOCS, { recursive: true });
+  await page.screenshot({ path: path.join(DOCS, 'screenshot.png') });
 });
 
 test('opens another folder by typing its path', async ({ page }) => {
   await openApp(page);
   await page.getByTestId('open-folder').click();
-  const input = page.locator('input[type="text"]').first();
+  const input = page.getByTestId('open-folder-input');
   await input.fill(other);
   await input.press('Enter');
   await expect(page.getByTestId('workspace-root')).toContainText('second-folder');
   await expect(page.locator('[data-testid="file-tree-item"][data-path="notes.txt"]')).toBeVisible();
   // Put the first folder back for the tests that follow.
   await page.getByTestId('open-folder').click();
-  await page.locator('input[type="text"]').first().fill(project);
-  await page.locator('input[type="text"]').first().press('Enter');
+  await page.getByTestId('open-folder-input').fill(project);
+  await page.getByTestId('open-folder-input').press('Enter');
   await expect(page.getByTestId('workspace-root')).toContainText('demo-project');
 });
 
@@ -139,7 +153,7 @@ test('`yes | head -c 50000000` finishes with the UI responsive and host memory b
     }).observe({ type: 'longtask', buffered: true });
   });
   await openApp(page);
-  await page.getByTestId('terminal').locator('.xterm').first().click();
+  await activeTerminal(page).locator('.xterm').click();
   await expect(terminalText(page)).toBeVisible();
   await page.waitForTimeout(500);
   await page.evaluate(() => ((window as unknown as { __longTasks: number[] }).__longTasks = []));

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface Served {
   url: string;
@@ -11,7 +12,7 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-const BIN = path.resolve(__dirname, '..', '..', 'bin', 'loupe.mjs');
+const BIN = fileURLToPath(new URL('../../bin/loupe.mjs', import.meta.url));
 
 /** Starts the real `loupe serve` on a folder, as a user would, and reads its one URL line. */
 export async function startServe(folder: string, env: Record<string, string> = {}): Promise<Served> {

@@ -75,6 +75,8 @@ export interface HostEvents {
   /** Workspace-relative directories whose listing changed ('' is the root). */
   'tree.changed': { dirs: string[] };
   'tree.gitStatus': { status: Record<string, GitBadge> };
+  /** Workspace-relative paths created, changed or deleted on disk (by anyone). */
+  'file.changed': { paths: string[] };
   'terminal.data': { id: string; data: string };
   'terminal.exit': { id: string; exitCode: number; signal?: number };
 }
@@ -120,6 +122,7 @@ const eventChannelMap = {
   'workspace.opened': true,
   'tree.changed': true,
   'tree.gitStatus': true,
+  'file.changed': true,
   'terminal.data': true,
   'terminal.exit': true,
 } satisfies Record<EventChannel, true>;

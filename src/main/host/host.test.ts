@@ -65,6 +65,7 @@ describe('Host', () => {
     await writeFile(path.join(ws, 'a.ts'), '2');
     await writeTree(ws, { 'lib/b.ts': 'new' });
     await until(() => events.some((e) => e.ch === 'tree.changed' && (e.p as { dirs: string[] }).dirs.includes('lib')));
+    await until(() => events.some((e) => e.ch === 'file.changed' && (e.p as { paths: string[] }).paths.includes('a.ts')));
     await until(() =>
       events.some((e) => e.ch === 'tree.gitStatus' && JSON.stringify(e.p) === JSON.stringify({ status: { 'a.ts': 'M', 'lib/b.ts': '?' } })),
     );

@@ -57,8 +57,9 @@ export class Workspace {
 
   private async onChanges(batch: ChangeBatch): Promise<void> {
     if (this.disposed) return;
-    const inTree = batch.paths.some((p) => !p.startsWith('.git/') && p !== '.git' && !p.startsWith('.loupe/'));
-    if (inTree) {
+    const inTree = batch.paths.filter((p) => !p.startsWith('.git/') && p !== '.git' && !p.startsWith('.loupe/'));
+    if (inTree.length) {
+      this.emit('file.changed', { paths: inTree });
       const dirs = await this.index.refresh().catch(() => []);
       if (dirs.length && !this.disposed) this.emit('tree.changed', { dirs });
     }

@@ -1,0 +1,25 @@
+import { useApp } from '../store';
+import { OpenFolderDialog } from '../workspace/OpenFolderDialog';
+import { WelcomePanel } from '../workspace/WelcomePanel';
+import './App.css';
+import { ConnectionBanner } from './ConnectionBanner';
+import { StatusBar } from './StatusBar';
+import { TopBar } from './TopBar';
+import { useGlobalShortcuts } from './useGlobalShortcuts';
+import { Workbench } from './Workbench';
+
+export function App() {
+  const known = useApp((s) => s.workspaceKnown);
+  const hasWorkspace = useApp((s) => s.workspace !== null);
+  useGlobalShortcuts();
+
+  return (
+    <div className="app">
+      <TopBar />
+      <ConnectionBanner />
+      <main className="app-main">{!known ? null : hasWorkspace ? <Workbench /> : <WelcomePanel />}</main>
+      <StatusBar />
+      <OpenFolderDialog />
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { IpcResult, PreloadBridge, WsServerMessage } from '../../shared/contract';
+import { reconnectDelay } from './backoff';
+import { HostRequestError } from './HostRequestError';
+import { createIpcClient } from './ipcClient';
+import { takeToken, webSocketUrl } from './token';
+import { createWsClient, type SocketLike } from './wsClient';
+
+class FakeSocket implements SocketLike {
+  readyState = 0;
+  sent: unknown[] = [];
+  onopen: ((ev: unknown) => void) | null = null;
+  onclose: ((ev: unknown) => void) | null = null;
+  onerror: ((ev: unknown) => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  constructor(readonly url: string) {}
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  close() {}
+  open() {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  drop() {
+    this.readyState = 3;
+    this.onclose?.({});
+  }
+  reply(msg: WsServerMessage) {
+    this.onmessage?.({ data: JSON.stringify(msg) });
+  }
+}
+
+function setup() {
+  const sockets: FakeSocket[] = [];
+  const timers: (() => void)[] = [];
+  const client = createWsClient({
+    url: 'ws://127.0.0.1:9/ws?token=t',
+    createSocket: (url) => {
+      const s = new FakeSocket(url);
+      sockets.push(s);
+      return s;
+    },
+    setTimer: (fn) => timers.push(fn),
+    random: () => 0.5,
+  });
+  return { client, sockets, timers, last: () => sockets[sockets.length - 1] };
+}
+
+describe('WebSocket client', () => {
+  it('queues requests until open, then matches replies by id', async () => {
+    const { client, last } = setup();
+    const recent = client.request('workspace.recent', undefined);
+    expect(last().sent).toEqual([]);
+    last().open();
+    expect(last().sent).toEqual([{ t: 'req', id: 1, ch: 'workspace.recent', p: undefined }]);
+    last().reply({ t: 'res', id: 1, ok: true, r: ['/a'] });
+    await expect(recent).resolves.toEqual(['/a']);
+  });
+
+  it('turns an error reply into a HostRequestError carrying the code', async () => {
+    const { client, last } = setup();
+    last().open();
+    const read = client.request('file.read', { path: 'nope' });
+    last().reply({ t: 'res', id: 1, ok: false, e: { code: 'FILE_NOT_FOUND', message: 'no such file' } });
+    const err = await read.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HostRequestError);
+    expect(err).toMatchObject({ code: 'FILE_NOT_FOUND', message: 'no such file', channel: 'file.read' });
+  });
+
+  it('dispatches events to listeners until they unsubscribe', () => {
+    const { client, last } = setup();
+    last().open();
+    const seen: string[] = [];
+    const off = client.on('terminal.data', (p) => seen.push(p.data));
+    last().reply({ t: 'evt', ch: 'terminal.data', p: { id: 'a', data: 'hi' } });
+    off();
+    last().reply({ t: 'evt', ch: 'terminal.data', p: { id: 'a', data: 'again' } });
+    expect(seen).toEqual(['hi']);
+  });
+
+  it('rejects in-flight requests on a drop, reconnects with backoff and reports status', async () => {
+    const { client, sockets, timers, last } = setup();
+    const states: string[] = [];
+    client.onStatus((s) => states.push(`${s.state}:${s.attempt}`));
+    last().open();
+    const pending = client.request('tree.list', { dir: '' });
+    last().drop();
+    await expect(pending).rejects.toMatchObject({ code: 'INTERNAL' });
+    expect(timers).toHaveLength(1);
+    timers.shift()!();
+    expect(sockets).toHaveLength(2);
+    last().drop();
+    timers.shift()!();
+    const queued = client.request('workspace.current', undefined);
+    last().open();
+    expect(last().sent).toEqual([{ t: 'req', id: 2, ch: 'workspace.current', p: undefined }]);
+    last().reply({ t: 'res', id: 2, ok: true, r: null });
+    await expect(queued).resolves.toBeNull();
+    expect(states).toEqual(['open:0', 'reconnecting:0', 'reconnecting:1', 'open:0']);
+  });
+});
+
+describe('reconnectDelay', () => {
+  it('grows exponentially to a ceiling', () => {
+    const mid = () => 0.5;
+    expect(reconnectDelay(0, mid)).toBe(250);
+    expect(reconnectDelay(2, mid)).toBe(1000);
+    expect(reconnectDelay(20, mid)).toBe(5000);
+  });
+});
+
+describe('token', () => {
+  it('moves the token from the URL to session storage and strips it from the address bar', () => {
+    const store = new Map<string, string>();
+    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
+    const history = { state: null, replaceState: vi.fn() };
+    expect(takeToken({ href: 'http://127.0.0.1:5000/?token=abc&x=1#h' }, history, storage)).toBe('abc');
+    expect(history.replaceState).toHaveBeenCalledWith(null, '', '/?x=1#h');
+    expect(takeToken({ href: 'http://127.0.0.1:5000/' }, history, storage)).toBe('abc');
+    expect(history.replaceState).toHaveBeenCalledTimes(1);
+  });
+
+  it('builds the same-origin socket URL', () => {
+    expect(webSocketUrl({ protocol: 'http:', host: '127.0.0.1:5000' }, 'a b')).toBe('ws://127.0.0.1:5000/ws?token=a%20b');
+  });
+});
+
+describe('IPC client', () => {
+  it('unwraps IpcResult and throws coded errors', async () => {
+    const results: Record<string, IpcResult> = {
+      'workspace.recent': { ok: true, r: ['/x'] },
+      'file.read': { ok: false, e: { code: 'BINARY_FILE', message: 'binary' } },
+    };
+    const bridge = {
+      requests: new Proxy({}, { get: (_t, ch: string) => async () => results[ch] }),
+      on: () => () => {},
+    } as unknown as PreloadBridge;
+    const client = createIpcClient(bridge);
+    await expect(client.request('workspace.recent', undefined)).resolves.toEqual(['/x']);
+    await expect(client.request('file.read', { path: 'a.png' })).rejects.toMatchObject({ code: 'BINARY_FILE' });
+    expect(client.status().state).toBe('open');
+  });
+});

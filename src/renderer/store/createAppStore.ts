@@ -1,0 +1,49 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { HostConnection } from '../host-client';
+import { TerminalIo } from '../terminal/terminalIo';
+import { createConnectionSlice } from './connectionSlice';
+import { createTerminalSlice } from './terminalSlice';
+import { createTreeSlice } from './treeSlice';
+import type { AppState, StoreDeps } from './types';
+import { createViewerSlice } from './viewerSlice';
+import { createWorkspaceSlice } from './workspaceSlice';
+
+export type AppStore = StoreApi<AppState>;
+
+/** The one store of the renderer, its slices sharing the injected host client. */
+export function createAppStore(client: HostConnection): AppStore {
+  const deps: StoreDeps = { client, terminalIo: new TerminalIo() };
+  return createStore<AppState>()((set, get) => ({
+    ...createConnectionSlice(set, get, deps),
+    ...createWorkspaceSlice(set, get, deps),
+    ...createTreeSlice(set, get, deps),
+    ...createViewerSlice(set, get, deps),
+    ...createTerminalSlice(set, get, deps),
+  }));
+}
+
+/**
+ * Routes host events and connection changes into store actions, then asks for the initial
+ * state. Returns the unsubscribe for all of it.
+ */
+export function connectStore(store: AppStore, client: HostConnection): () => void {
+  const act = store.getState;
+  const offs = [
+    client.on('workspace.opened', (info) => act().workspaceOpened(info)),
+    client.on('tree.changed', ({ dirs }) => void act().refreshDirs(dirs)),
+    client.on('tree.gitStatus', ({ status }) => act().setGitStatus(status)),
+    client.on('file.changed', ({ paths }) => {
+      // An edit in place changes no listing; the viewer follows the file itself.
+      const open = act().openFile?.path;
+      if (open && paths.includes(open)) void act().reloadOpenFile();
+    }),
+    client.on('terminal.data', ({ id, data }) => act().terminalData(id, data)),
+    client.on('terminal.exit', ({ id, exitCode }) => act().terminalExited(id, exitCode)),
+    client.onStatus((status) => act().connectionChanged(status)),
+  ];
+  void act().loadAppInfo();
+  void act().initWorkspace();
+  return () => {
+    for (const off of offs) off();
+  };
+}

@@ -1,0 +1,148 @@
+import type { GitBadge, TreeEntry } from '../../shared/contract';
+import { errorMessage, HostRequestError } from '../host-client';
+import { parentOf } from '../tree/flatten';
+import { changedAncestors, normaliseStatus } from '../tree/gitDecorations';
+import { sortEntries } from '../tree/sortEntries';
+import type { SliceCreator } from './types';
+
+export interface TreeSlice {
+  /** Sorted children of every directory listed so far ('' is the root). */
+  listings: Record<string, TreeEntry[]>;
+  expanded: Record<string, boolean>;
+  loadingDirs: Record<string, boolean>;
+  treeError: string | null;
+  gitStatus: Record<string, GitBadge>;
+  /** Folders with changes somewhere beneath them, with the badge that matters most. */
+  gitDirs: Record<string, GitBadge>;
+  /** The keyboard cursor / highlighted row. */
+  selectedPath: string | null;
+
+  resetTree(): void;
+  loadDir(dir: string): Promise<void>;
+  toggleDir(dir: string): void;
+  expandDir(dir: string): void;
+  collapseDir(dir: string): void;
+  refreshDirs(dirs: string[]): Promise<void>;
+  /** The explorer's refresh button: every listed dir and the badges, asked again. */
+  refreshTree(): Promise<void>;
+  collapseAll(): void;
+  loadGitStatus(): Promise<void>;
+  setGitStatus(status: Record<string, GitBadge>): void;
+  selectPath(path: string | null): void;
+  /** Click or Enter on a row: files open in the viewer, folders toggle. */
+  activatePath(path: string, kind: 'file' | 'dir'): void;
+}
+
+const isUnder = (path: string, dir: string): boolean => path === dir || path.startsWith(dir + '/');
+
+function without<T>(record: Record<string, T>, dir: string): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const [k, v] of Object.entries(record)) if (!isUnder(k, dir)) out[k] = v;
+  return out;
+}
+
+export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, { client }) => {
+  // Latest request per dir wins: a refresh that overtakes an older listing must not be undone by it.
+  const generation = new Map<string, number>();
+
+  return {
+    listings: {},
+    expanded: {},
+    loadingDirs: {},
+    treeError: null,
+    gitStatus: {},
+    gitDirs: {},
+    selectedPath: null,
+
+    resetTree() {
+      generation.clear();
+      set({ listings: {}, expanded: {}, loadingDirs: {}, treeError: null, gitStatus: {}, gitDirs: {}, selectedPath: null });
+    },
+
+    async loadDir(dir) {
+      const gen = (generation.get(dir) ?? 0) + 1;
+      generation.set(dir, gen);
+      const root = get().workspace?.root;
+      set((s) => ({ loadingDirs: { ...s.loadingDirs, [dir]: true } }));
+      const current = () => generation.get(dir) === gen && get().workspace?.root === root;
+      try {
+        const listing = await client.request('tree.list', { dir });
+        if (!current()) return;
+        const entries = sortEntries(listing.entries);
+        set((s) => ({ listings: { ...s.listings, [dir]: entries }, treeError: dir === '' ? null : s.treeError }));
+      } catch (err) {
+        if (!current()) return;
+        if (dir !== '' && err instanceof HostRequestError && (err.code === 'FILE_NOT_FOUND' || err.code === 'INVALID_PATH')) {
+          // The folder went away on disk: forget it and everything we knew beneath it.
+          set((s) => ({ listings: without(s.listings, dir), expanded: without(s.expanded, dir) }));
+        } else if (dir === '') {
+          set({ treeError: errorMessage(err) });
+        }
+      } finally {
+        if (generation.get(dir) === gen) {
+          set((s) => {
+            const { [dir]: _done, ...rest } = s.loadingDirs;
+            return { loadingDirs: rest };
+          });
+        }
+      }
+    },
+
+    toggleDir(dir) {
+      if (get().expanded[dir]) get().collapseDir(dir);
+      else get().expandDir(dir);
+    },
+
+    expandDir(dir) {
+      set((s) => ({ expanded: { ...s.expanded, [dir]: true } }));
+      if (!get().listings[dir]) void get().loadDir(dir);
+    },
+
+    collapseDir(dir) {
+      set((s) => {
+        const { [dir]: _closed, ...rest } = s.expanded;
+        return { expanded: rest };
+      });
+    },
+
+    async refreshDirs(dirs) {
+      const { listings, openFile } = get();
+      const loaded = dirs.filter((d) => listings[d] !== undefined);
+      const jobs = loaded.map((d) => get().loadDir(d));
+      if (openFile && dirs.includes(parentOf(openFile.path))) jobs.push(get().reloadOpenFile());
+      await Promise.all(jobs);
+    },
+
+    async refreshTree() {
+      await Promise.all([get().refreshDirs(Object.keys(get().listings)), get().loadGitStatus()]);
+    },
+
+    collapseAll() {
+      set({ expanded: {} });
+    },
+
+    async loadGitStatus() {
+      if (!get().workspace?.isGitRepo) return;
+      try {
+        get().setGitStatus(await client.request('tree.gitStatus', undefined));
+      } catch {
+        // Badges are decoration; a failing git must not break browsing.
+      }
+    },
+
+    setGitStatus(status) {
+      const normalised = normaliseStatus(status);
+      set({ gitStatus: normalised, gitDirs: changedAncestors(normalised) });
+    },
+
+    selectPath(path) {
+      set({ selectedPath: path });
+    },
+
+    activatePath(path, kind) {
+      set({ selectedPath: path });
+      if (kind === 'dir') get().toggleDir(path);
+      else void get().openFilePath(path);
+    },
+  };
+};

@@ -1,0 +1,21 @@
+import type { StoreApi } from 'zustand/vanilla';
+import type { HostConnection } from '../host-client';
+import type { TerminalIo } from '../terminal/terminalIo';
+import type { ConnectionSlice } from './connectionSlice';
+import type { TerminalSlice } from './terminalSlice';
+import type { TreeSlice } from './treeSlice';
+import type { ViewerSlice } from './viewerSlice';
+import type { WorkspaceSlice } from './workspaceSlice';
+
+export type AppState = ConnectionSlice & WorkspaceSlice & TreeSlice & ViewerSlice & TerminalSlice;
+
+/** What the slices reach beyond the store: injected at startup, faked in tests. */
+export interface StoreDeps {
+  client: HostConnection;
+  terminalIo: TerminalIo;
+}
+
+export type SetState = StoreApi<AppState>['setState'];
+export type GetState = StoreApi<AppState>['getState'];
+
+export type SliceCreator<T> = (set: SetState, get: GetState, deps: StoreDeps) => T;

@@ -1,0 +1,140 @@
+import type { WorkspaceInfo } from '../../shared/contract';
+import { errorMessage } from '../host-client';
+import type { SliceCreator } from './types';
+
+export interface PathCompletionState {
+  /** The text the candidates answer; stale answers for older text are dropped. */
+  partial: string;
+  candidates: string[];
+}
+
+export interface WorkspaceSlice {
+  workspace: WorkspaceInfo | null;
+  /** False until the host has told us whether a folder is already open (avoids a welcome flash). */
+  workspaceKnown: boolean;
+  recent: string[];
+  opening: boolean;
+  openError: string | null;
+  completion: PathCompletionState;
+  folderDialogOpen: boolean;
+  /** Bumped to ask the welcome panel's path field to take focus. */
+  welcomeFocusNonce: number;
+
+  initWorkspace(): Promise<void>;
+  openFolder(path: string): Promise<boolean>;
+  /** The open-folder command: native picker in Electron, path field in the browser. */
+  requestOpenFolder(): Promise<void>;
+  closeFolderDialog(): void;
+  loadRecent(): Promise<void>;
+  completePath(partial: string): Promise<void>;
+  clearOpenError(): void;
+  workspaceOpened(info: WorkspaceInfo): void;
+}
+
+export const createWorkspaceSlice: SliceCreator<WorkspaceSlice> = (set, get, { client }) => {
+  let completionSeq = 0;
+
+  return {
+    workspace: null,
+    workspaceKnown: false,
+    recent: [],
+    opening: false,
+    openError: null,
+    completion: { partial: '', candidates: [] },
+    folderDialogOpen: false,
+    welcomeFocusNonce: 0,
+
+    async initWorkspace() {
+      void get().loadRecent();
+      try {
+        const current = await client.request('workspace.current', undefined);
+        if (current) get().workspaceOpened(current);
+      } catch (err) {
+        set({ openError: errorMessage(err) });
+      } finally {
+        set({ workspaceKnown: true });
+      }
+    },
+
+    async openFolder(path) {
+      const trimmed = path.trim();
+      if (!trimmed) {
+        set({ openError: 'Type the path of a folder to open.' });
+        return false;
+      }
+      set({ opening: true, openError: null });
+      try {
+        get().workspaceOpened(await client.request('workspace.open', { path: trimmed }));
+        return true;
+      } catch (err) {
+        set({ openError: errorMessage(err) });
+        return false;
+      } finally {
+        set({ opening: false });
+      }
+    },
+
+    async requestOpenFolder() {
+      if (get().transport === 'electron') {
+        set({ opening: true, openError: null });
+        try {
+          const info = await client.request('workspace.pick', undefined);
+          if (info) get().workspaceOpened(info);
+        } catch (err) {
+          set({ openError: errorMessage(err) });
+        } finally {
+          set({ opening: false });
+        }
+        return;
+      }
+      void get().loadRecent();
+      // With nothing open the welcome panel already shows the path field; a second copy in a
+      // dialog would only compete with it.
+      if (get().workspace) set({ folderDialogOpen: true, openError: null });
+      else set((s) => ({ welcomeFocusNonce: s.welcomeFocusNonce + 1 }));
+    },
+
+    closeFolderDialog() {
+      set({ folderDialogOpen: false, openError: null, completion: { partial: '', candidates: [] } });
+    },
+
+    async loadRecent() {
+      try {
+        set({ recent: await client.request('workspace.recent', undefined) });
+      } catch {
+        // The list is a convenience; an empty one is an honest fallback.
+      }
+    },
+
+    async completePath(partial) {
+      const seq = ++completionSeq;
+      try {
+        const { candidates } = await client.request('workspace.complete', { partial });
+        if (seq === completionSeq) set({ completion: { partial, candidates } });
+      } catch {
+        if (seq === completionSeq) set({ completion: { partial, candidates: [] } });
+      }
+    },
+
+    clearOpenError() {
+      if (get().openError !== null) set({ openError: null });
+    },
+
+    workspaceOpened(info) {
+      const previous = get().workspace;
+      set({ workspace: info, workspaceKnown: true, openError: null, folderDialogOpen: false });
+      // The open() reply and the workspace.opened event both land here: load once per root.
+      if (previous?.root === info.root) return;
+      const state = get();
+      state.resetTree();
+      state.closeFile();
+      void state.loadDir('');
+      void state.loadGitStatus();
+      void state.loadRecent();
+      // Shells outlive a page reload (adopt them), but a newly opened folder deserves a shell
+      // that starts in it; the old tabs stay until the user closes them.
+      if (previous) void state.createTerminal();
+      else void state.ensureTerminal();
+    },
+  };
+};

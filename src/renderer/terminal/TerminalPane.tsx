@@ -1,0 +1,72 @@
+import { CloseIcon, PlusIcon, TerminalIcon } from '../app/icons';
+import { useApp } from '../store';
+import { TerminalView } from './TerminalView';
+import './terminal.css';
+
+/** The bottom pane: one tab per shell, the active one's xterm below. */
+export function TerminalPane() {
+  const terminals = useApp((s) => s.terminals);
+  const activeId = useApp((s) => s.activeTerminalId);
+  const error = useApp((s) => s.terminalError);
+  const createTerminal = useApp((s) => s.createTerminal);
+  const closeTerminal = useApp((s) => s.closeTerminal);
+  const setActiveTerminal = useApp((s) => s.setActiveTerminal);
+
+  return (
+    <section className="terminal-pane" aria-label="Terminal">
+      <div className="terminal-tabs" role="tablist">
+        <span className="terminal-pane-title">Terminal</span>
+        {terminals.map((t, i) => (
+          <div
+            key={t.id}
+            role="tab"
+            aria-selected={t.id === activeId}
+            className={`terminal-tab${t.id === activeId ? ' active' : ''}${t.exitCode !== null ? ' exited' : ''}`}
+            data-testid="terminal-tab"
+            data-terminal-id={t.id}
+            title={`${t.shell} · pid ${t.pid}`}
+            onMouseDown={(e) => {
+              // Middle click closes, as in browsers and editors.
+              if (e.button === 1) {
+                e.preventDefault();
+                closeTerminal(t.id);
+              }
+            }}
+            onClick={() => setActiveTerminal(t.id)}
+          >
+            <TerminalIcon size={13} />
+            <span className="terminal-tab-title">
+              {i + 1}: {t.title}
+            </span>
+            <button
+              type="button"
+              className="terminal-tab-close"
+              aria-label={`Close terminal ${i + 1}`}
+              data-testid="terminal-close"
+              onClick={(e) => {
+                e.stopPropagation();
+                closeTerminal(t.id);
+              }}
+            >
+              <CloseIcon size={12} />
+            </button>
+          </div>
+        ))}
+        <button type="button" className="icon-btn terminal-new" data-testid="terminal-new" title="New terminal (Ctrl+Shift+`)" aria-label="New terminal" onClick={() => void createTerminal()}>
+          <PlusIcon size={14} />
+        </button>
+        {error && (
+          <span className="terminal-error" role="alert">
+            {error}
+          </span>
+        )}
+      </div>
+      <div className="terminal-body" data-testid="terminal">
+        {terminals.map((t) => (
+          <TerminalView key={t.id} id={t.id} active={t.id === activeId} />
+        ))}
+        {terminals.length === 0 && !error && <div className="terminal-empty">No terminal open. Press + to start one.</div>}
+      </div>
+    </section>
+  );
+}

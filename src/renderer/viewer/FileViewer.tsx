@@ -1,0 +1,99 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { modKey } from '../app/platform';
+import { useApp } from '../store';
+import { ViewerHeader } from './ViewerHeader';
+import './viewer.css';
+
+// Monaco is most of the bundle: it loads after the first paint, and is fetched while the
+// user is still looking at the tree so the first click on a file does not wait for it.
+const loadMonacoView = () => import('./MonacoView');
+const MonacoView = lazy(loadMonacoView);
+
+function usePreloadMonaco(): void {
+  useEffect(() => {
+    const timer = setTimeout(() => void loadMonacoView().catch(() => undefined), 300);
+    return () => clearTimeout(timer);
+  }, []);
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+type ViewerState = 'empty' | 'loading' | 'ready' | 'binary' | 'too-large' | 'error';
+
+export function FileViewer() {
+  const openFile = useApp((s) => s.openFile);
+  const root = useApp((s) => s.workspace?.root ?? '');
+  usePreloadMonaco();
+  // The last text file shown. Monaco stays mounted from the first one on (hidden while a
+  // notice shows), so the editor is created once and only its model changes.
+  const [shown, setShown] = useState<{ absPath: string; content: string; language: string } | null>(null);
+
+  const file = openFile?.file ?? null;
+  const text = file && !file.binary && !file.tooLarge && file.content !== undefined ? file.content : null;
+  if (file && text !== null) {
+    const absPath = `${root}/${file.path}`;
+    if (shown?.absPath !== absPath || shown.content !== text || shown.language !== file.language) {
+      setShown({ absPath, content: text, language: file.language });
+    }
+  }
+
+  let state: ViewerState = 'empty';
+  if (openFile?.status === 'error') state = 'error';
+  else if (file?.binary) state = 'binary';
+  else if (file?.tooLarge) state = 'too-large';
+  else if (text !== null) state = 'ready';
+  else if (openFile) state = 'loading';
+
+  return (
+    <section className="viewer" data-testid="file-viewer" data-path={openFile?.path} data-state={state}>
+      {openFile && <ViewerHeader path={openFile.path} language={file?.language} loading={openFile.status === 'loading'} />}
+      <div className="viewer-body">
+        {shown && (
+          <Suspense fallback={<div className="viewer-notice muted">Loading editor…</div>}>
+            {/* While the next file loads the previous one stays up: no blank flash between files. */}
+            <MonacoView {...shown} hidden={state !== 'ready' && state !== 'loading'} />
+          </Suspense>
+        )}
+        {state === 'empty' && <ViewerEmpty />}
+        {state === 'binary' && file && <ViewerNotice title="Binary file" detail={`${formatSize(file.size)} · not shown in the viewer`} />}
+        {state === 'too-large' && file && <ViewerNotice title="File too large to show" detail={`${formatSize(file.size)} · open it in another editor`} />}
+        {state === 'error' && <ViewerNotice title="Could not open file" detail={openFile?.error ?? ''} error />}
+      </div>
+    </section>
+  );
+}
+
+function ViewerNotice({ title, detail, error }: { title: string; detail: string; error?: boolean }) {
+  return (
+    <div className={error ? 'viewer-notice error' : 'viewer-notice'} role={error ? 'alert' : undefined}>
+      <div className="viewer-notice-title">{title}</div>
+      <div className="viewer-notice-detail">{detail}</div>
+    </div>
+  );
+}
+
+function ViewerEmpty() {
+  return (
+    <div className="viewer-empty">
+      <p>Select a file in the explorer to view it.</p>
+      <dl className="viewer-keys">
+        <dt>Open folder</dt>
+        <dd>
+          <span className="kbd">{modKey}</span> <span className="kbd">O</span>
+        </dd>
+        <dt>Focus terminal</dt>
+        <dd>
+          <span className="kbd">Ctrl</span> <span className="kbd">`</span>
+        </dd>
+        <dt>New terminal</dt>
+        <dd>
+          <span className="kbd">Ctrl</span> <span className="kbd">Shift</span> <span className="kbd">`</span>
+        </dd>
+      </dl>
+    </div>
+  );
+}

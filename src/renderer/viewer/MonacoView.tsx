@@ -1,0 +1,73 @@
+import { useEffect, useRef } from 'react';
+import { ModelCache } from './modelCache';
+import { monaco, monacoLanguage } from './monacoSetup';
+
+interface MonacoViewProps {
+  /** Absolute path of the file: names the model, and stays unique across workspaces. */
+  absPath: string;
+  content: string;
+  language: string;
+  hidden: boolean;
+}
+
+/**
+ * A read-only Monaco editor. It is created once and only its model is swapped as files
+ * change; loaded lazily so the first paint of the app does not wait for Monaco.
+ */
+export default function MonacoView({ absPath, content, language, hidden }: MonacoViewProps) {
+  const hostRef = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const cacheRef = useRef<ModelCache | null>(null);
+  const shownRef = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (editorRef.current || !hostRef.current) return;
+    editorRef.current = monaco.editor.create(hostRef.current, {
+      model: null,
+      readOnly: true,
+      theme: 'loupe-dark',
+      automaticLayout: true,
+      fontFamily: "ui-monospace, 'SF Mono', 'JetBrains Mono', 'Cascadia Code', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
+      fontSize: 13,
+      lineHeight: 20,
+      minimap: { enabled: false },
+      scrollBeyondLastLine: false,
+      smoothScrolling: true,
+      renderLineHighlight: 'line',
+      renderWhitespace: 'selection',
+      padding: { top: 8, bottom: 8 },
+      stickyScroll: { enabled: true },
+      folding: true,
+      contextmenu: true,
+      guides: { indentation: true, bracketPairs: false },
+      scrollbar: { verticalScrollbarSize: 10, horizontalScrollbarSize: 10, useShadows: false },
+      overviewRulerBorder: false,
+      fixedOverflowWidgets: true,
+    });
+    cacheRef.current = new ModelCache((key, text, lang) => monaco.editor.createModel(text, lang, monaco.Uri.file(key)));
+    return () => {
+      editorRef.current?.dispose();
+      editorRef.current = null;
+      cacheRef.current?.dispose();
+      cacheRef.current = null;
+      shownRef.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const editor = editorRef.current;
+    const cache = cacheRef.current;
+    if (!editor || !cache) return;
+    const previous = shownRef.current;
+    // Saved for the file being left, and for the file being refreshed in place (it changed on
+    // disk): replacing a model's text would otherwise jump the view back to the top.
+    if (previous) cache.saveViewState(previous, editor.saveViewState());
+    const entry = cache.acquire(absPath, content, monacoLanguage(language), (m, l) => monaco.editor.setModelLanguage(m, l));
+    if (editor.getModel() !== entry.model) editor.setModel(entry.model);
+    if (entry.viewState) editor.restoreViewState(entry.viewState);
+    else editor.setScrollPosition({ scrollTop: 0, scrollLeft: 0 });
+    shownRef.current = absPath;
+  }, [absPath, content, language]);
+
+  return <div ref={hostRef} className="monaco-host" hidden={hidden} data-language={monacoLanguage(language)} />;
+}
