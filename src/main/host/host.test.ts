@@ -78,3 +78,15 @@ describe('Host', () => {
     await expect(host.handle('toString' as never, undefined as never)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 });
+
+describe('Host tree events', () => {
+  it('announces a new empty folder so the tree can show it', async () => {
+    const ws = path.join(dir, 'ws');
+    await writeTree(ws, { 'a.txt': '' });
+    await host.open(ws);
+    expect((await host.handle('tree.list', { dir: '' })).entries.map((e) => e.name)).toEqual(['a.txt']);
+    await mkdir(path.join(ws, 'fresh'));
+    await until(() => events.some((e) => e.ch === 'tree.changed' && (e.p as { dirs: string[] }).dirs.includes('')));
+    expect((await host.handle('tree.list', { dir: '' })).entries.map((e) => e.name)).toEqual(['fresh', 'a.txt']);
+  });
+});

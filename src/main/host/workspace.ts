@@ -60,8 +60,11 @@ export class Workspace {
     const inTree = batch.paths.filter((p) => !p.startsWith('.git/') && p !== '.git' && !p.startsWith('.loupe/'));
     if (inTree.length) {
       this.emit('file.changed', { paths: inTree });
-      const dirs = await this.index.refresh().catch(() => []);
-      if (dirs.length && !this.disposed) this.emit('tree.changed', { dirs });
+      const changed = await this.index.refresh().catch(() => [] as string[]);
+      // rg lists files only: a folder made or removed empty changes no rg listing, so the
+      // parents of whatever changed are re-listed too (the renderer re-reads loaded ones only).
+      const dirs = new Set([...changed, ...inTree.map((p) => path.posix.dirname(p)).map((d) => (d === '.' ? '' : d))]);
+      if (!this.disposed) this.emit('tree.changed', { dirs: [...dirs] });
     }
     if (this.info.isGitRepo) {
       const before = JSON.stringify(this.status);

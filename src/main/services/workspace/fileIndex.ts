@@ -65,6 +65,8 @@ export function sortEntries(entries: TreeEntry[]): TreeEntry[] {
 export class FileIndex {
   private dirs = new Map<string, Children>();
   private loaded: Promise<void> | null = null;
+  /** Sorted listings already handed out; any refresh may change them, so it clears them all. */
+  private listings = new Map<string, Promise<TreeEntry[]>>();
 
   constructor(private readonly root: string) {}
 
@@ -76,6 +78,7 @@ export class FileIndex {
       if (signature(this.dirs.get(dir)) !== signature(next.get(dir))) changed.push(dir);
     }
     this.dirs = next;
+    this.listings.clear();
     this.loaded = Promise.resolve();
     return changed;
   }
@@ -89,6 +92,15 @@ export class FileIndex {
   async list(dir: string): Promise<TreeEntry[]> {
     this.loaded ??= this.refresh().then(() => undefined);
     await this.loaded;
+    let listing = this.listings.get(dir);
+    if (!listing) {
+      listing = this.compute(dir);
+      this.listings.set(dir, listing);
+    }
+    return listing;
+  }
+
+  private async compute(dir: string): Promise<TreeEntry[]> {
     const prefix = dir ? `${dir}/` : '';
     const entries: TreeEntry[] = [...(this.dirs.get(dir) ?? [])].map(([name, kind]) => ({
       path: prefix + name,
