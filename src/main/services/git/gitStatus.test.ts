@@ -53,6 +53,6 @@ describe('gitStatus', () => {
   });
 
   it('parses renames with their original path field', () => {
-    expect(parsePorcelainZ('R  b.ts\0a.ts\0 M c.ts\0')).toEqual({ 'b.ts': 'R', 'c.ts': 'M' });
+    expect(parsePorcelainZ('## main...origin/main\0R  b.ts\0a.ts\0 M c.ts\0')).toEqual({ 'b.ts': 'R', 'c.ts': 'M' });
   });
 });

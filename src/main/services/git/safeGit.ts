@@ -13,10 +13,11 @@ export const SAFE_GIT_CONFIG = [
   'credential.helper=',
 ] as const;
 
-export function safeGit(cwd: string, signal?: AbortSignal): SimpleGit {
+/** `extraConfig` may only neutralise more (e.g. the repository's own filter drivers). */
+export function safeGit(cwd: string, signal?: AbortSignal, extraConfig: readonly string[] = []): SimpleGit {
   return simpleGit({
     baseDir: cwd,
-    config: [...SAFE_GIT_CONFIG],
+    config: [...SAFE_GIT_CONFIG, ...extraConfig],
     // simple-git refuses these keys outright; we only ever set them to their inert values.
     unsafe: {
       allowUnsafeHooksPath: true,
@@ -24,6 +25,7 @@ export function safeGit(cwd: string, signal?: AbortSignal): SimpleGit {
       allowUnsafeDiffExternal: true,
       allowUnsafePager: true,
       allowUnsafeCredentialHelper: true,
+      allowUnsafeFilter: true,
     },
     abort: signal,
     timeout: { block: 30_000 },
