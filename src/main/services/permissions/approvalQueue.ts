@@ -1,0 +1,120 @@
+// Requests waiting for a person. Whoever can answer either listens for requests (the approval
+// cards) or registers a responder (an MCP client through elicitation, a terminal prompt); a
+// queue made for unattended runs denies at once when no responder answers, never hangs.
+import { randomUUID } from 'node:crypto';
+import { AbortedError } from '../../errors';
+import type { PermissionKind, PermissionRule } from './types';
+
+export interface ApprovalRequest {
+  id: string;
+  kind: PermissionKind;
+  /** The tool that asked: bash, webfetch, edit_file, … */
+  tool: string;
+  /** What will happen, for a person: the command, the URL, the path. */
+  summary: string;
+  /** Why it is asking: the decision's reason. */
+  reason: string;
+  /** The rule that made it ask, as text, or null when the built-in default did. */
+  rule: string | null;
+  /** What "allow always" would add to .loupe/config.json. */
+  always: PermissionRule[];
+  /** For edits in "ask" mode: the proposed diff. */
+  diff?: string;
+  createdAt: string;
+}
+
+export type ApprovalAnswer = { answer: 'once' } | { answer: 'always' } | { answer: 'deny'; message?: string };
+
+export type ApprovalEvent = { type: 'requested'; request: ApprovalRequest } | { type: 'resolved'; id: string; answer: ApprovalAnswer | { answer: 'cancelled' } };
+
+/** Answers without a person in the loop; null means "I cannot", and the request waits. */
+export type Responder = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalAnswer | null>;
+
+export const UNATTENDED_MESSAGE = 'Nobody is here to approve it.';
+
+interface Pending {
+  request: ApprovalRequest;
+  resolve: (a: ApprovalAnswer) => void;
+}
+
+export class ApprovalQueue {
+  private readonly pending = new Map<string, Pending>();
+  private readonly listeners = new Set<(e: ApprovalEvent) => void>();
+  private responder: Responder | null = null;
+
+  /** `deny`: when no responder answers, deny at once instead of waiting (headless runs). */
+  constructor(private readonly whenUnattended: 'wait' | 'deny' = 'wait') {}
+
+  setResponder(responder: Responder | null): void {
+    this.responder = responder;
+  }
+
+  onEvent(listener: (e: ApprovalEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  list(): ApprovalRequest[] {
+    return [...this.pending.values()].map((p) => p.request);
+  }
+
+  async request(input: Omit<ApprovalRequest, 'id' | 'createdAt'>, signal?: AbortSignal): Promise<ApprovalAnswer> {
+    if (signal?.aborted) throw new AbortedError('The approval request');
+    const request: ApprovalRequest = { ...input, id: `appr-${randomUUID()}`, createdAt: new Date().toISOString() };
+    if (this.responder) {
+      const ac = new AbortController();
+      const stop = () => ac.abort();
+      signal?.addEventListener('abort', stop, { once: true });
+      try {
+        const answer = await this.responder(request, ac.signal);
+        if (answer) return answer;
+      } finally {
+        signal?.removeEventListener('abort', stop);
+      }
+      if (signal?.aborted) throw new AbortedError('The approval request');
+    }
+    if (this.whenUnattended === 'deny') {
+      const answer: ApprovalAnswer = { answer: 'deny', message: UNATTENDED_MESSAGE };
+      this.emit({ type: 'requested', request });
+      this.emit({ type: 'resolved', id: request.id, answer });
+      return answer;
+    }
+
+    return new Promise<ApprovalAnswer>((resolve, reject) => {
+      const onAbort = () => {
+        this.pending.delete(request.id);
+        this.emit({ type: 'resolved', id: request.id, answer: { answer: 'cancelled' } });
+        reject(new AbortedError('The approval request'));
+      };
+      this.pending.set(request.id, {
+        request,
+        resolve: (a) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(a);
+        },
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.emit({ type: 'requested', request });
+    });
+  }
+
+  /** Returns false when the request is no longer pending (answered elsewhere, cancelled). */
+  answer(id: string, answer: ApprovalAnswer): boolean {
+    const p = this.pending.get(id);
+    if (!p) return false;
+    this.pending.delete(id);
+    p.resolve(answer);
+    this.emit({ type: 'resolved', id, answer });
+    return true;
+  }
+
+  private emit(e: ApprovalEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch {
+        // A broken listener must not strand the request.
+      }
+    }
+  }
+}

@@ -1,0 +1,66 @@
+// Pattern matching for rules. Commands and URLs: `*` is any text. Paths: a glob where `*`
+// stays inside one folder and `**` crosses folders. Everything else matches itself.
+import os from 'node:os';
+
+const cache = new Map<string, RegExp>();
+const escape = (s: string) => s.replace(/[.+^${}()|[\]\\?*]/g, '\\$&');
+
+function compiled(key: string, build: () => string): RegExp {
+  let re = cache.get(key);
+  if (!re) {
+    re = new RegExp(`^${build()}$`, 's');
+    if (cache.size > 500) cache.clear();
+    cache.set(key, re);
+  }
+  return re;
+}
+
+/**
+ * `git status` matches exactly that; `npm run test:*` any script starting with test:;
+ * a trailing ` *` also matches the bare command (`git *` matches `git`).
+ */
+export function matchCommand(pattern: string, command: string): boolean {
+  const re = compiled(`c:${pattern}`, () => {
+    const body = pattern.split('*').map(escape).join('.*');
+    return pattern.endsWith(' *') ? `${body.slice(0, -3)}(?: .*)?` : body;
+  });
+  return re.test(command);
+}
+
+export function matchUrl(pattern: string, url: string): boolean {
+  return compiled(`u:${pattern}`, () => pattern.split('*').map(escape).join('.*')).test(url);
+}
+
+function globToRegex(glob: string): string {
+  let out = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*' && glob[i + 1] === '*') {
+      const slash = glob[i + 2] === '/';
+      // `a/**` also matches the folder `a` itself; `**/x` matches `x` at any depth.
+      if (out.endsWith('/') && i + 2 === glob.length) out = `${out.slice(0, -1)}(?:/.*)?`;
+      else out += slash ? '(?:.*/)?' : '.*';
+      i += slash ? 2 : 1;
+    } else if (c === '*') out += '[^/]*';
+    else if (c === '?') out += '[^/]';
+    else if (c === '{') {
+      const end = glob.indexOf('}', i);
+      if (end === -1) out += '\\{';
+      else {
+        out += `(?:${glob.slice(i + 1, end).split(',').map(escape).join('|')})`;
+        i = end;
+      }
+    } else out += escape(c);
+  }
+  return out;
+}
+
+export function expandHome(p: string): string {
+  if (p === '~') return os.homedir();
+  return p.startsWith('~/') ? os.homedir() + p.slice(1) : p;
+}
+
+export function matchPath(pattern: string, candidate: string): boolean {
+  const glob = expandHome(pattern);
+  return compiled(`p:${glob}`, () => globToRegex(glob)).test(candidate);
+}

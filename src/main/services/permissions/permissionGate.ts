@@ -1,0 +1,89 @@
+// Engine + queue: what a tool calls before it acts. Resolves when allowed, throws
+// PERMISSION_DENIED with a message the model can act on otherwise.
+import { describeProblem, ConfigMalformedError, PermissionDeniedError } from './errors';
+import type { ApprovalQueue } from './approvalQueue';
+import { UNATTENDED_MESSAGE } from './approvalQueue';
+import { CONFIG_REL } from './projectConfig';
+import type { PermissionEngine, PermissionQuery } from './ruleEngine';
+import { describeRule, type Decision, type PermissionRule } from './types';
+
+export interface AuthorizeInput {
+  query: PermissionQuery;
+  tool: string;
+  summary: string;
+  diff?: string;
+  signal?: AbortSignal;
+  /**
+   * The person already approved this exact thing within the same call (a redirect back to an
+   * origin they allowed a moment ago): an ask passes without a second card. Deny still denies.
+   */
+  alreadyApproved?: boolean;
+}
+
+export interface Authorized {
+  decision: Decision;
+  /** How it was allowed: by a rule or default, or by the person just now. */
+  by: 'rule' | 'once' | 'always';
+}
+
+export interface GateOptions {
+  /** Writes "allow always" rules where the user can see them (.loupe/config.json). */
+  persist: (rules: PermissionRule[]) => Promise<void>;
+  /** Told when an "always" answer could only be kept for this session. */
+  onWarning?: (message: string) => void;
+}
+
+export function ruleToAdd(rules: PermissionRule[]): string {
+  if (!rules.length) return 'No rule can allow it (it is only known at run time); run it where someone can approve it.';
+  return `To allow it, add ${rules.map((r) => JSON.stringify(r)).join(' and ')} to "permissions" in ${CONFIG_REL}.`;
+}
+
+export class PermissionGate {
+  constructor(
+    private readonly engine: PermissionEngine,
+    private readonly queue: ApprovalQueue,
+    private readonly opts: GateOptions,
+  ) {}
+
+  async authorize(input: AuthorizeInput): Promise<Authorized> {
+    const decision = await this.engine.decide(input.query);
+    if (decision.action === 'deny') {
+      const by = decision.rule ? `the rule ${describeRule(decision.rule)}` : 'the default';
+      throw new PermissionDeniedError(`Denied by ${by}: ${decision.reason}. Do not try to get around it; choose another approach or ask the user.`);
+    }
+    if (decision.action === 'allow') return { decision, by: 'rule' };
+    if (input.alreadyApproved) return { decision, by: 'once' };
+
+    const answer = await this.queue.request(
+      {
+        kind: decision.kind,
+        tool: input.tool,
+        summary: input.summary,
+        reason: decision.reason,
+        rule: decision.rule ? describeRule(decision.rule) : null,
+        always: decision.always,
+        diff: input.diff,
+      },
+      input.signal,
+    );
+    if (answer.answer === 'deny') {
+      if (answer.message === UNATTENDED_MESSAGE) {
+        throw new PermissionDeniedError(`${input.summary} needs approval (${decision.reason}) and nobody can approve it here. ${ruleToAdd(decision.always)}`);
+      }
+      throw new PermissionDeniedError(`The user denied ${input.summary}${answer.message ? `: "${answer.message}"` : '.'}`);
+    }
+    if (answer.answer === 'always') await this.remember(decision.always);
+    return { decision, by: answer.answer };
+  }
+
+  private async remember(rules: PermissionRule[]): Promise<void> {
+    if (!rules.length) return;
+    try {
+      await this.opts.persist(rules);
+    } catch (err) {
+      for (const r of rules) this.engine.addSessionRule(r);
+      const why = err instanceof ConfigMalformedError ? describeProblem(err.problem) : (err as Error).message;
+      this.opts.onWarning?.(`"Allow always" is kept for this session only: ${CONFIG_REL} could not be updated (${why}).`);
+    }
+  }
+}

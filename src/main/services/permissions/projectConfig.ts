@@ -1,0 +1,115 @@
+// The permission rules of `<workspace>/.loupe/config.json` (DESIGN §9). A malformed file is
+// reported with its line and column and ignored, never a crash; an "allow always" answer is
+// appended to it atomically, every other key kept as the user wrote it.
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { writeJsonAtomic } from '../settings/atomicJson';
+import { ConfigMalformedError } from './errors';
+import { findJsonError } from './jsonError';
+import { PERMISSION_ACTIONS, PERMISSION_KINDS, type PermissionRule, type SourcedRule } from './types';
+
+export const CONFIG_REL = '.loupe/config.json';
+
+export interface ConfigProblem {
+  file: string;
+  line: number | null;
+  column: number | null;
+  message: string;
+}
+
+const RuleSchema = z.object({ kind: z.enum(PERMISSION_KINDS), pattern: z.string().min(1), action: z.enum(PERMISSION_ACTIONS) });
+
+/** Line and column (1-based) of a character offset. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const line = before.split('\n').length;
+  return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
+}
+
+export function parseJsonWithPosition(text: string, file: string): { value: unknown } | { problem: ConfigProblem } {
+  try {
+    return { value: JSON.parse(text) };
+  } catch (err) {
+    const found = findJsonError(text) ?? { offset: text.length, message: (err as Error).message };
+    return { problem: { file, ...lineColumn(text, found.offset), message: found.message } };
+  }
+}
+
+export interface ProjectRules {
+  rules: SourcedRule[];
+  problems: ConfigProblem[];
+}
+
+export class ProjectConfig {
+  private cached: { key: string; value: ProjectRules } | null = null;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly root: string) {}
+
+  get file(): string {
+    return path.join(this.root, CONFIG_REL);
+  }
+
+  /** Re-read when the file changed, so a rule the user just edited applies at once. */
+  async load(): Promise<ProjectRules> {
+    let key: string;
+    try {
+      const s = await stat(this.file);
+      key = `${s.mtimeMs}:${s.size}:${s.ino}`;
+    } catch {
+      return { rules: [], problems: [] };
+    }
+    if (this.cached?.key === key) return this.cached.value;
+    const value = this.parse(await readFile(this.file, 'utf8').catch(() => ''));
+    this.cached = { key, value };
+    return value;
+  }
+
+  private parse(text: string): ProjectRules {
+    const parsed = parseJsonWithPosition(text, CONFIG_REL);
+    if ('problem' in parsed) return { rules: [], problems: [parsed.problem] };
+    const perms = (parsed.value as { permissions?: unknown } | null)?.permissions;
+    if (perms === undefined) return { rules: [], problems: [] };
+    if (!Array.isArray(perms)) return { rules: [], problems: [{ file: CONFIG_REL, line: null, column: null, message: '"permissions" must be a list of {kind, pattern, action}' }] };
+    const rules: SourcedRule[] = [];
+    const problems: ConfigProblem[] = [];
+    perms.forEach((raw, i) => {
+      const r = RuleSchema.safeParse(raw);
+      if (r.success) rules.push({ ...r.data, source: 'project', origin: `${CONFIG_REL} permissions[${i}]` });
+      else problems.push({ file: CONFIG_REL, line: null, column: null, message: `permissions[${i}] ignored: ${r.error.issues.map((x) => `${x.path.join('.') || 'rule'} ${x.message}`).join('; ')}` });
+    });
+    return { rules, problems };
+  }
+
+  /** Appends rules (skipping ones already there); refuses to touch a file it cannot parse. */
+  addRules(add: PermissionRule[]): Promise<void> {
+    const run = this.writing.then(async () => {
+      let doc: Record<string, unknown> = {};
+      let mode = 0o644;
+      try {
+        const text = await readFile(this.file, 'utf8');
+        mode = (await stat(this.file)).mode & 0o777;
+        const parsed = parseJsonWithPosition(text, CONFIG_REL);
+        if ('problem' in parsed) throw new ConfigMalformedError(parsed.problem);
+        if (!parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
+          throw new ConfigMalformedError({ file: CONFIG_REL, line: 1, column: 1, message: 'the file must hold a JSON object' });
+        }
+        doc = parsed.value as Record<string, unknown>;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+      const list = Array.isArray(doc.permissions) ? [...(doc.permissions as unknown[])] : [];
+      const has = (r: PermissionRule) =>
+        list.some((x) => {
+          const p = RuleSchema.safeParse(x);
+          return p.success && p.data.kind === r.kind && p.data.pattern === r.pattern && p.data.action === r.action;
+        });
+      for (const r of add) if (!has(r)) list.push({ kind: r.kind, pattern: r.pattern, action: r.action });
+      await writeJsonAtomic(this.file, { ...doc, permissions: list }, mode);
+      this.cached = null;
+    });
+    this.writing = run.catch(() => {});
+    return run;
+  }
+}

@@ -1,0 +1,154 @@
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../../test/support/tmp';
+import { explainDecision } from './explain';
+import { matchCommand, matchPath, matchUrl } from './patterns';
+import { ProjectConfig } from './projectConfig';
+import { PermissionEngine } from './ruleEngine';
+import type { PermissionRule } from './types';
+
+let root: string;
+let cleanup: () => Promise<void>;
+let userRules: PermissionRule[];
+let editsMode: 'review' | 'ask';
+
+async function engineWith(project: PermissionRule[]): Promise<PermissionEngine> {
+  await mkdir(path.join(root, '.loupe'), { recursive: true });
+  await writeFile(path.join(root, '.loupe', 'config.json'), JSON.stringify({ permissions: project }));
+  return new PermissionEngine({ root, project: new ProjectConfig(root), userRules: () => userRules, editsMode: () => editsMode });
+}
+
+beforeEach(async () => {
+  ({ dir: root, cleanup } = await tempDir('loupe-engine-'));
+  userRules = [];
+  editsMode = 'review';
+});
+afterEach(() => cleanup());
+
+describe('patterns', () => {
+  // [matcher, pattern, candidate, matches]
+  const cases: [typeof matchCommand, string, string, boolean][] = [
+    // Commands: `*` is any text, a trailing " *" also matches the bare command.
+    [matchCommand, 'git status', 'git status', true],
+    [matchCommand, 'git status', 'git status -s', false],
+    [matchCommand, 'git *', 'git', true],
+    [matchCommand, 'git *', 'gitk', false],
+    [matchCommand, 'npm run test:*', 'npm run test:unit -- -t x', true],
+    [matchCommand, 'a.b', 'axb', false],
+    // Paths: * stays in a folder, ** crosses, dir/** includes dir, {a,b} alternates.
+    [matchPath, 'src/*.ts', 'src/a.ts', true],
+    [matchPath, 'src/*.ts', 'src/x/a.ts', false],
+    [matchPath, 'src/**', 'src/x/a.ts', true],
+    [matchPath, 'src/**', 'src', true],
+    [matchPath, 'src/**', 'srcx/a', false],
+    [matchPath, '**/*.{pem,key}', 'a/b/c.key', true],
+    [matchPath, '**/*.{pem,key}', 'c.pem', true],
+    // URLs: `*` crosses slashes.
+    [matchUrl, 'http://127.0.0.1*', 'http://127.0.0.1:8080/a/b', true],
+    [matchUrl, 'https://docs.example.com/*', 'https://docs.example.com.evil/x', false],
+  ];
+  it.each(cases)('%o %s ~ %s → %s', (match, pattern, candidate, expected) => {
+    expect(match(pattern, candidate)).toBe(expected);
+  });
+});
+
+describe('PermissionEngine', () => {
+  it('defaults are not rules: read/edit inside allow, bash/webfetch/outside ask, and any rule beats them', async () => {
+    const engine = await engineWith([]);
+    expect(await engine.decide({ kind: 'read', path: 'src/a.ts' })).toMatchObject({ action: 'allow', rule: null });
+    expect(await engine.decide({ kind: 'edit', path: 'src/a.ts' })).toMatchObject({ action: 'allow', rule: null });
+    expect(await engine.decide({ kind: 'bash', command: 'ls' })).toMatchObject({ action: 'ask', rule: null, reason: 'ls: no rule matches, so the default for bash applies (ask)' });
+    expect(await engine.decide({ kind: 'webfetch', url: 'https://example.com/' })).toMatchObject({ action: 'ask', rule: null });
+    expect(await engine.decide({ kind: 'read', path: '/etc/hosts' })).toMatchObject({ action: 'ask', kind: 'external_directory', rule: null });
+    expect(await engine.decide({ kind: 'test', command: 'npx vitest run' })).toMatchObject({ action: 'ask', rule: null });
+
+    const denyRead = await engineWith([{ kind: 'read', pattern: 'secrets/**', action: 'deny' }]);
+    expect(await denyRead.decide({ kind: 'read', path: 'secrets/prod.env' })).toMatchObject({ action: 'deny', rule: { pattern: 'secrets/**' } });
+  });
+
+  it('deny beats ask beats allow, whichever file each rule comes from', async () => {
+    userRules = [{ kind: 'bash', pattern: 'npm *', action: 'deny' }];
+    const engine = await engineWith([
+      { kind: 'bash', pattern: 'npm run *', action: 'allow' },
+      { kind: 'bash', pattern: 'npm run lint', action: 'ask' },
+    ]);
+    const d = await engine.decide({ kind: 'bash', command: 'npm run lint' });
+    expect(d).toMatchObject({ action: 'deny', rule: { source: 'user', origin: 'user settings permissions[0]' } });
+    userRules = [];
+    expect((await engine.decide({ kind: 'bash', command: 'npm run lint' })).action).toBe('ask');
+    expect((await engine.decide({ kind: 'bash', command: 'npm run build' })).action).toBe('allow');
+  });
+
+  it('edits ask in "ask before every edit" mode, still by default', async () => {
+    const engine = await engineWith([]);
+    editsMode = 'ask';
+    expect(await engine.decide({ kind: 'edit', path: 'a.ts' })).toMatchObject({ action: 'ask', rule: null, always: [{ kind: 'edit', pattern: 'a.ts', action: 'allow' }] });
+  });
+
+  it('edits to .loupe and .git always ask, even under an allow rule; a deny rule still denies', async () => {
+    const engine = await engineWith([
+      { kind: 'edit', pattern: '**', action: 'allow' },
+      { kind: 'edit', pattern: '.git/config', action: 'deny' },
+    ]);
+    expect(await engine.decide({ kind: 'edit', path: 'src/a.ts' })).toMatchObject({ action: 'allow' });
+    expect(await engine.decide({ kind: 'edit', path: '.loupe/config.json' })).toMatchObject({ action: 'ask', rule: null, always: [] });
+    expect(await engine.decide({ kind: 'edit', path: '.git/hooks/pre-push' })).toMatchObject({ action: 'ask', rule: null });
+    expect(await engine.decide({ kind: 'edit', path: '.git/config' })).toMatchObject({ action: 'deny', rule: { pattern: '.git/config' } });
+    expect(await engine.decide({ kind: 'edit', path: '.gitignore' })).toMatchObject({ action: 'allow' });
+  });
+
+  it('a symlink inside the workspace that points outside is outside', async () => {
+    const { dir: other, cleanup: done } = await tempDir('loupe-outside-');
+    try {
+      await symlink(other, path.join(root, 'link'));
+      const engine = await engineWith([{ kind: 'external_directory', pattern: `${other}/**`, action: 'deny' }]);
+      expect(await engine.decide({ kind: 'read', path: 'link/x.txt' })).toMatchObject({ action: 'ask', kind: 'external_directory' });
+      expect(await engine.decide({ kind: 'external_directory', path: `${other}/x.txt` })).toMatchObject({ action: 'deny' });
+    } finally {
+      await done();
+    }
+  });
+
+  it('webfetch: private addresses ask unless a rule names the host; an explicit local rule lets them through', async () => {
+    const engine = await engineWith([
+      { kind: 'webfetch', pattern: 'https://*', action: 'allow' },
+      { kind: 'webfetch', pattern: 'http://127.0.0.1*', action: 'allow' },
+      { kind: 'webfetch', pattern: 'https://evil.example/*', action: 'deny' },
+    ]);
+    expect(await engine.decide({ kind: 'webfetch', url: 'https://example.com/a' })).toMatchObject({ action: 'allow', rule: { pattern: 'https://*' } });
+    const rebound = await engine.decide({ kind: 'webfetch', url: 'https://internal.example/', privateAddress: '10.0.0.7 (private)' });
+    expect(rebound).toMatchObject({ action: 'ask', rule: { pattern: 'https://*' } });
+    expect(rebound.reason).toContain('resolves to 10.0.0.7 (private)');
+    expect(await engine.decide({ kind: 'webfetch', url: 'http://127.0.0.1:8080/x', privateAddress: '127.0.0.1 (loopback)' })).toMatchObject({ action: 'allow', rule: { pattern: 'http://127.0.0.1*' } });
+    expect(await engine.decide({ kind: 'webfetch', url: 'https://evil.example/x' })).toMatchObject({ action: 'deny' });
+    expect((await engine.decide({ kind: 'webfetch', url: 'http://example.com/a' })).always).toEqual([{ kind: 'webfetch', pattern: 'http://example.com/*', action: 'allow' }]);
+  });
+
+  it('dry run: explains what would happen to a command and why, part by part', async () => {
+    const engine = await engineWith([{ kind: 'bash', pattern: 'git status*', action: 'allow' }]);
+    const d = await engine.decide({ kind: 'bash', command: 'git status && make' });
+    expect(explainDecision(d).split('\n')).toEqual([
+      'ASK (bash) git status && make',
+      '  decided by the built-in default (no rule matched)',
+      '  make: no rule matches, so the default for bash applies (ask)',
+      `  - allow bash: git status: matches the rule allow bash "git status*" from .loupe/config.json permissions[0]`,
+      '  - ask bash: make: no rule matches, so the default for bash applies (ask)',
+      '  "allow always" would add: {"kind":"bash","pattern":"make *","action":"allow"}',
+    ]);
+  });
+
+  it('session rules apply at once and are named as such', async () => {
+    const engine = await engineWith([]);
+    engine.addSessionRule({ kind: 'bash', pattern: 'make *', action: 'allow' });
+    expect(await engine.decide({ kind: 'bash', command: 'make test' })).toMatchObject({ action: 'allow', rule: { source: 'session', origin: 'this session' } });
+  });
+
+  it('sees edits to config.json without a restart', async () => {
+    const engine = await engineWith([]);
+    expect((await engine.decide({ kind: 'bash', command: 'make' })).action).toBe('ask');
+    await new Promise((r) => setTimeout(r, 20));
+    await writeFile(path.join(root, '.loupe', 'config.json'), JSON.stringify({ permissions: [{ kind: 'bash', pattern: 'make', action: 'allow' }] }));
+    expect((await engine.decide({ kind: 'bash', command: 'make' })).action).toBe('allow');
+  });
+});

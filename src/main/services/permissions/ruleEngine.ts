@@ -1,0 +1,242 @@
+// DESIGN §3: deny, then ask, then allow, then the built-in default, and every decision says
+// which rule made it. `decide` has no side effects, so it doubles as the dry run ("what would
+// happen to this command, path or URL, and why").
+import path from 'node:path';
+import { resolveInWorkspace, toPosix } from '../workspace/pathGuard';
+import { alwaysCommandPattern, alwaysFolderPattern, alwaysUrlPattern } from './alwaysPatterns';
+import { analyseCommand, type PathRef } from './commandAnalysis';
+import { expandHome, matchCommand, matchPath, matchUrl } from './patterns';
+import type { ProjectRules } from './projectConfig';
+import { describeRule, type Decision, type PermissionAction, type PermissionKind, type PermissionRule, type SourcedRule } from './types';
+
+export type PermissionQuery =
+  | { kind: 'bash' | 'test'; command: string; cwd?: string }
+  | { kind: 'read' | 'edit'; path: string }
+  | { kind: 'external_directory'; path: string }
+  /** `privateAddress` names what the host resolved to when that is loopback/private/link-local/metadata. */
+  | { kind: 'webfetch'; url: string; privateAddress?: string | null };
+
+export interface EngineOptions {
+  /** Workspace root, already a realpath. */
+  root: string;
+  project: { load(): Promise<ProjectRules> };
+  userRules?: () => PermissionRule[];
+  /** DESIGN §9 edits.mode: 'ask' turns edits into approval cards. */
+  editsMode?: () => 'review' | 'ask';
+}
+
+/** Built-in defaults: not rules, so any rule beats them. */
+const DEFAULTS: Record<PermissionKind, PermissionAction> = {
+  read: 'allow',
+  edit: 'allow',
+  bash: 'ask',
+  webfetch: 'ask',
+  external_directory: 'ask',
+  test: 'ask',
+};
+
+/**
+ * Loupe's own state (its rules, the modification log) and Git's internals (hooks, config run
+ * code later): writing there is never routine, so no allow rule and no default lets it through.
+ */
+const PROTECTED = /^(\.loupe|\.git)(\/|$)/;
+
+/** Devices every shell script touches; they are not "outside the workspace" in any useful sense. */
+const HARMLESS_PATHS = /^\/dev\/(null|zero|u?random|stdin|stdout|stderr|tty|fd\/\d+)$/;
+
+type Matcher = (pattern: string) => boolean;
+
+export class PermissionEngine {
+  private readonly session: SourcedRule[] = [];
+
+  constructor(private readonly opts: EngineOptions) {}
+
+  /** A rule for the rest of this session only (not written anywhere). */
+  addSessionRule(rule: PermissionRule): void {
+    this.session.push({ ...rule, source: 'session', origin: 'this session' });
+  }
+
+  /** Every rule in force, session first: the order names the winner among equals. */
+  async rules(): Promise<SourcedRule[]> {
+    const project = await this.opts.project.load();
+    const user = (this.opts.userRules?.() ?? []).map((r, i): SourcedRule => ({ ...r, source: 'user', origin: `user settings permissions[${i}]` }));
+    return [...this.session, ...project.rules, ...user];
+  }
+
+  async decide(q: PermissionQuery): Promise<Decision> {
+    const rules = await this.rules();
+    switch (q.kind) {
+      case 'bash':
+      case 'test':
+        return this.command(q.kind, q.command, q.cwd ?? this.opts.root, rules);
+      case 'read':
+      case 'edit':
+        return this.file(q.kind, q.path, rules);
+      case 'external_directory':
+        return this.outside(path.resolve(this.opts.root, expandHome(q.path)), rules);
+      case 'webfetch':
+        return this.url(q.url, q.privateAddress ?? null, rules);
+    }
+  }
+
+  private match(kind: PermissionKind, rules: SourcedRule[], matches: Matcher, denyMatches: Matcher = matches): { action: PermissionAction; rule: SourcedRule } | null {
+    for (const action of ['deny', 'ask', 'allow'] as const) {
+      const test = action === 'allow' ? matches : denyMatches;
+      const rule = rules.find((r) => r.kind === kind && r.action === action && test(r.pattern));
+      if (rule) return { action, rule };
+    }
+    return null;
+  }
+
+  private byRuleOrDefault(kind: PermissionKind, subject: string, hit: { action: PermissionAction; rule: SourcedRule } | null, always: PermissionRule[], fallback = DEFAULTS[kind]): Decision {
+    if (hit) return { action: hit.action, kind, subject, rule: hit.rule, reason: `${subject}: matches the rule ${describeRule(hit.rule)}`, always: hit.action === 'allow' ? [] : always };
+    return { action: fallback, kind, subject, rule: null, reason: `${subject}: no rule matches, so the default for ${kind} applies (${fallback})`, always: fallback === 'allow' ? [] : always };
+  }
+
+  private async file(kind: 'read' | 'edit', requested: string, rules: SourcedRule[]): Promise<Decision> {
+    let rel: string;
+    try {
+      rel = (await resolveInWorkspace(this.opts.root, expandHome(requested))).rel;
+    } catch {
+      return this.outside(path.resolve(this.opts.root, expandHome(requested)), rules);
+    }
+    const fallback = kind === 'edit' && this.opts.editsMode?.() === 'ask' ? 'ask' : DEFAULTS[kind];
+    const hit = this.match(kind, rules, (p) => matchPath(p, rel));
+    if (kind === 'edit' && PROTECTED.test(rel)) return this.protectedWrite(rel, hit);
+    return this.byRuleOrDefault(kind, rel || '.', hit, [{ kind, pattern: rel, action: 'allow' }], fallback);
+  }
+
+  private protectedWrite(rel: string, hit: { action: PermissionAction; rule: SourcedRule } | null): Decision {
+    if (hit?.action === 'deny') return this.byRuleOrDefault('edit', rel, hit, []);
+    return { action: 'ask', kind: 'edit', subject: rel, rule: null, reason: `${rel} is inside ${rel.split('/')[0]}, where a change can alter permissions, history or hooks, so it needs approval every time`, always: [] };
+  }
+
+  private async outside(abs: string, rules: SourcedRule[]): Promise<Decision> {
+    const hit = this.match('external_directory', rules, (p) => matchPath(p, abs));
+    const d = this.byRuleOrDefault('external_directory', abs, hit, [{ kind: 'external_directory', pattern: await alwaysFolderPattern(abs), action: 'allow' }]);
+    if (!hit) d.reason = `${abs} is outside the workspace; no external_directory rule matches, so it needs approval`;
+    return d;
+  }
+
+  private url(raw: string, privateAddress: string | null, rules: SourcedRule[]): Decision {
+    let url: URL | null = null;
+    try {
+      url = new URL(raw);
+    } catch {}
+    const subject = url?.href ?? raw;
+    const always: PermissionRule[] = url ? [{ kind: 'webfetch', pattern: alwaysUrlPattern(url), action: 'allow' }] : [];
+    const hit = this.match('webfetch', rules, (p) => matchUrl(p, subject));
+    const d = this.byRuleOrDefault('webfetch', subject, hit, always);
+    if (privateAddress && d.action === 'allow' && url && !namesHost(d.rule!.pattern, url)) {
+      // A wildcard such as `https://*` was written for the internet, not for 169.254.169.254.
+      return { ...d, action: 'ask', reason: `${subject} resolves to ${privateAddress}; the rule ${describeRule(d.rule!)} does not name this host, so it needs approval`, always };
+    }
+    if (privateAddress && d.action === 'ask' && !hit) d.reason = `${subject} resolves to ${privateAddress}; no rule matches, so it needs approval`;
+    return d;
+  }
+
+  private async command(kind: 'bash' | 'test', command: string, cwd: string, rules: SourcedRule[]): Promise<Decision> {
+    const analysis = await analyseCommand(command);
+    const parts: Decision[] = [];
+    for (const c of analysis.commands) {
+      if (c.control) continue;
+      const bare = baseNameVariant(c.text);
+      const allowM: Matcher = (p) => matchCommand(p, c.text);
+      // deny and ask also see `/bin/rm` as `rm`; allow does not (`./git` is not git).
+      const strictM: Matcher = (p) => matchCommand(p, c.text) || matchCommand(p, bare);
+      const hit = this.match(kind, rules, allowM, strictM);
+      const label = c.via ? `${c.text} (via ${c.via})` : c.text;
+      if (c.dynamic && hit?.action !== 'deny') {
+        parts.push({ action: 'ask', kind, subject: c.text, rule: hit?.action === 'ask' ? hit.rule : null, reason: `${label}: ${c.dynamic}, so no rule can allow it`, always: [] });
+      } else {
+        const d = this.byRuleOrDefault(kind, label, hit, [{ kind, pattern: alwaysCommandPattern(c.text), action: 'allow' }]);
+        parts.push({ ...d, subject: c.text });
+      }
+    }
+    for (const problem of analysis.problems) {
+      parts.push({ action: 'ask', kind, subject: command, rule: null, reason: `the command cannot be checked: ${problem}`, always: [] });
+    }
+    parts.push(...(await this.commandPaths(analysis.paths, analysis.commands.map((c) => c.cd), cwd, rules)));
+    return combine(kind, command, parts);
+  }
+
+  /** external_directory decisions for every path a command names that may lie outside. */
+  private async commandPaths(paths: PathRef[], cds: (string | null | undefined)[], cwd: string, rules: SourcedRule[]): Promise<Decision[]> {
+    // Where relative paths may be resolved: the start folder and every `cd` target. Order is
+    // not tracked through subshells, so a path is checked against each of them.
+    const cwds: (string | null)[] = [cwd];
+    for (const cd of cds) if (cd !== undefined) cwds.push(unknowable(cd) ? null : path.resolve(cwd, expandHome(cd!)));
+    const out: Decision[] = [];
+    const seen = new Set<string>();
+    for (const ref of paths) {
+      if (ref.value !== null && HARMLESS_PATHS.test(ref.value)) continue;
+      const bases = unknowable(ref.value) ? [null] : path.isAbsolute(expandHome(ref.value!)) ? [cwd] : cwds;
+      if (bases.includes(null)) {
+        const what = ref.by === 'redirect' ? 'a redirect' : `an argument of ${ref.by}`;
+        const why = unknowable(ref.value) ? 'is only known when it runs' : 'is relative to a folder only known when it runs';
+        out.push({ action: 'ask', kind: 'external_directory', subject: ref.raw, rule: null, reason: `${ref.raw} (${what}) ${why}, so it may be outside the workspace`, always: [] });
+        continue;
+      }
+      for (const base of bases) {
+        const abs = path.resolve(base!, expandHome(ref.value!));
+        if (seen.has(abs)) continue;
+        seen.add(abs);
+        const rel = await workspaceRel(this.opts.root, abs);
+        if (rel === null) out.push(await this.outside(abs, rules));
+        else if (ref.write && PROTECTED.test(rel)) out.push(this.protectedWrite(rel, this.match('edit', rules, (p) => matchPath(p, rel))));
+      }
+    }
+    return out;
+  }
+}
+
+/** null, or `~user/…` (another user's home, which we do not look up). */
+function unknowable(p: string | null): boolean {
+  return p === null || (p.startsWith('~') && p !== '~' && !p.startsWith('~/'));
+}
+
+/** Workspace-relative path (symlinks resolved), or null when it lies outside. */
+async function workspaceRel(root: string, abs: string): Promise<string | null> {
+  try {
+    return (await resolveInWorkspace(root, abs)).rel;
+  } catch {
+    return null;
+  }
+}
+
+/** `/usr/bin/rm -rf x` → `rm -rf x`, so deny rules written for `rm` still apply. */
+function baseNameVariant(text: string): string {
+  const sp = text.indexOf(' ');
+  const name = sp === -1 ? text : text.slice(0, sp);
+  return name.includes('/') ? toPosix(path.basename(name)) + (sp === -1 ? '' : text.slice(sp)) : text;
+}
+
+/** Does the rule spell out this URL's scheme and host (as `http://127.0.0.1*` does)? */
+function namesHost(pattern: string, url: URL): boolean {
+  return pattern.startsWith(`${url.protocol}//${url.hostname}`) && !/[*]/.test(`${url.protocol}//${url.hostname}`);
+}
+
+/** A compound command is allowed only if every part is; one deny denies all. */
+function combine(kind: PermissionKind, command: string, parts: Decision[]): Decision {
+  const always = dedupe(parts.flatMap((p) => p.always));
+  const denied = parts.find((p) => p.action === 'deny');
+  if (denied) return { action: 'deny', kind, subject: command, rule: denied.rule, reason: denied.reason, always: [], parts };
+  const asks = parts.filter((p) => p.action === 'ask');
+  if (asks.length) {
+    const reason = asks.length === 1 ? asks[0].reason : `${asks.length} parts need approval: ${asks.map((a) => a.reason).join('; ')}`;
+    return { action: 'ask', kind, subject: command, rule: asks[0].rule, reason, always, parts };
+  }
+  if (!parts.length) return { action: 'allow', kind, subject: command, rule: null, reason: `${command}: runs no command and names no path outside the workspace`, always: [], parts };
+  const reason = parts.length === 1 ? parts[0].reason : `every part is allowed: ${parts.map((p) => p.reason).join('; ')}`;
+  return { action: 'allow', kind, subject: command, rule: parts[0].rule, reason, always: [], parts };
+}
+
+function dedupe(rules: PermissionRule[]): PermissionRule[] {
+  const seen = new Set<string>();
+  return rules.filter((r) => {
+    const k = `${r.kind}\0${r.pattern}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

@@ -1,0 +1,114 @@
+// The one way Loupe runs ripgrep: an argument vector (never a shell string), no config file
+// (RIPGREP_CONFIG_PATH could otherwise inject `--pre=<program>`), a hard time bound, and
+// records delivered as they arrive so callers can stop reading early.
+import { spawn } from 'node:child_process';
+import { rgPath } from '@vscode/ripgrep';
+import { AbortedError } from '../../errors';
+import { SearchFailedError, SearchQueryError, SearchTimeoutError } from './errors';
+
+export const RG_TIMEOUT_MS = 30_000;
+const STDERR_CAP = 8 * 1024;
+
+export interface RipgrepRun {
+  cwd: string;
+  /** Everything after `rg --no-config`; the caller puts the pattern after `--regexp`. */
+  args: string[];
+  /** Records are split on this byte: '\n' for --json, '\0' for --null listings. */
+  separator?: '\n' | '\0';
+  /** Called per record; return false to stop rg (the run then ends as `stopped`). */
+  onRecord: (record: Buffer) => boolean | void;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface RipgrepOutcome {
+  /** 0 found, 1 nothing found, 2 errors (possibly alongside results). */
+  exitCode: number;
+  stderr: string;
+  /** The caller asked to stop early. */
+  stopped: boolean;
+  /** The time bound hit after some records arrived; what arrived is still valid. */
+  timedOut: boolean;
+}
+
+/** rg's environment without anything that changes its behaviour behind our back. */
+function rgEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.RIPGREP_CONFIG_PATH;
+  return env;
+}
+
+export function runRipgrep(run: RipgrepRun): Promise<RipgrepOutcome> {
+  const timeoutMs = run.timeoutMs ?? RG_TIMEOUT_MS;
+  const sep = (run.separator ?? '\n') === '\n' ? 0x0a : 0x00;
+  return new Promise((resolve, reject) => {
+    if (run.signal?.aborted) return reject(new AbortedError('The search'));
+    const child = spawn(rgPath, ['--no-config', ...run.args], { cwd: run.cwd, env: rgEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let stopped = false;
+    let timedOut = false;
+    let sawRecord = false;
+    let pending: Buffer = Buffer.alloc(0);
+    const stop = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, timeoutMs);
+    const onAbort = () => stop();
+    run.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const deliver = (record: Buffer): void => {
+      if (stopped || record.length === 0) return;
+      sawRecord = true;
+      if (run.onRecord(record) === false) {
+        stopped = true;
+        stop();
+      }
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (stopped) return;
+      let buf = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+      let at = buf.indexOf(sep);
+      while (at !== -1 && !stopped) {
+        deliver(buf.subarray(0, at));
+        buf = buf.subarray(at + 1);
+        at = buf.indexOf(sep);
+      }
+      pending = Buffer.from(buf);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < STDERR_CAP) stderr += chunk.toString('utf8').slice(0, STDERR_CAP - stderr.length);
+    });
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(new SearchFailedError(err.message));
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      run.signal?.removeEventListener('abort', onAbort);
+      if (!stopped) deliver(pending);
+      if (run.signal?.aborted) return reject(new AbortedError('The search'));
+      if (timedOut && !sawRecord) return reject(new SearchTimeoutError(timeoutMs));
+      if (stopped || timedOut) return resolve({ exitCode: 0, stderr, stopped, timedOut });
+      if (code === 2 && !sawRecord && stderr.trim()) {
+        return reject(isQueryError(stderr) ? new SearchQueryError(stderr) : new SearchFailedError(stderr));
+      }
+      if (code !== 0 && code !== 1 && code !== 2) return reject(new SearchFailedError(`exit code ${code}: ${stderr}`));
+      resolve({ exitCode: code, stderr, stopped, timedOut });
+    });
+  });
+}
+
+function isQueryError(stderr: string): boolean {
+  return /regex parse error|error parsing|unrecognized file type|invalid (glob|definition)|glob|literal|unclosed|look-around/i.test(stderr);
+}
+
+/** A note for the model when rg exited 2 but still produced results. */
+export function partialNote(outcome: RipgrepOutcome): string | null {
+  if (outcome.timedOut) return 'The search hit its time bound, so results are partial. Narrow it with a path, glob or type.';
+  if (outcome.exitCode !== 2) return null;
+  const first = outcome.stderr.trim().split('\n').slice(0, 3).join('; ');
+  return `Some paths could not be searched, results may be partial${first ? ` (${first})` : ''}.`;
+}
