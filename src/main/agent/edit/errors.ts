@@ -1,0 +1,66 @@
+// The edit pipeline's refusals (DESIGN §5), each saying what the model should do next.
+import { LoupeError } from '../../errors';
+
+export class EditInvalidPathError extends LoupeError {
+  constructor(message: string) {
+    super('EDIT_INVALID_PATH', message);
+  }
+}
+
+export class EditFileNotFoundError extends LoupeError {
+  constructor(rel: string) {
+    super('EDIT_FILE_NOT_FOUND', `${rel} does not exist. To create it, call edit_file with an empty old_str (or use write_file); otherwise check the path.`);
+  }
+}
+
+export class EditFileReadError extends LoupeError {
+  constructor(message: string) {
+    super('EDIT_FILE_READ_ERROR', message);
+  }
+}
+
+export class EditNoChangeError extends LoupeError {
+  constructor(rel: string, why = 'old_str and new_str are identical') {
+    super('EDIT_NO_CHANGE', `Nothing to change in ${rel}: ${why}. If the file already reads as you want, move on.`);
+  }
+}
+
+export class AttemptToCreateExistingFileError extends LoupeError {
+  constructor(rel: string) {
+    super(
+      'ATTEMPT_TO_CREATE_EXISTING_FILE',
+      `${rel} already exists, so an empty old_str (create) is refused. Read it and give the text to replace as old_str, or use write_file to replace it whole.`,
+    );
+  }
+}
+
+export class EditNoOccurrenceError extends LoupeError {
+  constructor(rel: string, tried: string[], hint?: string) {
+    super(
+      'EDIT_NO_OCCURRENCE_FOUND',
+      `old_str was not found in ${rel} (tried: ${tried.join(', ')}). Read the file again (read_file, with offset/limit near the target) and copy the text exactly, whitespace included.` +
+        (hint ? `\n${hint}` : ''),
+    );
+  }
+}
+
+export class EditOccurrenceMismatchError extends LoupeError {
+  constructor(rel: string, lines: number[], expected: number, strategy: string) {
+    const how = strategy === 'exact' ? '' : ` (after ${strategy} correction)`;
+    super(
+      'EDIT_EXPECTED_OCCURRENCE_MISMATCH',
+      `old_str occurs ${lines.length} times in ${rel}${how}, at lines ${lines.join(', ')}, but ${expected} ${expected === 1 ? 'was' : 'were'} expected. ` +
+        'Add surrounding lines to old_str so it matches only the place you mean, or set expected_replacements (or replace_all) to change every one.',
+    );
+  }
+}
+
+export class DoubledPunctuationError extends LoupeError {
+  constructor(rel: string, line: number, mark: string) {
+    super(
+      'INVALID_ARGUMENT',
+      `The edit would leave "${mark}${mark}" at line ${line} of ${rel}: old_str stops just before a "${mark}" that new_str also ends with. ` +
+        `Include the "${mark}" in old_str, or leave it out of new_str.`,
+    );
+  }
+}

@@ -1,0 +1,151 @@
+// DESIGN §6 steps 4–8 on canonical text: exact, then R1 unescaping, then the deterministic
+// views least risky first, then the LLM (R2, R3), then the R4 escaping check, then the splice.
+// Every step locates spans in the original text and says which strategy it used.
+import type { Splice } from './canonical';
+import { toLf } from './canonical';
+import type { CorrectionStats, EditCorrector } from './corrector';
+import { DoubledPunctuationError, EditNoChangeError, EditNoOccurrenceError, EditOccurrenceMismatchError } from './errors';
+import { escapeSkeleton, looksOverEscaped } from './escaping';
+import { findAll } from './lines';
+import { clip, type Logger } from './logger';
+import { MIN_OVERLAP, wordOverlap } from './similarity';
+import { applySplices, doubledMarkAt } from './splice';
+import { blankLines } from './strategies/blankLines';
+import { exact } from './strategies/exact';
+import { indentation } from './strategies/indentation';
+import { lineNumberPrefix } from './strategies/lineNumberPrefix';
+import { trailingWhitespace } from './strategies/trailingWhitespace';
+import { typography } from './strategies/typography';
+import { unescape } from './strategies/unescape';
+import { countAccepted, rangesAt, type EditInput, type Located, type Outcome, type Strategy } from './types';
+
+/** In the order they are tried after exact (step 4): R1, then the views of step 6. */
+export const STRATEGIES: Strategy[] = [unescape, lineNumberPrefix, trailingWhitespace, typography, indentation, blankLines];
+
+export interface PipelineDeps {
+  file: string;
+  fileHash: string;
+  corrector: EditCorrector | null;
+  signal: AbortSignal;
+  logger: Logger;
+}
+
+export interface PipelineResult {
+  text: string;
+  splices: Splice[];
+  strategy: string;
+  corrected?: { old_str?: string; new_str?: string };
+  llmCalls: number;
+}
+
+type Ambiguous = Extract<Outcome, { kind: 'ambiguous' }>;
+
+const expectedOf = (input: EditInput, found: number) => input.expected ?? (input.replaceAll ? found : 1);
+
+export async function runPipeline(input: EditInput, deps: PipelineDeps): Promise<PipelineResult> {
+  const stats: CorrectionStats = { calls: 0 };
+  const mismatch = (a: Ambiguous) => new EditOccurrenceMismatchError(deps.file, a.lines, expectedOf(input, a.lines.length), a.strategy);
+
+  const first = exact.locate(input);
+  if (first.kind === 'ambiguous') throw mismatch(first);
+  let located = first.kind === 'found' ? first.located : null;
+  let ambiguous: Ambiguous | null = null;
+  const tried = ['exact'];
+  for (const strategy of STRATEGIES) {
+    if (located) break;
+    tried.push(strategy.name);
+    const out = strategy.locate(input);
+    if (out.kind === 'found') located = out.located;
+    else if (out.kind === 'ambiguous') ambiguous ??= out;
+  }
+  // An ambiguous view means the text is there more than once: more context, not a model, fixes that.
+  if (!located && !ambiguous && deps.corrector) {
+    tried.push('llm');
+    located = await correctWithLlm(input, deps, deps.corrector, stats, mismatch);
+  }
+  if (!located) throw ambiguous ? mismatch(ambiguous) : new EditNoOccurrenceError(deps.file, tried, nearHint(input));
+
+  let newStr = located.newStr;
+  if (deps.corrector) newStr = await correctEscaping(input, located, newStr, deps, deps.corrector, stats);
+  const replacements = located.render(newStr);
+  const splices = located.ranges.map((r, i) => ({ ...r, replacement: replacements[i] }));
+  for (const s of splices) {
+    const at = doubledMarkAt(input.text, s);
+    if (at !== -1) throw new DoubledPunctuationError(deps.file, input.lines.lineAt(at), input.text[at]);
+  }
+  const text = applySplices(input.text, splices);
+  if (text === input.text) throw new EditNoChangeError(deps.file, 'the edit leaves the file as it is');
+
+  const corrected: PipelineResult['corrected'] = {};
+  if (located.correctedOld !== undefined && located.correctedOld !== input.oldStr) corrected.old_str = located.correctedOld;
+  if (newStr !== input.newStr) corrected.new_str = newStr;
+  deps.logger.info('edit.located', { file: deps.file, strategy: located.strategy, occurrences: splices.length, llm_calls: stats.calls });
+  return {
+    text,
+    splices,
+    strategy: located.strategy,
+    ...(Object.keys(corrected).length ? { corrected } : {}),
+    llmCalls: stats.calls,
+  };
+}
+
+/** R2 then R3. Any failure returns null, so the caller reports the original error. */
+async function correctWithLlm(
+  input: EditInput,
+  deps: PipelineDeps,
+  corrector: EditCorrector,
+  stats: CorrectionStats,
+  mismatch: (a: Ambiguous) => Error,
+): Promise<Located | null> {
+  const common = { file: deps.file, fileHash: deps.fileHash, signal: deps.signal, stats };
+  const reject = (step: string, why: string) => {
+    deps.logger.info('edit.correction.rejected', { file: deps.file, step, why });
+    return null;
+  };
+  const answer = await corrector.correctOldString({ ...common, fileContent: input.text, oldStr: input.oldStr });
+  if (!answer || !answer.trim()) return reject('R2', 'no snippet');
+  const snippet = toLf(answer);
+  if (snippet === input.oldStr) return reject('R2', 'the snippet is old_str itself');
+  if (wordOverlap(input.oldStr, snippet) < MIN_OVERLAP) return reject('R2', `the snippet is not about the same code: ${clip(snippet, 120)}`);
+  const ranges = rangesAt(findAll(input.text, snippet), snippet.length);
+  if (ranges.length === 0) return reject('R2', 'the snippet is not in the file');
+  // R7: expected_replacements is checked against the corrected old_str.
+  if (!countAccepted(ranges.length, input)) throw mismatch({ kind: 'ambiguous', strategy: 'llm', lines: ranges.map((r) => input.lines.lineAt(r.start)) });
+  deps.logger.info('edit.correction.accepted', { file: deps.file, step: 'R2', occurrences: ranges.length });
+
+  // R3 (RL4): only because old_str was corrected and differs; a deletion stays a deletion.
+  let newStr = input.newStr;
+  if (newStr !== '') {
+    const adjusted = await corrector.adjustNewString({ ...common, originalOld: input.oldStr, correctedOld: snippet, newStr });
+    if (!adjusted || !adjusted.trim()) return reject('R3', 'no adjusted new_str');
+    if (wordOverlap(input.newStr, adjusted) < MIN_OVERLAP) return reject('R3', `the adjusted new_str changes the intent: ${clip(adjusted, 120)}`);
+    newStr = toLf(adjusted);
+    deps.logger.info('edit.correction.accepted', { file: deps.file, step: 'R3' });
+  }
+  return { strategy: 'llm', ranges, newStr, correctedOld: snippet, render: (n) => ranges.map(() => n) };
+}
+
+/** R4: only when new_str looks over-escaped and the replaced text has no escapes of that kind. */
+async function correctEscaping(input: EditInput, located: Located, newStr: string, deps: PipelineDeps, corrector: EditCorrector, stats: CorrectionStats): Promise<string> {
+  const replaced = input.text.slice(located.ranges[0].start, located.ranges[0].end);
+  if (!looksOverEscaped(newStr, replaced)) return newStr;
+  const answer = await corrector.correctEscaping({ file: deps.file, fileHash: deps.fileHash, signal: deps.signal, stats, newStr, replaced });
+  const reject = (why: string) => {
+    deps.logger.info('edit.correction.rejected', { file: deps.file, step: 'R4', why });
+    return newStr;
+  };
+  if (!answer || !answer.trim() || answer === newStr) return reject('no correction');
+  // Only escaping and whitespace may change; anything else is the model rewriting the code.
+  if (escapeSkeleton(answer) !== escapeSkeleton(newStr)) return reject(`the answer changes more than escaping: ${clip(answer, 120)}`);
+  deps.logger.info('edit.correction.accepted', { file: deps.file, step: 'R4' });
+  return toLf(answer);
+}
+
+/** Where old_str's first line appears, as a pointer for the model's next try. */
+function nearHint(input: EditInput): string | undefined {
+  const firstLine = input.oldStr.split('\n').find((l) => l.trim().length >= 4)?.trim();
+  if (!firstLine) return undefined;
+  const at = input.text.indexOf(firstLine);
+  if (at === -1) return undefined;
+  return `Its line "${clip(firstLine, 80)}" appears at line ${input.lines.lineAt(at)}; compare the lines around it.`;
+}

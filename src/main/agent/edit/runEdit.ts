@@ -1,0 +1,204 @@
+// edit_file end to end (DESIGN §6): guards, read-first under the file's lock, canonical form,
+// the pipeline, then the write through the modification log with BOM and line endings kept.
+import { AbortedError, LoupeError } from '../../errors';
+import { FileChangedSinceReadError, FileNotReadError, FileTooLargeError } from '../../services/files/errors';
+import { numberLines } from '../../services/files/lineNumbers';
+import type { FileSession } from '../../services/files/readTracker';
+import { MAX_FILE_BYTES, isSymlink, loadTextFile, statFile, type LoadedFile } from '../../services/files/textFile';
+import type { ModificationLog } from '../../services/modlog/modificationLog';
+import { resolveInWorkspace, type ResolvedPath } from '../../services/workspace/pathGuard';
+import { canonicalise, spliceOriginal, toLf } from './canonical';
+import type { EditCorrector } from './corrector';
+import {
+  AttemptToCreateExistingFileError,
+  EditFileNotFoundError,
+  EditFileReadError,
+  EditInvalidPathError,
+  EditNoChangeError,
+} from './errors';
+import { LineIndex } from './lines';
+import type { Logger } from './logger';
+import { runPipeline } from './pipeline';
+import { buildPreview, type Preview } from './preview';
+import { newStarts } from './splice';
+
+export interface EditFileArgs {
+  path: string;
+  old_str: string;
+  new_str: string;
+  expected_replacements?: number;
+  replace_all?: boolean;
+  reason?: string;
+  correlation_id?: string;
+}
+
+export interface EditDeps {
+  root: string;
+  session: FileSession;
+  modlog: ModificationLog;
+  corrector: EditCorrector | null;
+  signal: AbortSignal;
+  logger: Logger;
+}
+
+export interface EditFileData {
+  path: string;
+  occurrences: number;
+  strategy: string;
+  corrected?: { old_str?: string; new_str?: string };
+  llm_calls: number;
+  preview: Preview;
+  modification_id: string;
+  git_staged: boolean;
+  lines_affected: [number, number];
+}
+
+/** edit_file speaks its own dialect of the path and read errors (DESIGN §5). */
+function asEditError(err: unknown, resolving = false): unknown {
+  if (!(err instanceof LoupeError)) return err;
+  switch (err.code) {
+    case 'INVALID_ARGUMENT':
+      return resolving ? new EditInvalidPathError(err.message) : err;
+    case 'PATH_OUTSIDE_WORKSPACE':
+    case 'INVALID_PATH':
+      return new EditInvalidPathError(err.message);
+    case 'FILE_READ_ERROR':
+      return new EditFileReadError(err.message);
+    default:
+      return err;
+  }
+}
+
+async function resolveTarget(root: string, requested: string): Promise<ResolvedPath> {
+  const target = await resolveInWorkspace(root, requested).catch((err: NodeJS.ErrnoException) => {
+    // A symlink loop or an absurd path is a bad path, not an internal error.
+    if (!(err instanceof LoupeError) && err.code) throw new EditInvalidPathError(`${requested} cannot be resolved (${err.code}). Use a plain path inside the workspace.`);
+    throw asEditError(err, true);
+  });
+  if (target.rel === '') throw new EditInvalidPathError('The path names the workspace folder itself; give a file path.');
+  return target;
+}
+
+export async function editFile(args: EditFileArgs, deps: EditDeps): Promise<EditFileData> {
+  const { abs, rel } = await resolveTarget(deps.root, args.path);
+  if (args.old_str !== '' && args.old_str === args.new_str) throw new EditNoChangeError(rel);
+  try {
+    return await deps.modlog.withFileLock(abs, async () => {
+      const st = await statFile(abs, rel);
+      if (!st) {
+        if (args.old_str !== '') throw new EditFileNotFoundError(rel);
+        // A dangling symlink: creating "through" it would replace the link, not make its target.
+        if (await isSymlink(abs)) throw new EditInvalidPathError(`${rel} is a symbolic link to a missing file; create the file at its real path.`);
+        return await createFile(args, deps, abs, rel);
+      }
+      if (args.old_str === '') throw new AttemptToCreateExistingFileError(rel);
+      const file = await loadTextFile(abs, rel).catch((err) => {
+        throw (err as LoupeError).code === 'FILE_NOT_FOUND' ? new EditFileNotFoundError(rel) : err;
+      });
+      checkReadFirst(deps.session, abs, rel, file, args.old_str);
+      return await editExisting(args, deps, abs, rel, file);
+    });
+  } catch (err) {
+    throw asEditError(err);
+  }
+}
+
+/** Step 2: the model must have seen exactly these bytes. */
+function checkReadFirst(session: FileSession, abs: string, rel: string, file: LoadedFile, oldStr: string): void {
+  const seen = session.lastRead(abs);
+  if (!seen) throw new FileNotReadError(rel);
+  if (seen.hash === file.hash) return;
+  // The snippet below is what the model now knows of the file, so a retry can build on it.
+  session.recordRead(abs, file.hash);
+  throw new FileChangedSinceReadError(rel, regionSnippet(canonicalise(file.text).text, oldStr));
+}
+
+function regionSnippet(text: string, oldStr: string): string {
+  const lines = text.split('\n');
+  const probe = toLf(oldStr).split('\n').find((l) => l.trim().length >= 3)?.trim();
+  const hit = probe ? lines.findIndex((l) => l.includes(probe)) : -1;
+  const from = hit === -1 ? 0 : Math.max(0, hit - 5);
+  const to = hit === -1 ? Math.min(lines.length, 20) : Math.min(lines.length, hit + 6);
+  return numberLines(lines.slice(from, to), from + 1);
+}
+
+async function createFile(args: EditFileArgs, deps: EditDeps, abs: string, rel: string): Promise<EditFileData> {
+  const content = Buffer.from(args.new_str, 'utf8');
+  if (content.length > MAX_FILE_BYTES) throw new FileTooLargeError(rel, content.length, MAX_FILE_BYTES);
+  const index = new LineIndex(toLf(args.new_str));
+  const res = await deps.modlog.apply({
+    file: rel,
+    abs,
+    content,
+    tool: 'edit_file',
+    operation: 'create',
+    sessionId: deps.session.id,
+    reason: args.reason,
+    correlationId: args.correlation_id,
+    linesAffected: [1, index.lineCount],
+    linesChanged: index.lineCount,
+    expectBeforeSha: null,
+  });
+  deps.session.recordWrite(abs, res.afterSha);
+  const after = buildPreview(index, index, 0, 0, 0, index.text.length);
+  return {
+    path: rel,
+    occurrences: 1,
+    strategy: 'create',
+    llm_calls: 0,
+    preview: { ...after, before: '' },
+    modification_id: res.modificationId,
+    git_staged: res.gitStaged,
+    lines_affected: [1, index.lineCount],
+  };
+}
+
+async function editExisting(args: EditFileArgs, deps: EditDeps, abs: string, rel: string, file: LoadedFile): Promise<EditFileData> {
+  const canon = canonicalise(file.text);
+  const oldStr = toLf(args.old_str);
+  const newStr = toLf(args.new_str);
+  if (oldStr === newStr) throw new EditNoChangeError(rel, 'old_str and new_str differ only in line endings');
+  const lines = new LineIndex(canon.text);
+  const result = await runPipeline(
+    { text: canon.text, oldStr, newStr, expected: args.expected_replacements, replaceAll: args.replace_all ?? false, lines },
+    { file: rel, fileHash: file.hash, corrector: deps.corrector, signal: deps.signal, logger: deps.logger },
+  );
+  if (deps.signal.aborted) throw new AbortedError('The edit');
+
+  const newIndex = new LineIndex(result.text);
+  const starts = newStarts(result.splices);
+  const firstLine = newIndex.lineAt(starts[0]);
+  const lastSplice = result.splices[result.splices.length - 1];
+  const lastEnd = starts[starts.length - 1] + lastSplice.replacement.length;
+  const lastLine = newIndex.lineAt(Math.max(starts[starts.length - 1], lastEnd - 1));
+  const linesChanged = result.splices.reduce(
+    (sum, s) => sum + Math.max(canon.text.slice(s.start, s.end).split('\n').length, s.replacement.split('\n').length),
+    0,
+  );
+  const res = await deps.modlog.apply({
+    file: rel,
+    abs,
+    content: Buffer.from(spliceOriginal(canon, result.splices), 'utf8'),
+    tool: 'edit_file',
+    operation: 'edit',
+    sessionId: deps.session.id,
+    reason: args.reason,
+    correlationId: args.correlation_id,
+    linesAffected: [firstLine, lastLine],
+    linesChanged,
+    expectBeforeSha: file.hash,
+  });
+  deps.session.recordWrite(abs, res.afterSha);
+  const first = result.splices[0];
+  return {
+    path: rel,
+    occurrences: result.splices.length,
+    strategy: result.strategy,
+    ...(result.corrected ? { corrected: result.corrected } : {}),
+    llm_calls: result.llmCalls,
+    preview: buildPreview(lines, newIndex, first.start, first.end, starts[0], starts[0] + first.replacement.length),
+    modification_id: res.modificationId,
+    git_staged: res.gitStaged,
+    lines_affected: [firstLine, lastLine],
+  };
+}

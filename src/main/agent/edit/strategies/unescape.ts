@@ -1,0 +1,74 @@
+// Step 5 (seed R1): models that build tool calls inside JSON often send `\\n` for a newline
+// or `\\"` for a quote. Only when the raw old_str is absent and its unescaped form is found
+// the expected number of times; new_str is then unescaped the same way, never on its own.
+import { findAll } from '../lines';
+import { NONE, judge, rangesAt, type Outcome, type Strategy } from '../types';
+
+const ESCAPED: Record<string, string> = { n: '\n', t: '\t', r: '\r', "'": "'", '"': '"', '`': '`' };
+
+/**
+ * A run of backslashes followed by n, t, r, a quote or a backtick becomes that one character
+ * (newline, tab, CR, the quote); a run of two or more followed by anything else becomes one
+ * backslash. The same as /\\+(n|t|r|'|"|`|\\)/ with a per-match mapping.
+ */
+export function unescapeLlmString(s: string): string {
+  if (!s.includes('\\')) return s;
+  let out = '';
+  let i = 0;
+  while (i < s.length) {
+    const slash = s.indexOf('\\', i);
+    if (slash === -1) break;
+    out += s.slice(i, slash);
+    let j = slash;
+    while (s[j] === '\\') j++;
+    const next = s[j];
+    if (next !== undefined && Object.hasOwn(ESCAPED, next)) {
+      out += ESCAPED[next];
+      i = j + 1;
+    } else {
+      out += '\\';
+      i = j;
+    }
+  }
+  return out + s.slice(i);
+}
+
+/**
+ * One level of escaping removed, as a JSON string decoder would: `\\n` becomes `\n`, not a
+ * newline. For code whose own string literals hold escapes that the model escaped once more.
+ */
+export function unescapeOneLevel(s: string): string {
+  if (!s.includes('\\')) return s;
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const next = s[i + 1];
+    if (s[i] === '\\' && next !== undefined && (next === '\\' || Object.hasOwn(ESCAPED, next))) {
+      out += next === '\\' ? '\\' : ESCAPED[next];
+      i++;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+const READINGS: [string, (s: string) => string][] = [
+  ['unescape', unescapeLlmString],
+  ['unescape-one-level', unescapeOneLevel],
+];
+
+export const unescape: Strategy = {
+  name: 'unescape',
+  locate(input) {
+    let first: Outcome = NONE;
+    for (const [strategy, decode] of READINGS) {
+      const old = decode(input.oldStr);
+      if (old === input.oldStr || old === '') continue;
+      const ranges = rangesAt(findAll(input.text, old), old.length);
+      const out = judge(input, { strategy, ranges, newStr: decode(input.newStr), correctedOld: old });
+      if (out.kind === 'found') return out;
+      if (first.kind === 'none') first = out;
+    }
+    return first;
+  },
+};

@@ -1,0 +1,41 @@
+// One-shot JSON questions to the agent's model (the edit corrector's calls). Non-streaming,
+// temperature 0, no retries: a failed correction falls back to the original error anyway.
+import OpenAI from 'openai';
+import { AbortedError } from '../../errors';
+import type { LlmConfig } from './config';
+import { LlmError } from './errors';
+import { parseJsonAnswer } from './jsonAnswer';
+
+export interface JsonQuestion {
+  system: string;
+  user: string;
+  signal?: AbortSignal;
+}
+
+export type JsonChat = (q: JsonQuestion) => Promise<Record<string, unknown>>;
+
+export function createJsonChat(config: LlmConfig, opts: { timeoutMs?: number } = {}): JsonChat {
+  const client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: opts.timeoutMs ?? 60_000 });
+  return async ({ system, user, signal }) => {
+    let content: string | null | undefined;
+    try {
+      const res = await client.chat.completions.create(
+        {
+          model: config.model,
+          temperature: 0,
+          messages: [
+            { role: 'system', content: system },
+            { role: 'user', content: user },
+          ],
+        },
+        { signal },
+      );
+      content = res.choices[0]?.message?.content;
+    } catch (err) {
+      if (signal?.aborted) throw new AbortedError('The correction request');
+      throw new LlmError(`The model request failed: ${(err as Error).message}`);
+    }
+    if (!content) throw new LlmError('The model returned an empty answer.');
+    return parseJsonAnswer(content);
+  };
+}

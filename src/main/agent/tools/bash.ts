@@ -1,0 +1,60 @@
+// bash (seed 004, DESIGN §4): one command in the user's shell, after the permission engine has
+// seen every command inside it; output streamed while it runs, returned capped with the tail
+// kept, and nothing it started left running afterwards.
+import path from 'node:path';
+import { z } from 'zod';
+import { gateFor } from '../../services/permissions/workspaceGate';
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, runCommand } from '../../services/shell/commandRunner';
+import { formatCommandResult } from '../../services/shell/formatResult';
+import { resolveInWorkspace } from '../../services/workspace/pathGuard';
+import { defineTool, type ToolContext, type ToolResult } from './types';
+
+/** Hosts that show live output set this on the context (the chat's tool card, the MCP progress). */
+export interface ToolOutputHook {
+  onToolOutput?: (tool: string, text: string) => void;
+}
+
+const schema = z.object({
+  command: z.string().min(1).describe('The command line to run (POSIX shell syntax).'),
+  timeout: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional().describe(`Milliseconds before the command and everything it started are killed (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}).`),
+  workdir: z.string().optional().describe('Folder to run in, relative to the workspace (default: the workspace root).'),
+  description: z.string().describe('What the command does, in 5-10 words (shown to the user).'),
+});
+
+export const bashTool = defineTool({
+  name: 'bash',
+  description:
+    'Run a shell command in the workspace (stdin closed, no pager, no prompts; CI=1). Needs the user\u2019s approval unless a rule allows it; ' +
+    'compound commands need every part allowed. Long output keeps its start and end and the full text is saved under .loupe/outputs/. ' +
+    `Timeout ${DEFAULT_TIMEOUT_MS} ms by default (max ${MAX_TIMEOUT_MS}). When the command returns or times out, every process it started is ` +
+    'killed, background jobs included: do not start servers or watchers with it.',
+  schema,
+  async run(args, ctx: ToolContext & ToolOutputHook): Promise<ToolResult> {
+    const cwd = (await resolveInWorkspace(ctx.root, args.workdir ?? '')).abs;
+    await gateFor(ctx).authorize({ query: { kind: 'bash', command: args.command, cwd }, tool: 'bash', summary: args.command, signal: ctx.signal });
+    const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS;
+    const r = await runCommand({
+      command: args.command,
+      cwd,
+      timeoutMs,
+      signal: ctx.signal,
+      outputDir: path.join(ctx.root, '.loupe', 'outputs'),
+      onOutput: ctx.onToolOutput && ((text) => ctx.onToolOutput!('bash', text)),
+    });
+    const output = formatCommandResult(r, ctx.root, timeoutMs);
+    const data = {
+      exit_code: r.exitCode,
+      signal: r.signal,
+      timed_out: r.timedOut,
+      aborted: r.aborted,
+      duration_ms: r.durationMs,
+      output_bytes: r.totalBytes,
+      truncated: r.truncated,
+      binary: r.binary,
+      full_output_path: r.logFile ? path.relative(ctx.root, r.logFile).split(path.sep).join('/') : null,
+    };
+    if (r.timedOut) return { ok: false, output, data, error: { code: 'TIMEOUT', message: `Timed out after ${timeoutMs} ms; every process it started was killed.` } };
+    if (r.aborted) return { ok: false, output, data, error: { code: 'ABORTED', message: 'The command was cancelled.' } };
+    return { ok: true, output, data };
+  },
+});

@@ -1,0 +1,29 @@
+// code_search (seed 003): regex search ranked by an explainable relevance score.
+import { z } from 'zod';
+import { gateFor } from '../../services/permissions/workspaceGate';
+import { resolveInWorkspace } from '../../services/workspace/pathGuard';
+import { CODE_SEARCH_DEFAULT_LIMIT, CODE_SEARCH_MAX_LIMIT, codeSearch, formatCodeSearch } from '../../services/search/codeSearch';
+import { defineTool, success } from './types';
+
+const schema = z.object({
+  pattern: z.string().min(1).describe('Regular expression, e.g. "handleSubmit|async.*payment".'),
+  language: z.string().optional().describe('Only these languages: "typescript", "python", or several as "typescript|javascript".'),
+  path: z.string().optional().describe('Folder or file to search, relative to the workspace.'),
+  limit: z.number().int().min(1).max(CODE_SEARCH_MAX_LIMIT).optional().describe(`Most relevant matches to return (default ${CODE_SEARCH_DEFAULT_LIMIT}).`),
+  exclude_patterns: z.array(z.string()).optional().describe('Globs or folder names to skip, e.g. ["node_modules", "dist", "*.min.js"].'),
+});
+
+export const codeSearchTool = defineTool({
+  name: 'code_search',
+  description:
+    'Find code by regex, most relevant first: definitions of the matched symbol, whole-word matches, files with many matches and shallow ' +
+    'source paths rank higher (each match lists why). Returns {matches:[{path, line, context, relevance_score}], total_matches, search_time_ms}.',
+  schema,
+  async run(args, ctx) {
+    // Outside the workspace is refused outright (DESIGN §4), before any rule is consulted.
+    const { rel } = await resolveInWorkspace(ctx.root, args.path ?? '');
+    await gateFor(ctx).authorize({ query: { kind: 'read', path: rel || '.' }, tool: 'code_search', summary: `search ${args.path ?? 'the workspace'} for ${args.pattern}`, signal: ctx.signal });
+    const r = await codeSearch(ctx.root, { pattern: args.pattern, language: args.language, path: args.path, limit: args.limit, excludePatterns: args.exclude_patterns, signal: ctx.signal });
+    return success(formatCodeSearch(r), { ...r });
+  },
+});

@@ -1,0 +1,30 @@
+// edit_file: validation and formatting around the edit pipeline (agent/edit).
+import { z } from 'zod';
+import { editFile } from '../edit/runEdit';
+import { defineTool, success } from './types';
+
+const schema = z.object({
+  path: z.string().min(1).describe('File path, relative to the workspace.'),
+  old_str: z.string().describe('The exact text to replace, copied from the file. Empty only to create a new file.'),
+  new_str: z.string().describe('The replacement text.'),
+  expected_replacements: z.number().int().min(1).optional().describe('How many occurrences old_str has and should all be replaced (default 1).'),
+  replace_all: z.boolean().optional().describe('Replace every occurrence of old_str.'),
+  reason: z.string().optional().describe('Why, in a few words (kept in the modification log).'),
+  correlation_id: z.string().optional().describe('Id of the user request this change serves.'),
+});
+
+export const editFileTool = defineTool({
+  name: 'edit_file',
+  description:
+    'Replace old_str with new_str in a file read earlier in this session. old_str must match exactly one place (or ' +
+    'expected_replacements places, or use replace_all); include enough surrounding lines to make it unique. Small escaping, ' +
+    'whitespace, indentation and quote slips are corrected when the intended text is unambiguous; otherwise the edit is refused ' +
+    'and nothing is written. An empty old_str creates a file that does not exist yet.',
+  schema,
+  async run(args, ctx) {
+    const data = await editFile(args, ctx);
+    const what = data.strategy === 'create' ? `Created ${data.path}` : `Edited ${data.path}: ${data.occurrences} replacement${data.occurrences === 1 ? '' : 's'}`;
+    const how = data.strategy === 'exact' || data.strategy === 'create' ? '' : ` (matched by ${data.strategy}${data.corrected?.old_str !== undefined ? '; old_str was corrected' : ''}${data.corrected?.new_str !== undefined ? '; new_str was adjusted' : ''})`;
+    return success(`${what}${how}, from line ${data.preview.lineNumber}. Modification ${data.modification_id}.\n${data.preview.after}`, { ...data });
+  },
+});

@@ -1,0 +1,54 @@
+// grep (seed 002, DESIGN §4): ripgrep with content / files_with_matches / count modes,
+// context lines and head_limit/offset paging.
+import { z } from 'zod';
+import { gateFor } from '../../services/permissions/workspaceGate';
+import { resolveInWorkspace } from '../../services/workspace/pathGuard';
+import { grep, GREP_DEFAULT_LIMIT, GREP_MAX_LIMIT } from '../../services/search/grep';
+import { formatGrep } from '../../services/search/grepFormat';
+import { defineTool, success } from './types';
+
+const lines = (what: string) => z.number().int().min(0).max(50).optional().describe(what);
+
+const schema = z.object({
+  pattern: z.string().min(1).describe('Regular expression (Rust regex syntax). Passed to ripgrep as a pattern, never as an option.'),
+  path: z.string().optional().describe('File or folder to search, relative to the workspace (default: the whole workspace).'),
+  glob: z.string().optional().describe('Only files matching this glob, e.g. "*.ts" or "src/**/*.tsx".'),
+  type: z.string().optional().describe('Only files of this ripgrep type, e.g. ts, py, go, rust.'),
+  output_mode: z.enum(['content', 'files_with_matches', 'count']).optional().describe('content: `file:line: text` (default); files_with_matches: paths; count: matching lines per file.'),
+  '-A': lines('Lines of context after each match (content mode).'),
+  '-B': lines('Lines of context before each match (content mode).'),
+  '-C': lines('Lines of context before and after each match (content mode).'),
+  case_insensitive: z.boolean().optional(),
+  multiline: z.boolean().optional().describe('Let the pattern span lines (. does not match newlines unless (?s) is used).'),
+  head_limit: z.number().int().min(1).max(GREP_MAX_LIMIT).optional().describe(`Results per call (default ${GREP_DEFAULT_LIMIT}).`),
+  offset: z.number().int().min(0).optional().describe('Skip this many results (for the next page).'),
+});
+
+export const grepTool = defineTool({
+  name: 'grep',
+  description:
+    'Search file contents with ripgrep (.gitignore aware). Modes: content (`file:line: text`, with -A/-B/-C context), files_with_matches, count. ' +
+    `Returns ${GREP_DEFAULT_LIMIT} results per call with a note saying how many more; page with offset.`,
+  schema,
+  async run(args, ctx) {
+    // Outside the workspace is refused outright (DESIGN §4), before any rule is consulted.
+    const { rel } = await resolveInWorkspace(ctx.root, args.path ?? '');
+    await gateFor(ctx).authorize({ query: { kind: 'read', path: rel || '.' }, tool: 'grep', summary: `search ${args.path ?? 'the workspace'} for ${args.pattern}`, signal: ctx.signal });
+    const r = await grep(ctx.root, {
+      pattern: args.pattern,
+      path: args.path,
+      glob: args.glob,
+      type: args.type,
+      outputMode: args.output_mode,
+      after: args['-A'],
+      before: args['-B'],
+      context: args['-C'],
+      caseInsensitive: args.case_insensitive,
+      multiline: args.multiline,
+      headLimit: args.head_limit,
+      offset: args.offset,
+      signal: ctx.signal,
+    });
+    return success(formatGrep(r), { ...r });
+  },
+});

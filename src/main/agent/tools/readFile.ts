@@ -1,0 +1,63 @@
+// read_file (DESIGN §4, seed 002): numbered `cat -n` style by default, plain with offset or
+// limit, a 2000-line window, long lines cut. Records the content hash for read-first checks.
+import { z } from 'zod';
+import { decodeUtf8, loadTextFile } from '../../services/files/textFile';
+import { NotAFileError } from '../../services/files/errors';
+import { numberLines } from '../../services/files/lineNumbers';
+import { languageOf } from '../../services/workspace/language';
+import { resolveInWorkspace } from '../../services/workspace/pathGuard';
+import { defineTool, success } from './types';
+
+export const DEFAULT_LINE_WINDOW = 2000;
+export const MAX_LINE_CHARS = 2000;
+
+const schema = z.object({
+  path: z.string().min(1).describe('File path, relative to the workspace (absolute paths only inside it).'),
+  offset: z.number().int().min(0).optional().describe('1-based line to start at.'),
+  limit: z.number().int().min(1).optional().describe(`Number of lines to return (default ${DEFAULT_LINE_WINDOW}).`),
+  line_numbers: z.boolean().optional().describe('Prefix lines with their numbers. Default: true without offset/limit, false with them.'),
+});
+
+/** Lines of the text as an editor shows them: no BOM, no CR, no phantom line after a final newline. */
+export function splitLines(text: string): string[] {
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  if (body === '') return [];
+  const lines = body.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}
+
+const cut = (line: string) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [${line.length - MAX_LINE_CHARS} more characters]` : line);
+
+export const readFileTool = defineTool({
+  name: 'read_file',
+  description:
+    'Read a text file of the workspace. Returns `cat -n` style numbered lines (`     N→text`) by default; with offset/limit, plain lines ' +
+    `(set line_numbers to keep numbers). At most ${DEFAULT_LINE_WINDOW} lines per call. A file must be read before write_file or edit_file may change it.`,
+  schema,
+  async run(args, ctx) {
+    const { abs, rel } = await resolveInWorkspace(ctx.root, args.path);
+    if (rel === '') throw new NotAFileError(rel);
+    const file = await loadTextFile(abs, rel, { lossy: true });
+    ctx.session.recordRead(abs, file.hash);
+    const all = splitLines(file.text);
+    const first = Math.max(1, args.offset ?? 1);
+    const shown = all.slice(first - 1, first - 1 + (args.limit ?? DEFAULT_LINE_WINDOW)).map(cut);
+    const last = shown.length ? first + shown.length - 1 : 0;
+    const numbered = args.line_numbers ?? (args.offset === undefined && args.limit === undefined);
+    const notes: string[] = [];
+    if (decodeUtf8(file.buf) === null) notes.push('The file is not valid UTF-8; it is shown with replacement characters and cannot be edited as text.');
+    if (all.length === 0) notes.push('The file is empty.');
+    else if (shown.length === 0) notes.push(`Offset ${first} is past the end: the file has ${all.length} lines.`);
+    else if (first > 1 || last < all.length) notes.push(`Showing lines ${first}-${last} of ${all.length}.${last < all.length ? ` Call read_file with offset=${last + 1} for more.` : ''}`);
+    const body = numbered ? numberLines(shown, first) : shown.join('\n');
+    const git = await ctx.modlog.git();
+    return success([body, ...notes.map((n) => `[${n}]`)].filter(Boolean).join('\n'), {
+      path: rel,
+      language: languageOf(rel),
+      total_lines: all.length,
+      lines: shown.length ? [first, last] : [0, 0],
+      git_status: git ? await git.statusOf(rel) : null,
+    });
+  },
+});

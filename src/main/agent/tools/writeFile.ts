@@ -1,0 +1,92 @@
+// write_file: new files freely; an existing file only when this session read it and it is
+// unchanged since; never through a symlink. The file's BOM and CRLF line endings are kept.
+import path from 'node:path';
+import { z } from 'zod';
+import { LoupeError } from '../../errors';
+import { FileChangedSinceReadError, FileNotReadError, FileTooLargeError, NotAFileError } from '../../services/files/errors';
+import { MAX_FILE_BYTES, isSymlink, loadTextFile, statFile } from '../../services/files/textFile';
+import { resolveInWorkspace } from '../../services/workspace/pathGuard';
+import { canonicalise } from '../edit/canonical';
+import { defineTool, success } from './types';
+
+const schema = z.object({
+  path: z.string().min(1).describe('File path, relative to the workspace.'),
+  content: z.string().describe('The complete new content of the file.'),
+  reason: z.string().optional().describe('Why, in a few words (kept in the modification log).'),
+  correlation_id: z.string().optional().describe('Id of the user request this change serves.'),
+});
+
+/** An overwrite keeps the existing file's BOM and CRLF endings unless the content sets its own. */
+export function keepFileConventions(existing: string, content: string): { content: string; kept: string[] } {
+  const kept: string[] = [];
+  const old = canonicalise(existing);
+  let out = content;
+  if (old.eol === '\r\n' && out.includes('\n') && !out.includes('\r\n')) {
+    out = out.split('\n').join('\r\n');
+    kept.push('CRLF line endings');
+  }
+  if (old.bom && !out.startsWith('\uFEFF')) {
+    out = '\uFEFF' + out;
+    kept.push('the UTF-8 BOM');
+  }
+  return { content: out, kept };
+}
+
+const lineCount = (s: string) => (s === '' ? 0 : s.split('\n').length - (s.endsWith('\n') ? 1 : 0));
+
+export const writeFileTool = defineTool({
+  name: 'write_file',
+  description:
+    'Create a file, or replace an existing file whole. An existing file must have been read in this session (read_file) and be ' +
+    'unchanged since. Prefer edit_file for changes to part of a file.',
+  schema,
+  async run(args, ctx) {
+    const { abs, rel } = await resolveInWorkspace(ctx.root, args.path);
+    if (rel === '') throw new NotAFileError(rel);
+    if (await isSymlink(path.resolve(ctx.root, args.path))) {
+      throw new LoupeError('INVALID_PATH', `${args.path} is a symbolic link; write to the file it points to (${rel}) instead.`);
+    }
+    return ctx.modlog.withFileLock(abs, async () => {
+      const st = await statFile(abs, rel);
+      let content = args.content;
+      let kept: string[] = [];
+      let beforeSha: string | null = null;
+      if (st) {
+        const current = await loadTextFile(abs, rel);
+        const seen = ctx.session.lastRead(abs);
+        if (!seen) throw new FileNotReadError(rel);
+        if (seen.hash !== current.hash) throw new FileChangedSinceReadError(rel);
+        ({ content, kept } = keepFileConventions(current.text, content));
+        beforeSha = current.hash;
+        if (current.text === content) return success(`${rel} already has this content; nothing written.`, { path: rel, operation: 'none' });
+      }
+      const bytes = Buffer.from(content, 'utf8');
+      if (bytes.length > MAX_FILE_BYTES) throw new FileTooLargeError(rel, bytes.length, MAX_FILE_BYTES);
+      const lines = lineCount(args.content);
+      const operation = st ? 'overwrite' : 'create';
+      const res = await ctx.modlog.apply({
+        file: rel,
+        abs,
+        content: bytes,
+        tool: 'write_file',
+        operation,
+        sessionId: ctx.session.id,
+        reason: args.reason,
+        correlationId: args.correlation_id,
+        linesAffected: [lines ? 1 : 0, lines],
+        linesChanged: lines,
+        expectBeforeSha: beforeSha,
+      });
+      ctx.session.recordWrite(abs, res.afterSha);
+      const note = kept.length ? ` Kept the file's ${kept.join(' and ')}.` : '';
+      return success(`${operation === 'create' ? 'Created' : 'Overwrote'} ${rel} (${lines} lines, ${bytes.length} bytes).${note} Modification ${res.modificationId}.`, {
+        path: rel,
+        operation,
+        bytes: bytes.length,
+        lines,
+        modification_id: res.modificationId,
+        git_staged: res.gitStaged,
+      });
+    });
+  },
+});

@@ -1,0 +1,42 @@
+// File errors shared by every tool that reads or writes. Messages say what to do next.
+import { LoupeError } from '../../errors';
+
+export class FileTooLargeError extends LoupeError {
+  constructor(rel: string, size: number, max: number) {
+    super('FILE_TOO_LARGE', `${rel} is ${size} bytes, over the ${max}-byte limit. Search it with grep instead of reading it whole.`);
+  }
+}
+
+export class BinaryFileError extends LoupeError {
+  constructor(rel: string, why = 'is a binary file') {
+    super('BINARY_FILE', `${rel} ${why}; it cannot be shown or edited as text.`);
+  }
+}
+
+export class NotAFileError extends LoupeError {
+  constructor(rel: string, what = 'a folder') {
+    super('INVALID_PATH', `${rel || '.'} is ${what}, not a file. List it with list_files, or pass a file path.`);
+  }
+}
+
+export class FileReadError extends LoupeError {
+  constructor(rel: string, cause: string) {
+    super('FILE_READ_ERROR', `Could not read ${rel}: ${cause}. Check its permissions.`);
+  }
+}
+
+export class FileNotReadError extends LoupeError {
+  constructor(rel: string) {
+    super('FILE_NOT_READ', `${rel} has not been read in this session. Call read_file on it first, then retry.`);
+  }
+}
+
+export class FileChangedSinceReadError extends LoupeError {
+  constructor(rel: string, snippet?: string) {
+    super(
+      'FILE_CHANGED_SINCE_READ',
+      `${rel} changed on disk since you last read it. ` +
+        (snippet ? `Its current content around the target:\n${snippet}\nBase the retry on this text.` : 'Read it again before writing.'),
+    );
+  }
+}

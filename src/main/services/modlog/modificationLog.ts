@@ -1,0 +1,166 @@
+// The only write path for agent changes (DESIGN §2): serialised per file, atomic, with
+// before/after blobs, an fsync'd JSON line per change, and staging when the folder is a repo.
+import { mkdir, open, readFile, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sha256 } from '../files/hash';
+import { sweepStaleTemps, writeFileAtomic } from './atomicWrite';
+import { BlobStore } from './blobStore';
+import { ConcurrentChangeError, ProtectedPathError } from './errors';
+import { KeyedLock } from './fileLocks';
+import { GitIndex } from './gitIndex';
+import { ModificationIds } from './ids';
+import { appendJsonLine, readJsonLines, readTailJsonLines, type JsonLines } from './jsonl';
+import type { ApplyRequest, ApplyResult, ModificationEntry } from './types';
+
+export interface ModificationLogOptions {
+  /** Stage written files when the workspace is a git repo (default true). */
+  stage?: boolean;
+}
+
+interface Current {
+  buf: Buffer;
+  mode: number;
+}
+
+async function readCurrent(abs: string): Promise<Current | null> {
+  let fh;
+  try {
+    fh = await open(abs, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  try {
+    const st = await fh.stat();
+    return { buf: await fh.readFile(), mode: st.mode & 0o7777 };
+  } finally {
+    await fh.close();
+  }
+}
+
+const PROTECTED = /^(\.git|\.loupe)(\/|$)/i;
+
+export class ModificationLog {
+  readonly dir: string;
+  readonly logFile: string;
+  readonly blobs: BlobStore;
+  private readonly locks = new KeyedLock();
+  private readonly ids = new ModificationIds();
+  private readonly swept = new Set<string>();
+  private appendChain: Promise<unknown> = Promise.resolve();
+  private ready: Promise<void> | null = null;
+  private gitIndex: Promise<GitIndex | null> | null = null;
+
+  constructor(
+    readonly root: string,
+    private readonly opts: ModificationLogOptions = {},
+  ) {
+    this.dir = path.join(root, '.loupe');
+    this.logFile = path.join(this.dir, 'modifications.jsonl');
+    this.blobs = new BlobStore(path.join(this.dir, 'objects'));
+  }
+
+  /** The workspace's git index (null outside a repo). Detected once; reading it writes nothing. */
+  git(): Promise<GitIndex | null> {
+    this.gitIndex ??= GitIndex.detect(this.root);
+    return this.gitIndex;
+  }
+
+  /** Runs `fn` holding the file's write lock; apply() inside it does not wait for itself. */
+  withFileLock<T>(abs: string, fn: () => Promise<T>): Promise<T> {
+    return this.locks.run(abs, fn);
+  }
+
+  apply(req: ApplyRequest): Promise<ApplyResult> {
+    if (PROTECTED.test(req.file)) return Promise.reject(new ProtectedPathError(req.file));
+    return this.locks.run(req.abs, () => this.applyLocked(req));
+  }
+
+  async read(): Promise<JsonLines<Record<string, unknown>>> {
+    return readJsonLines(this.logFile);
+  }
+
+  private async applyLocked(req: ApplyRequest): Promise<ApplyResult> {
+    await this.init();
+    const before = await readCurrent(req.abs);
+    const beforeSha = before ? sha256(before.buf) : null;
+    if (req.expectBeforeSha !== undefined && req.expectBeforeSha !== beforeSha) throw new ConcurrentChangeError(req.file);
+    const afterSha = req.content ? sha256(req.content) : null;
+    const git = this.opts.stage === false ? null : await this.git();
+    // The index entry is read while the bytes are written: only `git add` below changes it.
+    const indexBefore = git ? git.entryOf(req.file).catch(() => undefined) : Promise.resolve(undefined);
+    // The before blob must be durable before the file changes; the after blob may race the write.
+    if (before) await this.blobs.put(before.buf, beforeSha!);
+    if (req.content) {
+      if (!before) await mkdir(path.dirname(req.abs), { recursive: true });
+      await Promise.all([this.blobs.put(req.content, afterSha!), writeFileAtomic(req.abs, req.content, before?.mode)]);
+      if (!this.swept.has(req.abs)) {
+        this.swept.add(req.abs);
+        await sweepStaleTemps(req.abs);
+      }
+    } else if (before) {
+      await unlink(req.abs);
+    }
+    const indexEntry = await indexBefore;
+    const gitStaged = git ? await git.stage(req.file) : false;
+
+    const entry: ModificationEntry = {
+      type: 'modification',
+      modification_id: '',
+      timestamp: '',
+      session_id: req.sessionId,
+      ...(req.correlationId ? { correlation_id: req.correlationId } : {}),
+      tool: req.tool,
+      operation: req.operation,
+      file: req.file,
+      ...(req.linesAffected ? { lines_affected: req.linesAffected } : {}),
+      ...(req.linesChanged !== undefined ? { lines_changed: req.linesChanged } : {}),
+      ...(req.reason ? { reason: req.reason } : {}),
+      before_sha256: beforeSha,
+      after_sha256: afterSha,
+      git_staged: gitStaged,
+      ...(indexEntry !== undefined ? { git_index_before: indexEntry } : {}),
+      ...(req.rollsBack ? { rolls_back: req.rollsBack } : {}),
+    };
+    await this.append(entry);
+    return { entry, modificationId: entry.modification_id, beforeSha, afterSha, gitStaged };
+  }
+
+  /** Appends one line; ids are assigned here so they follow the log's order. */
+  private append(entry: ModificationEntry): Promise<void> {
+    const job = this.appendChain.then(async () => {
+      const now = new Date();
+      entry.modification_id = this.ids.next(now);
+      entry.timestamp = now.toISOString();
+      await appendJsonLine(this.logFile, entry);
+    });
+    this.appendChain = job.catch(() => undefined);
+    return job;
+  }
+
+  private init(): Promise<void> {
+    this.ready ??= (async () => {
+      await mkdir(this.dir, { recursive: true });
+      const tail = await readTailJsonLines<{ modification_id?: unknown }>(this.logFile);
+      for (const e of tail) if (typeof e.modification_id === 'string') this.ids.seed(e.modification_id);
+      const git = await this.git();
+      if (git) await ensureExcluded(git.excludeFile);
+    })().catch((err) => {
+      this.ready = null;
+      throw err;
+    });
+    return this.ready;
+  }
+}
+
+/** Adds `.loupe/` to the repository's info/exclude once. */
+export async function ensureExcluded(excludeFile: string): Promise<void> {
+  let text = '';
+  try {
+    text = await readFile(excludeFile, 'utf8');
+  } catch {}
+  if (text.split(/\r?\n/).some((l) => /^\/?\.loupe\/?$/.test(l.trim()))) return;
+  await mkdir(path.dirname(excludeFile), { recursive: true });
+  const sep = text && !text.endsWith('\n') ? '\n' : '';
+  await writeFile(excludeFile, `${text}${sep}# Loupe's modification log and blobs\n.loupe/\n`);
+}

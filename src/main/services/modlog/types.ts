@@ -1,0 +1,62 @@
+// The modification log's line shapes (DESIGN §2).
+
+export type Operation =
+  | 'create'
+  | 'overwrite'
+  | 'edit'
+  | 'replace'
+  | 'insert_before'
+  | 'insert_after'
+  | 'delete'
+  | 'delete_file'
+  | 'rollback';
+
+export interface ModificationEntry {
+  type: 'modification';
+  modification_id: string;
+  timestamp: string;
+  session_id: string;
+  correlation_id?: string;
+  tool: string;
+  operation: Operation;
+  file: string;
+  lines_affected?: [number, number];
+  lines_changed?: number;
+  reason?: string;
+  before_sha256: string | null;
+  after_sha256: string | null;
+  git_staged: boolean;
+  /** The file's index entry before staging (null: not in the index), so a rollback can put it back. Absent outside git. */
+  git_index_before?: { mode: string; oid: string } | null;
+  rolls_back?: string;
+}
+
+export interface ApplyRequest {
+  /** Workspace-relative, forward slashes. */
+  file: string;
+  /** Absolute realpath of the same file (already checked to be inside the workspace). */
+  abs: string;
+  /** New bytes; null deletes the file. */
+  content: Buffer | null;
+  tool: string;
+  operation: Operation;
+  sessionId: string;
+  reason?: string;
+  correlationId?: string;
+  linesAffected?: [number, number];
+  linesChanged?: number;
+  rollsBack?: string;
+  /**
+   * sha256 of the bytes the caller based the change on, null for "the file must not exist".
+   * Checked inside the file's lock, so a change on disk in between is refused, not overwritten.
+   */
+  expectBeforeSha?: string | null;
+}
+
+export interface ApplyResult {
+  entry: ModificationEntry;
+  modificationId: string;
+  beforeSha: string | null;
+  afterSha: string | null;
+  gitStaged: boolean;
+}

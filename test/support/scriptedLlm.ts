@@ -1,0 +1,175 @@
+// A scripted OpenAI-compatible server for tests (DESIGN §10). With stream:true it answers in
+// SSE exactly as the API does: a role chunk, content deltas, tool_call deltas whose arguments
+// are split mid-JSON, a finish_reason chunk, an optional usage chunk, then `data: [DONE]`.
+// With stream:false it answers one chat.completion object. Every request is recorded.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ScriptedToolCall {
+  id?: string;
+  name: string;
+  /** The JSON arguments as the model would write them. */
+  arguments: string;
+}
+
+export interface ScriptedReply {
+  content?: string;
+  toolCalls?: ScriptedToolCall[];
+  finishReason?: 'stop' | 'tool_calls' | 'length';
+  /** Answer with this HTTP error status instead. */
+  status?: number;
+  /** Wait before answering (abort tests). */
+  delayMs?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  // The parsed JSON body, as the client sent it.
+  body: {
+    model?: string;
+    stream?: boolean;
+    messages?: { role: string; content: unknown }[];
+    stream_options?: { include_usage?: boolean };
+    [k: string]: unknown;
+  };
+}
+
+export type Responder = (req: RecordedRequest) => ScriptedReply | Promise<ScriptedReply>;
+
+export interface ScriptedLlm {
+  /** Base URL for the openai client, ending in /v1. */
+  baseURL: string;
+  requests: RecordedRequest[];
+  /** Chat completion requests only. */
+  readonly completions: RecordedRequest[];
+  enqueue(...replies: ScriptedReply[]): void;
+  /** Answers every request the queue does not. */
+  respondWith(responder: Responder | null): void;
+  close(): Promise<void>;
+}
+
+/** Splits text into a few chunks of uneven size, as a real stream arrives. */
+export function pieces(text: string, size = 7): string[] {
+  const out: string[] = [];
+  for (let i = 0, n = 0; i < text.length; n++) {
+    const len = size + (n % 3);
+    out.push(text.slice(i, i + len));
+    i += len;
+  }
+  return out;
+}
+
+let counter = 0;
+
+function completion(reply: ScriptedReply, model: string) {
+  const id = `chatcmpl-scripted-${++counter}`;
+  const created = Math.floor(Date.now() / 1000);
+  const toolCalls = (reply.toolCalls ?? []).map((t, i) => ({ id: t.id ?? `call_${counter}_${i}`, type: 'function' as const, function: { name: t.name, arguments: t.arguments } }));
+  const finish = reply.finishReason ?? (toolCalls.length ? 'tool_calls' : 'stop');
+  return { id, created, model, toolCalls, finish };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function sendStream(res: ServerResponse, reply: ScriptedReply, req: RecordedRequest): void {
+  const c = completion(reply, req.body.model ?? 'scripted');
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+    res.write(`data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`);
+  chunk({ role: 'assistant', content: '' });
+  for (const p of pieces(reply.content ?? '')) chunk({ content: p });
+  c.toolCalls.forEach((t, index) => {
+    chunk({ tool_calls: [{ index, id: t.id, type: 'function', function: { name: t.function.name, arguments: '' } }] });
+    for (const p of pieces(t.function.arguments, 5)) chunk({ tool_calls: [{ index, function: { arguments: p } }] });
+  });
+  chunk({}, c.finish);
+  if (req.body.stream_options?.include_usage) {
+    res.write(`data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`);
+  }
+  res.end('data: [DONE]\n\n');
+}
+
+function sendCompletion(res: ServerResponse, reply: ScriptedReply, req: RecordedRequest): void {
+  const c = completion(reply, req.body.model ?? 'scripted');
+  sendJson(res, 200, {
+    id: c.id,
+    object: 'chat.completion',
+    created: c.created,
+    model: c.model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: reply.content ?? null, refusal: null, ...(c.toolCalls.length ? { tool_calls: c.toolCalls } : {}) },
+        logprobs: null,
+        finish_reason: c.finish,
+      },
+    ],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  });
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function startScriptedLlm(script: ScriptedReply[] | Responder = []): Promise<ScriptedLlm> {
+  const queue: ScriptedReply[] = Array.isArray(script) ? [...script] : [];
+  let responder: Responder | null = Array.isArray(script) ? null : script;
+  const requests: RecordedRequest[] = [];
+
+  const server = createServer(async (req, res) => {
+    const raw = await readBody(req);
+    let body: RecordedRequest['body'];
+    try {
+      body = raw ? JSON.parse(raw) : {};
+    } catch {
+      return sendJson(res, 400, { error: { message: 'body is not JSON', type: 'invalid_request_error' } });
+    }
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const recorded: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, body };
+    requests.push(recorded);
+    if (req.method === 'GET' && url.pathname === '/v1/models') {
+      return sendJson(res, 200, { object: 'list', data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'test' }] });
+    }
+    if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') {
+      return sendJson(res, 404, { error: { message: `no route ${req.method} ${url.pathname}`, type: 'invalid_request_error' } });
+    }
+    const reply = queue.shift() ?? (responder ? await responder(recorded) : undefined);
+    if (!reply) return sendJson(res, 500, { error: { message: 'scripted LLM: no reply left in the script', type: 'server_error' } });
+    if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
+    if (res.destroyed) return;
+    if (reply.status && reply.status >= 400) return sendJson(res, reply.status, { error: { message: `scripted error ${reply.status}`, type: 'server_error' } });
+    if (body.stream) sendStream(res, reply, recorded);
+    else sendCompletion(res, reply, recorded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    get completions() {
+      return requests.filter((r) => r.path === '/v1/chat/completions');
+    },
+    enqueue: (...replies) => queue.push(...replies),
+    respondWith: (fn) => (responder = fn),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The last user message of a recorded request, as text. */
+export function userPrompt(req: RecordedRequest): string {
+  const users = (req.body.messages ?? []).filter((m) => m.role === 'user');
+  const last = users[users.length - 1]?.content;
+  return typeof last === 'string' ? last : JSON.stringify(last ?? '');
+}

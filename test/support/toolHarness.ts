@@ -1,0 +1,55 @@
+// A real workspace (temp folder, optionally a git repo) with the real tool registry on it.
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { createToolContext } from '../../src/main/agent/tools/context';
+import { createToolRegistry } from '../../src/main/agent/tools/registry';
+import type { ToolContext, ToolResult } from '../../src/main/agent/tools/types';
+import type { EditCorrector } from '../../src/main/agent/edit/corrector';
+import type { Logger } from '../../src/main/agent/edit/logger';
+import { ModificationLog } from '../../src/main/services/modlog/modificationLog';
+import { git, tempDir } from './tmp';
+
+export interface Harness {
+  /** A sandbox folder holding the workspace, so writes that escape it can be seen. */
+  sandbox: string;
+  root: string;
+  ctx: ToolContext;
+  call(tool: string, args: Record<string, unknown>): Promise<ToolResult>;
+  write(rel: string, content: string | Buffer): Promise<void>;
+  read(rel: string): Promise<string>;
+  link(rel: string, target: string): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  git?: boolean;
+  corrector?: EditCorrector | null;
+  logger?: Logger;
+}
+
+export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
+  const { dir: sandbox, cleanup } = await tempDir('loupe-tools-');
+  const root = path.join(sandbox, 'ws');
+  await mkdir(root);
+  if (opts.git) git(root, 'init', '-q');
+  const ctx = createToolContext({ root, modlog: new ModificationLog(root), corrector: opts.corrector ?? null, logger: opts.logger });
+  const registry = createToolRegistry();
+  return {
+    sandbox,
+    root,
+    ctx,
+    call: (tool, args) => registry.call(tool, args, ctx),
+    async write(rel, content) {
+      const abs = path.join(root, rel);
+      await mkdir(path.dirname(abs), { recursive: true });
+      await writeFile(abs, content);
+    },
+    read: (rel) => readFile(path.join(root, rel), 'utf8'),
+    async link(rel, target) {
+      const abs = path.join(root, rel);
+      await mkdir(path.dirname(abs), { recursive: true });
+      await symlink(target, abs);
+    },
+    cleanup,
+  };
+}
