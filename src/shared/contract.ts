@@ -48,6 +48,47 @@ export interface TerminalInfo {
   pid: number;
 }
 
+export type ModificationStatus = 'applied' | 'approved' | 'rolled_back';
+
+/** One modification as the timeline and `modification_log` show it: the log folded (DESIGN §2). */
+export interface ModificationView {
+  modification_id: string;
+  timestamp: string;
+  session_id: string;
+  correlation_id?: string;
+  tool: string;
+  operation: string;
+  file: string;
+  lines_affected?: [number, number];
+  lines_changed?: number;
+  reason?: string;
+  status: ModificationStatus;
+  /** Set on a rollback entry: the modification it reversed. */
+  rolls_back?: string;
+  /** Set on a rolled-back modification: the rollback that reversed it. */
+  rolled_back_by?: string;
+  git_staged: boolean;
+  test_results?: { passed: number; failed: number; skipped?: number; duration_ms: number; status?: string } | null;
+}
+
+export interface ModificationQuery {
+  correlation_id?: string;
+  file?: string;
+  status?: ModificationStatus;
+  /** Newest first; default 10,000. */
+  limit?: number;
+}
+
+/** Two versions of one file for the diff view; null means "did not exist". */
+export interface DiffSides {
+  file: string;
+  language: string;
+  before: string | null;
+  after: string | null;
+  /** What the two sides are, for the header: e.g. "before → after mod-…", "HEAD → working tree". */
+  label: string;
+}
+
 /** Requests: renderer → host. `params` in, `result` out. */
 export interface HostRequests {
   'app.info': { params: void; result: { version: string; transport: 'electron' | 'websocket'; platform: string } };
@@ -67,6 +108,19 @@ export interface HostRequests {
   'terminal.ack': { params: { id: string; chars: number }; result: void };
   'terminal.kill': { params: { id: string }; result: void };
   'terminal.list': { params: void; result: TerminalInfo[] };
+  /** The folded modification log, newest first. */
+  'modlog.list': { params: ModificationQuery; result: { modifications: ModificationView[]; total: number } };
+  /** Before/after content of one modification. */
+  'modlog.diff': { params: { modification_id: string }; result: DiffSides };
+  /** HEAD (or empty outside git) → the file as it is on disk now. */
+  'modlog.fileDiff': { params: { path: string }; result: DiffSides };
+  /** Reverses a modification (DESIGN §2); ROLLBACK_CONFLICT names the later modifications in the way. */
+  'modlog.rollback': { params: { modification_id: string; reason?: string }; result: { rollback_id: string; file: string } };
+  /** Reverses one hunk (0-based, in the order of the modification's unified diff) the same safe way. */
+  'modlog.revertHunk': { params: { modification_id: string; hunk: number }; result: { rollback_id: string; file: string } };
+  'modlog.approve': { params: { modification_id: string }; result: void };
+  /** A git commit of exactly the approved modifications' files. */
+  'modlog.commitApproved': { params: { message: string }; result: { commit: string; files: string[] } };
 }
 
 /** Events: host → renderer. */
@@ -77,6 +131,8 @@ export interface HostEvents {
   'tree.gitStatus': { status: Record<string, GitBadge> };
   /** Workspace-relative paths created, changed or deleted on disk (by anyone). */
   'file.changed': { paths: string[] };
+  /** The modification log grew (written by this or any other Loupe process on the workspace). */
+  'modlog.changed': { count: number };
   'terminal.data': { id: string; data: string };
   'terminal.exit': { id: string; exitCode: number; signal?: number };
 }
@@ -116,6 +172,13 @@ const requestChannelMap = {
   'terminal.ack': true,
   'terminal.kill': true,
   'terminal.list': true,
+  'modlog.list': true,
+  'modlog.diff': true,
+  'modlog.fileDiff': true,
+  'modlog.rollback': true,
+  'modlog.revertHunk': true,
+  'modlog.approve': true,
+  'modlog.commitApproved': true,
 } satisfies Record<RequestChannel, true>;
 
 const eventChannelMap = {
@@ -123,6 +186,7 @@ const eventChannelMap = {
   'tree.changed': true,
   'tree.gitStatus': true,
   'file.changed': true,
+  'modlog.changed': true,
   'terminal.data': true,
   'terminal.exit': true,
 } satisfies Record<EventChannel, true>;
