@@ -12,6 +12,7 @@ import type { ToolContext, ToolResult } from '../agent/tools/types';
 import { streamLogger } from '../agent/edit/logger';
 import { LOUPE_VERSION } from '../host/version';
 import { parseArgs } from './args';
+import { mcpPermissionGate } from './mcpApprovals';
 
 /** Every tool answers in this envelope; `data` and `error` are present when the tool sets them. */
 const OUTPUT_SCHEMA = {
@@ -47,8 +48,9 @@ export function toCallToolResult(result: ToolResult, durationMs: number): CallTo
   };
 }
 
-export function createMcpServer(registry: ToolRegistry, base: Omit<ToolContext, 'signal'>): Server {
+export function createMcpServer(registry: ToolRegistry, context: Omit<ToolContext, 'signal'>): Server {
   const server = new Server({ name: 'loupe', version: LOUPE_VERSION }, { capabilities: { tools: {} } });
+  const base = { permissions: mcpPermissionGate(server, context.root), ...context };
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: registry.list().map((tool) => ({
       name: tool.name,

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
 import type { FileSession } from '../../services/files/readTracker';
 import type { ModificationLog } from '../../services/modlog/modificationLog';
+import type { PermissionGate } from '../../services/permissions/permissionGate';
 import type { EditCorrector } from '../edit/corrector';
 import type { Logger } from '../edit/logger';
 
@@ -30,6 +31,8 @@ export interface ToolContext {
   /** The LLM corrector for edit_file; null when no model is configured. */
   corrector: EditCorrector | null;
   logger: Logger;
+  /** The gate that can ask a person; absent: project rules and defaults, asks denied. */
+  permissions?: PermissionGate;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {
