@@ -1,7 +1,7 @@
 // The Host implements the contract for one open workspace. Transports (Electron IPC,
 // WebSocket) call `handle` and forward `onEvent`; the Host never knows which one it serves.
 import type { EventChannel, HostEvents, Params, RequestChannel, Result, WorkspaceInfo } from '../../shared/contract';
-import { InvalidArgumentError, LoupeError, NoWorkspaceError } from '../errors';
+import { InvalidArgumentError, NoWorkspaceError } from '../errors';
 import { PtyService } from '../services/pty/ptyService';
 import { RecentFolders } from '../services/settings/recentFolders';
 import { readForViewer } from '../services/workspace/fileReader';
@@ -15,10 +15,6 @@ export interface HostOptions {
   /** Shows a native folder picker (Electron). Absent in the browser. */
   pickFolder?: () => Promise<string | null>;
 }
-
-const notYet = (channel: string): never => {
-  throw new LoupeError('INVALID_ARGUMENT', `${channel} is not available in this build yet.`);
-};
 
 type Listener = <E extends EventChannel>(event: E, payload: HostEvents[E]) => void;
 type Handlers = { [C in RequestChannel]: (params: Params<C>) => Promise<Result<C>> | Result<C> };
@@ -138,14 +134,13 @@ export class Host {
       'terminal.ack': (p) => this.terminals.ack(str(obj(p).id, 'id'), p.chars),
       'terminal.kill': (p) => this.terminals.kill(str(obj(p).id, 'id')),
       'terminal.list': () => this.terminals.list(),
-      // The review handlers arrive with the modification lifecycle (issue 5).
-      'modlog.list': () => notYet('modlog.list'),
-      'modlog.diff': () => notYet('modlog.diff'),
-      'modlog.fileDiff': () => notYet('modlog.fileDiff'),
-      'modlog.rollback': () => notYet('modlog.rollback'),
-      'modlog.revertHunk': () => notYet('modlog.revertHunk'),
-      'modlog.approve': () => notYet('modlog.approve'),
-      'modlog.commitApproved': () => notYet('modlog.commitApproved'),
+      'modlog.list': (p) => this.ws().review.list(p ?? {}),
+      'modlog.diff': (p) => this.ws().review.diff(str(obj(p).modification_id, 'modification_id')),
+      'modlog.fileDiff': (p) => this.ws().review.fileDiff(str(obj(p).path, 'path')),
+      'modlog.rollback': (p) => this.ws().review.rollback({ ...obj(p), modification_id: str(p.modification_id, 'modification_id') }),
+      'modlog.revertHunk': (p) => this.ws().review.revertHunk({ ...obj(p), modification_id: str(p.modification_id, 'modification_id') }),
+      'modlog.approve': (p) => this.ws().review.approve(str(obj(p).modification_id, 'modification_id')),
+      'modlog.commitApproved': (p) => this.ws().review.commitApproved(str(obj(p).message, 'message')),
     };
   }
 }

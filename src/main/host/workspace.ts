@@ -7,11 +7,13 @@ import { gitStatus, isGitRepo } from '../services/git/gitStatus';
 import { FileIndex } from '../services/workspace/fileIndex';
 import { resolveInWorkspace } from '../services/workspace/pathGuard';
 import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watcher';
+import { ReviewService } from './review';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
 export class Workspace {
   readonly index: FileIndex;
+  readonly review: ReviewService;
   private watcher: WorkspaceWatcher | null = null;
   private status: Record<string, GitBadge> = {};
   private statusJob: Promise<void> | null = null;
@@ -23,6 +25,7 @@ export class Workspace {
     private readonly emit: Emit,
   ) {
     this.index = new FileIndex(info.root);
+    this.review = new ReviewService(info.root, emit);
   }
 
   static async open(requested: string, emit: Emit): Promise<Workspace> {
@@ -57,6 +60,7 @@ export class Workspace {
 
   private async onChanges(batch: ChangeBatch): Promise<void> {
     if (this.disposed) return;
+    void this.review.onPaths(batch.paths).catch(() => undefined);
     const inTree = batch.paths.filter((p) => !p.startsWith('.git/') && p !== '.git' && !p.startsWith('.loupe/'));
     if (inTree.length) {
       this.emit('file.changed', { paths: inTree });

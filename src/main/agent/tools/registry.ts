@@ -10,6 +10,10 @@ import { codeSearchTool } from './codeSearch';
 import { listFilesTool } from './listFiles';
 import { bashTool } from './bash';
 import { webfetchTool } from './webfetch';
+import { codeModifyTool } from './codeModify';
+import { runTestsTool } from './runTests';
+import { codeRollbackTool } from './codeRollback';
+import { modificationLogTool } from './modificationLog';
 
 export function failure(err: unknown): ToolResult {
   const e = err instanceof LoupeError ? { code: err.code, message: err.message } : toWireError(err);
@@ -64,5 +68,9 @@ export function createToolRegistry(): ToolRegistry {
     .register(codeSearchTool)
     .register(listFilesTool)
     .register(bashTool)
-    .register(webfetchTool);
+    .register(webfetchTool)
+    .register(codeModifyTool)
+    .register(runTestsTool)
+    .register(codeRollbackTool)
+    .register(modificationLogTool);
 }

@@ -12,3 +12,36 @@ export class ConcurrentChangeError extends LoupeError {
     super('FILE_CHANGED_SINCE_READ', `${rel} changed on disk while the write was being prepared. Read it again, then retry.`);
   }
 }
+
+export class ModificationNotFoundError extends LoupeError {
+  constructor(id: string) {
+    super('MODIFICATION_NOT_FOUND', `No modification ${id} in this workspace's log. List them with modification_log.`);
+  }
+}
+
+/** The reversal overlaps later changes; `blocking` names the modifications in the way. */
+export class RollbackConflictError extends LoupeError {
+  constructor(
+    readonly modificationId: string,
+    readonly file: string,
+    readonly blocking: string[],
+    readonly outsideChanges: boolean,
+    why: string,
+  ) {
+    const who = [
+      ...(blocking.length ? [`later modification${blocking.length === 1 ? '' : 's'} ${blocking.join(', ')}`] : []),
+      ...(outsideChanges ? ['edits made outside Loupe'] : []),
+    ].join(' and ');
+    super(
+      'ROLLBACK_CONFLICT',
+      `Rolling back ${modificationId} conflicts with ${who || 'the current content'} of ${file} (${why}). Nothing was changed. ` +
+        (blocking.length ? 'Roll back the later modifications first (newest first), or edit the file by hand.' : 'Edit the file by hand instead.'),
+    );
+  }
+}
+
+export class AlreadyRolledBackError extends LoupeError {
+  constructor(id: string, by: string) {
+    super('INVALID_ARGUMENT', `${id} is already rolled back by ${by}. Roll back ${by} to apply it again.`);
+  }
+}

@@ -7,7 +7,9 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import type { GitBadge } from '../../../shared/contract';
-import { safeGit } from '../git/safeGit';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { SAFE_GIT_CONFIG, safeGit } from '../git/safeGit';
 import { parsePorcelainZ } from '../git/gitStatus';
 
 export interface IndexEntry {
@@ -18,6 +20,10 @@ export interface IndexEntry {
 export type FileGitStatus = GitBadge | 'clean';
 
 const literal = (rel: string) => `:(literal)${rel}`;
+/** simple-git's env() replaces the whole environment: keep what git needs to find itself. */
+const cleanGitEnv = (): Record<string, string> =>
+  Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !/^(GIT_|EDITOR$|VISUAL$|PAGER$|SSH_ASKPASS$)/.test(k)) as [string, string][]);
+const execFileP = promisify(execFile);
 const TRUSTED_SCOPES = new Set(['system', 'global']);
 
 const makeGit = (cwd: string, extra: string[]): SimpleGit => safeGit(cwd, undefined, extra);
@@ -35,6 +41,7 @@ export function filterOverrides(configListing: string): string[] {
 export class GitIndex {
   private git: SimpleGit;
   private configMtime = -1;
+  private overrides: string[] = [];
 
   private constructor(
     readonly root: string,
@@ -63,7 +70,8 @@ export class GitIndex {
       const listing = await makeGit(this.root, [])
         .raw(['config', '--show-scope', '--get-regexp', '^(filter\\..*|core\\.repositoryformatversion)$'])
         .catch(() => '');
-      this.git = makeGit(this.root, filterOverrides(listing));
+      this.overrides = filterOverrides(listing);
+      this.git = makeGit(this.root, this.overrides);
       this.configMtime = mtime;
     }
     return this.git;
@@ -90,6 +98,28 @@ export class GitIndex {
       // Ignored paths, untracked deletions, a locked index: the write stands, unstaged.
       return false;
     }
+  }
+
+  /** Puts an index entry back exactly (null: drops the path from the index). */
+  async setEntry(rel: string, entry: IndexEntry | null): Promise<boolean> {
+    try {
+      const git = await this.client();
+      if (entry) await git.raw(['update-index', '--verbose', '--add', '--cacheinfo', `${entry.mode},${entry.oid},${rel}`]);
+      else if (await this.entryOf(rel)) await git.raw(['update-index', '--verbose', '--force-remove', '--', rel]);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Runs git with the same neutralised config (hooks, fsmonitor, filters) as staging. */
+  async raw(args: string[], env?: Record<string, string>): Promise<string> {
+    const git = await this.client();
+    if (!env) return git.raw(args);
+    // simple-git refuses GIT_INDEX_FILE, so a private index is driven with plain git.
+    const config = [...SAFE_GIT_CONFIG, ...this.overrides].flatMap((c) => ['-c', c]);
+    const { stdout } = await execFileP('git', [...config, ...args], { cwd: this.root, env: { ...cleanGitEnv(), ...env }, maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
   }
 
   async statusOf(rel: string): Promise<FileGitStatus | null> {

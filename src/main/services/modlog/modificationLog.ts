@@ -10,7 +10,8 @@ import { KeyedLock } from './fileLocks';
 import { GitIndex } from './gitIndex';
 import { ModificationIds } from './ids';
 import { appendJsonLine, readJsonLines, readTailJsonLines, type JsonLines } from './jsonl';
-import type { ApplyRequest, ApplyResult, ModificationEntry } from './types';
+import { LogIndex } from './fold';
+import type { ApplyRequest, ApplyResult, ModificationEntry, ReviewLine, TestResultsLine } from './types';
 
 export interface ModificationLogOptions {
   /** Stage written files when the workspace is a git repo (default true). */
@@ -50,6 +51,7 @@ export class ModificationLog {
   private appendChain: Promise<unknown> = Promise.resolve();
   private ready: Promise<void> | null = null;
   private gitIndex: Promise<GitIndex | null> | null = null;
+  private folded: LogIndex | null = null;
 
   constructor(
     readonly root: string,
@@ -102,7 +104,7 @@ export class ModificationLog {
       await unlink(req.abs);
     }
     const indexEntry = await indexBefore;
-    const gitStaged = git ? await git.stage(req.file) : false;
+    const gitStaged = !git ? false : req.restoreIndex !== undefined ? await git.setEntry(req.file, req.restoreIndex) : await git.stage(req.file);
 
     const entry: ModificationEntry = {
       type: 'modification',
@@ -121,9 +123,24 @@ export class ModificationLog {
       git_staged: gitStaged,
       ...(indexEntry !== undefined ? { git_index_before: indexEntry } : {}),
       ...(req.rollsBack ? { rolls_back: req.rollsBack } : {}),
+      ...(req.hunk !== undefined ? { hunk: req.hunk } : {}),
     };
     await this.append(entry);
     return { entry, modificationId: entry.modification_id, beforeSha, afterSha, gitStaged };
+  }
+
+  /** Appends a later fact (a review, test results): a new line, never a rewrite. */
+  async appendFact(line: ReviewLine | TestResultsLine): Promise<void> {
+    await this.init();
+    const job = this.appendChain.then(() => appendJsonLine(this.logFile, line));
+    this.appendChain = job.catch(() => undefined);
+    return job;
+  }
+
+  /** The folded view, kept in step with the file by reading only what was appended. */
+  index(): LogIndex {
+    this.folded ??= new LogIndex(this.logFile);
+    return this.folded;
   }
 
   /** Appends one line; ids are assigned here so they follow the log's order. */

@@ -29,7 +29,33 @@ export interface ModificationEntry {
   /** The file's index entry before staging (null: not in the index), so a rollback can put it back. Absent outside git. */
   git_index_before?: { mode: string; oid: string } | null;
   rolls_back?: string;
+  /** Set when a rollback reversed only one hunk (0-based) of `rolls_back`. */
+  hunk?: number;
 }
+
+/** A verdict on a modification, appended later (never a rewrite). */
+export interface ReviewLine {
+  type: 'review';
+  modification_id: string;
+  verdict: 'approved';
+  timestamp: string;
+}
+
+export interface TestResultsLine {
+  type: 'test_results';
+  modification_id: string;
+  correlation_id?: string;
+  status: string;
+  command: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+  failing?: string[];
+  duration_ms: number;
+  timestamp: string;
+}
+
+export type LogLine = ModificationEntry | ReviewLine | TestResultsLine;
 
 export interface ApplyRequest {
   /** Workspace-relative, forward slashes. */
@@ -46,6 +72,12 @@ export interface ApplyRequest {
   linesAffected?: [number, number];
   linesChanged?: number;
   rollsBack?: string;
+  hunk?: number;
+  /**
+   * Put this index entry back instead of staging the new content (a clean rollback restores
+   * the entry the rolled-back modification replaced; null removes the path from the index).
+   */
+  restoreIndex?: { mode: string; oid: string } | null;
   /**
    * sha256 of the bytes the caller based the change on, null for "the file must not exist".
    * Checked inside the file's lock, so a change on disk in between is refused, not overwritten.

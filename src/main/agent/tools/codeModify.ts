@@ -1,0 +1,98 @@
+// code_modify (seed 003, DESIGN §4): replace / insert_before / insert_after / delete on
+// 1-based inclusive lines of a file the model has read, through the modification log; the
+// result carries the unified diff, whether it was staged, and optionally the test results.
+import path from 'node:path';
+import { z } from 'zod';
+import { LoupeError } from '../../errors';
+import { FileChangedSinceReadError, FileNotReadError, FileTooLargeError, NotAFileError } from '../../services/files/errors';
+import { numberLines } from '../../services/files/lineNumbers';
+import { MAX_FILE_BYTES, isSymlink, loadTextFile } from '../../services/files/textFile';
+import { applyLineEdit } from '../../services/modlog/lineEdit';
+import { unifiedDiff } from '../../services/modlog/unifiedDiff';
+import { resolveInWorkspace } from '../../services/workspace/pathGuard';
+import { runTestsFor, summariseRun } from './runTests';
+import { defineTool, success, type ToolContext } from './types';
+
+const line = z.number().int();
+const schema = z.object({
+  file_path: z.string().min(1).describe('File path, relative to the workspace.'),
+  operation: z.enum(['replace', 'insert_before', 'insert_after', 'delete']),
+  line_range: z.tuple([line, line]).optional().describe('replace/delete: [first, last] line, 1-based, inclusive.'),
+  line: line.optional().describe('insert_before/insert_after: the line to insert next to (insert_after 0 inserts at the top).'),
+  new_content: z.string().optional().describe('The new lines (replace and inserts). Unindented content takes the target line’s indentation.'),
+  reason: z.string().optional().describe('Why, in a few words (kept in the modification log).'),
+  correlation_id: z.string().optional().describe('Id of the user request this change serves.'),
+  auto_test: z.boolean().optional().describe('Run the project’s tests afterwards and attach the results.'),
+});
+
+/** The current lines around the target, numbered, so a retry can be based on them. */
+function around(text: string, from: number, to: number): string {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const first = Math.max(1, from - 3);
+  return numberLines(lines.slice(first - 1, Math.min(lines.length, to + 3)), first);
+}
+
+async function target(ctx: ToolContext, requested: string) {
+  const { abs, rel } = await resolveInWorkspace(ctx.root, requested);
+  if (rel === '') throw new NotAFileError(rel);
+  if (await isSymlink(path.resolve(ctx.root, requested))) throw new LoupeError('INVALID_PATH', `${requested} is a symbolic link; modify the file it points to (${rel}) instead.`);
+  return { abs, rel };
+}
+
+export const codeModifyTool = defineTool({
+  name: 'code_modify',
+  description:
+    'Change whole lines of a file read earlier in this session: replace or delete line_range [first, last], or insert new_content before/after a line. ' +
+    'Line numbers are those read_file showed; your own modifications keep them current, anything else changing the file means reading it again. ' +
+    'Line endings are kept; unindented new_content takes the target line’s indentation. Warns when brackets stop balancing. auto_test runs the tests after.',
+  schema,
+  async run(args, ctx) {
+    const { abs, rel } = await target(ctx, args.file_path);
+    const done = await ctx.modlog.withFileLock(abs, async () => {
+      const file = await loadTextFile(abs, rel);
+      const seen = ctx.session.lastRead(abs);
+      if (!seen) throw new FileNotReadError(rel);
+      const [from, to] = args.line_range ?? [args.line ?? 1, args.line ?? 1];
+      if (seen.hash !== file.hash) {
+        ctx.session.recordRead(abs, file.hash);
+        throw new FileChangedSinceReadError(rel, around(file.text, from, to));
+      }
+      const edit = applyLineEdit(file.text, { operation: args.operation, range: args.line_range, line: args.line, content: args.new_content });
+      if (edit.text === file.text) throw new LoupeError('EDIT_NO_CHANGE', `The ${args.operation} leaves ${rel} as it is. Check the line numbers and new_content.`);
+      const bytes = Buffer.from(edit.text, 'utf8');
+      if (bytes.length > MAX_FILE_BYTES) throw new FileTooLargeError(rel, bytes.length, MAX_FILE_BYTES);
+      const res = await ctx.modlog.apply({
+        file: rel,
+        abs,
+        content: bytes,
+        tool: 'code_modify',
+        operation: args.operation,
+        sessionId: ctx.session.id,
+        reason: args.reason,
+        correlationId: args.correlation_id,
+        linesAffected: edit.linesAffected,
+        linesChanged: edit.linesChanged,
+        expectBeforeSha: file.hash,
+      });
+      ctx.session.recordWrite(abs, res.afterSha);
+      return { edit, res, diff: unifiedDiff(rel, file.text, edit.text) };
+    });
+    const tests = args.auto_test ? await runTestsFor({ correlation_id: args.correlation_id }, ctx) : null;
+    const { edit, res, diff } = done;
+    const data = {
+      status: 'success',
+      file_path: rel,
+      operation: args.operation,
+      lines_changed: edit.linesChanged,
+      lines_affected: edit.linesAffected,
+      git_diff: diff,
+      git_staged: res.gitStaged,
+      modification_id: res.modificationId,
+      warnings: edit.warnings,
+      test_results: tests && { status: tests.status, passed: tests.tests_passed, failed: tests.tests_failed, skipped: tests.tests_skipped, failing: tests.failing_tests, duration_ms: tests.duration_ms, command: tests.command },
+    };
+    const notes = [...edit.warnings.map((w) => `Warning: ${w}`), ...(tests ? [summariseRun(tests)] : [])];
+    const head = `${args.operation} on ${rel} lines ${edit.linesAffected[0]}-${edit.linesAffected[1]} (${edit.linesChanged} changed${res.gitStaged ? ', staged' : ''}). Modification ${res.modificationId}.`;
+    return success([head, ...notes, diff].join('\n'), data);
+  },
+});

@@ -1,0 +1,75 @@
+// run_tests (seed 003): the project's test command (config per language, else detected), or
+// the model's own test_command after the same permission check as bash; results parsed and
+// attached to every modification of the correlation.
+import { z } from 'zod';
+import { LoupeConfigFile } from '../../services/config/loupeConfig';
+import { recordTestResults } from '../../services/modlog/review';
+import { gateFor } from '../../services/permissions/workspaceGate';
+import { resolveTestCommand, type TestCommand } from '../../services/tests/detect';
+import { runTestCommand, type TestRun } from '../../services/tests/runTests';
+import type { ToolOutputHook } from './bash';
+import { defineTool, type ToolContext, type ToolResult } from './types';
+
+const schema = z.object({
+  test_file: z.string().optional().describe('Run only this test file (workspace-relative).'),
+  test_command: z.string().min(1).optional().describe('A command to run instead of the configured one (needs the same permission as bash).'),
+  correlation_id: z.string().optional().describe('Attach the results to this request’s modifications.'),
+  timeout_ms: z.number().int().min(1).max(600_000).optional().describe('Milliseconds before the tests and everything they started are killed (default 30000).'),
+});
+
+export type RunTestsArgs = z.output<typeof schema>;
+
+const configs = new Map<string, LoupeConfigFile>();
+const configFor = (root: string) => configs.get(root) ?? configs.set(root, new LoupeConfigFile(root)).get(root)!;
+
+export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOutputHook): Promise<TestRun & { source: TestCommand['source']; recorded_for: string[] }> {
+  const { config } = await configFor(ctx.root).load();
+  let resolved: TestCommand;
+  if (args.test_command) {
+    await gateFor(ctx).authorize({ query: { kind: 'bash', command: args.test_command, cwd: ctx.root }, tool: 'run_tests', summary: args.test_command, signal: ctx.signal });
+    resolved = { command: args.test_command, language: null, source: 'argument' };
+  } else resolved = await resolveTestCommand(ctx.root, config, args.test_file);
+  const run = await runTestCommand({
+    root: ctx.root,
+    command: resolved.command,
+    timeoutMs: args.timeout_ms ?? config.limits?.test_timeout_ms,
+    signal: ctx.signal,
+    onOutput: ctx.onToolOutput && ((text) => ctx.onToolOutput!('run_tests', text)),
+  });
+  const recorded = args.correlation_id
+    ? await recordTestResults(ctx.modlog, args.correlation_id, {
+        status: run.status,
+        command: run.command,
+        passed: run.tests_passed,
+        failed: run.tests_failed,
+        skipped: run.tests_skipped,
+        failing: run.failing_tests,
+        duration_ms: run.duration_ms,
+      })
+    : [];
+  return { ...run, source: resolved.source, recorded_for: recorded };
+}
+
+export function summariseRun(run: TestRun): string {
+  const counts = `${run.tests_passed} passed, ${run.tests_failed} failed, ${run.tests_skipped} skipped`;
+  const failing = run.failing_tests.length ? `\nFailing: ${run.failing_tests.slice(0, 20).join('; ')}` : '';
+  return `Tests ${run.status} (${counts}) in ${run.duration_ms} ms: ${run.command}${failing}`;
+}
+
+export const runTestsTool = defineTool({
+  name: 'run_tests',
+  description:
+    'Run the project’s tests (the command from .loupe/config.json "tests" for the language, else the package.json test script, pytest or go test), ' +
+    'optionally one test_file. Returns passed/failed/skipped counts and failing test names; with correlation_id the results are attached to that ' +
+    'request’s modifications. Default timeout 30 s, after which every process the tests started is killed.',
+  schema,
+  async run(args, ctx): Promise<ToolResult> {
+    const run = await runTestsFor(args, ctx);
+    const data = { ...run, ...(args.correlation_id ? { correlation_id: args.correlation_id } : {}) };
+    const text = `${summariseRun(run)}\n\n${run.output}`;
+    if (run.status === 'timeout') return { ok: false, output: text, data, error: { code: 'TIMEOUT', message: `The tests timed out after ${args.timeout_ms ?? 30000} ms; every process they started was killed.` } };
+    if (run.status === 'aborted') return { ok: false, output: text, data, error: { code: 'ABORTED', message: 'The test run was cancelled.' } };
+    // Failing tests are a result, not a tool failure: the model reads the counts and the output.
+    return { ok: true, output: text, data };
+  },
+});

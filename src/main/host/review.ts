@@ -1,0 +1,78 @@
+// The review side of one workspace (DESIGN §2, the `modlog.*` channels): the folded log for
+// the timeline, diffs, rollback, per-hunk revert, approvals and "commit approved". The log
+// file is shared with every other Loupe process on the folder (`loupe mcp`, `loupe run`), so
+// the workspace watcher tells us when it grew and the index reads just the appended tail.
+import { readFile } from 'node:fs/promises';
+import type { DiffSides, HostEvents, ModificationQuery, Params } from '../../shared/contract';
+import { InvalidArgumentError } from '../errors';
+import { ModificationLog } from '../services/modlog/modificationLog';
+import { approveModification, commitApproved } from '../services/modlog/review';
+import { findModification, rollbackModification, sidesOf } from '../services/modlog/rollback';
+import { languageOf } from '../services/workspace/language';
+import { resolveInWorkspace } from '../services/workspace/pathGuard';
+
+export const LOG_REL = '.loupe/modifications.jsonl';
+type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
+
+const text = (b: Buffer | null) => (b === null ? null : b.toString('utf8'));
+
+export class ReviewService {
+  readonly log: ModificationLog;
+  /** Review actions are recorded under one session per open workspace. */
+  private readonly sessionId = `review-${Date.now().toString(36)}`;
+
+  constructor(
+    readonly root: string,
+    private readonly emit: Emit,
+  ) {
+    this.log = new ModificationLog(root);
+  }
+
+  /** Called with every batch of changed paths; emits modlog.changed when the log grew. */
+  async onPaths(paths: string[]): Promise<void> {
+    if (!paths.includes(LOG_REL)) return;
+    // Reviews and test results add lines but no modification: they change the view all the same.
+    const fold = await this.log.index().sync();
+    this.emit('modlog.changed', { count: fold.order.length });
+  }
+
+  async list(q: ModificationQuery = {}) {
+    const fold = await this.log.index().sync();
+    return fold.query(q ?? {});
+  }
+
+  async diff(id: string): Promise<DiffSides> {
+    const { target } = await findModification(this.log, id);
+    const { before, after } = await sidesOf(this.log, target.entry);
+    return { file: target.entry.file, language: languageOf(target.entry.file), before: text(before), after: text(after), label: `before → after ${id}` };
+  }
+
+  async fileDiff(requested: string): Promise<DiffSides> {
+    const { abs, rel } = await resolveInWorkspace(this.root, requested);
+    if (!rel) throw new InvalidArgumentError('Give a file path, not the workspace folder.');
+    const git = await this.log.git();
+    const head = git ? await git.raw(['show', `HEAD:${rel}`]).catch(() => null) : null;
+    const now = await readFile(abs, 'utf8').catch(() => null);
+    return { file: rel, language: languageOf(rel), before: head, after: now, label: git ? 'HEAD → working tree' : 'empty → working tree' };
+  }
+
+  async rollback(p: Params<'modlog.rollback'>) {
+    const out = await rollbackModification(this.log, { modificationId: p.modification_id, reason: p.reason, sessionId: this.sessionId, tool: 'review' });
+    return { rollback_id: out.rollback_id, file: out.file };
+  }
+
+  async revertHunk(p: Params<'modlog.revertHunk'>) {
+    if (!Number.isInteger(p.hunk) || p.hunk < 0) throw new InvalidArgumentError('hunk must be a whole number from 0');
+    const out = await rollbackModification(this.log, { modificationId: p.modification_id, hunk: p.hunk, sessionId: this.sessionId, tool: 'review' });
+    return { rollback_id: out.rollback_id, file: out.file };
+  }
+
+  approve(id: string): Promise<void> {
+    return approveModification(this.log, id);
+  }
+
+  commitApproved(message: string) {
+    if (!message.trim()) throw new InvalidArgumentError('A commit message is required.');
+    return commitApproved(this.log, message);
+  }
+}

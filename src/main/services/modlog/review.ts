@@ -1,0 +1,78 @@
+// Review facts on the log: approvals, test results for a correlation's modifications, and
+// "commit approved" — a commit of exactly the approved after-contents, built in a private
+// index so whatever else the user has staged stays staged and out of the commit.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { LoupeError } from '../../errors';
+import { AlreadyRolledBackError } from './errors';
+import { statusOf, type Folded } from './fold';
+import type { ModificationLog } from './modificationLog';
+import { findModification } from './rollback';
+import type { TestResultsLine } from './types';
+
+export async function approveModification(log: ModificationLog, id: string): Promise<void> {
+  const { target } = await findModification(log, id);
+  if (target.rolledBackBy) throw new AlreadyRolledBackError(id, target.rolledBackBy);
+  if (target.approved) return;
+  await log.appendFact({ type: 'review', modification_id: id, verdict: 'approved', timestamp: new Date().toISOString() });
+}
+
+export type TestFacts = Omit<TestResultsLine, 'type' | 'modification_id' | 'timestamp' | 'correlation_id'>;
+
+/** Appends the results to every modification of the correlation; returns their ids. */
+export async function recordTestResults(log: ModificationLog, correlationId: string, facts: TestFacts): Promise<string[]> {
+  const fold = await log.index().sync();
+  const ids = fold.ofCorrelation(correlationId).map((f) => f.entry.modification_id);
+  const timestamp = new Date().toISOString();
+  for (const id of ids) await log.appendFact({ type: 'test_results', modification_id: id, correlation_id: correlationId, ...facts, timestamp });
+  return ids;
+}
+
+export class NothingToCommitError extends LoupeError {
+  constructor(why: string) {
+    super('INVALID_ARGUMENT', why);
+  }
+}
+
+export interface CommitOutcome {
+  commit: string;
+  files: string[];
+}
+
+/**
+ * Files qualify when they have an approved modification and every live modification of them
+ * is approved; the commit holds each such file's latest after-content, nothing else.
+ */
+export async function commitApproved(log: ModificationLog, message: string): Promise<CommitOutcome> {
+  const git = await log.git();
+  if (!git) throw new NothingToCommitError('This folder is not a git repository, so there is nothing to commit to. Run `git init` first.');
+  const fold = await log.index().sync();
+  const files = [...new Set(fold.order.filter((f) => statusOf(f) === 'approved').map((f) => f.entry.file))];
+  const pending = files.flatMap((file) => fold.ofFile(file).filter((f) => statusOf(f) === 'applied').map((f) => `${f.entry.modification_id} (${file})`));
+  if (!files.length) throw new NothingToCommitError('No modification is approved yet. Approve the ones to keep, then commit.');
+  if (pending.length) throw new NothingToCommitError(`Not every modification of these files is approved: ${pending.join(', ')}. Approve or roll them back first.`);
+  const latest = (file: string): Folded => fold.ofFile(file).filter((f) => statusOf(f) !== 'rolled_back').pop()!;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'loupe-commit-'));
+  try {
+    const env = { GIT_INDEX_FILE: path.join(dir, 'index') };
+    const head = (await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).catch(() => '')).trim();
+    if (head) await git.raw(['read-tree', head], env);
+    for (const file of files) {
+      const sha = latest(file).entry.after_sha256;
+      if (sha === null) {
+        await git.raw(['update-index', '--verbose', '--force-remove', '--', file], env);
+        continue;
+      }
+      const oid = (await git.raw(['hash-object', '-w', '--no-filters', path.join(log.blobs.dir, sha)])).trim();
+      const mode = (await git.entryOf(file))?.mode ?? '100644';
+      await git.raw(['update-index', '--verbose', '--add', '--cacheinfo', `${mode},${oid},${file}`], env);
+    }
+    const tree = (await git.raw(['write-tree'], env)).trim();
+    const commit = (await git.raw(['commit-tree', tree, ...(head ? ['-p', head] : []), '-m', message], env)).trim();
+    await git.raw(['update-ref', '-m', `loupe: ${message.split('\n')[0]}`, 'HEAD', commit, ...(head ? [head] : [])]);
+    return { commit, files };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
