@@ -5,6 +5,8 @@ import { ApprovalQueue, type ApprovalAnswer, type ApprovalRequest } from '../ser
 import { PermissionGate } from '../services/permissions/permissionGate';
 import { ProjectConfig } from '../services/permissions/projectConfig';
 import { PermissionEngine } from '../services/permissions/ruleEngine';
+import { defaultConfigDir } from '../services/settings/configDir';
+import { UserSettings } from '../services/settings/userSettings';
 
 const DECISIONS = ['allow_once', 'allow_always', 'deny'] as const;
 
@@ -45,5 +47,6 @@ export function mcpPermissionGate(server: Server, root: string): PermissionGate 
     );
     return answerFromElicitation(result);
   });
-  return new PermissionGate(new PermissionEngine({ root, project }), queue, { persist: (rules) => project.addRules(rules) });
+  const user = new UserSettings(defaultConfigDir());
+  return new PermissionGate(new PermissionEngine({ root, project, userRules: user.permissions }), queue, { persist: (rules) => project.addRules(rules) });
 }

@@ -5,6 +5,8 @@ import { ApprovalQueue } from './approvalQueue';
 import { PermissionGate } from './permissionGate';
 import { ProjectConfig } from './projectConfig';
 import { PermissionEngine } from './ruleEngine';
+import { defaultConfigDir } from '../settings/configDir';
+import { UserSettings } from '../settings/userSettings';
 
 /** What a tool context may carry; hosts that can ask a person put their gate here. */
 export interface PermissionHooks {
@@ -18,7 +20,10 @@ export function unattendedGate(root: string): PermissionGate {
   let gate = unattended.get(root);
   if (!gate) {
     const project = new ProjectConfig(root);
-    gate = new PermissionGate(new PermissionEngine({ root, project }), new ApprovalQueue('deny'), { persist: (rules) => project.addRules(rules) });
+    const user = new UserSettings(defaultConfigDir());
+    gate = new PermissionGate(new PermissionEngine({ root, project, userRules: user.permissions }), new ApprovalQueue('deny'), {
+      persist: (rules) => project.addRules(rules),
+    });
     unattended.set(root, gate);
   }
   return gate;
