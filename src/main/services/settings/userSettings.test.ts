@@ -1,5 +1,4 @@
 import { writeFile, utimes } from 'node:fs/promises';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/support/tmp';
 import { PermissionEngine } from '../permissions/ruleEngine';
