@@ -20,6 +20,14 @@ export interface ScriptedReply {
   status?: number;
   /** Wait before answering (abort tests). */
   delayMs?: number;
+  /** Extra response headers (retry-after on a 429). */
+  headers?: Record<string, string>;
+  /** Stream only: drop the connection after this many SSE frames (a stream cut mid-way). */
+  cutAfterFrames?: number;
+  /** Stream only: after this many frames, send nothing more until the client goes away. */
+  stallAfterFrames?: number;
+  /** Stream only: pause between frames. */
+  frameDelayMs?: number;
 }
 
 export interface RecordedRequest {
@@ -30,7 +38,7 @@ export interface RecordedRequest {
   body: {
     model?: string;
     stream?: boolean;
-    messages?: { role: string; content: unknown }[];
+    messages?: { role: string; content: unknown; tool_call_id?: string; tool_calls?: { id: string; function: { name: string; arguments: string } }[] }[];
     stream_options?: { include_usage?: boolean };
     [k: string]: unknown;
   };
@@ -76,11 +84,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-function sendStream(res: ServerResponse, reply: ScriptedReply, req: RecordedRequest): void {
+/** The SSE frames of one streamed answer, in the order the API sends them. */
+function streamFrames(reply: ScriptedReply, req: RecordedRequest): string[] {
   const c = completion(reply, req.body.model ?? 'scripted');
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const frames: string[] = [];
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    res.write(`data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`);
+    frames.push(`data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`);
   chunk({ role: 'assistant', content: '' });
   for (const p of pieces(reply.content ?? '')) chunk({ content: p });
   c.toolCalls.forEach((t, index) => {
@@ -89,9 +98,27 @@ function sendStream(res: ServerResponse, reply: ScriptedReply, req: RecordedRequ
   });
   chunk({}, c.finish);
   if (req.body.stream_options?.include_usage) {
-    res.write(`data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`);
+    frames.push(`data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`);
   }
-  res.end('data: [DONE]\n\n');
+  frames.push('data: [DONE]\n\n');
+  return frames;
+}
+
+async function sendStream(res: ServerResponse, reply: ScriptedReply, req: RecordedRequest): Promise<void> {
+  const frames = streamFrames(reply, req);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...reply.headers });
+  for (let i = 0; i < frames.length; i++) {
+    if (i === reply.cutAfterFrames) {
+      // Let the frames reach the client first: a reset would discard what is still buffered.
+      await new Promise((r) => setTimeout(r, 20));
+      return void res.socket?.destroy();
+    }
+    if (i === reply.stallAfterFrames) return; // the client's abort closes the socket
+    if (reply.frameDelayMs) await new Promise((r) => setTimeout(r, reply.frameDelayMs));
+    if (res.destroyed) return;
+    res.write(frames[i]);
+  }
+  res.end();
 }
 
 function sendCompletion(res: ServerResponse, reply: ScriptedReply, req: RecordedRequest): void {
@@ -145,8 +172,11 @@ export async function startScriptedLlm(script: ScriptedReply[] | Responder = [])
     if (!reply) return sendJson(res, 500, { error: { message: 'scripted LLM: no reply left in the script', type: 'server_error' } });
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if (res.destroyed) return;
-    if (reply.status && reply.status >= 400) return sendJson(res, reply.status, { error: { message: `scripted error ${reply.status}`, type: 'server_error' } });
-    if (body.stream) sendStream(res, reply, recorded);
+    if (reply.status && reply.status >= 400) {
+      for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
+      return sendJson(res, reply.status, { error: { message: `scripted error ${reply.status}`, type: 'server_error' } });
+    }
+    if (body.stream) await sendStream(res, reply, recorded);
     else sendCompletion(res, reply, recorded);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

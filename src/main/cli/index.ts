@@ -7,7 +7,7 @@ import type { CliPaths } from './paths';
 const USAGE = `Usage:
   loupe serve [folder] [--port N]   the Loupe UI in your browser (127.0.0.1 only)
   loupe mcp [--cwd DIR]             Loupe's tools as an MCP server over stdio
-  loupe run [--cwd DIR] [--yes | --deny] [--json] "prompt"
+  loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] "prompt"
                                     the agent, headless
   loupe --version`;
 
@@ -22,8 +22,7 @@ export async function main(argv: string[], paths: CliPaths): Promise<number> {
         await (await import('./mcp')).runMcp(rest);
         return -1;
       case 'run':
-        process.stderr.write('loupe run: the headless agent is not available in this build yet.\n');
-        return 2;
+        return await (await import('./run')).runRun(rest);
       case '--version':
       case '-v':
         process.stdout.write(`${LOUPE_VERSION}\n`);

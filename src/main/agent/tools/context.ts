@@ -1,14 +1,14 @@
 // Builds what tools run with: one workspace, one session, one modification log.
-import { randomBytes } from 'node:crypto';
 import { FileSession } from '../../services/files/readTracker';
 import { ModificationLog } from '../../services/modlog/modificationLog';
 import { LlmEditCorrector, type EditCorrector } from '../edit/corrector';
 import { nullLogger, type Logger } from '../edit/logger';
 import { llmConfigFromEnv } from '../llm/config';
 import { createJsonChat } from '../llm/jsonChat';
+import { newSessionId } from '../../services/sessions/sessionStore';
 import type { ToolContext } from './types';
 
-export const newSessionId = (): string => `ses-${randomBytes(6).toString('hex')}`;
+export { newSessionId };
 
 /** The edit corrector on the agent's model, or null when none is configured (deterministic steps only). */
 export function correctorFromEnv(logger: Logger, env: NodeJS.ProcessEnv = process.env): EditCorrector | null {

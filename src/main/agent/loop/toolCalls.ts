@@ -1,0 +1,68 @@
+// Running the tool calls of one model turn. Read-only calls run together; as soon as one call
+// may write or run something, the turn runs in order, so a later call sees what an earlier one
+// did. Bad arguments and unknown tools become error results the model can correct.
+import { LoupeError } from '../../errors';
+import type { ChatToolCall } from '../llm/types';
+import type { ToolOutputHook } from '../tools/bash';
+import { failure, type ToolRegistry } from '../tools/registry';
+import type { ToolContext, ToolResult } from '../tools/types';
+
+export const READ_ONLY_TOOLS = new Set(['read_file', 'grep', 'code_search', 'list_files', 'modification_log']);
+/** Tools whose changes a request's correlation id follows (DESIGN §4). */
+export const CORRELATED_TOOLS = new Set(['write_file', 'edit_file', 'code_modify', 'code_rollback', 'run_tests']);
+
+export interface PreparedCall {
+  call: ChatToolCall;
+  args: unknown;
+  /** Set when the call cannot run: the answer the model gets instead. */
+  rejected?: ToolResult;
+}
+
+export function prepareCall(call: ChatToolCall, registry: ToolRegistry, correlationId: string): PreparedCall {
+  const name = call.function.name;
+  const tool = registry.get(name);
+  if (!tool) {
+    const known = registry.list().map((t) => t.name).join(', ');
+    return { call, args: null, rejected: failure(new LoupeError('INVALID_ARGUMENT', `Unknown tool "${name}". Use one of: ${known}.`)) };
+  }
+  let args: unknown;
+  try {
+    args = call.function.arguments.trim() ? JSON.parse(call.function.arguments) : {};
+  } catch (err) {
+    const why = (err as Error).message;
+    return { call, args: call.function.arguments, rejected: failure(new LoupeError('INVALID_ARGUMENT', `The arguments for ${name} are not valid JSON (${why}). Call ${name} again with one JSON object.`)) };
+  }
+  if (!args || typeof args !== 'object' || Array.isArray(args)) {
+    return { call, args, rejected: failure(new LoupeError('INVALID_ARGUMENT', `The arguments for ${name} must be a JSON object.`)) };
+  }
+  if (CORRELATED_TOOLS.has(name)) args = { ...args, correlation_id: correlationId };
+  return { call, args };
+}
+
+export interface RunHooks {
+  started(p: PreparedCall): void;
+  finished(p: PreparedCall, result: ToolResult, durationMs: number): void;
+  output(p: PreparedCall, text: string): void;
+}
+
+async function runOne(p: PreparedCall, registry: ToolRegistry, ctx: ToolContext, hooks: RunHooks): Promise<ToolResult> {
+  hooks.started(p);
+  const t0 = performance.now();
+  let result: ToolResult;
+  if (p.rejected) result = p.rejected;
+  else if (ctx.signal.aborted) result = failure(new LoupeError('ABORTED', 'Not run: the user stopped the request.'));
+  else {
+    const callCtx: ToolContext & ToolOutputHook = { ...ctx, onToolOutput: (_tool, text) => hooks.output(p, text) };
+    result = await registry.call(p.call.function.name, p.args, callCtx);
+  }
+  hooks.finished(p, result, performance.now() - t0);
+  return result;
+}
+
+export async function runToolCalls(calls: PreparedCall[], registry: ToolRegistry, ctx: ToolContext, hooks: RunHooks): Promise<ToolResult[]> {
+  const parallel = calls.length > 1 && calls.every((p) => p.rejected || READ_ONLY_TOOLS.has(p.call.function.name));
+  if (parallel) return Promise.all(calls.map((p) => runOne(p, registry, ctx, hooks)));
+  const results: ToolResult[] = [];
+  for (const p of calls) results.push(await runOne(p, registry, ctx, hooks));
+  return results;
+}

@@ -1,0 +1,159 @@
+// `loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] "prompt"`: the agent loop
+// headless. Stdout carries the answer (or NDJSON events with --json); questions, notes and
+// errors go to stderr. Asks: --yes allows them (deny rules still deny), --deny refuses them with
+// the rule to add; with neither flag, an interactive terminal is asked, anything else refuses.
+import { createInterface } from 'node:readline/promises';
+import { InvalidArgumentError } from '../errors';
+import { LlmEditCorrector } from '../agent/edit/corrector';
+import { nullLogger, streamLogger } from '../agent/edit/logger';
+import { LlmClient } from '../agent/llm/client';
+import { resolveLlmConfig } from '../agent/llm/config';
+import { describeDetected, detectLocalServers } from '../agent/llm/detect';
+import { createJsonChat } from '../agent/llm/jsonChat';
+import type { ChatMessage } from '../agent/llm/types';
+import { Agent } from '../agent/loop/agentLoop';
+import type { AgentEvent, RunStatus } from '../agent/loop/events';
+import { createToolContext } from '../agent/tools/context';
+import { createToolRegistry } from '../agent/tools/registry';
+import { FileSession } from '../services/files/readTracker';
+import { ApprovalQueue, type ApprovalAnswer, type ApprovalRequest, type Responder } from '../services/permissions/approvalQueue';
+import { PermissionGate } from '../services/permissions/permissionGate';
+import { ProjectConfig } from '../services/permissions/projectConfig';
+import { PermissionEngine } from '../services/permissions/ruleEngine';
+import { SessionStore, titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
+import { parseArgs } from './args';
+import { workspaceRoot } from './mcp';
+
+const USAGE = 'Usage: loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] "prompt"';
+const EXIT: Record<RunStatus, number> = { done: 0, error: 1, turn_limit: 3, aborted: 130 };
+
+type Mode = 'yes' | 'deny' | 'ask';
+
+const oneLine = (s: string, max = 120): string => {
+  const line = s.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+async function askOnTerminal(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const why = req.rule ? `rule ${req.rule}` : 'no rule matches';
+    const always = req.always.length ? ` [a]lways (adds ${req.always.map((r) => JSON.stringify(r)).join(', ')})` : '';
+    process.stderr.write(`\n? ${req.tool} wants to run: ${req.summary}\n  ${req.reason} (${why})\n`);
+    for (;;) {
+      const a = (await rl.question(`  Allow [o]nce,${always} or [d]eny? `, { signal })).trim();
+      if (/^o(nce)?$/i.test(a) || /^y(es)?$/i.test(a)) return { answer: 'once' };
+      if (always && /^a(lways)?$/i.test(a)) return { answer: 'always' };
+      if (/^d(eny)?$/i.test(a) || /^n(o)?$/i.test(a)) {
+        const message = (await rl.question('  Message for the agent (optional): ', { signal })).trim();
+        return { answer: 'deny', ...(message ? { message } : {}) };
+      }
+    }
+  } finally {
+    rl.close();
+  }
+}
+
+function responderFor(mode: Mode, note: (s: string) => void): Responder | null {
+  if (mode === 'yes') {
+    return async (req) => {
+      note(`(allowed by --yes: ${req.summary})`);
+      return { answer: 'once' };
+    };
+  }
+  return mode === 'ask' ? askOnTerminal : null;
+}
+
+function argSummary(args: unknown): string {
+  if (!args || typeof args !== 'object') return typeof args === 'string' ? oneLine(args, 80) : '';
+  const a = args as Record<string, unknown>;
+  const main = a.command ?? a.path ?? a.file_path ?? a.pattern ?? a.url ?? a.modification_id ?? a.test_command ?? '';
+  return oneLine(String(main), 100);
+}
+
+/** Assistant text as it streams, one line per tool call, notes on stderr. */
+function humanPrinter(): (e: AgentEvent) => void {
+  let atLineStart = true;
+  const out = (s: string) => {
+    if (!s) return;
+    process.stdout.write(s);
+    atLineStart = s.endsWith('\n');
+  };
+  const newline = () => !atLineStart && out('\n');
+  return (e) => {
+    switch (e.type) {
+      case 'text_delta':
+        return out(e.text);
+      case 'tool_call_started':
+        newline();
+        return out(`→ ${e.tool} ${argSummary(e.args)}\n`);
+      case 'tool_call_finished':
+        return out(e.ok ? `  ✓ ${e.tool}: ${oneLine(e.output) || 'done'}\n` : `  ✗ ${e.tool}: ${e.error ? `${e.error.code}: ${oneLine(e.error.message, 200)}` : oneLine(e.output, 200)}\n`);
+      case 'retry':
+        return void process.stderr.write(`(model request failed: ${oneLine(e.reason)}; retry ${e.attempt} in ${(e.delay_ms / 1000).toFixed(1)}s)\n`);
+      case 'compacted':
+        return void process.stderr.write(`(conversation compacted: ${e.removed_messages} messages ${e.mode === 'summary' ? 'summarised' : 'dropped'})\n`);
+      case 'error':
+        newline();
+        return void process.stderr.write(`loupe run: ${e.code}: ${e.message}\n`);
+      case 'request_finished':
+        return newline();
+    }
+  };
+}
+
+function envInt(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return value && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+export async function runRun(args: string[]): Promise<number> {
+  const { flags, positionals } = parseArgs(args, { cwd: 'string', yes: 'boolean', deny: 'boolean', json: 'boolean', session: 'string' });
+  const prompt = positionals.join(' ').trim();
+  if (!prompt) throw new InvalidArgumentError(`Give the agent a request. ${USAGE}`);
+  if (flags.yes && flags.deny) throw new InvalidArgumentError(`--yes and --deny exclude each other. ${USAGE}`);
+  const root = await workspaceRoot(typeof flags.cwd === 'string' ? flags.cwd : undefined);
+  const json = flags.json === true;
+  const mode: Mode = flags.yes ? 'yes' : flags.deny ? 'deny' : process.stdin.isTTY ? 'ask' : 'deny';
+  const note = (s: string) => !json && process.stderr.write(`${s}\n`);
+  const logger = process.env.LOUPE_LOG ? streamLogger((line) => process.stderr.write(line)) : nullLogger;
+
+  const store = new SessionStore(root);
+  const record: SessionRecord<ChatMessage> = typeof flags.session === 'string' ? await store.load<ChatMessage>(flags.session) : store.create<ChatMessage>(titleFrom(prompt));
+
+  const config = resolveLlmConfig(undefined, process.env);
+  const llm = config ? new LlmClient(config) : null;
+  const noModelHint = llm ? undefined : describeDetected(await detectLocalServers({ timeoutMs: 300 }));
+
+  const project = new ProjectConfig(root);
+  const queue = new ApprovalQueue('deny');
+  queue.setResponder(responderFor(mode, note));
+  const permissions = new PermissionGate(new PermissionEngine({ root, project }), queue, { persist: (rules) => project.addRules(rules), onWarning: note });
+  const corrector = config ? new LlmEditCorrector(createJsonChat(config), logger) : null;
+  const { signal: _own, ...toolContext } = createToolContext({ root, logger, corrector, session: new FileSession(record.id) });
+
+  const agent = new Agent(
+    { llm, registry: createToolRegistry(), toolContext: { ...toolContext, permissions }, maxTurns: envInt(process.env.LOUPE_MAX_TURNS), noModelHint },
+    record.messages,
+  );
+  agent.events.on(json ? (e) => process.stdout.write(`${JSON.stringify(e)}\n`) : humanPrinter());
+
+  // Ctrl-C stops the request (the stream and every running tool); a second one quits at once.
+  const stop = new AbortController();
+  const onSigint = () => {
+    if (stop.signal.aborted) process.exit(130);
+    stop.abort();
+  };
+  process.on('SIGINT', onSigint);
+  const startedAt = new Date().toISOString();
+  try {
+    const result = await agent.run(prompt, { signal: stop.signal });
+    record.messages = agent.messages;
+    record.requests.push({ correlation_id: result.correlationId, prompt, started_at: startedAt, status: result.status });
+    await store.save(record);
+    note(`(session ${record.id} — continue it with --session ${record.id})`);
+    return EXIT[result.status];
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}

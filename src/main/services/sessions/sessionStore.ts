@@ -1,0 +1,135 @@
+// Conversations kept per workspace in .loupe/sessions/<id>.json, one file each, written
+// atomically so a crash leaves the previous version. The messages are opaque here: this
+// service stores what the agent hands it and knows nothing of their shape.
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { InvalidArgumentError } from '../../errors';
+import { writeJsonAtomic } from '../settings/atomicJson';
+
+export interface SessionRequest {
+  correlation_id: string;
+  prompt: string;
+  started_at: string;
+  status?: string;
+}
+
+export interface SessionRecord<M = unknown> {
+  id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+  requests: SessionRequest[];
+  messages: M[];
+}
+
+export interface SessionSummary {
+  id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+  requests: number;
+}
+
+const ID_RE = /^ses-[A-Za-z0-9_-]{1,64}$/;
+export const SESSIONS_REL = '.loupe/sessions';
+
+export const newSessionId = (): string => `ses-${randomBytes(6).toString('hex')}`;
+
+export class SessionNotFoundError extends InvalidArgumentError {
+  constructor(id: string) {
+    super(`No session ${id} in this workspace. List the sessions to see which exist, or start a new one.`);
+  }
+}
+
+function checkId(id: string): string {
+  // The id becomes a file name: nothing that could leave the folder.
+  if (!ID_RE.test(id)) throw new InvalidArgumentError(`Not a session id: ${JSON.stringify(id)}. Session ids look like ses-1a2b3c4d5e6f.`);
+  return id;
+}
+
+/** A title from the first request: one line, short. */
+export function titleFrom(prompt: string): string {
+  const line = prompt.trim().split('\n')[0].replace(/\s+/g, ' ');
+  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New session';
+}
+
+export class SessionStore {
+  readonly dir: string;
+  /** Writes to one file are serialised so a slow save cannot land after a later one. */
+  private readonly chains = new Map<string, Promise<void>>();
+
+  constructor(root: string) {
+    this.dir = path.join(root, SESSIONS_REL);
+  }
+
+  private file(id: string): string {
+    return path.join(this.dir, `${checkId(id)}.json`);
+  }
+
+  create<M>(title = 'New session', id = newSessionId()): SessionRecord<M> {
+    const at = new Date().toISOString();
+    return { id: checkId(id), title, created_at: at, updated_at: at, requests: [], messages: [] };
+  }
+
+  async save<M>(record: SessionRecord<M>): Promise<void> {
+    const file = this.file(record.id);
+    record.updated_at = new Date().toISOString();
+    const snapshot = JSON.parse(JSON.stringify(record)) as SessionRecord<M>;
+    const prev = this.chains.get(record.id) ?? Promise.resolve();
+    const next = prev.catch(() => undefined).then(() => writeJsonAtomic(file, snapshot));
+    this.chains.set(record.id, next);
+    await next;
+  }
+
+  async load<M>(id: string): Promise<SessionRecord<M>> {
+    let text: string;
+    try {
+      text = await readFile(this.file(id), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new SessionNotFoundError(id);
+      throw err;
+    }
+    let value: SessionRecord<M>;
+    try {
+      value = JSON.parse(text) as SessionRecord<M>;
+    } catch {
+      throw new InvalidArgumentError(`Session ${id} is damaged (${SESSIONS_REL}/${id}.json is not JSON). Delete it or start a new session.`);
+    }
+    if (value?.id !== id || !Array.isArray(value.messages)) throw new InvalidArgumentError(`Session ${id} is damaged (unexpected shape). Delete it or start a new session.`);
+    value.requests ??= [];
+    return value;
+  }
+
+  /** Newest first; damaged files are skipped, never fatal. */
+  async list(): Promise<SessionSummary[]> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const ids = names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)).filter((id) => ID_RE.test(id));
+    const loaded = await Promise.all(ids.map((id) => this.load(id).catch(() => null)));
+    return loaded
+      .filter((r): r is SessionRecord => r !== null)
+      .map((r) => ({ id: r.id, title: r.title, created_at: r.created_at, updated_at: r.updated_at, requests: r.requests.length }))
+      .sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+  }
+
+  async rename(id: string, title: string): Promise<SessionRecord> {
+    const clean = title.trim();
+    if (!clean) throw new InvalidArgumentError('A session title cannot be empty.');
+    const record = await this.load(id);
+    record.title = clean.slice(0, 200);
+    await this.save(record);
+    return record;
+  }
+
+  async delete(id: string): Promise<void> {
+    const file = this.file(id);
+    await (this.chains.get(id) ?? Promise.resolve()).catch(() => undefined);
+    try {
+      await rm(file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new SessionNotFoundError(id);
+      throw err;
+    }
+    this.chains.delete(id);
+  }
+}

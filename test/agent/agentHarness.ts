@@ -1,0 +1,68 @@
+// An agent on a real temp workspace, with the real tool registry, talking through the real
+// openai client to the scripted server. Events are collected for assertions.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { LlmClient } from '../../src/main/agent/llm/client';
+import { Agent, type AgentOptions } from '../../src/main/agent/loop/agentLoop';
+import type { AgentEvent } from '../../src/main/agent/loop/events';
+import { createToolContext } from '../../src/main/agent/tools/context';
+import { createToolRegistry } from '../../src/main/agent/tools/registry';
+import { ApprovalQueue } from '../../src/main/services/permissions/approvalQueue';
+import { PermissionGate } from '../../src/main/services/permissions/permissionGate';
+import { ProjectConfig } from '../../src/main/services/permissions/projectConfig';
+import { PermissionEngine } from '../../src/main/services/permissions/ruleEngine';
+import { startScriptedLlm, type ScriptedLlm } from '../support/scriptedLlm';
+import { git, tempDir, writeTree } from '../support/tmp';
+
+export interface AgentHarness {
+  root: string;
+  llm: ScriptedLlm;
+  agent: Agent;
+  queue: ApprovalQueue;
+  events: AgentEvent[];
+  of<T extends AgentEvent['type']>(type: T): Extract<AgentEvent, { type: T }>[];
+  cleanup(): Promise<void>;
+}
+
+export interface AgentHarnessOptions extends Partial<Omit<AgentOptions, 'llm' | 'toolContext'>> {
+  files?: Record<string, string>;
+  git?: boolean;
+  /** How the approval queue behaves when nobody answers. */
+  unattended?: 'wait' | 'deny';
+}
+
+export async function agentHarness(opts: AgentHarnessOptions = {}): Promise<AgentHarness> {
+  const { dir, cleanup } = await tempDir('loupe-agent-');
+  const root = path.join(dir, 'ws');
+  await mkdir(root);
+  if (opts.git) git(root, 'init', '-q');
+  await writeTree(root, opts.files ?? {});
+  const llm = await startScriptedLlm();
+  const client = new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'scripted' }, { retry: { baseDelayMs: 5, maxDelayMs: 50 } });
+  const project = new ProjectConfig(root);
+  const queue = new ApprovalQueue(opts.unattended ?? 'deny');
+  const permissions = new PermissionGate(new PermissionEngine({ root, project }), queue, { persist: (rules) => project.addRules(rules) });
+  const { signal: _s, ...toolContext } = createToolContext({ root, corrector: null });
+  const agent = new Agent({ llm: client, registry: opts.registry ?? createToolRegistry(), toolContext: { ...toolContext, permissions }, systemPrompt: 'You are a test agent.', ...opts });
+  const events: AgentEvent[] = [];
+  agent.events.on((e) => events.push(e));
+  return {
+    root,
+    llm,
+    agent,
+    queue,
+    events,
+    of: <T extends AgentEvent['type']>(type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type),
+    cleanup: async () => {
+      await llm.close();
+      await cleanup();
+    },
+  };
+}
+
+/** The tool messages of a recorded request, by call id. */
+export function toolMessages(body: { messages?: { role: string; content: unknown; tool_call_id?: string }[] }): Record<string, string> {
+  return Object.fromEntries((body.messages ?? []).filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, String(m.content)]));
+}
+
+export const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) });

@@ -1,0 +1,105 @@
+// The LLM client on its own: settings resolution, the model list, test connection, local
+// server detection, and the retry policy.
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APIError } from 'openai';
+import { LlmClient } from '../../src/main/agent/llm/client';
+import { resolveLlmConfig } from '../../src/main/agent/llm/config';
+import { describeDetected, detectLocalServers } from '../../src/main/agent/llm/detect';
+import { backoffMs, isRetryable, retryAfterMs } from '../../src/main/agent/llm/retry';
+import { startScriptedLlm, type ScriptedLlm } from '../support/scriptedLlm';
+
+let llm: ScriptedLlm;
+beforeAll(async () => {
+  llm = await startScriptedLlm();
+});
+afterAll(() => llm.close());
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const { port } = srv.address() as { port: number };
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+describe('settings resolution', () => {
+  it('explicit settings win field by field over the environment; no model means none', () => {
+    const env = { LOUPE_MODEL: 'env-model', OPENAI_BASE_URL: 'http://env/v1', OPENAI_API_KEY: 'env-key', LOUPE_CONTEXT_TOKENS: '8000' };
+    expect(resolveLlmConfig({ model: 'mine', baseURL: ' ' }, env)).toEqual({ model: 'mine', baseURL: 'http://env/v1', apiKey: 'env-key', contextTokens: 8000 });
+    expect(resolveLlmConfig({ apiKey: 'k2', contextTokens: 1000 }, env)).toMatchObject({ model: 'env-model', apiKey: 'k2', contextTokens: 1000 });
+    expect(resolveLlmConfig({ baseURL: 'http://x/v1' }, {})).toBeNull();
+    expect(resolveLlmConfig(undefined, { LOUPE_MODEL: 'm', LOUPE_CONTEXT_TOKENS: 'lots' })).toEqual({ model: 'm', apiKey: 'no-key' });
+  });
+});
+
+describe('LlmClient', () => {
+  it('lists models from /models and tests the connection', async () => {
+    const client = new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'scripted' });
+    expect(await client.listModels()).toEqual(['scripted']);
+    expect(await client.testConnection()).toMatchObject({ ok: true, models: ['scripted'] });
+    const wrong = await new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'gpt-nope' }).testConnection();
+    expect(wrong).toMatchObject({ ok: false, error: expect.stringMatching(/no model "gpt-nope".*scripted/) });
+    expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer k');
+  });
+
+  it('says what to check when the server is down', async () => {
+    const client = new LlmClient({ baseURL: `http://127.0.0.1:${await closedPort()}/v1`, apiKey: 'k', model: 'm' }, { retry: { maxRetries: 1, baseDelayMs: 1 } });
+    const test = await client.testConnection();
+    expect(test).toMatchObject({ ok: false, error: expect.stringMatching(/Is the server at .* running\?/) });
+    await expect(client.streamChat({ messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ code: 'LLM_ERROR' });
+  });
+
+  it('gives up on a persistent 429 after its retries with LLM_ERROR, and does not retry a 401', async () => {
+    const before = llm.completions.length;
+    llm.enqueue({ status: 429 }, { status: 429 }, { status: 429 }, { status: 401 });
+    const client = new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'm' }, { retry: { maxRetries: 2, baseDelayMs: 1 } });
+    await expect(client.streamChat({ messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ code: 'LLM_ERROR', status: 429 });
+    await expect(client.streamChat({ messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 401, message: expect.stringMatching(/OPENAI_API_KEY/) });
+    expect(llm.completions.length - before).toBe(4);
+  });
+
+  it('aborts while waiting to retry', async () => {
+    llm.enqueue({ status: 503, headers: { 'retry-after': '30' } });
+    const client = new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'm' }, { retry: { maxDelayMs: 60_000 } });
+    const stop = new AbortController();
+    const started = Date.now();
+    const p = client.streamChat({ messages: [{ role: 'user', content: 'x' }], signal: stop.signal }, { onRetry: () => stop.abort() });
+    await expect(p).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe('retry policy', () => {
+  const err = (status: number, headers: Record<string, string> = {}) => new APIError(status, undefined, 'x', new Headers(headers));
+
+  it('retries 429, 408 and 5xx, not 4xx', () => {
+    expect([429, 408, 500, 503].map((s) => isRetryable(err(s)))).toEqual([true, true, true, true]);
+    expect([400, 401, 404].map((s) => isRetryable(err(s)))).toEqual([false, false, false]);
+  });
+
+  it('reads retry-after as ms, seconds or a date, and caps the wait', () => {
+    expect(retryAfterMs(err(429, { 'retry-after-ms': '250' }))).toBe(250);
+    expect(retryAfterMs(err(429, { 'retry-after': '3' }))).toBe(3000);
+    expect(retryAfterMs(err(429, { 'retry-after': new Date(Date.now() + 5000).toUTCString() }))).toBeGreaterThan(3000);
+    expect(backoffMs(1, { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 2000 }, err(429, { 'retry-after': '120' }))).toBe(2000);
+    const b = backoffMs(3, { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 10_000 });
+    expect(b).toBeGreaterThanOrEqual(300);
+    expect(b).toBeLessThanOrEqual(500);
+  });
+});
+
+describe('local server detection', () => {
+  it('offers servers that answer /models and skips closed ports', async () => {
+    const found = await detectLocalServers({
+      candidates: [
+        { name: 'Ollama', baseURL: `http://127.0.0.1:${await closedPort()}/v1` },
+        { name: 'LM Studio', baseURL: llm.baseURL },
+      ],
+    });
+    expect(found).toEqual([{ name: 'LM Studio', baseURL: llm.baseURL, models: ['scripted'] }]);
+    expect(describeDetected(found)).toContain(`OPENAI_BASE_URL=${llm.baseURL} LOUPE_MODEL=scripted`);
+    expect(describeDetected([])).toBe('');
+  });
+});
