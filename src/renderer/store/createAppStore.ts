@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { HostConnection } from '../host-client';
 import { TerminalIo } from '../terminal/terminalIo';
 import { createConnectionSlice } from './connectionSlice';
+import { createReviewSlice } from './reviewSlice';
 import { createTerminalSlice } from './terminalSlice';
 import { createTreeSlice } from './treeSlice';
 import type { AppState, StoreDeps } from './types';
@@ -19,6 +20,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createTreeSlice(set, get, deps),
     ...createViewerSlice(set, get, deps),
     ...createTerminalSlice(set, get, deps),
+    ...createReviewSlice(set, get, deps),
   }));
 }
 
@@ -36,10 +38,20 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
       // An edit in place changes no listing; the viewer follows the file itself.
       const open = act().openFile?.path;
       if (open && paths.includes(open)) void act().reloadOpenFile();
+      const diff = act().diff?.target;
+      if (diff?.kind === 'file' && paths.includes(diff.path)) void act().refreshDiff();
     }),
+    client.on('modlog.changed', () => act().modlogChanged()),
     client.on('terminal.data', ({ id, data }) => act().terminalData(id, data)),
     client.on('terminal.exit', ({ id, exitCode }) => act().terminalExited(id, exitCode)),
     client.onStatus((status) => act().connectionChanged(status)),
+    store.subscribe((s, prev) => {
+      // Another folder: its own log. Opening a file from the tree puts the viewer back in front.
+      if (s.workspace?.root !== prev.workspace?.root) {
+        act().resetReview();
+        if (s.workspace) void act().loadModifications();
+      } else if (s.openFile !== prev.openFile && s.openFile?.status === 'loading' && s.diff) act().closeDiff();
+    }),
   ];
   void act().loadAppInfo();
   void act().initWorkspace();

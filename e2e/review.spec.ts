@@ -1,0 +1,168 @@
+// The review pane end to end: modifications made through `loupe mcp` (the official MCP client
+// over stdio) on a folder appear in the timeline of `loupe serve` on the same folder, open in
+// the diff view, and roll back — whole or one hunk — on disk. Needs `npm run build` first.
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { expect, test, type Page } from '@playwright/test';
+import { startServe, type Served } from './support/serve';
+
+const BIN = fileURLToPath(new URL('../bin/loupe.mjs', import.meta.url));
+
+let root: string;
+let project: string;
+let served: Served;
+let mcp: Client;
+
+const lines = (n: number, label = 'line') => Array.from({ length: n }, (_, i) => `${label} ${i + 1}`).join('\n') + '\n';
+const FILES: Record<string, string> = {
+  'src/config.ts': 'export const port = 3000;\nexport const host = "localhost";\n',
+  'src/notes.txt': lines(40),
+  'src/approve.ts': 'export const answer = 41;\n',
+};
+
+interface Envelope {
+  ok: boolean;
+  output: string;
+  data?: Record<string, unknown>;
+  error?: { code: string; message: string };
+}
+
+async function tool(name: string, args: Record<string, unknown>): Promise<Envelope> {
+  const res = await mcp.callTool({ name, arguments: args });
+  return res.structuredContent as unknown as Envelope;
+}
+
+/** read_file then edit_file through the MCP server, as an agent would; returns the modification id. */
+async function edit(file: string, oldStr: string, newStr: string, extra: Record<string, unknown> = {}): Promise<string> {
+  expect((await tool('read_file', { path: file })).ok).toBe(true);
+  const r = await tool('edit_file', { path: file, old_str: oldStr, new_str: newStr, ...extra });
+  expect(r.error, JSON.stringify(r.error)).toBeUndefined();
+  const id = r.data?.modification_id;
+  expect(id).toMatch(/^mod-/);
+  return id as string;
+}
+
+const disk = (rel: string) => readFile(path.join(project, rel), 'utf8');
+const entry = (page: Page, id: string) => page.locator(`[data-testid="timeline-entry"][data-modification-id="${id}"]`);
+
+async function openApp(page: Page) {
+  await page.goto(served.url);
+  await expect(page.getByTestId('workspace-root')).toContainText('review-project');
+  await expect(page.getByTestId('timeline')).toBeVisible();
+}
+
+test.beforeAll(async () => {
+  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'loupe-e2e-review-')));
+  project = path.join(root, 'review-project');
+  for (const [rel, content] of Object.entries(FILES)) {
+    await mkdir(path.dirname(path.join(project, rel)), { recursive: true });
+    await writeFile(path.join(project, rel), content);
+  }
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e@x', '-c', 'user.name=E', ...args], { cwd: project });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'init');
+  served = await startServe(project);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !['LOUPE_MODEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY'].includes(k))) as Record<string, string>;
+  mcp = new Client({ name: 'loupe-e2e-review', version: '1.0.0' });
+  await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--cwd', project], env, stderr: 'pipe' }));
+});
+
+test.afterAll(async () => {
+  await mcp?.close().catch(() => undefined);
+  await served?.stop();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+test('a modification made through loupe mcp appears live, opens in the diff view and rolls back on disk', async ({ page }) => {
+  await openApp(page);
+  // Written by another process while the page is open: the host's log watcher brings it in.
+  const id = await edit('src/config.ts', 'port = 3000', 'port = 8080', { reason: 'Serve on the configured port', correlation_id: 'bug-42' });
+  const row = entry(page, id);
+  await expect(row).toBeVisible({ timeout: 5000 });
+  await expect(row).toHaveAttribute('data-status', 'applied');
+  await expect(row).toContainText('config.ts');
+  await expect(row).toContainText('Serve on the configured port');
+  await expect(row).toContainText('bug-42');
+
+  // The correlation filter keeps it and drops what does not match.
+  await page.getByTestId('timeline-filter-correlation').fill('bug-4');
+  await expect(row).toBeVisible();
+  await page.getByTestId('timeline-filter-correlation').fill('no-such-task');
+  await expect(page.getByTestId('timeline-entry')).toHaveCount(0);
+  await page.getByTestId('timeline-filter-correlation').fill('');
+
+  await row.click();
+  const diff = page.getByTestId('diff-view');
+  await expect(diff).toBeVisible();
+  await expect(diff).toHaveAttribute('data-modification-id', id);
+  await expect(diff).toHaveAttribute('data-state', 'ready');
+  await expect(diff.locator('.modified .view-lines, .editor.modified .view-lines').first()).toContainText('port = 8080');
+
+  expect(await disk('src/config.ts')).toContain('port = 8080');
+  await page.getByTestId('review-rollback').click();
+  await expect.poll(() => disk('src/config.ts')).toBe(FILES['src/config.ts']);
+  await expect(row).toHaveAttribute('data-status', 'rolled_back');
+  await expect(page.getByTestId('review-rollback')).toBeDisabled();
+  // The rollback is itself a modification, newest first.
+  await expect(page.getByTestId('timeline-entry').first()).toContainText('rollback');
+});
+
+test('reverting one hunk of a two-hunk modification leaves the other', async ({ page }) => {
+  await openApp(page);
+  // One edit_file call whose old_str spans lines 3..30 but changes only the first and the last.
+  const original = FILES['src/notes.txt'];
+  const block = original.split('\n').slice(2, 30).join('\n');
+  const changed = block.replace('line 3', 'line three').replace('line 30', 'line thirty');
+  const id = await edit('src/notes.txt', block, changed, { reason: 'Spell out two numbers' });
+  const row = entry(page, id);
+  await expect(row).toBeVisible({ timeout: 5000 });
+  await row.click();
+  const diff = page.getByTestId('diff-view');
+  await expect(diff).toHaveAttribute('data-modification-id', id);
+  const hunks = diff.getByTestId('review-revert-hunk');
+  await expect(hunks).toHaveCount(2);
+
+  await diff.locator('[data-testid="review-revert-hunk"][data-hunk="0"]').click();
+  await expect.poll(() => disk('src/notes.txt')).toContain('line 3\n');
+  const now = await disk('src/notes.txt');
+  expect(now).not.toContain('line three');
+  expect(now).toContain('line thirty\n');
+  await expect(diff.locator('[data-testid="review-revert-hunk"][data-hunk="0"]')).toHaveText('Reverted');
+  // Only part of it went back: the modification itself is not rolled back.
+  await expect(row).not.toHaveAttribute('data-status', 'rolled_back');
+});
+
+test('approve marks the entry approved; the keyboard moves through the timeline and opens', async ({ page }) => {
+  await openApp(page);
+  const id = await edit('src/approve.ts', '41', '42', { reason: 'The answer', correlation_id: 'task-7' });
+  const row = entry(page, id);
+  await expect(row).toBeVisible({ timeout: 5000 });
+
+  // Newest first: j lands on it, Enter opens it.
+  await page.getByTestId('timeline').focus();
+  await page.keyboard.press('j');
+  await page.keyboard.press('Enter');
+  const diff = page.getByTestId('diff-view');
+  await expect(diff).toHaveAttribute('data-modification-id', id);
+  await page.keyboard.press('j');
+  await page.keyboard.press('k');
+  await page.keyboard.press('Enter');
+  await expect(diff).toHaveAttribute('data-modification-id', id);
+
+  await page.getByTestId('review-approve').click();
+  await expect(row).toHaveAttribute('data-status', 'approved');
+  await expect(page.getByTestId('review-approve')).toBeDisabled();
+  expect(await disk('src/approve.ts')).toBe('export const answer = 42;\n');
+
+  // The whole file, HEAD → now.
+  await page.getByTestId('diff-whole-file').click();
+  await expect(diff).toHaveAttribute('data-kind', 'file');
+  await expect(diff).toHaveAttribute('data-state', 'ready');
+  await expect(diff).toContainText('answer = 42');
+});

@@ -1,0 +1,146 @@
+import { useEffect, useRef } from 'react';
+import { monaco, monacoLanguage } from '../viewer/monacoSetup';
+import type { Hunk } from './hunks';
+
+interface DiffEditorViewProps {
+  /** Names the pair of models; a new key means new content. */
+  modelKey: string;
+  before: string;
+  after: string;
+  language: string;
+  layout: 'side-by-side' | 'inline';
+  /** Hunks that can be reverted from the gutter (empty for a whole-file diff). */
+  hunks: Hunk[];
+  revertable: boolean;
+  onRevertHunk(index: number): void;
+  /** Bumped with a hunk index to scroll that hunk into view. */
+  reveal: { hunk: number; nonce: number } | null;
+}
+
+const FONT = "ui-monospace, 'SF Mono', 'JetBrains Mono', 'Cascadia Code', Menlo, Consolas, 'DejaVu Sans Mono', monospace";
+let modelSeq = 0;
+
+/**
+ * Monaco's diff editor, read-only on both sides. Created once; each new pair of texts gets
+ * fresh models and the old pair is disposed after the swap. A revert arrow sits in the
+ * modified side's gutter at every hunk.
+ */
+export default function DiffEditorView({ modelKey, before, after, language, layout, hunks, revertable, onRevertHunk, reveal }: DiffEditorViewProps) {
+  const hostRef = useRef<HTMLDivElement>(null);
+  const editorRef = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
+  const modelsRef = useRef<{ key: string; original: monaco.editor.ITextModel; modified: monaco.editor.ITextModel } | null>(null);
+  const glyphsRef = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
+  const hunksRef = useRef<{ hunks: Hunk[]; revertable: boolean; onRevertHunk(i: number): void }>({ hunks, revertable, onRevertHunk });
+
+  useEffect(() => {
+    hunksRef.current = { hunks, revertable, onRevertHunk };
+  }, [hunks, revertable, onRevertHunk]);
+
+  useEffect(() => {
+    if (editorRef.current || !hostRef.current) return;
+    const editor = monaco.editor.createDiffEditor(hostRef.current, {
+      readOnly: true,
+      originalEditable: false,
+      theme: 'loupe-dark',
+      automaticLayout: true,
+      fontFamily: FONT,
+      fontSize: 13,
+      lineHeight: 20,
+      minimap: { enabled: false },
+      scrollBeyondLastLine: false,
+      smoothScrolling: true,
+      renderSideBySide: layout === 'side-by-side',
+      useInlineViewWhenSpaceIsLimited: false,
+      renderOverviewRuler: true,
+      renderIndicators: true,
+      renderMarginRevertIcon: false,
+      ignoreTrimWhitespace: false,
+      glyphMargin: true,
+      hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 5, revealLineCount: 20 },
+      padding: { top: 6, bottom: 6 },
+      scrollbar: { verticalScrollbarSize: 10, horizontalScrollbarSize: 10, useShadows: false },
+      fixedOverflowWidgets: true,
+      diffWordWrap: 'off',
+    });
+    editorRef.current = editor;
+    glyphsRef.current = editor.getModifiedEditor().createDecorationsCollection();
+    const onMouse = editor.getModifiedEditor().onMouseDown((e) => {
+      if (e.target.type !== monaco.editor.MouseTargetType.GUTTER_GLYPH_MARGIN) return;
+      const line = e.target.position?.lineNumber;
+      const { hunks: hs, revertable: can, onRevertHunk: revert } = hunksRef.current;
+      const hit = can ? hs.find((h) => glyphLine(h) === line) : undefined;
+      if (hit) revert(hit.index);
+    });
+    return () => {
+      onMouse.dispose();
+      glyphsRef.current?.clear();
+      glyphsRef.current = null;
+      editor.dispose();
+      editorRef.current = null;
+      modelsRef.current?.original.dispose();
+      modelsRef.current?.modified.dispose();
+      modelsRef.current = null;
+    };
+    // Created once; later prop changes are applied by the effects below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (!editor) return;
+    const lang = monacoLanguage(language);
+    const old = modelsRef.current;
+    if (old?.key === modelKey && old.original.getValue() === before && old.modified.getValue() === after) {
+      if (old.original.getLanguageId() !== lang) {
+        monaco.editor.setModelLanguage(old.original, lang);
+        monaco.editor.setModelLanguage(old.modified, lang);
+      }
+      return;
+    }
+    const n = ++modelSeq;
+    const original = monaco.editor.createModel(before, lang, monaco.Uri.parse(`loupe-diff://before/${n}/${encodeURIComponent(modelKey)}`));
+    const modified = monaco.editor.createModel(after, lang, monaco.Uri.parse(`loupe-diff://after/${n}/${encodeURIComponent(modelKey)}`));
+    editor.setModel({ original, modified });
+    modelsRef.current = { key: modelKey, original, modified };
+    // Disposed only after the editor holds the new pair, so it never renders a disposed model.
+    old?.original.dispose();
+    old?.modified.dispose();
+  }, [modelKey, before, after, language]);
+
+  useEffect(() => {
+    editorRef.current?.updateOptions({ renderSideBySide: layout === 'side-by-side' });
+  }, [layout]);
+
+  useEffect(() => {
+    glyphsRef.current?.set(
+      revertable
+        ? hunks.map((h) => ({
+            range: new monaco.Range(glyphLine(h), 1, glyphLine(h), 1),
+            options: {
+              glyphMarginClassName: 'review-hunk-glyph codicon codicon-discard',
+              glyphMarginHoverMessage: { value: `Revert hunk ${h.index + 1} (−${h.removed} +${h.added})` },
+              stickiness: monaco.editor.TrackedRangeStickiness.NeverGrowsWhenTypingAtEdges,
+            },
+          }))
+        : [],
+    );
+  }, [hunks, revertable, modelKey]);
+
+  useEffect(() => {
+    const editor = editorRef.current;
+    const h = reveal ? hunks[reveal.hunk] : undefined;
+    if (!editor || !h) return;
+    const modified = editor.getModifiedEditor();
+    modified.revealLineInCenter(glyphLine(h));
+    modified.setPosition({ lineNumber: glyphLine(h), column: 1 });
+    // reveal carries a nonce: the same hunk clicked twice scrolls twice.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [reveal]);
+
+  return <div ref={hostRef} className="diff-host" data-layout={layout} />;
+}
+
+/** The line of the modified side where a hunk's first change sits (its context skipped). */
+function glyphLine(h: Hunk): number {
+  return Math.max(1, h.newStart + h.leadingContext);
+}

@@ -1,0 +1,221 @@
+import { lazy, Suspense, useCallback } from 'react';
+import { CloseIcon } from '../app/icons';
+import { useApp } from '../store';
+import { fileColor } from '../tree/fileKind';
+import { linesLabel, OPERATION_LABEL, shortTime, splitPath, STATUS_LABEL } from './format';
+import { CheckIcon, DiffIcon, FileDiffIcon, InlineIcon, SideBySideIcon, UndoIcon, WarningIcon } from './icons';
+import './review.css';
+
+// Monaco (and the diff package) load with the viewer's chunk, asked for when a diff first opens.
+const loadDiffBody = () => import('./DiffBody');
+const DiffBody = lazy(loadDiffBody);
+
+/** Fetched once the timeline has something to open, so the first click does not wait for it. */
+export function preloadDiffView(): void {
+  void loadDiffBody().catch(() => undefined);
+}
+
+/**
+ * The diff view over the file viewer: one modification (before → after) or a whole file
+ * (HEAD → now), with approve, rollback and per-hunk revert for a modification.
+ */
+export function DiffPane() {
+  const diff = useApp((s) => s.diff);
+  const id = diff?.target.kind === 'modification' ? diff.target.id : null;
+  const mod = useApp((s) => (id ? s.modifications.find((m) => m.modification_id === id) : undefined));
+  const layout = useApp((s) => s.diffLayout);
+  const busy = useApp((s) => s.reviewBusy);
+  const reviewError = useApp((s) => s.reviewError);
+  const conflict = useApp((s) => s.conflict);
+  const reverted = useApp((s) => (id ? s.revertedHunks[id] : undefined));
+  const setLayout = useApp((s) => s.setDiffLayout);
+  const closeDiff = useApp((s) => s.closeDiff);
+  const approve = useApp((s) => s.approveModification);
+  const rollback = useApp((s) => s.rollbackModification);
+  const revertHunk = useApp((s) => s.revertHunk);
+  const openModification = useApp((s) => s.openModification);
+  const openFileDiff = useApp((s) => s.openFileDiff);
+  const dismiss = useApp((s) => s.dismissReviewMessage);
+
+  const sides = diff?.sides ?? null;
+  const canReverse = id !== null && mod !== undefined && mod.status !== 'rolled_back';
+  // A created or deleted file goes back whole: the host reverts hunks of edits only.
+  const hunksRevertable = canReverse && diff?.status === 'ready' && sides !== null && sides.before !== null && sides.after !== null;
+  const onRevertHunk = useCallback(
+    (index: number) => {
+      if (id) void revertHunk(id, index);
+    },
+    [id, revertHunk],
+  );
+
+  if (!diff) return null;
+  const file = diff.target.kind === 'file' ? diff.target.path : (mod?.file ?? sides?.file ?? '');
+  const { name, dir } = splitPath(file);
+  const targetLabel = diff.target.kind === 'modification' ? diff.target.id : 'HEAD → working tree';
+
+  return (
+    <section
+      className="diff-pane"
+      data-testid="diff-view"
+      data-state={diff.status}
+      data-kind={diff.target.kind}
+      data-modification-id={id ?? undefined}
+      data-file={file}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && !e.defaultPrevented) closeDiff();
+      }}
+    >
+      <div className="viewer-header diff-header">
+        <div className="viewer-tab diff-tab" title={file}>
+          <DiffIcon size={14} style={{ color: fileColor(name) }} />
+          <span className="viewer-tab-name">{name || 'Diff'}</span>
+          <button className="icon-btn diff-close" title="Close diff (Esc)" aria-label="Close diff" data-testid="diff-close" onClick={closeDiff}>
+            <CloseIcon size={13} />
+          </button>
+        </div>
+        <div className="viewer-crumbs diff-label">
+          {dir && <span className="diff-dir">{dir}/</span>}
+          <span className="diff-sides">{sides?.label ?? targetLabel}</span>
+        </div>
+        <div className="diff-actions">
+          <div className="segmented" role="group" aria-label="Diff layout">
+            <button
+              className={layout === 'side-by-side' ? 'active' : ''}
+              aria-pressed={layout === 'side-by-side'}
+              title="Side by side"
+              data-testid="diff-layout-side-by-side"
+              onClick={() => setLayout('side-by-side')}
+            >
+              <SideBySideIcon size={14} />
+            </button>
+            <button className={layout === 'inline' ? 'active' : ''} aria-pressed={layout === 'inline'} title="Inline" data-testid="diff-layout-inline" onClick={() => setLayout('inline')}>
+              <InlineIcon size={14} />
+            </button>
+          </div>
+          {file && (
+            <button
+              className={diff.target.kind === 'file' ? 'icon-btn active' : 'icon-btn'}
+              title={`Whole file: ${file}, HEAD → now`}
+              aria-label="Compare the whole file with HEAD"
+              data-testid="diff-whole-file"
+              onClick={() => void openFileDiff(file)}
+            >
+              <FileDiffIcon size={15} />
+            </button>
+          )}
+          {id && (
+            <>
+              <span className="diff-sep" />
+              <button
+                className="btn btn-sm"
+                data-testid="review-rollback"
+                disabled={!canReverse || busy !== null}
+                title={mod?.status === 'rolled_back' ? `Already rolled back${mod.rolled_back_by ? ` by ${mod.rolled_back_by}` : ''}` : 'Undo this modification on disk'}
+                onClick={() => void rollback(id)}
+              >
+                <UndoIcon size={14} />
+                {busy === 'rollback' ? 'Rolling back…' : 'Roll back'}
+              </button>
+              <button
+                className="btn btn-sm btn-primary"
+                data-testid="review-approve"
+                disabled={!mod || mod.status !== 'applied' || busy !== null}
+                title={mod?.status === 'approved' ? 'Approved' : 'Mark this modification reviewed and approved'}
+                onClick={() => void approve(id)}
+              >
+                <CheckIcon size={14} />
+                {mod?.status === 'approved' ? 'Approved' : busy === 'approve' ? 'Approving…' : 'Approve'}
+              </button>
+            </>
+          )}
+        </div>
+        {diff.status === 'loading' && <div className="viewer-progress" aria-hidden="true" />}
+      </div>
+
+      {mod && (
+        <div className="diff-meta">
+          <span className={`tl-status tl-status-${mod.status}`} data-testid="diff-status">
+            {STATUS_LABEL[mod.status]}
+          </span>
+          <span className={`tl-op tl-op-${mod.operation}`}>{OPERATION_LABEL[mod.operation] ?? mod.operation}</span>
+          {linesLabel(mod) && <span className="tl-lines">{linesLabel(mod)}</span>}
+          {mod.correlation_id && <span className="tl-corr">{mod.correlation_id}</span>}
+          <span className="diff-reason" title={mod.reason}>
+            {mod.reason ?? ''}
+          </span>
+          <span className="diff-meta-right">
+            {mod.test_results && (
+              <span className={`tl-tests ${mod.test_results.failed > 0 ? 'fail' : 'pass'}`}>
+                {mod.test_results.passed} passed · {mod.test_results.failed} failed
+              </span>
+            )}
+            <span className="muted">
+              {mod.tool} · {shortTime(mod.timestamp)}
+            </span>
+          </span>
+        </div>
+      )}
+
+      {conflict && conflict.modificationId === id && (
+        <div className="review-banner conflict" role="alert" data-testid="review-conflict">
+          <WarningIcon size={16} />
+          <div className="review-banner-text">
+            <strong>Cannot roll back {conflict.modificationId} cleanly.</strong>{' '}
+            {conflict.blockers.length > 0 ? (
+              <>
+                Later {conflict.blockers.length === 1 ? 'modification' : 'modifications'} changed the same lines:{' '}
+                {conflict.blockers.map((b, i) => (
+                  <span key={b}>
+                    {i > 0 && ', '}
+                    <button className="link" data-testid="review-conflict-link" data-modification-id={b} onClick={() => void openModification(b)}>
+                      {b}
+                    </button>
+                  </span>
+                ))}
+                . Roll {conflict.blockers.length === 1 ? 'it' : 'them'} back first, newest first; nothing was changed.
+              </>
+            ) : (
+              <>The file changed since in a way that conflicts with undoing it; nothing was changed.</>
+            )}
+            <div className="review-banner-detail">{conflict.message}</div>
+          </div>
+          <button className="icon-btn" aria-label="Dismiss" onClick={dismiss}>
+            <CloseIcon size={13} />
+          </button>
+        </div>
+      )}
+      {reviewError && (
+        <div className="review-banner error" role="alert" data-testid="review-error">
+          <WarningIcon size={16} />
+          <div className="review-banner-text">{reviewError}</div>
+          <button className="icon-btn" aria-label="Dismiss" onClick={dismiss}>
+            <CloseIcon size={13} />
+          </button>
+        </div>
+      )}
+
+      <div className="diff-body">
+        {diff.status === 'error' && (
+          <div className="viewer-notice error" role="alert">
+            <div className="viewer-notice-title">Could not load the diff</div>
+            <div className="viewer-notice-detail">{diff.error}</div>
+          </div>
+        )}
+        {sides && (
+          <Suspense fallback={<div className="viewer-notice muted">Loading editor…</div>}>
+            <DiffBody
+              sides={sides}
+              modelKey={`${sides.file}\u0000${sides.label}`}
+              layout={layout}
+              modificationId={id}
+              revertable={hunksRevertable}
+              busy={busy}
+              reverted={reverted}
+              onRevertHunk={onRevertHunk}
+            />
+          </Suspense>
+        )}
+      </div>
+    </section>
+  );
+}

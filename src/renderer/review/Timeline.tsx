@@ -1,0 +1,200 @@
+import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import type { ModificationStatus } from '../../shared/contract';
+import { RefreshIcon } from '../app/icons';
+import { filterModifications, useApp } from '../store';
+import { useVirtualRows } from '../tree/useVirtualRows';
+import { preloadDiffView } from './DiffPane';
+import { FileDiffIcon } from './icons';
+import { timelineKeyAction } from './timelineKeys';
+import { TIMELINE_ROW_HEIGHT, TimelineRow, timelineRowId } from './TimelineRow';
+import './review.css';
+
+const STATUSES: { value: ModificationStatus | ''; label: string }[] = [
+  { value: '', label: 'Any status' },
+  { value: 'applied', label: 'Applied' },
+  { value: 'approved', label: 'Approved' },
+  { value: 'rolled_back', label: 'Rolled back' },
+];
+
+/**
+ * Every modification of the workspace, newest first: a virtualised list, so 10,000 entries
+ * cost as much DOM as a screenful. Clicking or Enter opens one in the diff view.
+ */
+export function Timeline() {
+  const modifications = useApp((s) => s.modifications);
+  const total = useApp((s) => s.modificationsTotal);
+  const status = useApp((s) => s.timelineStatus);
+  const error = useApp((s) => s.timelineError);
+  const filters = useApp((s) => s.reviewFilters);
+  const selectedId = useApp((s) => s.selectedModificationId);
+  const openId = useApp((s) => (s.diff?.target.kind === 'modification' ? s.diff.target.id : null));
+  const openFilePath = useApp((s) => s.openFile?.path ?? null);
+  const setFilters = useApp((s) => s.setReviewFilters);
+  const select = useApp((s) => s.selectModification);
+  const openModification = useApp((s) => s.openModification);
+  const openFileDiff = useApp((s) => s.openFileDiff);
+  const reload = useApp((s) => s.loadModifications);
+
+  const listRef = useRef<HTMLDivElement>(null);
+  const hasEntries = modifications.length > 0;
+  useEffect(() => {
+    if (!hasEntries) return;
+    const timer = setTimeout(preloadDiffView, 500);
+    return () => clearTimeout(timer);
+  }, [hasEntries]);
+  const rows = useMemo(() => filterModifications(modifications, filters), [modifications, filters]);
+  const correlations = useMemo(() => {
+    const seen = new Set<string>();
+    for (const m of modifications) if (m.correlation_id) seen.add(m.correlation_id);
+    return [...seen].slice(0, 200);
+  }, [modifications]);
+  const { start, end, viewportHeight } = useVirtualRows(listRef, TIMELINE_ROW_HEIGHT, rows.length);
+  const cursor = selectedId === null ? -1 : rows.findIndex((m) => m.modification_id === selectedId);
+
+  const onActivate = useCallback(
+    (id: string) => {
+      listRef.current?.focus({ preventScroll: true });
+      void openModification(id);
+    },
+    [openModification],
+  );
+
+  const reveal = (index: number) => {
+    const el = listRef.current;
+    if (!el) return;
+    const top = index * TIMELINE_ROW_HEIGHT;
+    if (top < el.scrollTop) el.scrollTop = top;
+    else if (top + TIMELINE_ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + TIMELINE_ROW_HEIGHT - el.clientHeight;
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const pageSize = Math.max(1, Math.floor(viewportHeight / TIMELINE_ROW_HEIGHT) - 1);
+    const action = timelineKeyAction(rows.length, cursor, e.key, pageSize);
+    if (action.type === 'none') return;
+    e.preventDefault();
+    const id = rows[action.index].modification_id;
+    if (action.type === 'move') {
+      select(id);
+      reveal(action.index);
+    } else void openModification(id);
+  };
+
+  const filtered = rows.length !== modifications.length;
+  return (
+    <div className="timeline-pane">
+      <div className="tl-filters">
+        <div className="tl-filter-row">
+          <input
+            className="tl-input"
+            type="search"
+            placeholder="Correlation"
+            aria-label="Filter by correlation"
+            list="timeline-correlations"
+            data-testid="timeline-filter-correlation"
+            value={filters.correlation}
+            onChange={(e) => setFilters({ correlation: e.target.value })}
+            spellCheck={false}
+          />
+          <datalist id="timeline-correlations">
+            {correlations.map((c) => (
+              <option key={c} value={c} />
+            ))}
+          </datalist>
+          <select
+            className="tl-select"
+            aria-label="Filter by status"
+            data-testid="timeline-filter-status"
+            value={filters.status}
+            onChange={(e) => setFilters({ status: e.target.value as ModificationStatus | '' })}
+          >
+            {STATUSES.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="tl-filter-row">
+          <input
+            className="tl-input"
+            type="search"
+            placeholder="File"
+            aria-label="Filter by file"
+            data-testid="timeline-filter-file"
+            value={filters.file}
+            onChange={(e) => setFilters({ file: e.target.value })}
+            spellCheck={false}
+          />
+          <button
+            className="icon-btn"
+            title={openFilePath ? `Compare ${openFilePath} with HEAD` : 'Open a file to compare it with HEAD'}
+            aria-label="Compare the open file with HEAD"
+            data-testid="review-file-diff"
+            disabled={!openFilePath}
+            onClick={() => openFilePath && void openFileDiff(openFilePath)}
+          >
+            <FileDiffIcon size={15} />
+          </button>
+          <button className="icon-btn" title="Refresh" aria-label="Refresh the timeline" onClick={() => void reload()}>
+            <RefreshIcon size={15} />
+          </button>
+        </div>
+      </div>
+      <div
+        ref={listRef}
+        className="timeline"
+        role="listbox"
+        aria-label="Modifications, newest first"
+        tabIndex={0}
+        data-testid="timeline"
+        data-count={rows.length}
+        data-state={status}
+        aria-activedescendant={cursor >= start && cursor < end ? timelineRowId(cursor) : undefined}
+        onKeyDown={onKeyDown}
+      >
+        {status === 'error' && (
+          <div className="tl-message error" role="alert">
+            {error}
+          </div>
+        )}
+        {status === 'loading' && modifications.length === 0 && <div className="tl-message">Loading…</div>}
+        {status === 'ready' && modifications.length === 0 && (
+          <div className="tl-empty">
+            <p>No modifications yet.</p>
+            <p className="muted">Every change the agent makes to a file appears here, newest first.</p>
+          </div>
+        )}
+        {modifications.length > 0 && rows.length === 0 && <div className="tl-message">No modification matches the filters.</div>}
+        <div className="tl-canvas" style={{ height: rows.length * TIMELINE_ROW_HEIGHT }}>
+          {rows.slice(start, end).map((m, i) => (
+            <TimelineRow
+              key={m.modification_id}
+              m={m}
+              index={start + i}
+              selected={m.modification_id === selectedId}
+              open={m.modification_id === openId}
+              onActivate={onActivate}
+            />
+          ))}
+        </div>
+      </div>
+      <div className="tl-footer">
+        <span>{footerText(status, rows.length, modifications.length, total)}</span>
+        {filtered && (
+          <button className="tl-clear" onClick={() => setFilters({ correlation: '', file: '', status: '' })}>
+            Clear filters
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function footerText(status: string, shown: number, loaded: number, total: number): string {
+  if (status === 'error' && loaded === 0) return 'Timeline unavailable';
+  const count = `${loaded.toLocaleString()} modification${loaded === 1 ? '' : 's'}`;
+  const prefix = shown !== loaded ? `${shown.toLocaleString()} of ` : '';
+  const more = total > loaded ? ` (newest of ${total.toLocaleString()})` : '';
+  return prefix + count + more;
+}

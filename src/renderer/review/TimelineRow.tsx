@@ -1,0 +1,73 @@
+import { memo } from 'react';
+import type { ModificationView } from '../../shared/contract';
+import { linesLabel, OPERATION_LABEL, shortTime, splitPath, STATUS_LABEL, testTone } from './format';
+
+export const TIMELINE_ROW_HEIGHT = 60;
+
+export const timelineRowId = (index: number) => `timeline-row-${index}`;
+
+interface TimelineRowProps {
+  m: ModificationView;
+  index: number;
+  selected: boolean;
+  /** Shown in the diff view. */
+  open: boolean;
+  onActivate(id: string): void;
+}
+
+/** One modification: file and time, then why, then what (operation, lines, correlation, tests, status). */
+export const TimelineRow = memo(function TimelineRow({ m, index, selected, open, onActivate }: TimelineRowProps) {
+  const { name, dir } = splitPath(m.file);
+  const lines = linesLabel(m);
+  const tone = testTone(m);
+  const t = m.test_results;
+  const classes = ['tl-row', `tl-${m.status}`];
+  if (selected) classes.push('selected');
+  if (open) classes.push('open');
+  return (
+    <div
+      id={timelineRowId(index)}
+      className={classes.join(' ')}
+      style={{ transform: `translateY(${index * TIMELINE_ROW_HEIGHT}px)` }}
+      role="option"
+      aria-selected={selected}
+      data-testid="timeline-entry"
+      data-modification-id={m.modification_id}
+      data-status={m.status}
+      data-file={m.file}
+      onClick={() => onActivate(m.modification_id)}
+    >
+      <div className="tl-line tl-head">
+        <span className={`tl-dot tl-dot-${m.status}`} aria-hidden="true" />
+        <span className="tl-file" title={m.file}>
+          <span className="tl-name">{name}</span>
+          {dir && <span className="tl-dir">{dir}</span>}
+        </span>
+        <time className="tl-time" dateTime={m.timestamp} title={`${new Date(m.timestamp).toLocaleString()} · ${m.modification_id}`}>
+          {shortTime(m.timestamp)}
+        </time>
+      </div>
+      <div className={m.reason ? 'tl-line tl-reason' : 'tl-line tl-reason none'} title={m.reason}>
+        {m.reason || (m.rolls_back ? `Rolls back ${m.rolls_back}` : 'No reason given')}
+      </div>
+      <div className="tl-line tl-meta">
+        <span className={`tl-op tl-op-${m.operation}`}>{OPERATION_LABEL[m.operation] ?? m.operation}</span>
+        {lines && <span className="tl-lines">{lines}</span>}
+        {m.lines_changed !== undefined && <span className="tl-lines">±{m.lines_changed}</span>}
+        {m.correlation_id && (
+          <span className="tl-corr" title={`Correlation ${m.correlation_id}`}>
+            {m.correlation_id}
+          </span>
+        )}
+        <span className="tl-spacer" />
+        {t && tone !== 'none' && (
+          <span className={`tl-tests ${tone}`} title={`Tests: ${t.passed} passed, ${t.failed} failed${t.skipped ? `, ${t.skipped} skipped` : ''} · ${t.duration_ms} ms`} data-testid="timeline-tests">
+            ✓ {t.passed}
+            {t.failed > 0 && <span className="tl-tests-failed">✗ {t.failed}</span>}
+          </span>
+        )}
+        <span className={`tl-status tl-status-${m.status}`}>{STATUS_LABEL[m.status]}</span>
+      </div>
+    </div>
+  );
+});

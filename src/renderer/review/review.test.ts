@@ -1,0 +1,241 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { DiffSides, EventChannel, HostEvents, ModificationView, Params, RequestChannel, Result } from '../../shared/contract';
+import { HostRequestError, type HostConnection } from '../host-client';
+import { connectStore, createAppStore, filterModifications } from '../store';
+import { REFETCH_DEBOUNCE_MS } from '../store/reviewSlice';
+import { conflictIds } from './conflict';
+import { computeHunks } from './hunks';
+import { timelineKeyAction } from './timelineKeys';
+
+type Handler = (params: unknown) => unknown;
+
+function fakeHost(handlers: Partial<Record<RequestChannel, Handler>>) {
+  const calls: { ch: RequestChannel; p: unknown }[] = [];
+  const listeners = new Map<string, Set<(p: unknown) => void>>();
+  const client: HostConnection = {
+    transport: 'websocket',
+    async request<C extends RequestChannel>(ch: C, p: Params<C>): Promise<Result<C>> {
+      calls.push({ ch, p });
+      const h = handlers[ch];
+      if (!h) throw new HostRequestError('INVALID_ARGUMENT', `${ch} is not available yet`, ch);
+      return (await h(p)) as Result<C>;
+    },
+    on<E extends EventChannel>(event: E, l: (p: HostEvents[E]) => void) {
+      const set = listeners.get(event) ?? new Set();
+      listeners.set(event, set);
+      set.add(l as (p: unknown) => void);
+      return () => set.delete(l as (p: unknown) => void);
+    },
+    status: () => ({ state: 'open', attempt: 0 }),
+    onStatus: () => () => {},
+  };
+  const emit = <E extends EventChannel>(event: E, p: HostEvents[E]) => listeners.get(event)?.forEach((l) => l(p));
+  return { client, calls, emit, count: (ch: RequestChannel) => calls.filter((c) => c.ch === ch).length };
+}
+
+const mod = (n: number, over: Partial<ModificationView> = {}): ModificationView => ({
+  modification_id: `mod-20260131-101523-${String(n).padStart(3, '0')}`,
+  timestamp: '2026-01-31T10:15:23.456Z',
+  session_id: 's',
+  tool: 'edit_file',
+  operation: 'edit',
+  file: `src/f${n}.ts`,
+  status: 'applied',
+  git_staged: true,
+  ...over,
+});
+const tick = () => new Promise((r) => setTimeout(r, 0));
+const ws = { root: '/w/proj', name: 'proj', isGitRepo: true };
+const base: Partial<Record<RequestChannel, Handler>> = {
+  'app.info': () => ({ version: '0', transport: 'websocket', platform: 'linux' }),
+  'workspace.current': () => ws,
+  'workspace.recent': () => [],
+  'tree.list': () => ({ dir: '', entries: [] }),
+  'tree.gitStatus': () => ({}),
+  'terminal.list': () => [{ id: 't', shell: 'sh', title: 'sh', pid: 1 }],
+};
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('review store', () => {
+  it('loads the timeline when a workspace opens and re-fetches once per burst of modlog.changed', async () => {
+    let list = [mod(1)];
+    const host = fakeHost({ ...base, 'modlog.list': () => ({ modifications: list, total: list.length }) });
+    const store = createAppStore(host.client);
+    connectStore(store, host.client);
+    await tick();
+    await tick();
+    expect(store.getState().modifications.map((m) => m.file)).toEqual(['src/f1.ts']);
+    expect(store.getState().timelineStatus).toBe('ready');
+
+    vi.useFakeTimers();
+    list = [mod(3), mod(2), mod(1)];
+    host.emit('modlog.changed', { count: 2 });
+    host.emit('modlog.changed', { count: 3 });
+    host.emit('modlog.changed', { count: 3 });
+    expect(host.count('modlog.list')).toBe(1);
+    await vi.advanceTimersByTimeAsync(REFETCH_DEBOUNCE_MS + 10);
+    expect(host.count('modlog.list')).toBe(2);
+    expect(store.getState().modifications).toHaveLength(3);
+  });
+
+  it('shows the "not available yet" error on first load, keeps entries on a failed refresh', async () => {
+    const host = fakeHost(base);
+    const store = createAppStore(host.client);
+    connectStore(store, host.client);
+    await tick();
+    await tick();
+    expect(store.getState().timelineStatus).toBe('error');
+    expect(store.getState().timelineError).toMatch(/not available yet/);
+  });
+
+  it('opens a modification in the diff view; approve and rollback update its status', async () => {
+    const sides: DiffSides = { file: 'src/f1.ts', language: 'typescript', before: 'a\n', after: 'b\n', label: 'before → after' };
+    const host = fakeHost({
+      ...base,
+      'modlog.list': () => ({ modifications: [mod(2), mod(1)], total: 2 }),
+      'modlog.diff': () => sides,
+      'modlog.approve': () => undefined,
+      'modlog.rollback': () => ({ rollback_id: 'mod-20260131-101524-001', file: 'src/f1.ts' }),
+    });
+    const store = createAppStore(host.client);
+    connectStore(store, host.client);
+    await tick();
+    await tick();
+    const [second, first] = store.getState().modifications.map((m) => m.modification_id);
+    await store.getState().openModification(first);
+    expect(store.getState().diff).toMatchObject({ target: { kind: 'modification', id: first }, status: 'ready', sides });
+    expect(store.getState().selectedModificationId).toBe(first);
+
+    await store.getState().approveModification(first);
+    expect(store.getState().modifications.find((m) => m.modification_id === first)?.status).toBe('approved');
+    await store.getState().rollbackModification(second);
+    expect(store.getState().modifications.find((m) => m.modification_id === second)?.status).toBe('rolled_back');
+    expect(host.calls.filter((c) => c.ch === 'modlog.rollback').map((c) => c.p)).toEqual([{ modification_id: second }]);
+  });
+
+  it('explains a ROLLBACK_CONFLICT with the modifications in the way and changes no status', async () => {
+    const target = mod(1).modification_id;
+    const host = fakeHost({
+      ...base,
+      'modlog.list': () => ({ modifications: [mod(3), mod(2), mod(1)], total: 3 }),
+      'modlog.diff': () => ({ file: 'src/f1.ts', language: 'typescript', before: '', after: 'x', label: '' }),
+      'modlog.rollback': () => {
+        throw new HostRequestError('ROLLBACK_CONFLICT', `cannot roll back ${target}: later modifications mod-20260131-101523-003, mod-20260131-101523-002 changed the same lines`, 'modlog.rollback');
+      },
+      'modlog.revertHunk': () => {
+        throw new HostRequestError('INVALID_ARGUMENT', 'hunk 7 does not exist', 'modlog.revertHunk');
+      },
+    });
+    const store = createAppStore(host.client);
+    connectStore(store, host.client);
+    await tick();
+    await tick();
+    await store.getState().openModification(target);
+    await store.getState().rollbackModification(target);
+    expect(store.getState().conflict).toEqual({
+      modificationId: target,
+      message: expect.stringContaining('changed the same lines'),
+      blockers: ['mod-20260131-101523-003', 'mod-20260131-101523-002'],
+    });
+    expect(store.getState().modifications.every((m) => m.status === 'applied')).toBe(true);
+    expect(store.getState().reviewBusy).toBeNull();
+
+    await store.getState().revertHunk(target, 7);
+    expect(store.getState().conflict).toBeNull();
+    expect(store.getState().reviewError).toBe('hunk 7 does not exist');
+    expect(store.getState().revertedHunks).toEqual({});
+  });
+
+  it('reverts one hunk by its index and remembers it; a whole-file diff follows the file on disk', async () => {
+    let now = 'one\n';
+    const host = fakeHost({
+      ...base,
+      'modlog.list': () => ({ modifications: [mod(1)], total: 1 }),
+      'modlog.revertHunk': (p) => ({ rollback_id: 'mod-x', file: (p as { hunk: number }).hunk ? 'src/f1.ts' : 'src/f1.ts' }),
+      'modlog.fileDiff': (p) => ({ file: (p as { path: string }).path, language: 'typescript', before: 'zero\n', after: now, label: 'HEAD → working tree' }),
+    });
+    const store = createAppStore(host.client);
+    connectStore(store, host.client);
+    await tick();
+    await tick();
+    const id = mod(1).modification_id;
+    await store.getState().revertHunk(id, 1);
+    expect(host.calls.find((c) => c.ch === 'modlog.revertHunk')?.p).toEqual({ modification_id: id, hunk: 1 });
+    expect(store.getState().revertedHunks).toEqual({ [id]: [1] });
+
+    await store.getState().openFileDiff('src/f1.ts');
+    expect(store.getState().diff?.sides?.after).toBe('one\n');
+    now = 'two\n';
+    host.emit('file.changed', { paths: ['src/f1.ts'] });
+    await tick();
+    expect(store.getState().diff?.sides?.after).toBe('two\n');
+  });
+
+  it('opening a file from the tree closes the diff; another folder resets the timeline', async () => {
+    const host = fakeHost({
+      ...base,
+      'modlog.list': () => ({ modifications: [mod(1)], total: 1 }),
+      'modlog.diff': () => ({ file: 'src/f1.ts', language: 'typescript', before: '', after: 'x', label: '' }),
+      'file.read': (p) => ({ path: (p as { path: string }).path, content: 'x', size: 1, binary: false, tooLarge: false, language: 'plaintext' }),
+    });
+    const store = createAppStore(host.client);
+    connectStore(store, host.client);
+    await tick();
+    await tick();
+    await store.getState().openModification(mod(1).modification_id);
+    expect(store.getState().diff).not.toBeNull();
+    await store.getState().openFilePath('README.md');
+    expect(store.getState().diff).toBeNull();
+
+    store.getState().workspaceOpened({ root: '/w/other', name: 'other', isGitRepo: false });
+    expect(store.getState().modifications).toEqual([]);
+    await tick();
+    expect(host.count('modlog.list')).toBe(2);
+  });
+});
+
+describe('review helpers', () => {
+  it('filters by correlation and file substrings and by status', () => {
+    const list = [mod(1, { correlation_id: 'bug-42' }), mod(2, { correlation_id: 'feat-7', status: 'approved' }), mod(3, { file: 'lib/x.py', correlation_id: 'bug-43' })];
+    const f = (over: object) => filterModifications(list, { correlation: '', file: '', status: '', ...over }).map((m) => m.modification_id.slice(-1));
+    expect(f({})).toEqual(['1', '2', '3']);
+    expect(f({ correlation: 'BUG' })).toEqual(['1', '3']);
+    expect(f({ correlation: 'bug', file: 'src/' })).toEqual(['1']);
+    expect(f({ status: 'approved' })).toEqual(['2']);
+  });
+
+  it('computes hunks as structuredPatch does, 0-based in diff order', () => {
+    const before = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+    const after = before.replace('line 3\n', 'line three\n').replace('line 25\n', 'line 25\nadded\n');
+    const hunks = computeHunks('a.txt', before, after);
+    expect(hunks.map((h) => [h.index, h.added, h.removed, h.newStart, h.leadingContext, h.preview])).toEqual([
+      [0, 1, 1, 1, 2, 'line 3'],
+      [1, 1, 0, 23, 3, 'added'],
+    ]);
+    expect(computeHunks('a.txt', null, 'x\n')).toHaveLength(1);
+    expect(computeHunks('a.txt', 'same\n', 'same\n')).toEqual([]);
+  });
+
+  it('moves with j/k and the arrows, opens with Enter', () => {
+    expect(timelineKeyAction(5, -1, 'j', 3)).toEqual({ type: 'move', index: 0 });
+    expect(timelineKeyAction(5, 0, 'ArrowDown', 3)).toEqual({ type: 'move', index: 1 });
+    expect(timelineKeyAction(5, 4, 'j', 3)).toEqual({ type: 'move', index: 4 });
+    expect(timelineKeyAction(5, 2, 'k', 3)).toEqual({ type: 'move', index: 1 });
+    expect(timelineKeyAction(5, 1, 'PageDown', 3)).toEqual({ type: 'move', index: 4 });
+    expect(timelineKeyAction(5, 3, 'Enter', 3)).toEqual({ type: 'open', index: 3 });
+    expect(timelineKeyAction(5, -1, 'Enter', 3)).toEqual({ type: 'none' });
+    expect(timelineKeyAction(0, -1, 'j', 3)).toEqual({ type: 'none' });
+    expect(timelineKeyAction(5, 1, 'x', 3)).toEqual({ type: 'none' });
+  });
+
+  it('reads the blocking ids out of a conflict message', () => {
+    expect(conflictIds('cannot roll back mod-20260131-101523-001: mod-20260131-101530-002 and mod-20260131-101530-002, mod-20260201-000000-010', 'mod-20260131-101523-001')).toEqual([
+      'mod-20260131-101530-002',
+      'mod-20260201-000000-010',
+    ]);
+    expect(conflictIds('no ids here')).toEqual([]);
+  });
+});

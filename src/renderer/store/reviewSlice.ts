@@ -1,0 +1,264 @@
+import type { DiffSides, ModificationStatus, ModificationView } from '../../shared/contract';
+import { errorMessage, HostRequestError } from '../host-client';
+import { conflictIds } from '../review/conflict';
+import type { SliceCreator } from './types';
+
+export type DiffTarget = { kind: 'modification'; id: string } | { kind: 'file'; path: string };
+
+export interface OpenDiff {
+  target: DiffTarget;
+  status: 'loading' | 'ready' | 'error';
+  /** The last sides fetched; kept while a refetch is in flight so the editor does not blank. */
+  sides: DiffSides | null;
+  error: string | null;
+}
+
+export interface ReviewFilters {
+  /** Substring of the correlation id, case-insensitive. */
+  correlation: string;
+  /** Substring of the workspace-relative path, case-insensitive. */
+  file: string;
+  status: ModificationStatus | '';
+}
+
+/** A rollback or hunk revert the host refused because later modifications touched the file. */
+export interface ReviewConflict {
+  modificationId: string;
+  message: string;
+  /** The later modifications in the way, as named in the message. */
+  blockers: string[];
+}
+
+export type ReviewAction ='approve' | 'rollback' | `hunk:${number}`;
+
+export interface ReviewSlice {
+  /** The folded log, newest first, as the host last sent it. */
+  modifications: ModificationView[];
+  modificationsTotal: number;
+  timelineStatus: 'idle' | 'loading' | 'ready' | 'error';
+  timelineError: string | null;
+  reviewFilters: ReviewFilters;
+  /** The timeline's keyboard cursor. */
+  selectedModificationId: string | null;
+  diff: OpenDiff | null;
+  diffLayout: 'side-by-side' | 'inline';
+  /** The action in flight on the open modification, one at a time. */
+  reviewBusy: ReviewAction | null;
+  reviewError: string | null;
+  conflict: ReviewConflict | null;
+  /** Hunks reverted in this session, per modification, so the list can say so. */
+  revertedHunks: Record<string, number[]>;
+
+  resetReview(): void;
+  loadModifications(): Promise<void>;
+  /** `modlog.changed`: re-fetch, debounced so a burst of appends costs one request. */
+  modlogChanged(): void;
+  setReviewFilters(filters: Partial<ReviewFilters>): void;
+  selectModification(id: string | null): void;
+  openModification(id: string): Promise<void>;
+  openFileDiff(path: string): Promise<void>;
+  refreshDiff(): Promise<void>;
+  closeDiff(): void;
+  setDiffLayout(layout: 'side-by-side' | 'inline'): void;
+  approveModification(id: string): Promise<void>;
+  rollbackModification(id: string): Promise<void>;
+  revertHunk(id: string, hunk: number): Promise<void>;
+  dismissReviewMessage(): void;
+}
+
+export const REFETCH_DEBOUNCE_MS = 120;
+const LAYOUT_KEY = 'loupe.review.diffLayout';
+
+function storedLayout(): 'side-by-side' | 'inline' {
+  try {
+    return localStorage.getItem(LAYOUT_KEY) === 'inline' ? 'inline' : 'side-by-side';
+  } catch {
+    return 'side-by-side';
+  }
+}
+
+/** The modifications the filters let through, order kept. */
+export function filterModifications(list: ModificationView[], f: ReviewFilters): ModificationView[] {
+  const corr = f.correlation.trim().toLowerCase();
+  const file = f.file.trim().toLowerCase();
+  if (!corr && !file && !f.status) return list;
+  return list.filter(
+    (m) =>
+      (!corr || (m.correlation_id ?? '').toLowerCase().includes(corr)) &&
+      (!file || m.file.toLowerCase().includes(file)) &&
+      (!f.status || m.status === f.status),
+  );
+}
+
+export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client }) => {
+  let listSeq = 0;
+  let diffSeq = 0;
+  let debounce: ReturnType<typeof setTimeout> | null = null;
+
+  const setStatus = (id: string, status: ModificationStatus) =>
+    set((s) => ({ modifications: s.modifications.map((m) => (m.modification_id === id ? { ...m, status } : m)) }));
+
+  const fetchDiff = async (target: DiffTarget): Promise<void> => {
+    const mine = ++diffSeq;
+    try {
+      const sides =
+        target.kind === 'modification'
+          ? await client.request('modlog.diff', { modification_id: target.id })
+          : await client.request('modlog.fileDiff', { path: target.path });
+      if (mine === diffSeq) set({ diff: { target, status: 'ready', sides, error: null } });
+    } catch (err) {
+      if (mine === diffSeq) set({ diff: { target, status: 'error', sides: null, error: errorMessage(err) } });
+    }
+  };
+
+  /** Rollback and hunk revert share their outcome handling: a conflict is explained, not thrown. */
+  const reverse = async (id: string, action: ReviewAction, run: () => Promise<unknown>): Promise<boolean> => {
+    if (get().reviewBusy) return false;
+    set({ reviewBusy: action, reviewError: null, conflict: null });
+    try {
+      await run();
+      return true;
+    } catch (err) {
+      if (err instanceof HostRequestError && err.code === 'ROLLBACK_CONFLICT') {
+        set({ conflict: { modificationId: id, message: err.message, blockers: conflictIds(err.message, id) } });
+      } else {
+        set({ reviewError: errorMessage(err) });
+      }
+      return false;
+    } finally {
+      set({ reviewBusy: null });
+    }
+  };
+
+  return {
+    modifications: [],
+    modificationsTotal: 0,
+    timelineStatus: 'idle',
+    timelineError: null,
+    reviewFilters: { correlation: '', file: '', status: '' },
+    selectedModificationId: null,
+    diff: null,
+    diffLayout: storedLayout(),
+    reviewBusy: null,
+    reviewError: null,
+    conflict: null,
+    revertedHunks: {},
+
+    resetReview() {
+      listSeq++;
+      diffSeq++;
+      if (debounce) clearTimeout(debounce);
+      debounce = null;
+      set({
+        modifications: [],
+        modificationsTotal: 0,
+        timelineStatus: 'idle',
+        timelineError: null,
+        selectedModificationId: null,
+        diff: null,
+        reviewBusy: null,
+        reviewError: null,
+        conflict: null,
+        revertedHunks: {},
+      });
+    },
+
+    async loadModifications() {
+      const mine = ++listSeq;
+      if (get().timelineStatus !== 'ready') set({ timelineStatus: 'loading' });
+      try {
+        const { modifications, total } = await client.request('modlog.list', {});
+        if (mine !== listSeq) return;
+        set({ modifications, modificationsTotal: total, timelineStatus: 'ready', timelineError: null });
+      } catch (err) {
+        if (mine !== listSeq) return;
+        // A failed refresh keeps the entries already shown; only a first load shows the error.
+        set((s) => ({ timelineStatus: s.timelineStatus === 'ready' ? 'ready' : 'error', timelineError: errorMessage(err) }));
+      }
+    },
+
+    modlogChanged() {
+      if (debounce) clearTimeout(debounce);
+      debounce = setTimeout(() => {
+        debounce = null;
+        void get().loadModifications();
+        // HEAD → now follows the file; a modification's own sides never change.
+        if (get().diff?.target.kind === 'file') void get().refreshDiff();
+      }, REFETCH_DEBOUNCE_MS);
+    },
+
+    setReviewFilters(filters) {
+      set((s) => ({ reviewFilters: { ...s.reviewFilters, ...filters } }));
+    },
+
+    selectModification(id) {
+      set({ selectedModificationId: id });
+    },
+
+    async openModification(id) {
+      const target: DiffTarget = { kind: 'modification', id };
+      // The previous sides stay up while the next load: the editor is not torn down in between.
+      const keep = get().diff?.sides ?? null;
+      set({ selectedModificationId: id, diff: { target, status: 'loading', sides: keep, error: null }, reviewError: null, conflict: null });
+      await fetchDiff(target);
+    },
+
+    async openFileDiff(path) {
+      const target: DiffTarget = { kind: 'file', path };
+      const keep = get().diff?.sides ?? null;
+      set({ diff: { target, status: 'loading', sides: keep, error: null }, reviewError: null, conflict: null });
+      await fetchDiff(target);
+    },
+
+    async refreshDiff() {
+      const current = get().diff;
+      if (current) await fetchDiff(current.target);
+    },
+
+    closeDiff() {
+      diffSeq++;
+      set({ diff: null, reviewError: null, conflict: null });
+    },
+
+    setDiffLayout(layout) {
+      set({ diffLayout: layout });
+      try {
+        localStorage.setItem(LAYOUT_KEY, layout);
+      } catch {
+        // A preference that cannot be stored lasts the session.
+      }
+    },
+
+    async approveModification(id) {
+      if (get().reviewBusy) return;
+      set({ reviewBusy: 'approve', reviewError: null, conflict: null });
+      try {
+        await client.request('modlog.approve', { modification_id: id });
+        setStatus(id, 'approved');
+        void get().loadModifications();
+      } catch (err) {
+        set({ reviewError: errorMessage(err) });
+      } finally {
+        set({ reviewBusy: null });
+      }
+    },
+
+    async rollbackModification(id) {
+      const ok = await reverse(id, 'rollback', () => client.request('modlog.rollback', { modification_id: id }));
+      if (!ok) return;
+      setStatus(id, 'rolled_back');
+      void get().loadModifications();
+    },
+
+    async revertHunk(id, hunk) {
+      const ok = await reverse(id, `hunk:${hunk}`, () => client.request('modlog.revertHunk', { modification_id: id, hunk }));
+      if (!ok) return;
+      set((s) => ({ revertedHunks: { ...s.revertedHunks, [id]: [...(s.revertedHunks[id] ?? []), hunk] } }));
+      void get().loadModifications();
+    },
+
+    dismissReviewMessage() {
+      set({ reviewError: null, conflict: null });
+    },
+  };
+};
