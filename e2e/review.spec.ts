@@ -127,6 +127,9 @@ test('reverting one hunk of a two-hunk modification leaves the other', async ({ 
   await expect(diff).toHaveAttribute('data-modification-id', id);
   const hunks = diff.getByTestId('review-revert-hunk');
   await expect(hunks).toHaveCount(2);
+  await expect(diff.locator('.monaco-diff-editor')).toBeVisible();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: fileURLToPath(new URL('../docs/review.png', import.meta.url)) });
 
   await diff.locator('[data-testid="review-revert-hunk"][data-hunk="0"]').click();
   await expect.poll(() => disk('src/notes.txt')).toContain('line 3\n');
