@@ -89,6 +89,92 @@ export interface DiffSides {
   label: string;
 }
 
+
+/** One event of the agent loop, as the chat pane receives it (mirrors the loop's events). */
+export type ChatEventBody =
+  | { type: 'request_started'; session_id: string; prompt: string }
+  | { type: 'turn_started'; turn: number }
+  | { type: 'text_delta'; text: string }
+  | { type: 'tool_call_streaming'; call_id: string; tool: string }
+  | { type: 'tool_call_args'; call_id: string; delta: string }
+  | { type: 'turn_completed'; turn: number; finish_reason: string; tool_calls: number }
+  | { type: 'tool_call_started'; call_id: string; tool: string; args: unknown }
+  | { type: 'tool_output'; call_id: string; text: string }
+  | { type: 'tool_call_finished'; call_id: string; tool: string; ok: boolean; output: string; data?: Record<string, unknown>; error?: { code: ErrorCode; message: string }; duration_ms: number }
+  | { type: 'usage'; usage: TokenUsage }
+  | { type: 'retry'; attempt: number; delay_ms: number; reason: string }
+  | { type: 'compacted'; mode: 'summary' | 'dropped'; removed_messages: number; tokens_before: number; tokens_after: number }
+  | { type: 'error'; code: ErrorCode; message: string }
+  | { type: 'request_finished'; status: 'done' | 'error' | 'aborted' | 'turn_limit'; text: string; turns: number };
+
+export type ChatEvent = ChatEventBody & { correlation_id: string; t: number };
+
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export interface ChatSessionSummary {
+  id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+  requests: number;
+  /** A request of this session is running now. */
+  running?: boolean;
+}
+
+/** What a resumed session shows: the conversation as the chat renders it. */
+export type ChatTranscriptItem =
+  | { kind: 'user'; text: string }
+  | { kind: 'assistant'; text: string }
+  | { kind: 'tool'; call_id: string; tool: string; args: unknown; status: 'running' | 'done' | 'error'; output: string };
+
+export interface ChatSessionView {
+  session: ChatSessionSummary;
+  items: ChatTranscriptItem[];
+  /** The correlation id of the request running now, if any. */
+  running_correlation_id?: string;
+}
+
+export type PermissionKindName = 'read' | 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'test';
+
+/** A question from the permission engine waiting for the person (DESIGN §3). */
+export interface ApprovalRequestView {
+  id: string;
+  kind: PermissionKindName;
+  tool: string;
+  summary: string;
+  reason: string;
+  /** The rule that made it ask, as text; null: no rule (the built-in default). */
+  rule: string | null;
+  /** What "allow always" would add to .loupe/config.json. */
+  always: { kind: PermissionKindName; pattern: string; action: 'allow' | 'ask' | 'deny' }[];
+  diff?: string;
+  createdAt: string;
+}
+
+export interface LlmSettingsView {
+  base_url: string;
+  model: string;
+  context_tokens?: number;
+  /** The key itself never leaves the host. */
+  has_api_key: boolean;
+  /** Where the values come from: the settings file, the environment, or nowhere yet. */
+  source: 'settings' | 'env' | 'none';
+  configured: boolean;
+  /** Local model servers that answered on their usual ports. */
+  detected: { name: string; base_url: string; models: string[] }[];
+}
+
+/** Unsaved fields a settings dialog may probe with (blank: the saved value). */
+export interface LlmProbe {
+  base_url?: string;
+  api_key?: string;
+  model?: string;
+}
+
 /** Requests: renderer → host. `params` in, `result` out. */
 export interface HostRequests {
   'app.info': { params: void; result: { version: string; transport: 'electron' | 'websocket'; platform: string } };
@@ -121,6 +207,22 @@ export interface HostRequests {
   'modlog.approve': { params: { modification_id: string }; result: void };
   /** A git commit of exactly the approved modifications' files. */
   'modlog.commitApproved': { params: { message: string }; result: { commit: string; files: string[] } };
+  /** Starts a request in a session (a new one without session_id); its events arrive as chat.event. */
+  'chat.send': { params: { session_id?: string; text: string }; result: { session_id: string; correlation_id: string } };
+  'chat.stop': { params: { session_id: string }; result: void };
+  'chat.sessions': { params: void; result: ChatSessionSummary[] };
+  'chat.session': { params: { id: string }; result: ChatSessionView };
+  'chat.newSession': { params: void; result: ChatSessionSummary };
+  'chat.renameSession': { params: { id: string; title: string }; result: ChatSessionSummary };
+  'chat.deleteSession': { params: { id: string }; result: void };
+  'approvals.list': { params: void; result: ApprovalRequestView[] };
+  /** patterns: the edited "always" rule(s); absent: the proposed ones. */
+  'approvals.answer': { params: { id: string; answer: 'once' | 'always' | 'deny'; message?: string; patterns?: string[] }; result: { answered: boolean } };
+  'settings.get': { params: void; result: LlmSettingsView };
+  /** api_key absent: keep the saved key; '' clears it. */
+  'settings.save': { params: { base_url: string; api_key?: string; model: string; context_tokens?: number }; result: LlmSettingsView };
+  'settings.models': { params: LlmProbe | void; result: { models: string[] } };
+  'settings.test': { params: LlmProbe | void; result: { ok: boolean; models: string[]; latency_ms: number; error?: string } };
 }
 
 /** Events: host → renderer. */
@@ -135,6 +237,8 @@ export interface HostEvents {
   'modlog.changed': { count: number };
   'terminal.data': { id: string; data: string };
   'terminal.exit': { id: string; exitCode: number; signal?: number };
+  'chat.event': { session_id: string; event: ChatEvent };
+  'approvals.changed': { requests: ApprovalRequestView[] };
 }
 
 export type RequestChannel = keyof HostRequests;
@@ -179,6 +283,19 @@ const requestChannelMap = {
   'modlog.revertHunk': true,
   'modlog.approve': true,
   'modlog.commitApproved': true,
+  'chat.send': true,
+  'chat.stop': true,
+  'chat.sessions': true,
+  'chat.session': true,
+  'chat.newSession': true,
+  'chat.renameSession': true,
+  'chat.deleteSession': true,
+  'approvals.list': true,
+  'approvals.answer': true,
+  'settings.get': true,
+  'settings.save': true,
+  'settings.models': true,
+  'settings.test': true,
 } satisfies Record<RequestChannel, true>;
 
 const eventChannelMap = {
@@ -189,6 +306,8 @@ const eventChannelMap = {
   'modlog.changed': true,
   'terminal.data': true,
   'terminal.exit': true,
+  'chat.event': true,
+  'approvals.changed': true,
 } satisfies Record<EventChannel, true>;
 
 export const REQUEST_CHANNELS = Object.keys(requestChannelMap) as RequestChannel[];

@@ -1,6 +1,6 @@
 // The desktop app: lifecycle, the one window, menus, dialogs and the IPC binding. This folder
 // is the only place that imports 'electron'; the Host knows nothing of it.
-import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type OpenDialogOptions, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell, type OpenDialogOptions, type WebContents } from 'electron';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defaultConfigDir } from '../host/configDir';
@@ -76,7 +76,11 @@ async function start(): Promise<void> {
     isAppWebContents: (id) => id !== undefined && appWebContents !== null && !appWebContents.isDestroyed() && appWebContents.id === id,
   });
 
-  host = new Host({ transport: 'electron', configDir: defaultConfigDir(), pickFolder });
+  // The model's API key is sealed with the OS keychain where there is one.
+  const secrets = safeStorage.isEncryptionAvailable()
+    ? { encrypt: (plain: string) => safeStorage.encryptString(plain).toString('base64'), decrypt: (sealed: string) => safeStorage.decryptString(Buffer.from(sealed, 'base64')) }
+    : undefined;
+  host = new Host({ transport: 'electron', configDir: defaultConfigDir(), pickFolder, secrets });
   unbindIpc = bindIpc({ ipcMain, host, appUrl, getWebContents: () => appWebContents });
 
   Menu.setApplicationMenu(

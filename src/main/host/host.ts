@@ -6,6 +6,8 @@ import { PtyService } from '../services/pty/ptyService';
 import { RecentFolders } from '../services/settings/recentFolders';
 import { readForViewer } from '../services/workspace/fileReader';
 import { completeFolder } from '../services/workspace/pathCompletion';
+import { AgentHost } from './agent';
+import type { SecretCodec } from './llmSettings';
 import { Workspace } from './workspace';
 import { LOUPE_VERSION } from './version';
 
@@ -14,6 +16,8 @@ export interface HostOptions {
   configDir: string;
   /** Shows a native folder picker (Electron). Absent in the browser. */
   pickFolder?: () => Promise<string | null>;
+  /** Seals the model API key at rest (Electron safeStorage); absent: an owner-only file. */
+  secrets?: SecretCodec;
 }
 
 type Listener = <E extends EventChannel>(event: E, payload: HostEvents[E]) => void;
@@ -26,6 +30,7 @@ export class Host {
   private readonly recent: RecentFolders;
   private readonly terminals: PtyService;
   private readonly handlers: Handlers;
+  private readonly agent: AgentHost;
 
   constructor(private readonly opts: HostOptions) {
     this.recent = new RecentFolders(opts.configDir);
@@ -33,6 +38,7 @@ export class Host {
       data: (id, data) => this.emit('terminal.data', { id, data }),
       exit: (id, exitCode, signal) => this.emit('terminal.exit', { id, exitCode, signal }),
     });
+    this.agent = new AgentHost({ configDir: opts.configDir, emit: (e, p) => this.emit(e, p), root: () => this.ws().info.root, secrets: opts.secrets });
     this.handlers = this.createHandlers();
   }
 
@@ -62,8 +68,10 @@ export class Host {
     const previous = this.opening ?? Promise.resolve(null);
     const job = previous.catch(() => null).then(async () => {
       const next = await Workspace.open(folder, (e, p) => this.emit(e, p));
-      await this.workspace?.dispose();
+      const old = this.workspace;
+      await old?.dispose();
       this.workspace = next;
+      if (old && old.info.root !== next.info.root) await this.agent.release(old.info.root);
       await this.recent.add(next.info.root).catch(() => undefined);
       this.emit('workspace.opened', next.info);
       return next.info;
@@ -78,6 +86,7 @@ export class Host {
 
   async dispose(): Promise<void> {
     this.terminals.dispose();
+    await this.agent.dispose();
     await this.workspace?.dispose();
     this.workspace = null;
     this.listeners.clear();
@@ -141,6 +150,19 @@ export class Host {
       'modlog.revertHunk': (p) => this.ws().review.revertHunk({ ...obj(p), modification_id: str(p.modification_id, 'modification_id') }),
       'modlog.approve': (p) => this.ws().review.approve(str(obj(p).modification_id, 'modification_id')),
       'modlog.commitApproved': (p) => this.ws().review.commitApproved(str(obj(p).message, 'message')),
+      'chat.send': (p) => this.agent.send(obj(p)),
+      'chat.stop': (p) => this.agent.stop(str(obj(p).session_id, 'session_id')),
+      'chat.sessions': () => this.agent.listSessions(),
+      'chat.session': (p) => this.agent.getSession(str(obj(p).id, 'id')),
+      'chat.newSession': () => this.agent.newSession(),
+      'chat.renameSession': (p) => this.agent.renameSession(str(obj(p).id, 'id'), str(p.title, 'title')),
+      'chat.deleteSession': (p) => this.agent.deleteSession(str(obj(p).id, 'id')),
+      'approvals.list': () => this.agent.listApprovals(),
+      'approvals.answer': (p) => this.agent.answer(obj(p)),
+      'settings.get': () => this.agent.getSettings(),
+      'settings.save': (p) => this.agent.saveSettings(obj(p)),
+      'settings.models': (p) => this.agent.models(p ?? undefined),
+      'settings.test': (p) => this.agent.test(p ?? undefined),
     };
   }
 }

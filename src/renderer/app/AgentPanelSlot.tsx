@@ -1,13 +1,18 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { ChatPanel } from '../chat/ChatPanel';
 import { Timeline } from '../review/Timeline';
-import { SparkIcon } from './icons';
+import { useApp } from '../store';
 
-/**
- * The right-hand column: the change timeline now, chat and the approval queue when they
- * arrive. The column exists so the layout does not shift as they do.
- */
+/** The right-hand column: the change timeline and the agent (chat and approval queue). */
 export function AgentPanelSlot({ width }: { width: number }) {
   const [tab, setTab] = useState<'changes' | 'agent'>('changes');
+  const waiting = useApp((s) => s.approvals.length);
+  const seen = useRef(0);
+  useEffect(() => {
+    // A new question pulls the agent tab to the front: a paused tool call must not go unseen.
+    if (waiting > seen.current) setTab('agent');
+    seen.current = waiting;
+  }, [waiting]);
   return (
     <aside className="agent-slot" data-slot="agent-panel" aria-label="Agent" style={{ width }}>
       <div className="panel-header">
@@ -15,20 +20,12 @@ export function AgentPanelSlot({ width }: { width: number }) {
           <button role="tab" aria-selected={tab === 'changes'} className={tab === 'changes' ? 'panel-tab active' : 'panel-tab'} data-testid="review-tab" onClick={() => setTab('changes')}>
             Changes
           </button>
-          <button role="tab" aria-selected={tab === 'agent'} className={tab === 'agent' ? 'panel-tab active' : 'panel-tab'} onClick={() => setTab('agent')}>
-            Agent
+          <button role="tab" aria-selected={tab === 'agent'} className={tab === 'agent' ? 'panel-tab active' : 'panel-tab'} data-testid="agent-tab" onClick={() => setTab('agent')}>
+            Agent{waiting > 0 && <span className="tab-badge">{waiting}</span>}
           </button>
         </div>
       </div>
-      {tab === 'changes' ? (
-        <Timeline />
-      ) : (
-        <div className="agent-slot-empty">
-          <SparkIcon size={22} />
-          <p>The agent will work here.</p>
-          <p className="muted">Chat and approvals arrive in this column.</p>
-        </div>
-      )}
+      {tab === 'changes' ? <Timeline /> : <ChatPanel />}
     </aside>
   );
 }

@@ -1,8 +1,11 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { HostConnection } from '../host-client';
 import { TerminalIo } from '../terminal/terminalIo';
+import { createApprovalsSlice } from './approvalsSlice';
+import { createChatSlice } from './chatSlice';
 import { createConnectionSlice } from './connectionSlice';
 import { createReviewSlice } from './reviewSlice';
+import { createSettingsSlice } from './settingsSlice';
 import { createTerminalSlice } from './terminalSlice';
 import { createTreeSlice } from './treeSlice';
 import type { AppState, StoreDeps } from './types';
@@ -21,6 +24,9 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createViewerSlice(set, get, deps),
     ...createTerminalSlice(set, get, deps),
     ...createReviewSlice(set, get, deps),
+    ...createChatSlice(set, get, deps),
+    ...createApprovalsSlice(set, get, deps),
+    ...createSettingsSlice(set, get, deps),
   }));
 }
 
@@ -44,17 +50,26 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
     client.on('modlog.changed', () => act().modlogChanged()),
     client.on('terminal.data', ({ id, data }) => act().terminalData(id, data)),
     client.on('terminal.exit', ({ id, exitCode }) => act().terminalExited(id, exitCode)),
+    client.on('chat.event', ({ session_id, event }) => act().chatEvent(session_id, event)),
+    client.on('approvals.changed', ({ requests }) => act().approvalsChanged(requests)),
     client.onStatus((status) => act().connectionChanged(status)),
     store.subscribe((s, prev) => {
       // Another folder: its own log. Opening a file from the tree puts the viewer back in front.
       if (s.workspace?.root !== prev.workspace?.root) {
         act().resetReview();
-        if (s.workspace) void act().loadModifications();
+        act().resetChat();
+        act().approvalsChanged([]);
+        if (s.workspace) {
+          void act().loadModifications();
+          void act().loadChatSessions();
+          void act().loadApprovals();
+        }
       } else if (s.openFile !== prev.openFile && s.openFile?.status === 'loading' && s.diff) act().closeDiff();
     }),
   ];
   void act().loadAppInfo();
   void act().initWorkspace();
+  void act().loadSettings();
   return () => {
     for (const off of offs) off();
   };

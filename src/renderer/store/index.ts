@@ -5,3 +5,6 @@ export type { TerminalTab } from './terminalSlice';
 export type { OpenFile } from './viewerSlice';
 export type { DiffTarget, OpenDiff, ReviewConflict, ReviewFilters } from './reviewSlice';
 export { filterModifications } from './reviewSlice';
+export type { ChatItem, ToolStatus } from './chatSlice';
+export { applyChatEvent } from './chatSlice';
+export type { ApprovalAnswerInput } from './approvalsSlice';

@@ -1,14 +1,17 @@
 import type { StoreApi } from 'zustand/vanilla';
 import type { HostConnection } from '../host-client';
 import type { TerminalIo } from '../terminal/terminalIo';
+import type { ApprovalsSlice } from './approvalsSlice';
+import type { ChatSlice } from './chatSlice';
 import type { ConnectionSlice } from './connectionSlice';
 import type { ReviewSlice } from './reviewSlice';
+import type { SettingsSlice } from './settingsSlice';
 import type { TerminalSlice } from './terminalSlice';
 import type { TreeSlice } from './treeSlice';
 import type { ViewerSlice } from './viewerSlice';
 import type { WorkspaceSlice } from './workspaceSlice';
 
-export type AppState = ConnectionSlice & WorkspaceSlice & TreeSlice & ViewerSlice & TerminalSlice & ReviewSlice;
+export type AppState = ConnectionSlice & WorkspaceSlice & TreeSlice & ViewerSlice & TerminalSlice & ReviewSlice & ChatSlice & ApprovalsSlice & SettingsSlice;
 
 /** What the slices reach beyond the store: injected at startup, faked in tests. */
 export interface StoreDeps {

@@ -1,0 +1,192 @@
+// The agent end to end: `loupe serve` with the scripted OpenAI-compatible server as its model.
+// A reply streams into the chat; a bash call waits on an approval card until allowed, then its
+// output shows in the tool card; an edit lands in the timeline and opens in the diff view; the
+// settings dialog points the app at a second server. Needs `npm run build` first.
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { pieces, startScriptedLlm, userPrompt, type RecordedRequest, type ScriptedLlm, type ScriptedReply } from '../test/support/scriptedLlm';
+import { startServe, type Served } from './support/serve';
+
+let root: string;
+let project: string;
+let served: Served;
+let llmA: ScriptedLlm;
+let llmB: ScriptedLlm;
+
+const SHOTS = path.resolve('test-results', 'chat');
+
+/** The model: answers by the request's prompt and the last tool it called. */
+function scriptA(req: RecordedRequest): ScriptedReply {
+  const messages = req.body.messages ?? [];
+  const last = messages[messages.length - 1];
+  if (last?.role === 'tool') {
+    const lastCall = [...messages].reverse().find((m) => m.role === 'assistant' && m.tool_calls?.length)?.tool_calls?.[0]?.function.name;
+    if (lastCall === 'read_file') return { toolCalls: [{ name: 'edit_file', arguments: JSON.stringify({ path: 'src/greet.ts', old_str: '"hello"', new_str: '"goodbye"', reason: 'Say goodbye' }) }] };
+    if (lastCall === 'edit_file') return { content: 'Edited `src/greet.ts`.' };
+    if (typeof last.content === 'string' && last.content.includes('denied')) return { content: `The tool said: ${last.content}` };
+    return { content: 'The command ran and printed its output.' };
+  }
+  const prompt = userPrompt(req);
+  if (prompt.includes('clean')) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'rm -rf build', description: 'Clean' }) }] };
+  if (prompt.includes('wait')) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'sleep 30', description: 'Wait' }) }] };
+  if (prompt.includes('run')) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo loupe-bash-output && echo second line', description: 'Print two lines' }) }] };
+  if (prompt.includes('edit')) return { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: 'src/greet.ts' }) }] };
+  return { content: 'Hello **there**, streamed in pieces.\n\nHere is code:\n\n```ts\nconst answer = 42;\n```\n', frameDelayMs: 15 };
+}
+
+async function openAgent(page: Page) {
+  await page.goto(served.url);
+  await expect(page.getByTestId('workspace-root')).toContainText('chat-project');
+  await page.getByTestId('agent-tab').click();
+  await expect(page.getByTestId('chat-input')).toBeVisible();
+}
+
+async function say(page: Page, text: string) {
+  await page.getByTestId('chat-input').fill(text);
+  await page.getByTestId('chat-input').press('Enter');
+}
+
+test.beforeAll(async () => {
+  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'loupe-e2e-chat-')));
+  project = path.join(root, 'chat-project');
+  await mkdir(path.join(project, 'src'), { recursive: true });
+  await writeFile(path.join(project, 'src/greet.ts'), 'export const greeting = "hello";\n');
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e@x', '-c', 'user.name=E', ...args], { cwd: project });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'init');
+  llmA = await startScriptedLlm(scriptA);
+  llmB = await startScriptedLlm(() => ({ content: 'Reply from the second server.' }));
+  served = await startServe(project, { OPENAI_BASE_URL: llmA.baseURL, LOUPE_MODEL: 'scripted', OPENAI_API_KEY: 'sk-env' });
+  await mkdir(SHOTS, { recursive: true });
+});
+
+test.afterAll(async () => {
+  await served?.stop();
+  await llmA?.close();
+  await llmB?.close();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+test('a reply streams into the chat as Markdown', async ({ page }) => {
+  expect(pieces('Hello **there**').length).toBeGreaterThan(1);
+  await openAgent(page);
+  await say(page, 'hello');
+  await expect(page.locator('[data-testid="chat-message"][data-role="user"]')).toHaveText('hello');
+  const reply = page.locator('[data-testid="chat-message"][data-role="assistant"]').last();
+  await expect(reply).toContainText('Hello there, streamed in pieces.');
+  await expect(reply.locator('strong')).toHaveText('there');
+  await expect(reply.locator('pre')).toContainText('const answer = 42;');
+  await expect(page.getByTestId('chat-send')).toBeVisible();
+  await expect(page.getByTestId('chat-usage')).toContainText('tokens');
+});
+
+test('a bash call waits on an approval card until allowed, then shows its output', async ({ page }) => {
+  await openAgent(page);
+  await say(page, 'run the command');
+  const card = page.locator('[data-testid="approval-card"][data-kind="bash"]');
+  await expect(card).toBeVisible();
+  await expect(card).toContainText('echo loupe-bash-output');
+  await expect(card).toContainText('no rule');
+  const tool = page.locator('[data-testid="tool-call"][data-tool="bash"]').last();
+  await expect(tool).toHaveAttribute('data-status', 'running');
+  await expect(page.getByTestId('chat-stop')).toBeVisible();
+  await page.screenshot({ path: path.join(SHOTS, 'chat-approval.png') });
+
+  await card.getByTestId('approval-allow-once').click();
+  await expect(page.getByTestId('approval-card')).toHaveCount(0);
+  await expect(tool).toHaveAttribute('data-status', 'done');
+  await expect(tool.getByTestId('tool-call-output')).toContainText('loupe-bash-output');
+  await expect(tool.getByTestId('tool-call-output')).toContainText('second line');
+  await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]').last()).toContainText('The command ran');
+  await page.screenshot({ path: path.join(SHOTS, 'chat-tool-done.png') });
+});
+
+test('an edit appears in the timeline and opens in the diff view', async ({ page }) => {
+  await openAgent(page);
+  await say(page, 'edit the greeting');
+  const tool = page.locator('[data-testid="tool-call"][data-tool="edit_file"]');
+  await expect(tool).toHaveAttribute('data-status', 'done');
+  // The numbered preview of the result, and a link to the modification.
+  await expect(tool.getByTestId('tool-call-output')).toContainText('goodbye');
+  await expect(tool.getByTestId('tool-call-modification')).toBeVisible();
+  await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]').last()).toContainText('Edited src/greet.ts');
+  await page.screenshot({ path: path.join(SHOTS, 'chat-edit.png') });
+  expect(await readFile(path.join(project, 'src/greet.ts'), 'utf8')).toBe('export const greeting = "goodbye";\n');
+
+  await page.getByTestId('review-tab').click();
+  const row = page.getByTestId('timeline-entry').first();
+  await expect(row).toContainText('greet.ts');
+  await row.click();
+  const diff = page.getByTestId('diff-view');
+  await expect(diff).toBeVisible();
+  await expect(diff).toHaveAttribute('data-state', 'ready');
+  await expect(diff.locator('.editor.modified .view-lines').first()).toContainText('goodbye');
+});
+
+test('Esc on an approval card denies it, and the agent receives the message', async ({ page }) => {
+  await openAgent(page);
+  await say(page, 'clean the build');
+  const card = page.locator('[data-testid="approval-card"][data-kind="bash"]');
+  await expect(card).toContainText('rm -rf build');
+  await card.getByLabel('Message for the agent').fill('keep the build folder');
+  await card.getByLabel('Message for the agent').press('Escape');
+  await expect(page.getByTestId('approval-card')).toHaveCount(0);
+  await expect(page.locator('[data-testid="tool-call"][data-tool="bash"]').last()).toHaveAttribute('data-status', 'error');
+  await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]').last()).toContainText('keep the build folder');
+});
+
+test('Stop ends a request waiting on an approval: the card goes, the call is marked stopped', async ({ page }) => {
+  await openAgent(page);
+  await say(page, 'wait a while');
+  await expect(page.locator('[data-testid="approval-card"][data-kind="bash"]')).toBeVisible();
+  await page.getByTestId('chat-stop').click();
+  await expect(page.getByTestId('approval-card')).toHaveCount(0);
+  const tool = page.locator('[data-testid="tool-call"][data-tool="bash"]').last();
+  await expect(tool).toHaveAttribute('data-status', 'error');
+  await expect(page.getByTestId('chat-send')).toBeVisible();
+});
+
+test('with no model configured the chat says how to connect one', async ({ page }) => {
+  const bare = await startServe(project, { OPENAI_BASE_URL: '', LOUPE_MODEL: '', OPENAI_API_KEY: '' });
+  try {
+    await page.goto(bare.url);
+    await page.getByTestId('agent-tab').click();
+    await expect(page.getByText('No model is connected.')).toBeVisible();
+    await say(page, 'hello?');
+    await expect(page.getByTestId('chat-error')).toContainText('LLM_ERROR');
+    await expect(page.getByTestId('chat-error')).toContainText('Settings');
+  } finally {
+    await bare.stop();
+  }
+});
+
+// Last: it points the app at the second server for good.
+test('settings save and take effect: the next message goes to the second server', async ({ page }) => {
+  await openAgent(page);
+  await page.getByTestId('settings-open').click();
+  await expect(page.getByTestId('settings-base-url')).toHaveValue(llmA.baseURL);
+  await expect(page.getByTestId('settings-model')).toHaveValue('scripted');
+  await page.getByTestId('settings-base-url').fill(llmB.baseURL);
+  await page.getByTestId('settings-model').fill('scripted');
+  await page.getByTestId('settings-api-key').fill('sk-from-settings');
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByTestId('settings-test-result')).toContainText('Connected');
+  await page.screenshot({ path: path.join(SHOTS, 'settings.png') });
+  await page.getByTestId('settings-save').click();
+  await expect(page.getByTestId('settings-dialog')).toHaveCount(0);
+
+  await page.getByTestId('chat-new-session').click();
+  await say(page, 'who are you');
+  await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]').last()).toContainText('Reply from the second server.');
+  expect(llmB.completions.at(-1)?.headers.authorization).toBe('Bearer sk-from-settings');
+
+  // Reopened: the key is not sent back, only that one is saved.
+  await page.getByTestId('settings-open').click();
+  await expect(page.getByTestId('settings-base-url')).toHaveValue(llmB.baseURL);
+  await expect(page.getByTestId('settings-api-key')).toHaveValue('');
+  await expect(page.getByTestId('settings-api-key')).toHaveAttribute('placeholder', /key is saved/);
+});

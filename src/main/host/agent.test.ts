@@ -1,0 +1,135 @@
+import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatEvent, EventChannel, HostEvents } from '../../shared/contract';
+import { startScriptedLlm, type ScriptedLlm } from '../../../test/support/scriptedLlm';
+import { tempDir, until, writeTree } from '../../../test/support/tmp';
+import { Host } from './host';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let host: Host;
+let llm: ScriptedLlm;
+let events: { ch: EventChannel; p: unknown }[];
+const saved: Record<string, string | undefined> = {};
+const ENV = ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'LOUPE_MODEL', 'LOUPE_CONTEXT_TOKENS'];
+
+const chat = () => events.filter((e) => e.ch === 'chat.event').map((e) => (e.p as HostEvents['chat.event']).event);
+const finished = () => chat().find((e): e is Extract<ChatEvent, { type: 'request_finished' }> => e.type === 'request_finished');
+
+beforeEach(async () => {
+  for (const k of ENV) {
+    saved[k] = process.env[k];
+    delete process.env[k];
+  }
+  ({ dir, cleanup } = await tempDir());
+  llm = await startScriptedLlm();
+  host = new Host({ transport: 'websocket', configDir: path.join(dir, 'config') });
+  events = [];
+  host.onEvent((ch, p) => events.push({ ch, p }));
+  await writeTree(path.join(dir, 'ws'), { 'a.txt': 'hello\n' });
+  await host.open(path.join(dir, 'ws'));
+});
+afterEach(async () => {
+  await host.dispose();
+  await llm.close();
+  await cleanup();
+  for (const k of ENV) if (saved[k] === undefined) delete process.env[k];
+  else process.env[k] = saved[k];
+});
+
+describe('Host agent channels', () => {
+  it('without a model, chat.send answers LLM_ERROR saying how to connect one', async () => {
+    await expect(host.handle('chat.send', { text: 'hi' })).rejects.toMatchObject({ code: 'LLM_ERROR', message: expect.stringMatching(/Settings/) });
+    expect((await host.handle('settings.get', undefined)).configured).toBe(false);
+  });
+
+  it('saves settings 0600, keeps the permissions key, never returns the key', async () => {
+    const file = path.join(dir, 'config', 'settings.json');
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, JSON.stringify({ permissions: [{ kind: 'bash', pattern: 'ls', action: 'allow' }] }));
+    const view = await host.handle('settings.save', { base_url: llm.baseURL, model: 'scripted', api_key: 'sk-secret' });
+    expect(view).toMatchObject({ base_url: llm.baseURL, model: 'scripted', has_api_key: true, configured: true, source: 'settings' });
+    expect(JSON.stringify(view)).not.toContain('sk-secret');
+    const onDisk = JSON.parse(await readFile(file, 'utf8'));
+    expect(onDisk.permissions).toEqual([{ kind: 'bash', pattern: 'ls', action: 'allow' }]);
+    expect(onDisk.llm).toMatchObject({ api_key: 'sk-secret', model: 'scripted' });
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    // Saving without a key keeps it.
+    await host.handle('settings.save', { base_url: llm.baseURL, model: 'scripted' });
+    expect(JSON.parse(await readFile(file, 'utf8')).llm.api_key).toBe('sk-secret');
+    expect(await host.handle('settings.models', undefined)).toEqual({ models: ['scripted'] });
+    expect(await host.handle('settings.test', undefined)).toMatchObject({ ok: true });
+  });
+
+  it('streams a request as chat.event, asks for bash through approvals, and resumes the session', async () => {
+    await host.handle('settings.save', { base_url: llm.baseURL, model: 'scripted' });
+    llm.enqueue({ toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo from-bash', description: 'say' }) }] }, { content: 'All done.' });
+    const { session_id, correlation_id } = await host.handle('chat.send', { text: 'run it' });
+    const asked = await until(() => events.find((e) => e.ch === 'approvals.changed' && (e.p as HostEvents['approvals.changed']).requests.length));
+    const req = (asked.p as HostEvents['approvals.changed']).requests[0];
+    expect(req).toMatchObject({ kind: 'bash', tool: 'bash', rule: null });
+    expect(await host.handle('approvals.list', undefined)).toHaveLength(1);
+    expect(await host.handle('approvals.answer', { id: req.id, answer: 'once' })).toEqual({ answered: true });
+    await until(() => finished(), 10_000);
+    expect(finished()).toMatchObject({ status: 'done', text: 'All done.', correlation_id });
+    const done = chat().find((e) => e.type === 'tool_call_finished');
+    expect(done).toMatchObject({ tool: 'bash', ok: true, output: expect.stringContaining('from-bash') });
+    expect(await host.handle('approvals.list', undefined)).toEqual([]);
+    await until(async () => (await host.handle('chat.sessions', undefined)).find((s) => s.id === session_id && s.requests === 1));
+    const view = await host.handle('chat.session', { id: session_id });
+    expect(view.items.map((i) => i.kind)).toEqual(['user', 'tool', 'assistant']);
+    expect(view.session.title).toBe('run it');
+  });
+
+  it('"allow always" with an edited pattern saves that rule; stop aborts a waiting request', async () => {
+    await host.handle('settings.save', { base_url: llm.baseURL, model: 'scripted' });
+    llm.enqueue({ toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo one', description: 'x' }) }] }, { content: 'ok' });
+    const first = await host.handle('chat.send', { text: 'a' });
+    const id = (await until(async () => (await host.handle('approvals.list', undefined))[0])).id;
+    await host.handle('approvals.answer', { id, answer: 'always', patterns: ['echo *'] });
+    await until(() => finished());
+    const config = JSON.parse(await readFile(path.join(dir, 'ws', '.loupe', 'config.json'), 'utf8'));
+    expect(config.permissions).toContainEqual({ kind: 'bash', pattern: 'echo *', action: 'allow' });
+
+    events = [];
+    llm.enqueue({ toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'touch x', description: 'x' }) }] });
+    await host.handle('chat.send', { session_id: first.session_id, text: 'b' });
+    await until(async () => (await host.handle('approvals.list', undefined)).length);
+    await host.handle('chat.stop', { session_id: first.session_id });
+    expect(finished()).toMatchObject({ status: 'aborted' });
+    expect(await host.handle('approvals.list', undefined)).toEqual([]);
+  });
+});
+
+describe('switching folders', () => {
+  it('stops the old folder\'s requests, so no question is left waiting unseen', async () => {
+    await host.handle('settings.save', { base_url: llm.baseURL, model: 'scripted' });
+    llm.enqueue({ toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo hi', description: 'x' }) }] });
+    await host.handle('chat.send', { text: 'go' });
+    await until(async () => (await host.handle('approvals.list', undefined)).length);
+    await writeTree(path.join(dir, 'other'), { 'b.txt': 'b\n' });
+    await host.open(path.join(dir, 'other'));
+    expect(finished()).toMatchObject({ status: 'aborted' });
+    expect(await host.handle('approvals.list', undefined)).toEqual([]);
+  });
+});
+
+describe('sealed API key', () => {
+  it('with a codec (Electron safeStorage) the key is stored sealed and still used', async () => {
+    const codec = { encrypt: (s: string) => Buffer.from(`sealed:${s}`).toString('base64'), decrypt: (s: string) => Buffer.from(s, 'base64').toString().replace(/^sealed:/, '') };
+    const sealedHost = new Host({ transport: 'electron', configDir: path.join(dir, 'config2'), secrets: codec });
+    try {
+      await sealedHost.open(path.join(dir, 'ws'));
+      await sealedHost.handle('settings.save', { base_url: llm.baseURL, model: 'scripted', api_key: 'sk-sealed' });
+      const onDisk = JSON.parse(await readFile(path.join(dir, 'config2', 'settings.json'), 'utf8'));
+      expect(onDisk.llm.api_key).toBeUndefined();
+      expect(JSON.stringify(onDisk)).not.toContain('sk-sealed');
+      expect((await sealedHost.handle('settings.get', undefined)).has_api_key).toBe(true);
+      await sealedHost.handle('settings.test', undefined);
+      expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer sk-sealed');
+    } finally {
+      await sealedHost.dispose();
+    }
+  });
+});

@@ -1,0 +1,352 @@
+// The agent side of the host (DESIGN §3, §8): the model settings, one permission gate per
+// workspace whose questions become approval cards, and one agent loop per chat session whose
+// events stream to the chat pane. Knows nothing of transports.
+import type {
+  ApprovalRequestView,
+  ChatSessionSummary,
+  ChatSessionView,
+  ChatTranscriptItem,
+  HostEvents,
+  LlmProbe,
+  LlmSettingsView,
+  Params,
+} from '../../shared/contract';
+import { InvalidArgumentError } from '../errors';
+import { LlmEditCorrector } from '../agent/edit/corrector';
+import { nullLogger } from '../agent/edit/logger';
+import { LlmClient } from '../agent/llm/client';
+import { resolveLlmConfig, type LlmConfig } from '../agent/llm/config';
+import { detectLocalServers, describeDetected } from '../agent/llm/detect';
+import { NoModelError } from '../agent/llm/errors';
+import { createJsonChat } from '../agent/llm/jsonChat';
+import type { ChatMessage } from '../agent/llm/types';
+import { Agent, newCorrelationId } from '../agent/loop/agentLoop';
+import { createToolContext } from '../agent/tools/context';
+import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
+import { FileSession } from '../services/files/readTracker';
+import { ApprovalQueue } from '../services/permissions/approvalQueue';
+import { PermissionGate } from '../services/permissions/permissionGate';
+import { ProjectConfig } from '../services/permissions/projectConfig';
+import { PermissionEngine } from '../services/permissions/ruleEngine';
+import { SessionStore, titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
+import { UserSettings } from '../services/settings/userSettings';
+import { LlmSettingsFile, type SecretCodec } from './llmSettings';
+
+type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
+
+interface LiveSession {
+  record: SessionRecord<ChatMessage>;
+  files: FileSession;
+  running: { correlationId: string; abort: AbortController; done: Promise<void> } | null;
+}
+
+/** Everything the agent keeps for one workspace. */
+class WorkspaceAgent {
+  readonly queue = new ApprovalQueue('wait');
+  readonly project: ProjectConfig;
+  readonly gate: PermissionGate;
+  readonly store: SessionStore;
+  readonly live = new Map<string, LiveSession>();
+
+  constructor(
+    readonly root: string,
+    user: UserSettings,
+    onWarning: (m: string) => void,
+  ) {
+    this.project = new ProjectConfig(root);
+    this.store = new SessionStore(root);
+    this.gate = new PermissionGate(new PermissionEngine({ root, project: this.project, userRules: user.permissions }), this.queue, {
+      persist: (rules) => this.project.addRules(rules),
+      onWarning,
+    });
+  }
+}
+
+const parseArgs = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+/** The saved conversation as the chat shows it: text, and a card per tool call with its result. */
+export function transcriptOf(messages: ChatMessage[]): ChatTranscriptItem[] {
+  const items: ChatTranscriptItem[] = [];
+  const tools = new Map<string, Extract<ChatTranscriptItem, { kind: 'tool' }>>();
+  for (const m of messages) {
+    if (m.role === 'user') items.push({ kind: 'user', text: m.content });
+    else if (m.role === 'assistant') {
+      if (m.content) items.push({ kind: 'assistant', text: m.content });
+      for (const c of m.tool_calls ?? []) {
+        const item = { kind: 'tool' as const, call_id: c.id, tool: c.function.name, args: parseArgs(c.function.arguments), status: 'error' as 'done' | 'error', output: '(no result)' };
+        tools.set(c.id, item);
+        items.push(item);
+      }
+    } else if (m.role === 'tool') {
+      const item = tools.get(m.tool_call_id);
+      if (item) {
+        item.output = m.content;
+        item.status = 'done';
+      }
+    }
+  }
+  return items;
+}
+
+export interface AgentHostOptions {
+  configDir: string;
+  emit: Emit;
+  /** The open workspace's root; throws NO_WORKSPACE when none. */
+  root: () => string;
+  env?: NodeJS.ProcessEnv;
+  /** Seals the API key at rest (the desktop app's safeStorage). */
+  secrets?: SecretCodec;
+  /** Tests: the tools the agent may call. */
+  registry?: ToolRegistry;
+}
+
+export class AgentHost {
+  private readonly settings: LlmSettingsFile;
+  private readonly user: UserSettings;
+  private readonly workspaces = new Map<string, WorkspaceAgent>();
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly registry: ToolRegistry;
+
+  constructor(private readonly opts: AgentHostOptions) {
+    this.settings = new LlmSettingsFile(opts.configDir, opts.secrets);
+    this.user = new UserSettings(opts.configDir);
+    this.env = opts.env ?? process.env;
+    this.registry = opts.registry ?? createToolRegistry();
+  }
+
+  private ws(): WorkspaceAgent {
+    const root = this.opts.root();
+    let w = this.workspaces.get(root);
+    if (!w) {
+      const created = new WorkspaceAgent(root, this.user, () => undefined);
+      created.queue.onEvent(() => {
+        if (this.workspaces.get(this.opts.root()) === created) this.opts.emit('approvals.changed', { requests: this.approvals(created) });
+      });
+      this.workspaces.set(root, created);
+      w = created;
+    }
+    return w;
+  }
+
+  private approvals(w: WorkspaceAgent): ApprovalRequestView[] {
+    return w.queue.list().map((r) => ({ ...r, always: r.always.map((a) => ({ ...a })) }));
+  }
+
+  // ---- settings ----------------------------------------------------------------------------
+
+  private async config(probe?: LlmProbe | void): Promise<LlmConfig | null> {
+    const saved = await this.settings.read();
+    const p = probe ?? {};
+    return resolveLlmConfig(
+      {
+        baseURL: p.base_url?.trim() || saved.base_url,
+        apiKey: p.api_key || saved.api_key,
+        model: p.model?.trim() || saved.model,
+        contextTokens: saved.context_tokens,
+      },
+      this.env,
+    );
+  }
+
+  async getSettings(): Promise<LlmSettingsView> {
+    const saved = await this.settings.read();
+    const config = await this.config();
+    const detected = await detectLocalServers({ timeoutMs: 300 });
+    const fromSettings = Boolean(saved.base_url || saved.model);
+    return {
+      base_url: saved.base_url ?? this.env.OPENAI_BASE_URL ?? '',
+      model: saved.model ?? this.env.LOUPE_MODEL ?? '',
+      ...(saved.context_tokens ? { context_tokens: saved.context_tokens } : {}),
+      has_api_key: Boolean(saved.api_key || this.env.OPENAI_API_KEY),
+      source: fromSettings ? 'settings' : this.env.LOUPE_MODEL || this.env.OPENAI_BASE_URL ? 'env' : 'none',
+      configured: config !== null,
+      detected: detected.map((d) => ({ name: d.name, base_url: d.baseURL, models: d.models })),
+    };
+  }
+
+  async saveSettings(p: Params<'settings.save'>): Promise<LlmSettingsView> {
+    if (typeof p?.base_url !== 'string' || typeof p.model !== 'string') throw new InvalidArgumentError('base_url and model must be strings');
+    if (p.base_url.trim() && !/^https?:\/\//i.test(p.base_url.trim())) throw new InvalidArgumentError(`The base URL must start with http:// or https:// (got ${JSON.stringify(p.base_url)}).`);
+    if (p.context_tokens !== undefined && p.context_tokens !== null && !(Number.isInteger(p.context_tokens) && p.context_tokens > 0)) {
+      throw new InvalidArgumentError('context_tokens must be a positive whole number');
+    }
+    await this.settings.update({
+      base_url: p.base_url.trim() || undefined,
+      model: p.model.trim() || undefined,
+      context_tokens: p.context_tokens || undefined,
+      ...(p.api_key !== undefined ? { api_key: p.api_key || undefined } : {}),
+    });
+    return this.getSettings();
+  }
+
+  private async probeClient(probe: LlmProbe | void): Promise<LlmClient> {
+    const config = (await this.config(probe)) ?? (await this.config({ ...(probe ?? {}), model: 'unset' }));
+    if (!config?.baseURL) throw new NoModelError();
+    return new LlmClient(config, { timeoutMs: 10_000, retry: { maxRetries: 0 } });
+  }
+
+  async models(probe: LlmProbe | void): Promise<{ models: string[] }> {
+    return { models: await (await this.probeClient(probe)).listModels() };
+  }
+
+  async test(probe: LlmProbe | void) {
+    const r = await (await this.probeClient(probe)).testConnection();
+    return { ok: r.ok, models: r.models, latency_ms: r.latencyMs, ...(r.error ? { error: r.error } : {}) };
+  }
+
+  // ---- approvals ---------------------------------------------------------------------------
+
+  listApprovals(): ApprovalRequestView[] {
+    return this.approvals(this.ws());
+  }
+
+  async answer(p: Params<'approvals.answer'>): Promise<{ answered: boolean }> {
+    const w = this.ws();
+    if (typeof p?.id !== 'string') throw new InvalidArgumentError('id must be a string');
+    const req = w.queue.list().find((r) => r.id === p.id);
+    if (!req) return { answered: false };
+    if (p.answer === 'deny') return { answered: w.queue.answer(p.id, { answer: 'deny', ...(p.message?.trim() ? { message: p.message.trim() } : {}) }) };
+    if (p.answer === 'once') return { answered: w.queue.answer(p.id, { answer: 'once' }) };
+    if (p.answer !== 'always') throw new InvalidArgumentError(`answer must be once, always or deny (got ${JSON.stringify(p.answer)})`);
+    const proposed = req.always.map((r) => r.pattern);
+    const patterns = (p.patterns ?? proposed).map((s) => s.trim()).filter(Boolean);
+    if (!patterns.length) throw new InvalidArgumentError('"Allow always" needs a pattern to save.');
+    if (JSON.stringify(patterns) === JSON.stringify(proposed)) return { answered: w.queue.answer(p.id, { answer: 'always' }) };
+    // An edited rule: saved as the person wrote it, and this call allowed once.
+    await w.project.addRules(patterns.map((pattern) => ({ kind: req.kind, pattern, action: 'allow' as const })));
+    return { answered: w.queue.answer(p.id, { answer: 'once' }) };
+  }
+
+  // ---- sessions ----------------------------------------------------------------------------
+
+  private summary(w: WorkspaceAgent, r: SessionRecord): ChatSessionSummary {
+    return { id: r.id, title: r.title, created_at: r.created_at, updated_at: r.updated_at, requests: r.requests.length, running: Boolean(w.live.get(r.id)?.running) };
+  }
+
+  private async session(w: WorkspaceAgent, id: string): Promise<LiveSession> {
+    let s = w.live.get(id);
+    if (!s) {
+      const record = await w.store.load<ChatMessage>(id);
+      s = w.live.get(id) ?? { record, files: new FileSession(record.id), running: null };
+      w.live.set(id, s);
+    }
+    return s;
+  }
+
+  async listSessions(): Promise<ChatSessionSummary[]> {
+    const w = this.ws();
+    const saved = await w.store.list();
+    const ids = new Set(saved.map((s) => s.id));
+    // Sessions made but not yet saved (no request finished) are listed too.
+    const unsaved = [...w.live.values()].filter((s) => !ids.has(s.record.id)).map((s) => this.summary(w, s.record));
+    return [...unsaved, ...saved.map((s) => ({ ...s, running: Boolean(w.live.get(s.id)?.running) }))];
+  }
+
+  async getSession(id: string): Promise<ChatSessionView> {
+    const w = this.ws();
+    const s = await this.session(w, id);
+    return { session: this.summary(w, s.record), items: transcriptOf(s.record.messages), ...(s.running ? { running_correlation_id: s.running.correlationId } : {}) };
+  }
+
+  newSession(): ChatSessionSummary {
+    const w = this.ws();
+    const record = w.store.create<ChatMessage>();
+    w.live.set(record.id, { record, files: new FileSession(record.id), running: null });
+    return this.summary(w, record);
+  }
+
+  async renameSession(id: string, title: string): Promise<ChatSessionSummary> {
+    const w = this.ws();
+    const s = await this.session(w, id);
+    if (!title?.trim()) throw new InvalidArgumentError('A session title cannot be empty.');
+    s.record.title = title.trim().slice(0, 200);
+    await w.store.save(s.record);
+    return this.summary(w, s.record);
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    const w = this.ws();
+    const s = w.live.get(id);
+    if (s?.running) {
+      s.running.abort.abort();
+      await s.running.done;
+    }
+    w.live.delete(id);
+    await w.store.delete(id).catch((err) => {
+      if (!s) throw err; // never saved: nothing on disk to remove
+    });
+  }
+
+  // ---- requests ----------------------------------------------------------------------------
+
+  async send(p: Params<'chat.send'>): Promise<{ session_id: string; correlation_id: string }> {
+    if (typeof p?.text !== 'string' || !p.text.trim()) throw new InvalidArgumentError('Type a message first.');
+    const w = this.ws();
+    const config = await this.config();
+    if (!config) throw new NoModelError(describeDetected(await detectLocalServers({ timeoutMs: 300 })));
+    const s = p.session_id ? await this.session(w, p.session_id) : await this.session(w, this.newSession().id);
+    if (s.running) throw new InvalidArgumentError('The agent is still working on the last request in this session. Stop it or wait for it to finish.');
+    if (!s.record.requests.length && s.record.title === 'New session') s.record.title = titleFrom(p.text);
+
+    const llm = new LlmClient(config);
+    const { signal: _own, ...toolContext } = createToolContext({ root: w.root, logger: nullLogger, corrector: new LlmEditCorrector(createJsonChat(config), nullLogger), session: s.files });
+    const agent = new Agent({ llm, registry: this.registry, toolContext: { ...toolContext, permissions: w.gate } }, s.record.messages);
+    const sessionId = s.record.id;
+    const correlationId = newCorrelationId();
+    const abort = new AbortController();
+    const startedAt = new Date().toISOString();
+    let saved: Promise<void> = Promise.resolve();
+    const off = agent.events.on((event) => {
+      if (event.type === 'request_finished') {
+        // Settled before anyone hears it is over, so an immediate next message is accepted;
+        // the snapshot for the file is taken synchronously by save().
+        s.record.messages = agent.messages;
+        s.record.requests.push({ correlation_id: correlationId, prompt: p.text, started_at: startedAt, status: event.status });
+        s.running = null;
+        saved = w.store.save(s.record).catch(() => undefined);
+      }
+      this.opts.emit('chat.event', { session_id: sessionId, event });
+    });
+    const run = { correlationId, abort, done: Promise.resolve() };
+    s.running = run;
+    run.done = (async () => {
+      try {
+        await agent.run(p.text, { signal: abort.signal, correlationId });
+        await saved;
+      } finally {
+        off();
+        if (s.running === run) s.running = null;
+      }
+    })();
+    return { session_id: sessionId, correlation_id: correlationId };
+  }
+
+  async stop(sessionId: string): Promise<void> {
+    const s = this.ws().live.get(sessionId);
+    if (!s?.running) return;
+    s.running.abort.abort();
+    await s.running.done;
+  }
+
+  /** Another folder was opened: this one's requests stop and its questions go with them. */
+  async release(root: string): Promise<void> {
+    const w = this.workspaces.get(root);
+    if (!w) return;
+    this.workspaces.delete(root);
+    const running = [...w.live.values()].flatMap((s) => (s.running ? [s.running] : []));
+    for (const r of running) r.abort.abort();
+    await Promise.all(running.map((r) => r.done.catch(() => undefined)));
+  }
+
+  async dispose(): Promise<void> {
+    const running = [...this.workspaces.values()].flatMap((w) => [...w.live.values()]).flatMap((s) => (s.running ? [s.running] : []));
+    for (const r of running) r.abort.abort();
+    await Promise.all(running.map((r) => r.done.catch(() => undefined)));
+  }
+}

@@ -1,0 +1,132 @@
+import { useState } from 'react';
+import type { LlmProbe, LlmSettingsView } from '../../shared/contract';
+import { useApp } from '../store';
+import './settings.css';
+
+/** The model settings: endpoint, model (picked from /models or typed), key, context size. */
+export function SettingsDialog() {
+  const open = useApp((s) => s.settingsOpen);
+  const settings = useApp((s) => s.llmSettings);
+  if (!open || !settings) return null;
+  return <SettingsForm settings={settings} />;
+}
+
+function SettingsForm({ settings }: { settings: LlmSettingsView }) {
+  const close = useApp((s) => s.closeSettings);
+  const save = useApp((s) => s.saveSettings);
+  const loadModels = useApp((s) => s.loadModels);
+  const test = useApp((s) => s.testConnection);
+  const models = useApp((s) => s.settingsModels);
+  const busy = useApp((s) => s.settingsBusy);
+  const error = useApp((s) => s.settingsError);
+  const result = useApp((s) => s.settingsTest);
+  // The form starts from the values as they were when it opened; a refetch does not overwrite typing.
+  const [baseUrl, setBaseUrl] = useState(settings.base_url);
+  const [model, setModel] = useState(settings.model);
+  const [apiKey, setApiKey] = useState('');
+  const [context, setContext] = useState(settings.context_tokens ? String(settings.context_tokens) : '');
+  const probe = (): LlmProbe => ({ base_url: baseUrl, model, ...(apiKey ? { api_key: apiKey } : {}) });
+  const submit = () => {
+    const n = Number(context);
+    void save({ base_url: baseUrl, model, ...(apiKey ? { api_key: apiKey } : {}), ...(context.trim() && Number.isInteger(n) && n > 0 ? { context_tokens: n } : {}) });
+  };
+  return (
+    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
+      <form
+        className="settings-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-label="Model settings"
+        data-testid="settings-dialog"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+        onKeyDown={(e) => e.key === 'Escape' && close()}
+      >
+        <div className="settings-title">Model</div>
+        <label>
+          Base URL
+          <input className="text-input" data-testid="settings-base-url" autoFocus value={baseUrl} placeholder="http://127.0.0.1:11434/v1" onChange={(e) => setBaseUrl(e.target.value)} />
+        </label>
+        {settings.detected.length > 0 && (
+          <div className="settings-detected">
+            Found:{' '}
+            {settings.detected.map((d) => (
+              <button
+                key={d.base_url}
+                type="button"
+                className="link-btn"
+                onClick={() => {
+                  setBaseUrl(d.base_url);
+                  if (!model && d.models[0]) setModel(d.models[0]);
+                }}
+              >
+                {d.name} ({d.base_url})
+              </button>
+            ))}
+          </div>
+        )}
+        <label>
+          Model
+          <div className="settings-row">
+            <input className="text-input" data-testid="settings-model" list="loupe-models" value={model} placeholder="e.g. gpt-4o-mini, qwen2.5-coder" onChange={(e) => setModel(e.target.value)} />
+            <button type="button" className="btn" disabled={busy !== null || !baseUrl.trim()} onClick={() => void loadModels(probe())}>
+              {busy === 'models' ? 'Fetching…' : 'Fetch models'}
+            </button>
+          </div>
+          <datalist id="loupe-models">
+            {models.map((m) => (
+              <option key={m} value={m} />
+            ))}
+          </datalist>
+        </label>
+        {models.length > 0 && (
+          <select className="settings-model-picker" aria-label="Models from the endpoint" value={models.includes(model) ? model : ''} onChange={(e) => e.target.value && setModel(e.target.value)}>
+            <option value="">Pick one of {models.length} models…</option>
+            {models.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        )}
+        <label>
+          API key
+          <input
+            className="text-input"
+            type="password"
+            autoComplete="off"
+            data-testid="settings-api-key"
+            value={apiKey}
+            placeholder={settings.has_api_key ? 'A key is saved; type to replace it' : 'Not needed for local servers'}
+            onChange={(e) => setApiKey(e.target.value)}
+          />
+        </label>
+        <label>
+          Context window (tokens)
+          <input className="text-input" inputMode="numeric" value={context} placeholder="32768" onChange={(e) => setContext(e.target.value.replace(/[^\d]/g, ''))} />
+        </label>
+        {settings.source === 'env' && <div className="muted settings-note">Currently from the environment (OPENAI_BASE_URL, LOUPE_MODEL); saving here overrides it.</div>}
+        {result && (
+          <div className={result.ok ? 'settings-ok' : 'settings-fail'} data-testid="settings-test-result">
+            {result.message}
+          </div>
+        )}
+        {error && <div className="settings-fail">{error}</div>}
+        <div className="settings-actions">
+          <button type="button" className="btn" disabled={busy !== null || !baseUrl.trim()} onClick={() => void test(probe())}>
+            {busy === 'testing' ? 'Testing…' : 'Test connection'}
+          </button>
+          <span className="spacer" />
+          <button type="button" className="btn" onClick={close}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" data-testid="settings-save" disabled={busy !== null}>
+            Save
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

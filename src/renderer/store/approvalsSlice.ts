@@ -1,0 +1,52 @@
+import type { ApprovalRequestView } from '../../shared/contract';
+import { errorMessage } from '../host-client';
+import type { SliceCreator } from './types';
+
+export interface ApprovalAnswerInput {
+  answer: 'once' | 'always' | 'deny';
+  message?: string;
+  /** The edited "always" patterns. */
+  patterns?: string[];
+}
+
+export interface ApprovalsSlice {
+  approvals: ApprovalRequestView[];
+  /** The card being answered, one request at a time per card. */
+  approvalBusy: Record<string, boolean>;
+  approvalError: string | null;
+  loadApprovals(): Promise<void>;
+  approvalsChanged(requests: ApprovalRequestView[]): void;
+  answerApproval(id: string, input: ApprovalAnswerInput): Promise<void>;
+}
+
+export const createApprovalsSlice: SliceCreator<ApprovalsSlice> = (set, get, { client }) => ({
+  approvals: [],
+  approvalBusy: {},
+  approvalError: null,
+
+  async loadApprovals() {
+    try {
+      set({ approvals: await client.request('approvals.list', undefined) });
+    } catch {
+      set({ approvals: [] });
+    }
+  },
+
+  approvalsChanged: (requests) => set({ approvals: requests }),
+
+  async answerApproval(id, input) {
+    if (get().approvalBusy[id]) return;
+    set((s) => ({ approvalBusy: { ...s.approvalBusy, [id]: true }, approvalError: null }));
+    try {
+      const r = await client.request('approvals.answer', { id, ...input });
+      if (!r.answered) set((s) => ({ approvals: s.approvals.filter((a) => a.id !== id) }));
+    } catch (err) {
+      set({ approvalError: errorMessage(err) });
+    } finally {
+      set((s) => {
+        const { [id]: _done, ...rest } = s.approvalBusy;
+        return { approvalBusy: rest };
+      });
+    }
+  },
+});

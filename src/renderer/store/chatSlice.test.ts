@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatEvent, ChatEventBody, EventChannel, HostEvents, Params, RequestChannel, Result } from '../../shared/contract';
+import { HostRequestError, type HostConnection } from '../host-client';
+import { applyChatEvent, type ChatItem } from './chatSlice';
+import { createAppStore } from './createAppStore';
+
+const ev = (e: ChatEventBody): ChatEvent => ({ ...e, correlation_id: 'req-1', t: 0 }) as ChatEvent;
+const run = (events: ChatEventBody[], start: ChatItem[] = []) => events.reduce((items, e) => applyChatEvent(items, ev(e)), start);
+
+function fakeClient(handlers: Partial<Record<RequestChannel, (p: unknown) => unknown>>) {
+  const calls: { ch: RequestChannel; p: unknown }[] = [];
+  const client: HostConnection = {
+    transport: 'websocket',
+    async request<C extends RequestChannel>(ch: C, p: Params<C>): Promise<Result<C>> {
+      calls.push({ ch, p });
+      const h = handlers[ch];
+      if (!h) throw new HostRequestError('INTERNAL', `no fake for ${ch}`, ch);
+      return (await h(p)) as Result<C>;
+    },
+    on: <E extends EventChannel>(_e: E, _l: (p: HostEvents[E]) => void) => () => {},
+    status: () => ({ state: 'open', attempt: 0 }),
+    onStatus: () => () => {},
+  };
+  return { client, calls };
+}
+
+describe('chat events → the rendered conversation', () => {
+  it('streams text into one assistant message, then a tool card with live output and its result', () => {
+    const items = run([
+      { type: 'text_delta', text: 'Let me ' },
+      { type: 'text_delta', text: 'look.' },
+      { type: 'tool_call_streaming', call_id: 'c1', tool: 'bash' },
+      { type: 'tool_call_args', call_id: 'c1', delta: '{"command":"ls' },
+      { type: 'tool_call_args', call_id: 'c1', delta: '"}' },
+      { type: 'tool_call_started', call_id: 'c1', tool: 'bash', args: { command: 'ls' } },
+      { type: 'tool_output', call_id: 'c1', text: 'a\n' },
+      { type: 'tool_output', call_id: 'c1', text: 'b\n' },
+    ]);
+    expect(items.map((i) => i.kind)).toEqual(['assistant', 'tool']);
+    expect(items[0]).toMatchObject({ text: 'Let me look.', streaming: false });
+    expect(items[1]).toMatchObject({ status: 'running', output: 'a\nb\n', argsText: '{"command":"ls"}', args: { command: 'ls' } });
+    const done = run([{ type: 'tool_call_finished', call_id: 'c1', tool: 'bash', ok: false, output: 'a\nb\nExit code: 1', error: { code: 'COMMAND_FAILED' as never, message: 'exit 1' }, duration_ms: 5 }], items);
+    expect(done[1]).toMatchObject({ status: 'error', output: 'a\nb\nExit code: 1', error: 'COMMAND_FAILED: exit 1' });
+  });
+
+  it('a retry drops the half-streamed text; an error is shown in place; a stop settles running cards', () => {
+    const items = run([
+      { type: 'text_delta', text: 'partial' },
+      { type: 'retry', attempt: 1, delay_ms: 500, reason: 'HTTP 429' },
+      { type: 'text_delta', text: 'whole' },
+      { type: 'tool_call_started', call_id: 'c2', tool: 'bash', args: { command: 'sleep 9' } },
+      { type: 'error', code: 'ABORTED', message: 'Stopped by the user.' },
+      { type: 'error', code: 'LLM_ERROR', message: 'boom' },
+      { type: 'request_finished', status: 'aborted', text: '', turns: 1 },
+    ]);
+    expect(items.map((i) => i.kind)).toEqual(['note', 'assistant', 'tool', 'note', 'error']);
+    expect(items[1]).toMatchObject({ text: 'whole', streaming: false });
+    expect(items[2]).toMatchObject({ status: 'error', error: 'Stopped.' });
+    expect(items[4]).toMatchObject({ code: 'LLM_ERROR', message: 'boom' });
+  });
+});
+
+describe('chat slice', () => {
+  it('makes a session before the first send, shows the prompt at once, and a refused send in place', async () => {
+    const { client, calls } = fakeClient({
+      'chat.newSession': () => ({ id: 'ses-1', title: 'New session', created_at: '', updated_at: '', requests: 0 }),
+      'chat.send': () => {
+        throw new HostRequestError('LLM_ERROR', 'No model is connected. Open Settings.', 'chat.send');
+      },
+      'chat.sessions': () => [],
+    });
+    const store = createAppStore(client);
+    await store.getState().sendChat('hi there');
+    const s = store.getState();
+    expect(calls.map((c) => c.ch)).toEqual(['chat.newSession', 'chat.send']);
+    expect(calls[1].p).toEqual({ session_id: 'ses-1', text: 'hi there' });
+    expect(s.chatItems).toMatchObject([
+      { kind: 'user', text: 'hi there' },
+      { kind: 'error', code: 'LLM_ERROR', message: 'No model is connected. Open Settings.' },
+    ]);
+    expect(s.chatRunning).toBeNull();
+  });
+
+  it('follows only the open session and tracks running, usage and the end', () => {
+    const { client } = fakeClient({ 'chat.sessions': () => [] });
+    const store = createAppStore(client);
+    store.setState({ chatSessionId: 'ses-1' });
+    store.getState().chatEvent('ses-2', ev({ type: 'text_delta', text: 'elsewhere' }));
+    expect(store.getState().chatItems).toEqual([]);
+    store.getState().chatEvent('ses-1', ev({ type: 'request_started', session_id: 'ses-1', prompt: 'x' }));
+    expect(store.getState().chatRunning).toEqual({ correlationId: 'req-1' });
+    store.getState().chatEvent('ses-1', ev({ type: 'usage', usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }));
+    store.getState().chatEvent('ses-1', ev({ type: 'request_finished', status: 'done', text: '', turns: 1 }));
+    expect(store.getState()).toMatchObject({ chatRunning: null, chatUsageTotal: 15 });
+  });
+
+  it('answers approvals with the edited rule', async () => {
+    const { client, calls } = fakeClient({ 'approvals.answer': () => ({ answered: true }) });
+    const store = createAppStore(client);
+    await store.getState().answerApproval('appr-1', { answer: 'always', patterns: ['npm run *'] });
+    expect(calls[0]).toEqual({ ch: 'approvals.answer', p: { id: 'appr-1', answer: 'always', patterns: ['npm run *'] } });
+    expect(store.getState().approvalBusy).toEqual({});
+  });
+});
+
+describe('chat slice streaming', () => {
+  it('joins tokens into one update per frame, in order with the events around them', async () => {
+    const { client } = fakeClient({ 'chat.sessions': () => [] });
+    const store = createAppStore(client);
+    store.setState({ chatSessionId: 'ses-1' });
+    let renders = 0;
+    store.subscribe(() => renders++);
+    for (let i = 0; i < 500; i++) store.getState().chatEvent('ses-1', ev({ type: 'text_delta', text: `t${i} ` }));
+    expect(renders).toBe(0);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(renders).toBe(1);
+    store.getState().chatEvent('ses-1', ev({ type: 'text_delta', text: 'last' }));
+    store.getState().chatEvent('ses-1', ev({ type: 'tool_call_started', call_id: 'c', tool: 'grep', args: {} }));
+    const items = store.getState().chatItems;
+    expect(items.map((i) => i.kind)).toEqual(['assistant', 'tool']);
+    expect((items[0] as { text: string }).text.endsWith('t499 last')).toBe(true);
+  });
+});

@@ -1,0 +1,81 @@
+import type { LlmProbe, LlmSettingsView, Params } from '../../shared/contract';
+import { errorMessage } from '../host-client';
+import type { SliceCreator } from './types';
+
+export interface SettingsSlice {
+  llmSettings: LlmSettingsView | null;
+  settingsOpen: boolean;
+  settingsBusy: 'saving' | 'testing' | 'models' | null;
+  settingsError: string | null;
+  settingsModels: string[];
+  settingsTest: { ok: boolean; message: string } | null;
+  loadSettings(): Promise<void>;
+  openSettings(): void;
+  closeSettings(): void;
+  saveSettings(values: Params<'settings.save'>): Promise<boolean>;
+  loadModels(probe: LlmProbe): Promise<void>;
+  testConnection(probe: LlmProbe): Promise<void>;
+}
+
+export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, { client }) => ({
+  llmSettings: null,
+  settingsOpen: false,
+  settingsBusy: null,
+  settingsError: null,
+  settingsModels: [],
+  settingsTest: null,
+
+  async loadSettings() {
+    try {
+      set({ llmSettings: await client.request('settings.get', undefined) });
+    } catch (err) {
+      set({ settingsError: errorMessage(err) });
+    }
+  },
+
+  openSettings() {
+    set({ settingsOpen: true, settingsError: null, settingsTest: null });
+    void get().loadSettings();
+  },
+
+  closeSettings: () => set({ settingsOpen: false }),
+
+  async saveSettings(values) {
+    set({ settingsBusy: 'saving', settingsError: null });
+    try {
+      set({ llmSettings: await client.request('settings.save', values), settingsOpen: false });
+      return true;
+    } catch (err) {
+      set({ settingsError: errorMessage(err) });
+      return false;
+    } finally {
+      set({ settingsBusy: null });
+    }
+  },
+
+  async loadModels(probe) {
+    set({ settingsBusy: 'models', settingsError: null });
+    try {
+      set({ settingsModels: (await client.request('settings.models', probe)).models });
+    } catch (err) {
+      set({ settingsError: errorMessage(err), settingsModels: [] });
+    } finally {
+      set({ settingsBusy: null });
+    }
+  },
+
+  async testConnection(probe) {
+    set({ settingsBusy: 'testing', settingsTest: null, settingsError: null });
+    try {
+      const r = await client.request('settings.test', probe);
+      set({
+        settingsTest: { ok: r.ok, message: r.ok ? `Connected in ${r.latency_ms} ms — ${r.models.length} model${r.models.length === 1 ? '' : 's'}.` : (r.error ?? 'The connection failed.') },
+        ...(r.models.length ? { settingsModels: r.models } : {}),
+      });
+    } catch (err) {
+      set({ settingsTest: { ok: false, message: errorMessage(err) } });
+    } finally {
+      set({ settingsBusy: null });
+    }
+  },
+});
