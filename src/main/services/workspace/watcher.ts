@@ -44,7 +44,9 @@ export class WorkspaceWatcher {
   async stop(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.sub?.unsubscribe();
+    const sub = this.sub;
     this.sub = null;
+    // The folder may be gone already (deleted, unmounted); there is nothing left to unwatch.
+    await sub?.unsubscribe().catch(() => undefined);
   }
 }

@@ -1,0 +1,71 @@
+// The chat pane while 10,000 tokens stream in: main-thread long tasks in Chromium against the
+// real `loupe serve`, with a scripted model that sends one SSE delta per token, paced like a
+// fast local model (~1,000 tokens/s). Goal: no long task over 100 ms.
+/* global window, PerformanceObserver -- page functions run in the browser */
+import { createServer } from 'node:http';
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium } from 'playwright';
+import { CHROMIUM, report, startServe, tempDir } from './lib.mjs';
+
+const TOKENS = 10_000;
+const WORDS = ['the', 'loop', 'streams', 'tokens', 'into', 'the', 'chat', 'pane,', 'with', '`code`', 'and', 'prose.'];
+
+function scriptedModel() {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', async () => {
+      if (!req.url.includes('/chat/completions')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'bench', object: 'model' }] }));
+        return;
+      }
+      const base = { id: 'c', object: 'chat.completion.chunk', created: 0, model: 'bench' };
+      const frame = (delta, finish = null) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(frame({ role: 'assistant', content: '' }));
+      for (let i = 0; i < TOKENS; i++) {
+        const word = WORDS[i % WORDS.length];
+        res.write(frame({ content: (i % 60 === 59 ? '\n\n' : ' ') + word }));
+        if (i % 10 === 9) await new Promise((r) => setTimeout(r, 10));
+      }
+      res.end(`${frame({}, 'stop')}data: [DONE]\n\n`);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, baseURL: `http://127.0.0.1:${server.address().port}/v1` })));
+}
+
+const dir = await tempDir('loupe-bench-chat-');
+await writeFile(path.join(dir, 'README.md'), '# bench\n');
+const home = await tempDir('loupe-bench-home-');
+const model = await scriptedModel();
+const s = await startServe(dir, { LOUPE_HOME: home, OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'k', LOUPE_MODEL: 'bench' });
+const browser = await chromium.launch({ ...CHROMIUM, headless: true });
+const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+await page.addInitScript(() => {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push(e.duration);
+  }).observe({ type: 'longtask', buffered: true });
+});
+await page.goto(s.url);
+await page.getByTestId('file-tree').waitFor();
+await page.getByTestId('agent-tab').click();
+await page.waitForTimeout(1000);
+await page.evaluate(() => (window.__longTasks = []));
+const t0 = Date.now();
+await page.getByTestId('chat-input').fill('stream a long answer');
+await page.getByTestId('chat-input').press('Enter');
+const last = page.locator('[data-testid="chat-message"][data-role="assistant"]').last();
+await last.getByText('prose.', { exact: false }).first().waitFor({ timeout: 120_000 });
+await page.locator('[data-testid="chat-stop"]').waitFor({ state: 'hidden', timeout: 120_000 }).catch(() => undefined);
+const streamMs = Date.now() - t0;
+const longTasks = await page.evaluate(() => window.__longTasks);
+const words = (await last.innerText()).split(/\s+/).filter(Boolean).length;
+if (words < TOKENS * 0.95) throw new Error(`only ${words} of ${TOKENS} tokens reached the page`);
+report('chat.stream_10k_tokens.longest_task', Math.max(0, ...longTasks), 'ms', { goal: 100, long_tasks: longTasks.length, tokens: TOKENS, words_shown: words });
+report('chat.stream_10k_tokens.duration', streamMs, 'ms', { tokens: TOKENS });
+await browser.close();
+s.proc.kill('SIGTERM');
+model.server.close();
+await rm(dir, { recursive: true, force: true });
+await rm(home, { recursive: true, force: true });
