@@ -1,7 +1,7 @@
 // The chat pane while 10,000 tokens stream in: main-thread long tasks in Chromium against the
 // real `loupe serve`, with a scripted model that sends one SSE delta per token, paced like a
 // fast local model (~1,000 tokens/s). Goal: no long task over 100 ms.
-/* global window, PerformanceObserver -- page functions run in the browser */
+/* global window -- page functions run in the browser */
 import { createServer } from 'node:http';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
