@@ -82,6 +82,7 @@ export function TerminalView({ id, active }: TerminalViewProps) {
       detachOutput();
       inputSub.dispose();
       resizeSub.dispose();
+      acks.flush();
       term.dispose();
       termRef.current = null;
       fitRef.current = null;

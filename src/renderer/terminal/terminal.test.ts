@@ -78,3 +78,14 @@ describe('clipboardIntent', () => {
     expect(clipboardIntent(key('c', { ctrlKey: true }), true)).toBeNull();
   });
 });
+
+describe('AckBatcher idle flush', () => {
+  it('acknowledges a remainder below the batch size after a quiet moment', async () => {
+    const sent: number[] = [];
+    const acks = new AckBatcher((n) => sent.push(n), 5000, 20);
+    acks.written(1200);
+    expect(sent).toEqual([]);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(sent).toEqual([1200]);
+  });
+});

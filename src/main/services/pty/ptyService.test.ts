@@ -6,13 +6,13 @@ import { HIGH_WATERMARK_CHARS, PtyService } from './ptyService';
 const services: PtyService[] = [];
 afterEach(() => services.splice(0).forEach((s) => s.dispose()));
 
-function harness() {
+function harness(stallResumeMs?: number) {
   const out = new Map<string, string>();
   const exits = new Map<string, number>();
   const svc = new PtyService({
     data: (id, d) => out.set(id, (out.get(id) ?? '') + d),
     exit: (id, code) => exits.set(id, code),
-  });
+  }, stallResumeMs);
   services.push(svc);
   return { svc, out, exits };
 }
@@ -54,6 +54,14 @@ describe('PtyService', () => {
     } finally {
       clearInterval(timer);
     }
+  });
+
+  it('resumes a paused PTY whose acknowledgements never come, instead of wedging the shell', async () => {
+    const { svc, out } = harness(150);
+    const t = svc.create({ cols: 80, rows: 24, cwd: process.cwd() });
+    // No acks at all: only the stall watchdog can get 600 kB through a 100 kB window.
+    svc.input(t.id, 'yes | head -c 600000; echo DONE-$((2*3))\r');
+    await until(() => out.get(t.id)?.includes('DONE-6'), 15_000);
   });
 
   it('kills the whole process group when the terminal is closed', async () => {

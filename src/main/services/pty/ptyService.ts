@@ -16,6 +16,12 @@ const FLUSH_MS = 5;
 const MAX_CHUNK_CHARS = 64 * 1024;
 const MAX_TERMINALS = 32;
 const KILL_GRACE_MS = 250;
+/**
+ * A renderer that lost acknowledgements (a reload mid-flood, a dropped socket, a view torn
+ * down with writes in flight) must not wedge the shell forever: after this long paused with
+ * no ack at all, the PTY resumes. Memory stays bounded by the transports' own buffer caps.
+ */
+export const STALL_RESUME_MS = 2_000;
 
 export interface PtyEvents {
   data(id: string, data: string): void;
@@ -27,6 +33,7 @@ interface Terminal {
   proc: pty.IPty;
   unacked: number;
   paused: boolean;
+  stallTimer: NodeJS.Timeout | null;
   pending: string;
   flushTimer: NodeJS.Timeout | null;
   exited: boolean;
@@ -35,7 +42,10 @@ interface Terminal {
 export class PtyService {
   private readonly terminals = new Map<string, Terminal>();
 
-  constructor(private readonly events: PtyEvents) {}
+  constructor(
+    private readonly events: PtyEvents,
+    private readonly stallResumeMs = STALL_RESUME_MS,
+  ) {}
 
   create(opts: { cols: number; rows: number; cwd: string; env?: NodeJS.ProcessEnv }): TerminalInfo {
     if (this.terminals.size >= MAX_TERMINALS) throw new InvalidArgumentError(`At most ${MAX_TERMINALS} terminals can be open; close one first.`);
@@ -53,6 +63,7 @@ export class PtyService {
       proc,
       unacked: 0,
       paused: false,
+      stallTimer: null,
       pending: '',
       flushTimer: null,
       exited: false,
@@ -61,6 +72,7 @@ export class PtyService {
     proc.onData((data) => this.onData(t, data));
     proc.onExit(({ exitCode, signal }) => {
       t.exited = true;
+      if (t.stallTimer) clearTimeout(t.stallTimer);
       this.flush(t);
       this.terminals.delete(id);
       this.events.exit(id, exitCode, signal || undefined);
@@ -85,9 +97,9 @@ export class PtyService {
     const t = this.terminals.get(id);
     if (!t || !Number.isFinite(chars) || chars <= 0) return;
     t.unacked = Math.max(0, t.unacked - chars);
-    if (t.paused && t.unacked < LOW_WATERMARK_CHARS) {
-      t.paused = false;
-      t.proc.resume();
+    if (t.paused) {
+      this.armStallTimer(t);
+      if (t.unacked < LOW_WATERMARK_CHARS) this.resume(t);
     }
   }
 
@@ -114,12 +126,31 @@ export class PtyService {
     return t;
   }
 
+  private resume(t: Terminal): void {
+    if (t.stallTimer) clearTimeout(t.stallTimer);
+    t.stallTimer = null;
+    t.paused = false;
+    t.proc.resume();
+  }
+
+  private armStallTimer(t: Terminal): void {
+    if (t.stallTimer) clearTimeout(t.stallTimer);
+    t.stallTimer = setTimeout(() => {
+      if (!t.paused || t.exited) return;
+      // Forget what was never acknowledged; it is not coming.
+      t.unacked = 0;
+      this.resume(t);
+    }, this.stallResumeMs);
+    t.stallTimer.unref();
+  }
+
   private onData(t: Terminal, data: string): void {
     t.pending += data;
     t.unacked += data.length;
     if (!t.paused && t.unacked > HIGH_WATERMARK_CHARS) {
       t.paused = true;
       t.proc.pause();
+      this.armStallTimer(t);
     }
     if (t.pending.length >= MAX_CHUNK_CHARS) this.flush(t);
     else t.flushTimer ??= setTimeout(() => this.flush(t), FLUSH_MS);
