@@ -1,15 +1,5 @@
 // The review pane's own icons, drawn like the app's (16px grid, currentColor).
-import type { SVGProps } from 'react';
-
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
-
-function Svg({ size = 16, children, ...rest }: IconProps) {
-  return (
-    <svg width={size} height={size} viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth={1.3} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" {...rest}>
-      {children}
-    </svg>
-  );
-}
+import { Svg, type IconProps } from '../app/icons';
 
 export const DiffIcon = (p: IconProps) => (
   <Svg {...p}>
