@@ -90,15 +90,17 @@ export interface DiffSides {
 }
 
 
-/** One event of the agent loop, as the chat pane receives it (mirrors the loop's events). */
+/** One event of the agent loop (src/main/agent/loop emits exactly these), as the chat pane receives it. */
 export type ChatEventBody =
   | { type: 'request_started'; session_id: string; prompt: string }
   | { type: 'turn_started'; turn: number }
   | { type: 'text_delta'; text: string }
+  /** The model began a tool call; its arguments stream as tool_call_args. */
   | { type: 'tool_call_streaming'; call_id: string; tool: string }
   | { type: 'tool_call_args'; call_id: string; delta: string }
   | { type: 'turn_completed'; turn: number; finish_reason: string; tool_calls: number }
   | { type: 'tool_call_started'; call_id: string; tool: string; args: unknown }
+  /** Live output of a running tool (bash). */
   | { type: 'tool_output'; call_id: string; text: string }
   | { type: 'tool_call_finished'; call_id: string; tool: string; ok: boolean; output: string; data?: Record<string, unknown>; error?: { code: ErrorCode; message: string }; duration_ms: number }
   | { type: 'usage'; usage: TokenUsage }

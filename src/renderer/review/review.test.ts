@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DiffSides, EventChannel, HostEvents, ModificationView, Params, RequestChannel, Result } from '../../shared/contract';
-import { HostRequestError, type HostConnection } from '../host-client';
+import type { DiffSides, ModificationView, RequestChannel } from '../../shared/contract';
+import { HostRequestError } from '../host-client';
+import { fakeHost as fakeHostWith } from '../store/fakeHost.testkit';
 import { connectStore, createAppStore, filterModifications } from '../store';
 import { REFETCH_DEBOUNCE_MS } from '../store/reviewSlice';
 import { conflictIds } from './conflict';
@@ -8,30 +9,9 @@ import { computeHunks } from './hunks';
 import { timelineKeyAction } from './timelineKeys';
 
 type Handler = (params: unknown) => unknown;
+const notYet = (ch: RequestChannel) => new HostRequestError('INVALID_ARGUMENT', `${ch} is not available yet`, ch);
+const fakeHost = (handlers: Partial<Record<RequestChannel, Handler>>) => fakeHostWith(handlers, notYet);
 
-function fakeHost(handlers: Partial<Record<RequestChannel, Handler>>) {
-  const calls: { ch: RequestChannel; p: unknown }[] = [];
-  const listeners = new Map<string, Set<(p: unknown) => void>>();
-  const client: HostConnection = {
-    transport: 'websocket',
-    async request<C extends RequestChannel>(ch: C, p: Params<C>): Promise<Result<C>> {
-      calls.push({ ch, p });
-      const h = handlers[ch];
-      if (!h) throw new HostRequestError('INVALID_ARGUMENT', `${ch} is not available yet`, ch);
-      return (await h(p)) as Result<C>;
-    },
-    on<E extends EventChannel>(event: E, l: (p: HostEvents[E]) => void) {
-      const set = listeners.get(event) ?? new Set();
-      listeners.set(event, set);
-      set.add(l as (p: unknown) => void);
-      return () => set.delete(l as (p: unknown) => void);
-    },
-    status: () => ({ state: 'open', attempt: 0 }),
-    onStatus: () => () => {},
-  };
-  const emit = <E extends EventChannel>(event: E, p: HostEvents[E]) => listeners.get(event)?.forEach((l) => l(p));
-  return { client, calls, emit, count: (ch: RequestChannel) => calls.filter((c) => c.ch === ch).length };
-}
 
 const mod = (n: number, over: Partial<ModificationView> = {}): ModificationView => ({
   modification_id: `mod-20260131-101523-${String(n).padStart(3, '0')}`,

@@ -1,28 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatEvent, ChatEventBody, EventChannel, HostEvents, Params, RequestChannel, Result } from '../../shared/contract';
-import { HostRequestError, type HostConnection } from '../host-client';
+import type { ChatEvent, ChatEventBody } from '../../shared/contract';
+import { HostRequestError } from '../host-client';
+import { fakeHost as fakeClient } from './fakeHost.testkit';
 import { applyChatEvent, type ChatItem } from './chatSlice';
 import { createAppStore } from './createAppStore';
 
 const ev = (e: ChatEventBody): ChatEvent => ({ ...e, correlation_id: 'req-1', t: 0 }) as ChatEvent;
 const run = (events: ChatEventBody[], start: ChatItem[] = []) => events.reduce((items, e) => applyChatEvent(items, ev(e)), start);
 
-function fakeClient(handlers: Partial<Record<RequestChannel, (p: unknown) => unknown>>) {
-  const calls: { ch: RequestChannel; p: unknown }[] = [];
-  const client: HostConnection = {
-    transport: 'websocket',
-    async request<C extends RequestChannel>(ch: C, p: Params<C>): Promise<Result<C>> {
-      calls.push({ ch, p });
-      const h = handlers[ch];
-      if (!h) throw new HostRequestError('INTERNAL', `no fake for ${ch}`, ch);
-      return (await h(p)) as Result<C>;
-    },
-    on: <E extends EventChannel>(_e: E, _l: (p: HostEvents[E]) => void) => () => {},
-    status: () => ({ state: 'open', attempt: 0 }),
-    onStatus: () => () => {},
-  };
-  return { client, calls };
-}
 
 describe('chat events → the rendered conversation', () => {
   it('streams text into one assistant message, then a tool card with live output and its result', () => {

@@ -1,34 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { EventChannel, HostEvents, Params, RequestChannel, Result, WorkspaceInfo } from '../../shared/contract';
-import { HostRequestError, type HostConnection } from '../host-client';
+import type { WorkspaceInfo } from '../../shared/contract';
+import { HostRequestError } from '../host-client';
+import { fakeHost } from './fakeHost.testkit';
 import { connectStore, createAppStore } from './createAppStore';
 
-type Handler = (params: unknown) => unknown;
 
-/** A host double: canned answers per channel, a log of calls, and a way to push events. */
-function fakeHost(handlers: Partial<Record<RequestChannel, Handler>>) {
-  const calls: { ch: RequestChannel; p: unknown }[] = [];
-  const listeners = new Map<string, Set<(p: unknown) => void>>();
-  const client: HostConnection = {
-    transport: 'websocket',
-    async request<C extends RequestChannel>(ch: C, p: Params<C>): Promise<Result<C>> {
-      calls.push({ ch, p });
-      const h = handlers[ch];
-      if (!h) throw new HostRequestError('INTERNAL', `no fake for ${ch}`, ch);
-      return (await h(p)) as Result<C>;
-    },
-    on<E extends EventChannel>(event: E, l: (p: HostEvents[E]) => void) {
-      const set = listeners.get(event) ?? new Set();
-      listeners.set(event, set);
-      set.add(l as (p: unknown) => void);
-      return () => set.delete(l as (p: unknown) => void);
-    },
-    status: () => ({ state: 'open', attempt: 0 }),
-    onStatus: () => () => {},
-  };
-  const emit = <E extends EventChannel>(event: E, p: HostEvents[E]) => listeners.get(event)?.forEach((l) => l(p));
-  return { client, calls, emit };
-}
 
 const ws: WorkspaceInfo = { root: '/w/proj', name: 'proj', isGitRepo: true };
 const tick = () => new Promise((r) => setTimeout(r, 0));

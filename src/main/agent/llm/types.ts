@@ -1,5 +1,6 @@
 // The slice of the chat API the loop speaks. Plain JSON, so a session file can hold it as is;
 // each shape is assignable to the openai package's message params.
+import type { TokenUsage } from '../../../shared/contract';
 
 export interface ChatToolCall {
   id: string;
@@ -20,11 +21,8 @@ export interface ChatToolSpec {
   parameters: Record<string, unknown>;
 }
 
-export interface Usage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-}
+/** Token counts as the API reports them; the contract's shape, so events carry it as is. */
+export type Usage = TokenUsage;
 
 /** One streamed answer, put back together. */
 export interface AssistantTurn {

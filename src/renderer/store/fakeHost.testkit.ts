@@ -1,0 +1,33 @@
+// Test support only: a host double with canned answers per channel, a log of calls, and a
+// way to push events. Imported by *.test.ts files, never by the app.
+import type { EventChannel, HostEvents, Params, RequestChannel, Result } from '../../shared/contract';
+import { HostRequestError, type HostConnection } from '../host-client';
+
+export type Handler = (params: unknown) => unknown;
+
+const noFake = (ch: RequestChannel) => new HostRequestError('INTERNAL', `no fake for ${ch}`, ch);
+
+export function fakeHost(handlers: Partial<Record<RequestChannel, Handler>>, missing: (ch: RequestChannel) => Error = noFake) {
+  const calls: { ch: RequestChannel; p: unknown }[] = [];
+  const listeners = new Map<string, Set<(p: unknown) => void>>();
+  const client: HostConnection = {
+    transport: 'websocket',
+    async request<C extends RequestChannel>(ch: C, p: Params<C>): Promise<Result<C>> {
+      calls.push({ ch, p });
+      const h = handlers[ch];
+      if (!h) throw missing(ch);
+      return (await h(p)) as Result<C>;
+    },
+    on<E extends EventChannel>(event: E, l: (p: HostEvents[E]) => void) {
+      const set = listeners.get(event) ?? new Set();
+      listeners.set(event, set);
+      set.add(l as (p: unknown) => void);
+      return () => set.delete(l as (p: unknown) => void);
+    },
+    status: () => ({ state: 'open', attempt: 0 }),
+    onStatus: () => () => {},
+  };
+  const emit = <E extends EventChannel>(event: E, p: HostEvents[E]) => listeners.get(event)?.forEach((l) => l(p));
+  const count = (ch: RequestChannel) => calls.filter((c) => c.ch === ch).length;
+  return { client, calls, emit, count };
+}
