@@ -29,7 +29,11 @@ describe('app store', () => {
     expect(s.listings[''].map((e) => e.path)).toEqual(['src', 'b.ts']);
     expect(s.gitDirs).toEqual({ src: 'M' });
     expect(s.terminals.map((t) => t.id)).toEqual(['t1']);
+    // The shell the app opens by itself must not take the keyboard from the chat input.
+    expect(s.terminalFocusNonce).toBe(0);
     expect(calls.filter((c) => c.ch === 'tree.list')).toHaveLength(1);
+    await store.getState().createTerminal();
+    expect(store.getState().terminalFocusNonce).toBe(1);
   });
 
   it('re-lists loaded dirs on tree.changed and forgets a dir that vanished', async () => {

@@ -26,7 +26,8 @@ export interface TerminalSlice {
   /** The size the pane last fitted to, so a new shell starts at the right width. */
   terminalSize: TerminalSize;
 
-  createTerminal(): Promise<void>;
+  /** `focus: false` for shells the app opens by itself: they must not take the keyboard from whatever the user is typing in. */
+  createTerminal(opts?: { focus?: boolean }): Promise<void>;
   /** One terminal when a workspace opens: adopt the host's running ones first (after a reload). */
   ensureTerminal(): Promise<void>;
   syncTerminals(): Promise<void>;
@@ -58,7 +59,8 @@ export const createTerminalSlice: SliceCreator<TerminalSlice> = (set, get, { cli
     terminalError: null,
     terminalSize: { cols: 80, rows: 24 },
 
-    async createTerminal() {
+    async createTerminal(opts) {
+      const focus = opts?.focus ?? true;
       const { cols, rows } = get().terminalSize;
       try {
         const info = await client.request('terminal.create', { cols, rows });
@@ -66,7 +68,7 @@ export const createTerminalSlice: SliceCreator<TerminalSlice> = (set, get, { cli
           terminals: [...s.terminals, toTab(info)],
           activeTerminalId: info.id,
           terminalError: null,
-          terminalFocusNonce: s.terminalFocusNonce + 1,
+          terminalFocusNonce: focus ? s.terminalFocusNonce + 1 : s.terminalFocusNonce,
         }));
       } catch (err) {
         set({ terminalError: errorMessage(err) });
@@ -76,7 +78,7 @@ export const createTerminalSlice: SliceCreator<TerminalSlice> = (set, get, { cli
     ensureTerminal() {
       ensuring ??= (async () => {
         await get().syncTerminals();
-        if (get().terminals.length === 0) await get().createTerminal();
+        if (get().terminals.length === 0) await get().createTerminal({ focus: false });
       })().finally(() => {
         ensuring = null;
       });

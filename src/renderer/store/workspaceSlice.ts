@@ -133,7 +133,7 @@ export const createWorkspaceSlice: SliceCreator<WorkspaceSlice> = (set, get, { c
       void state.loadRecent();
       // Shells outlive a page reload (adopt them), but a newly opened folder deserves a shell
       // that starts in it; the old tabs stay until the user closes them.
-      if (previous) void state.createTerminal();
+      if (previous) void state.createTerminal({ focus: false });
       else void state.ensureTerminal();
     },
   };
