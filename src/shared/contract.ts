@@ -153,7 +153,10 @@ export interface ApprovalRequestView {
   rule: string | null;
   /** What "allow always" would add to .loupe/config.json. */
   always: { kind: PermissionKindName; pattern: string; action: 'allow' | 'ask' | 'deny' }[];
+  /** For edits: the proposed change as a unified diff. */
   diff?: string;
+  /** For edits: both sides whole, for a diff editor (null: the file does not exist on that side). */
+  edit?: { path: string; before: string | null; after: string | null; language: string };
   createdAt: string;
 }
 

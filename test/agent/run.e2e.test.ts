@@ -164,4 +164,29 @@ describe('loupe run', () => {
     expect(screen).toMatch(/✓ bash: .*AssertionError/);
     expect(toolMessages(llm.completions[1].body).b1).toMatch(/AssertionError[\s\S]*exit/i);
   });
+
+  it('in edits.mode "ask" an interactive run shows the diff before writing, and a denial writes nothing', async () => {
+    const dir = await repo();
+    await writeTree(dir, { '.loupe/config.json': JSON.stringify({ edits: { mode: 'ask' } }) });
+    llm.enqueue(
+      { toolCalls: [call('r1', 'read_file', { path: 'calc.js' })] },
+      { toolCalls: [call('e1', 'edit_file', { path: 'calc.js', old_str: 'a - b', new_str: 'a + b' })] },
+      { content: 'Left it alone.' },
+    );
+    const env = { ...process.env, LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: llm.baseURL, OPENAI_API_KEY: 'k' } as Record<string, string>;
+    const term = pty.spawn(process.execPath, [BIN, 'run', '--cwd', dir, 'fix add'], { cols: 200, rows: 40, cwd: dir, env });
+    let screen = '';
+    term.onData((d) => (screen += d));
+    const exited = new Promise<number>((resolve) => term.onExit((e) => resolve(e.exitCode)));
+    await until(() => screen.includes('Allow [o]nce'), 15_000);
+    expect(screen).toContain('? edit_file wants to edit calc.js');
+    expect(screen).toContain('  | -exports.add = (a, b) => a - b;');
+    expect(screen).toContain('  | +exports.add = (a, b) => a + b;');
+    term.write('d\r');
+    await until(() => screen.includes('Message for the agent'), 15_000);
+    term.write('not now\r');
+    expect(await exited).toBe(0);
+    expect(await readFile(path.join(dir, 'calc.js'), 'utf8')).toBe('exports.add = (a, b) => a - b;\n');
+    expect(toolMessages(llm.completions[2].body).e1).toContain('not now');
+  });
 });

@@ -20,6 +20,8 @@ import { ApprovalQueue, type ApprovalAnswer, type ApprovalRequest, type Responde
 import { PermissionGate } from '../services/permissions/permissionGate';
 import { ProjectConfig } from '../services/permissions/projectConfig';
 import { PermissionEngine } from '../services/permissions/ruleEngine';
+import { defaultConfigDir } from '../services/settings/configDir';
+import { UserSettings } from '../services/settings/userSettings';
 import { SessionStore, titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
 import { parseArgs } from './args';
 import { workspaceRoot } from './mcp';
@@ -39,7 +41,9 @@ async function askOnTerminal(req: ApprovalRequest, signal: AbortSignal): Promise
   try {
     const why = req.rule ? `rule ${req.rule}` : 'no rule matches';
     const always = req.always.length ? ` [a]lways (adds ${req.always.map((r) => JSON.stringify(r)).join(', ')})` : '';
-    process.stderr.write(`\n? ${req.tool} wants to run: ${req.summary}\n  ${req.reason} (${why})\n`);
+    process.stderr.write(`\n? ${req.tool} wants to ${req.kind === 'edit' ? '' : 'run: '}${req.summary}\n  ${req.reason} (${why})\n`);
+    // An edit in "ask" mode: the change itself, so the answer is about what will be written.
+    if (req.diff) process.stderr.write(`${req.diff.replace(/^/gm, '  | ')}\n`);
     for (;;) {
       const a = (await rl.question(`  Allow [o]nce,${always} or [d]eny? `, { signal })).trim();
       if (/^o(nce)?$/i.test(a) || /^y(es)?$/i.test(a)) return { answer: 'once' };
@@ -128,7 +132,7 @@ export async function runRun(args: string[]): Promise<number> {
   const project = new ProjectConfig(root);
   const queue = new ApprovalQueue('deny');
   queue.setResponder(responderFor(mode, note));
-  const permissions = new PermissionGate(new PermissionEngine({ root, project }), queue, { persist: (rules) => project.addRules(rules), onWarning: note });
+  const permissions = new PermissionGate(new PermissionEngine({ root, project, userRules: new UserSettings(defaultConfigDir()).permissions }), queue, { persist: (rules) => project.addRules(rules), onWarning: note });
   const corrector = config ? new LlmEditCorrector(createJsonChat(config), logger) : null;
   const { signal: _own, ...toolContext } = createToolContext({ root, logger, corrector, session: new FileSession(record.id) });
 

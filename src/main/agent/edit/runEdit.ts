@@ -6,6 +6,7 @@ import { numberLines } from '../../services/files/lineNumbers';
 import type { FileSession } from '../../services/files/readTracker';
 import { MAX_FILE_BYTES, isSymlink, loadTextFile, statFile, type LoadedFile } from '../../services/files/textFile';
 import type { ModificationLog } from '../../services/modlog/modificationLog';
+import type { PermissionGate } from '../../services/permissions/permissionGate';
 import { resolveInWorkspace, type ResolvedPath } from '../../services/workspace/pathGuard';
 import { canonicalise, spliceOriginal, toLf } from './canonical';
 import type { EditCorrector } from './corrector';
@@ -19,6 +20,7 @@ import {
 import { LineIndex } from './lines';
 import type { Logger } from './logger';
 import { runPipeline } from './pipeline';
+import { authorizeWrite } from './authorizeWrite';
 import { buildPreview, type Preview } from './preview';
 import { newStarts } from './splice';
 
@@ -39,6 +41,8 @@ export interface EditDeps {
   corrector: EditCorrector | null;
   signal: AbortSignal;
   logger: Logger;
+  /** The gate that can ask a person; absent: project rules and defaults, asks denied. */
+  permissions?: PermissionGate;
 }
 
 export interface EditFileData {
@@ -126,6 +130,7 @@ async function createFile(args: EditFileArgs, deps: EditDeps, abs: string, rel: 
   const content = Buffer.from(args.new_str, 'utf8');
   if (content.length > MAX_FILE_BYTES) throw new FileTooLargeError(rel, content.length, MAX_FILE_BYTES);
   const index = new LineIndex(toLf(args.new_str));
+  await authorizeWrite(deps, { rel, tool: 'edit_file', before: null, after: args.new_str, signal: deps.signal });
   const res = await deps.modlog.apply({
     file: rel,
     abs,
@@ -175,10 +180,12 @@ async function editExisting(args: EditFileArgs, deps: EditDeps, abs: string, rel
     (sum, s) => sum + Math.max(canon.text.slice(s.start, s.end).split('\n').length, s.replacement.split('\n').length),
     0,
   );
+  const written = spliceOriginal(canon, result.splices);
+  await authorizeWrite(deps, { rel, tool: 'edit_file', before: file.text, after: written, signal: deps.signal });
   const res = await deps.modlog.apply({
     file: rel,
     abs,
-    content: Buffer.from(spliceOriginal(canon, result.splices), 'utf8'),
+    content: Buffer.from(written, 'utf8'),
     tool: 'edit_file',
     operation: 'edit',
     sessionId: deps.session.id,

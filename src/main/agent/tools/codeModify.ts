@@ -10,6 +10,7 @@ import { MAX_FILE_BYTES, isSymlink, loadTextFile } from '../../services/files/te
 import { applyLineEdit } from '../../services/modlog/lineEdit';
 import { unifiedDiff } from '../../services/modlog/unifiedDiff';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
+import { authorizeWrite } from '../edit/authorizeWrite';
 import { runTestsFor, summariseRun } from './runTests';
 import { defineTool, success, type ToolContext } from './types';
 
@@ -61,6 +62,7 @@ export const codeModifyTool = defineTool({
       if (edit.text === file.text) throw new LoupeError('EDIT_NO_CHANGE', `The ${args.operation} leaves ${rel} as it is. Check the line numbers and new_content.`);
       const bytes = Buffer.from(edit.text, 'utf8');
       if (bytes.length > MAX_FILE_BYTES) throw new FileTooLargeError(rel, bytes.length, MAX_FILE_BYTES);
+      await authorizeWrite(ctx, { rel, tool: 'code_modify', before: file.text, after: edit.text, signal: ctx.signal });
       const res = await ctx.modlog.apply({
         file: rel,
         abs,

@@ -2,6 +2,7 @@
 // merge with later changes; refuses with ROLLBACK_CONFLICT, changing nothing, when they overlap.
 import { z } from 'zod';
 import { rollbackModification } from '../../services/modlog/rollback';
+import { authorizeWrite } from '../edit/authorizeWrite';
 import { defineTool, success } from './types';
 
 const schema = z.object({
@@ -26,6 +27,7 @@ export const codeRollbackTool = defineTool({
       reason: args.reason,
       correlationId: args.correlation_id,
       signal: ctx.signal,
+      confirm: ({ file, before, after }) => authorizeWrite(ctx, { rel: file, tool: 'code_rollback', before, after, signal: ctx.signal }),
     });
     // The file changed under the model's feet: its line numbers are stale until it reads again.
     const how = out.merged ? ', merged with the later changes to it' : '';

@@ -6,6 +6,7 @@ import { LoupeError } from '../../errors';
 import { FileChangedSinceReadError, FileNotReadError, FileTooLargeError, NotAFileError } from '../../services/files/errors';
 import { MAX_FILE_BYTES, isSymlink, loadTextFile, statFile } from '../../services/files/textFile';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
+import { authorizeWrite } from '../edit/authorizeWrite';
 import { canonicalise } from '../edit/canonical';
 import { defineTool, success } from './types';
 
@@ -51,6 +52,7 @@ export const writeFileTool = defineTool({
       let content = args.content;
       let kept: string[] = [];
       let beforeSha: string | null = null;
+      let beforeText: string | null = null;
       if (st) {
         const current = await loadTextFile(abs, rel);
         const seen = ctx.session.lastRead(abs);
@@ -58,12 +60,14 @@ export const writeFileTool = defineTool({
         if (seen.hash !== current.hash) throw new FileChangedSinceReadError(rel);
         ({ content, kept } = keepFileConventions(current.text, content));
         beforeSha = current.hash;
+        beforeText = current.text;
         if (current.text === content) return success(`${rel} already has this content; nothing written.`, { path: rel, operation: 'none' });
       }
       const bytes = Buffer.from(content, 'utf8');
       if (bytes.length > MAX_FILE_BYTES) throw new FileTooLargeError(rel, bytes.length, MAX_FILE_BYTES);
       const lines = lineCount(args.content);
       const operation = st ? 'overwrite' : 'create';
+      await authorizeWrite(ctx, { rel, tool: 'write_file', before: beforeText, after: content, signal: ctx.signal });
       const res = await ctx.modlog.apply({
         file: rel,
         abs,

@@ -41,6 +41,9 @@ async function readCurrent(abs: string): Promise<Current | null> {
 
 const PROTECTED = /^(\.git|\.loupe)(\/|$)/i;
 
+/** Git's and Loupe's own state: no modification may write there. */
+export const isProtectedPath = (rel: string): boolean => PROTECTED.test(rel);
+
 export class ModificationLog {
   readonly dir: string;
   readonly logFile: string;
@@ -74,7 +77,7 @@ export class ModificationLog {
   }
 
   apply(req: ApplyRequest): Promise<ApplyResult> {
-    if (PROTECTED.test(req.file)) return Promise.reject(new ProtectedPathError(req.file));
+    if (isProtectedPath(req.file)) return Promise.reject(new ProtectedPathError(req.file));
     return this.locks.run(req.abs, () => this.applyLocked(req));
   }
 

@@ -23,6 +23,11 @@ export interface RollbackRequest {
   reason?: string;
   correlationId?: string;
   signal?: AbortSignal;
+  /**
+   * Called with the file's current and proposed bytes before anything is written; throwing
+   * stops the rollback with nothing changed (the agent's tools ask permission here).
+   */
+  confirm?: (proposal: { file: string; before: Buffer | null; after: Buffer | null }) => Promise<void>;
 }
 
 export interface RollbackOutcome {
@@ -87,6 +92,7 @@ export async function rollbackModification(log: ModificationLog, req: RollbackRe
       throw await conflict(log, e, currentSha, current === null ? 'the file is gone' : 'the file exists again with other content');
     }
     const clean = !merged && req.hunk === undefined;
+    await req.confirm?.({ file: e.file, before: current, after: result });
     const res = await log.apply({
       file: e.file,
       abs,

@@ -18,9 +18,19 @@ export interface ApprovalRequest {
   rule: string | null;
   /** What "allow always" would add to .loupe/config.json. */
   always: PermissionRule[];
-  /** For edits in "ask" mode: the proposed diff. */
+  /** For edits: the proposed change as a unified diff. */
   diff?: string;
+  /** For edits: both sides whole, so a person can read the change in a diff editor (null: no file). */
+  edit?: ProposedEdit;
   createdAt: string;
+}
+
+export interface ProposedEdit {
+  path: string;
+  before: string | null;
+  after: string | null;
+  /** Monaco's language id for colouring both sides. */
+  language: string;
 }
 
 export type ApprovalAnswer = { answer: 'once' } | { answer: 'always' } | { answer: 'deny'; message?: string };

@@ -1,7 +1,7 @@
 // Engine + queue: what a tool calls before it acts. Resolves when allowed, throws
 // PERMISSION_DENIED with a message the model can act on otherwise.
 import { describeProblem, ConfigMalformedError, PermissionDeniedError } from './errors';
-import type { ApprovalQueue } from './approvalQueue';
+import type { ApprovalQueue, ProposedEdit } from './approvalQueue';
 import { UNATTENDED_MESSAGE } from './approvalQueue';
 import { CONFIG_REL } from './projectConfig';
 import type { PermissionEngine, PermissionQuery } from './ruleEngine';
@@ -11,7 +11,9 @@ export interface AuthorizeInput {
   query: PermissionQuery;
   tool: string;
   summary: string;
-  diff?: string;
+  /** For edits: the unified diff, computed only when a person is asked. */
+  diff?: string | (() => string);
+  edit?: ProposedEdit;
   signal?: AbortSignal;
   /**
    * The person already approved this exact thing within the same call (a redirect back to an
@@ -62,7 +64,8 @@ export class PermissionGate {
         reason: decision.reason,
         rule: decision.rule ? describeRule(decision.rule) : null,
         always: decision.always,
-        diff: input.diff,
+        ...(input.diff !== undefined ? { diff: typeof input.diff === 'function' ? input.diff() : input.diff } : {}),
+        ...(input.edit ? { edit: input.edit } : {}),
       },
       input.signal,
     );

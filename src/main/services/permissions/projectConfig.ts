@@ -36,9 +36,13 @@ export function parseJsonWithPosition(text: string, file: string): { value: unkn
   }
 }
 
+export type EditsMode = 'review' | 'ask';
+
 export interface ProjectRules {
   rules: SourcedRule[];
   problems: ConfigProblem[];
+  /** DESIGN §9 `edits.mode`: `ask` turns every edit into an approval card; absent means review. */
+  editsMode?: EditsMode;
 }
 
 export class ProjectConfig {
@@ -69,9 +73,14 @@ export class ProjectConfig {
   private parse(text: string): ProjectRules {
     const parsed = parseJsonWithPosition(text, CONFIG_REL);
     if ('problem' in parsed) return { rules: [], problems: [parsed.problem] };
-    const perms = (parsed.value as { permissions?: unknown } | null)?.permissions;
-    if (perms === undefined) return { rules: [], problems: [] };
-    if (!Array.isArray(perms)) return { rules: [], problems: [{ file: CONFIG_REL, line: null, column: null, message: '"permissions" must be a list of {kind, pattern, action}' }] };
+    const doc = parsed.value as { permissions?: unknown; edits?: { mode?: unknown } } | null;
+    const mode = doc?.edits?.mode;
+    // An unreadable mode errs on the careful side: asking before an edit loses nothing.
+    const editsMode: EditsMode | undefined = mode === undefined || mode === 'review' ? (mode as EditsMode | undefined) : 'ask';
+    const withMode = (r: ProjectRules): ProjectRules => (editsMode ? { ...r, editsMode } : r);
+    const perms = doc?.permissions;
+    if (perms === undefined) return withMode({ rules: [], problems: [] });
+    if (!Array.isArray(perms)) return withMode({ rules: [], problems: [{ file: CONFIG_REL, line: null, column: null, message: '"permissions" must be a list of {kind, pattern, action}' }] });
     const rules: SourcedRule[] = [];
     const problems: ConfigProblem[] = [];
     perms.forEach((raw, i) => {
@@ -79,7 +88,7 @@ export class ProjectConfig {
       if (r.success) rules.push({ ...r.data, source: 'project', origin: `${CONFIG_REL} permissions[${i}]` });
       else problems.push({ file: CONFIG_REL, line: null, column: null, message: `permissions[${i}] ignored: ${r.error.issues.map((x) => `${x.path.join('.') || 'rule'} ${x.message}`).join('; ')}` });
     });
-    return { rules, problems };
+    return withMode({ rules, problems });
   }
 
   /** Appends rules (skipping ones already there); refuses to touch a file it cannot parse. */

@@ -86,6 +86,23 @@ describe('PermissionEngine', () => {
     expect(await engine.decide({ kind: 'edit', path: 'a.ts' })).toMatchObject({ action: 'ask', rule: null, always: [{ kind: 'edit', pattern: 'a.ts', action: 'allow' }] });
   });
 
+  it('edits.mode "ask" in .loupe/config.json turns edits into asks; an allow rule for a file still wins', async () => {
+    await mkdir(path.join(root, '.loupe'), { recursive: true });
+    const write = (doc: unknown) => writeFile(path.join(root, '.loupe', 'config.json'), JSON.stringify(doc));
+    const engine = new PermissionEngine({ root, project: new ProjectConfig(root) });
+    await write({ edits: { mode: 'ask' }, permissions: [{ kind: 'edit', pattern: 'docs/**', action: 'allow' }] });
+    const d = await engine.decide({ kind: 'edit', path: 'src/a.ts' });
+    expect(d).toMatchObject({ action: 'ask', rule: null, always: [{ kind: 'edit', pattern: 'src/a.ts', action: 'allow' }] });
+    expect(d.reason).toContain('edits.mode is "ask"');
+    expect((await engine.decide({ kind: 'edit', path: 'docs/x.md' })).action).toBe('allow');
+    // Reads are not edits; a typo in the mode asks rather than silently writing.
+    expect((await engine.decide({ kind: 'read', path: 'src/a.ts' })).action).toBe('allow');
+    await write({ edits: { mode: 'akс' } });
+    expect((await engine.decide({ kind: 'edit', path: 'src/a.ts' })).action).toBe('ask');
+    await write({ edits: { mode: 'review' } });
+    expect((await engine.decide({ kind: 'edit', path: 'src/a.ts' })).action).toBe('allow');
+  });
+
   it('edits to .loupe and .git always ask, even under an allow rule; a deny rule still denies', async () => {
     const engine = await engineWith([
       { kind: 'edit', pattern: '**', action: 'allow' },

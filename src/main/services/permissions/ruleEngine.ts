@@ -6,7 +6,7 @@ import { resolveInWorkspace, toPosix } from '../workspace/pathGuard';
 import { alwaysCommandPattern, alwaysFolderPattern, alwaysUrlPattern } from './alwaysPatterns';
 import { analyseCommand, type PathRef } from './commandAnalysis';
 import { expandHome, matchCommand, matchPath, matchUrl } from './patterns';
-import type { ProjectRules } from './projectConfig';
+import type { EditsMode, ProjectRules } from './projectConfig';
 import { describeRule, type Decision, type PermissionAction, type PermissionKind, type PermissionRule, type SourcedRule } from './types';
 
 export type PermissionQuery =
@@ -21,8 +21,8 @@ export interface EngineOptions {
   root: string;
   project: { load(): Promise<ProjectRules> };
   userRules?: () => PermissionRule[];
-  /** DESIGN §9 edits.mode: 'ask' turns edits into approval cards. */
-  editsMode?: () => 'review' | 'ask';
+  /** DESIGN §9 edits.mode: 'ask' turns edits into approval cards. Absent: the project's config says. */
+  editsMode?: () => EditsMode;
 }
 
 /** Built-in defaults: not rules, so any rule beats them. */
@@ -58,20 +58,25 @@ export class PermissionEngine {
 
   /** Every rule in force, session first: the order names the winner among equals. */
   async rules(): Promise<SourcedRule[]> {
+    return (await this.loadRules()).rules;
+  }
+
+  private async loadRules(): Promise<{ rules: SourcedRule[]; editsMode: EditsMode }> {
     const project = await this.opts.project.load();
+    const editsMode = this.opts.editsMode?.() ?? project.editsMode ?? 'review';
     const user = (this.opts.userRules?.() ?? []).map((r, i): SourcedRule => ({ ...r, source: 'user', origin: `user settings permissions[${i}]` }));
-    return [...this.session, ...project.rules, ...user];
+    return { rules: [...this.session, ...project.rules, ...user], editsMode };
   }
 
   async decide(q: PermissionQuery): Promise<Decision> {
-    const rules = await this.rules();
+    const { rules, editsMode } = await this.loadRules();
     switch (q.kind) {
       case 'bash':
       case 'test':
         return this.command(q.kind, q.command, q.cwd ?? this.opts.root, rules);
       case 'read':
       case 'edit':
-        return this.file(q.kind, q.path, rules);
+        return this.file(q.kind, q.path, rules, editsMode);
       case 'external_directory':
         return this.outside(path.resolve(this.opts.root, expandHome(q.path)), rules);
       case 'webfetch':
@@ -93,17 +98,19 @@ export class PermissionEngine {
     return { action: fallback, kind, subject, rule: null, reason: `${subject}: no rule matches, so the default for ${kind} applies (${fallback})`, always: fallback === 'allow' ? [] : always };
   }
 
-  private async file(kind: 'read' | 'edit', requested: string, rules: SourcedRule[]): Promise<Decision> {
+  private async file(kind: 'read' | 'edit', requested: string, rules: SourcedRule[], editsMode: EditsMode): Promise<Decision> {
     let rel: string;
     try {
       rel = (await resolveInWorkspace(this.opts.root, expandHome(requested))).rel;
     } catch {
       return this.outside(path.resolve(this.opts.root, expandHome(requested)), rules);
     }
-    const fallback = kind === 'edit' && this.opts.editsMode?.() === 'ask' ? 'ask' : DEFAULTS[kind];
+    const fallback = kind === 'edit' && editsMode === 'ask' ? 'ask' : DEFAULTS[kind];
     const hit = this.match(kind, rules, (p) => matchPath(p, rel));
     if (kind === 'edit' && PROTECTED.test(rel)) return this.protectedWrite(rel, hit);
-    return this.byRuleOrDefault(kind, rel || '.', hit, [{ kind, pattern: rel, action: 'allow' }], fallback);
+    const d = this.byRuleOrDefault(kind, rel || '.', hit, [{ kind, pattern: rel, action: 'allow' }], fallback);
+    if (!hit && fallback !== DEFAULTS[kind]) d.reason = `${rel}: edits.mode is "ask" in .loupe/config.json, so every edit waits for approval before it is written`;
+    return d;
   }
 
   private protectedWrite(rel: string, hit: { action: PermissionAction; rule: SourcedRule } | null): Decision {

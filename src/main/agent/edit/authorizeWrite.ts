@@ -1,0 +1,47 @@
+// Every agent write asks the permission engine as kind `edit` right before it reaches the disk,
+// with the change already computed: in "ask before every edit" mode (and for `.loupe/`, `.git/`)
+// the person sees exactly what would be written, and nothing is written unless they allow it.
+import { ProtectedPathError } from '../../services/modlog/errors';
+import { isProtectedPath } from '../../services/modlog/modificationLog';
+import { unifiedDiff } from '../../services/modlog/unifiedDiff';
+import { languageOf } from '../../services/workspace/language';
+import { gateFor, type PermissionHooks } from '../../services/permissions/workspaceGate';
+
+/** Above this, the card shows the unified diff only; a diff editor of megabytes helps nobody. */
+const MAX_SIDE_CHARS = 1_000_000;
+
+export interface ProposedWrite {
+  /** Workspace-relative path. */
+  rel: string;
+  tool: string;
+  /** Current content; null when the file does not exist yet. */
+  before: string | Buffer | null;
+  /** Content to write; null to delete the file. */
+  after: string | Buffer | null;
+  signal?: AbortSignal;
+}
+
+const text = (b: string | Buffer | null): string | null => (b === null ? null : typeof b === 'string' ? b : b.toString('utf8'));
+
+function describe(rel: string, before: string | null, after: string | null): string {
+  if (before === null) return `create ${rel}`;
+  if (after === null) return `delete ${rel}`;
+  return `edit ${rel}`;
+}
+
+/** Resolves when the write may go ahead; throws PERMISSION_DENIED (with the person's message) otherwise. */
+export async function authorizeWrite(ctx: PermissionHooks, w: ProposedWrite): Promise<void> {
+  // Refused whatever the answer, so nobody is asked.
+  if (isProtectedPath(w.rel)) throw new ProtectedPathError(w.rel);
+  const before = text(w.before);
+  const after = text(w.after);
+  const small = (before?.length ?? 0) <= MAX_SIDE_CHARS && (after?.length ?? 0) <= MAX_SIDE_CHARS;
+  await gateFor(ctx).authorize({
+    query: { kind: 'edit', path: w.rel },
+    tool: w.tool,
+    summary: describe(w.rel, before, after),
+    diff: () => unifiedDiff(w.rel, before, after),
+    ...(small ? { edit: { path: w.rel, before, after, language: languageOf(w.rel) } } : {}),
+    signal: w.signal,
+  });
+}
