@@ -1,7 +1,10 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { ApprovalRequestView } from '../../shared/contract';
 import { useApp } from '../store';
 import './approvals.css';
+
+// Monaco comes with the diff editor's chunk, only once an edit asks.
+const EditDiff = lazy(() => import('./EditDiff'));
 
 const KIND_LABEL: Record<ApprovalRequestView['kind'], string> = {
   bash: 'Run a command',
@@ -56,7 +59,13 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       <div className="approval-why" data-testid="approval-why">
         {req.reason}. <span className="muted">{why}</span>
       </div>
-      {req.diff && <pre className="approval-diff">{req.diff}</pre>}
+      {req.edit ? (
+        <Suspense fallback={<pre className="approval-diff">{req.diff}</pre>}>
+          <EditDiff edit={req.edit} />
+        </Suspense>
+      ) : (
+        req.diff && <pre className="approval-diff">{req.diff}</pre>
+      )}
       {editing && (
         <div className="approval-always">
           <label>

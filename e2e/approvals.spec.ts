@@ -1,0 +1,101 @@
+// "Ask before every edit" (`edits.mode: "ask"` in .loupe/config.json) end to end: the agent's
+// edit waits as an approval card showing Monaco's diff of the change, and the file on disk is
+// untouched until the person allows it; a denial leaves it as it was and reaches the model.
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startScriptedLlm, userPrompt, type RecordedRequest, type ScriptedLlm, type ScriptedReply } from '../test/support/scriptedLlm';
+import { startServe, type Served } from './support/serve';
+
+let root: string;
+let project: string;
+let served: Served;
+let llm: ScriptedLlm;
+
+const SHOTS = path.resolve('test-results', 'approvals');
+const FILES: Record<string, { path: string; old_str: string; new_str: string }> = {
+  greet: { path: 'src/greet.ts', old_str: '"hello"', new_str: '"goodbye"' },
+  farewell: { path: 'src/farewell.ts', old_str: '"bye"', new_str: '"see you"' },
+};
+
+/** Reads the file the prompt names, then edits it; afterwards repeats what the tool said. */
+function script(req: RecordedRequest): ScriptedReply {
+  const target = FILES[userPrompt(req).includes('farewell') ? 'farewell' : 'greet'];
+  const messages = req.body.messages ?? [];
+  const last = messages[messages.length - 1];
+  if (last?.role !== 'tool') return { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: target.path }) }] };
+  const lastCall = [...messages].reverse().find((m) => m.role === 'assistant' && m.tool_calls?.length)?.tool_calls?.[0]?.function.name;
+  if (lastCall === 'read_file') return { toolCalls: [{ name: 'edit_file', arguments: JSON.stringify({ ...target, reason: 'Change the word' }) }] };
+  return { content: `The edit tool said: ${String(last.content).split('\n')[0]}` };
+}
+
+async function ask(page: Page, text: string) {
+  await page.goto(served.url);
+  await expect(page.getByTestId('workspace-root')).toContainText('ask-project');
+  await page.getByTestId('agent-tab').click();
+  await page.getByTestId('chat-input').fill(text);
+  await page.getByTestId('chat-input').press('Enter');
+}
+
+const onDisk = (rel: string) => readFile(path.join(project, rel), 'utf8');
+
+test.beforeAll(async () => {
+  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'loupe-e2e-ask-')));
+  project = path.join(root, 'ask-project');
+  await mkdir(path.join(project, 'src'), { recursive: true });
+  await mkdir(path.join(project, '.loupe'), { recursive: true });
+  await writeFile(path.join(project, 'src/greet.ts'), 'export const greeting = "hello";\nexport const loud = greeting.toUpperCase();\n');
+  await writeFile(path.join(project, 'src/farewell.ts'), 'export const farewell = "bye";\n');
+  await writeFile(path.join(project, '.loupe/config.json'), JSON.stringify({ edits: { mode: 'ask' } }, null, 2));
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e@x', '-c', 'user.name=E', ...args], { cwd: project });
+  git('init', '-q');
+  git('add', 'src');
+  git('commit', '-qm', 'init');
+  llm = await startScriptedLlm(script);
+  served = await startServe(project, { OPENAI_BASE_URL: llm.baseURL, LOUPE_MODEL: 'scripted', OPENAI_API_KEY: 'sk-env' });
+  await mkdir(SHOTS, { recursive: true });
+});
+
+test.afterAll(async () => {
+  await served?.stop();
+  await llm?.close();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+test('an edit waits on a card showing its Monaco diff, and is written only once allowed', async ({ page }) => {
+  await ask(page, 'edit the greeting');
+  const card = page.locator('[data-testid="approval-card"][data-kind="edit"]');
+  await expect(card).toBeVisible();
+  await expect(card.getByTestId('approval-subject')).toHaveText('edit src/greet.ts');
+  await expect(card.getByTestId('approval-why')).toContainText('edits.mode is "ask"');
+  // Monaco's diff editor, both sides: the removed word and the added one.
+  const diff = card.getByTestId('approval-diff');
+  await expect(diff.locator('.monaco-diff-editor')).toBeVisible();
+  await expect(diff.locator('.editor.modified .view-lines')).toContainText('goodbye');
+  await expect(diff.locator('.line-insert, .char-insert').first()).toBeAttached();
+  await expect(diff.locator('.line-delete, .char-delete, .inline-deleted-text').first()).toBeAttached();
+  const tool = page.locator('[data-testid="tool-call"][data-tool="edit_file"]');
+  await expect(tool).toHaveAttribute('data-status', 'running');
+  expect(await onDisk('src/greet.ts')).toContain('"hello"');
+  await page.screenshot({ path: path.join(SHOTS, 'edit-approval.png') });
+
+  await card.getByTestId('approval-allow-once').click();
+  await expect(page.getByTestId('approval-card')).toHaveCount(0);
+  await expect(tool).toHaveAttribute('data-status', 'done');
+  await expect.poll(() => onDisk('src/greet.ts')).toContain('"goodbye"');
+  await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]').last()).toContainText('Edited src/greet.ts');
+});
+
+test('a denied edit leaves the file as it was and the model hears why', async ({ page }) => {
+  await ask(page, 'edit the farewell');
+  const card = page.locator('[data-testid="approval-card"][data-kind="edit"]');
+  await expect(card.getByTestId('approval-diff').locator('.monaco-diff-editor')).toBeVisible();
+  await card.getByLabel('Message for the agent').fill('keep it short');
+  await card.getByTestId('approval-deny').click();
+  await expect(page.getByTestId('approval-card')).toHaveCount(0);
+  await expect(page.locator('[data-testid="tool-call"][data-tool="edit_file"]')).toHaveAttribute('data-status', 'error');
+  await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]').last()).toContainText('keep it short');
+  expect(await onDisk('src/farewell.ts')).toBe('export const farewell = "bye";\n');
+});
