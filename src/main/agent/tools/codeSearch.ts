@@ -1,4 +1,5 @@
 // code_search (seed 003): regex search ranked by an explainable relevance score.
+import { configuredExcludes } from '../../services/config/loupeConfig';
 import { z } from 'zod';
 import { gateFor } from '../../services/permissions/workspaceGate';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
@@ -23,7 +24,7 @@ export const codeSearchTool = defineTool({
     // Outside the workspace is refused outright (DESIGN §4), before any rule is consulted.
     const { rel } = await resolveInWorkspace(ctx.root, args.path ?? '');
     await gateFor(ctx).authorize({ query: { kind: 'read', path: rel || '.' }, tool: 'code_search', summary: `search ${args.path ?? 'the workspace'} for ${args.pattern}`, signal: ctx.signal });
-    const r = await codeSearch(ctx.root, { pattern: args.pattern, language: args.language, path: args.path, limit: args.limit, excludePatterns: args.exclude_patterns, signal: ctx.signal });
+    const r = await codeSearch(ctx.root, { pattern: args.pattern, language: args.language, path: args.path, limit: args.limit, excludePatterns: [...(await configuredExcludes(ctx.root)), ...(args.exclude_patterns ?? [])], signal: ctx.signal });
     return success(formatCodeSearch(r), { ...r });
   },
 });

@@ -1,5 +1,6 @@
 // grep (seed 002, DESIGN §4): ripgrep with content / files_with_matches / count modes,
 // context lines and head_limit/offset paging.
+import { configuredExcludes } from '../../services/config/loupeConfig';
 import { z } from 'zod';
 import { gateFor } from '../../services/permissions/workspaceGate';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
@@ -47,6 +48,7 @@ export const grepTool = defineTool({
       multiline: args.multiline,
       headLimit: args.head_limit,
       offset: args.offset,
+      exclude: await configuredExcludes(ctx.root),
       signal: ctx.signal,
     });
     return success(formatGrep(r), { ...r });

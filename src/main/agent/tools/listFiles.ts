@@ -1,4 +1,5 @@
 // list_files: `rg --files` filtered by a glob, most recently modified first.
+import { configuredExcludes } from '../../services/config/loupeConfig';
 import { z } from 'zod';
 import { gateFor } from '../../services/permissions/workspaceGate';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
@@ -19,7 +20,7 @@ export const listFilesTool = defineTool({
     // Outside the workspace is refused outright (DESIGN §4), before any rule is consulted.
     const { rel } = await resolveInWorkspace(ctx.root, args.path ?? '');
     await gateFor(ctx).authorize({ query: { kind: 'read', path: rel || '.' }, tool: 'list_files', summary: `list ${args.pattern ?? 'files'} in ${args.path ?? 'the workspace'}`, signal: ctx.signal });
-    const r = await listFiles(ctx.root, { pattern: args.pattern, path: args.path, limit: args.limit, signal: ctx.signal });
+    const r = await listFiles(ctx.root, { pattern: args.pattern, path: args.path, limit: args.limit, exclude: await configuredExcludes(ctx.root), signal: ctx.signal });
     return success(formatListFiles(r), { files: r.files.map((f) => ({ path: f.path, mtime: new Date(f.mtimeMs).toISOString() })), total: r.total });
   },
 });

@@ -2,7 +2,7 @@
 // the model's own test_command after the same permission check as bash; results parsed and
 // attached to every modification of the correlation.
 import { z } from 'zod';
-import { LoupeConfigFile } from '../../services/config/loupeConfig';
+import { loupeConfigFor } from '../../services/config/loupeConfig';
 import { recordTestResults } from '../../services/modlog/review';
 import { gateFor } from '../../services/permissions/workspaceGate';
 import { resolveTestCommand, type TestCommand } from '../../services/tests/detect';
@@ -19,11 +19,9 @@ const schema = z.object({
 
 export type RunTestsArgs = z.output<typeof schema>;
 
-const configs = new Map<string, LoupeConfigFile>();
-const configFor = (root: string) => configs.get(root) ?? configs.set(root, new LoupeConfigFile(root)).get(root)!;
 
 export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOutputHook): Promise<TestRun & { source: TestCommand['source']; recorded_for: string[] }> {
-  const { config } = await configFor(ctx.root).load();
+  const { config } = await loupeConfigFor(ctx.root).load();
   let resolved: TestCommand;
   if (args.test_command) {
     await gateFor(ctx).authorize({ query: { kind: 'bash', command: args.test_command, cwd: ctx.root }, tool: 'run_tests', summary: args.test_command, signal: ctx.signal });

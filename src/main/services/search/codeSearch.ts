@@ -3,7 +3,7 @@ import { displayLines, parseRecord, peekType, rgText, type RgLineMessage } from 
 import { rgTypesFor } from './languages';
 import { relevance } from './relevance';
 import { partialNote, runRipgrep } from './ripgrep';
-import { BASE_RG_ARGS, byPath, clampInt, cleanPath, searchTarget } from './searchScope';
+import { BASE_RG_ARGS, byPath, clampInt, cleanPath, excludeArgs, searchTarget } from './searchScope';
 
 export const CODE_SEARCH_DEFAULT_LIMIT = 50;
 export const CODE_SEARCH_MAX_LIMIT = 1000;
@@ -60,7 +60,7 @@ export async function codeSearch(root: string, q: CodeSearchQuery): Promise<Code
   const limit = clampInt(q.limit, CODE_SEARCH_DEFAULT_LIMIT, 1, CODE_SEARCH_MAX_LIMIT);
   const args = [...BASE_RG_ARGS, '--json'];
   for (const t of rgTypesFor(q.language)) args.push('--type', t);
-  for (const p of q.excludePatterns ?? []) if (p.trim()) args.push('--glob', `!${p.trim()}`);
+  args.push(...excludeArgs(q.excludePatterns));
   if (q.caseInsensitive) args.push('--ignore-case');
   args.push('--regexp', q.pattern, '--', target.arg);
 

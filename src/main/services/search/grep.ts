@@ -2,7 +2,7 @@
 // head_limit/offset. Results are ordered by path so page 2 follows page 1.
 import { displayLines, parseRecord, peekType, rgText, type RgLineMessage } from './rgJson';
 import { partialNote, runRipgrep } from './ripgrep';
-import { BASE_RG_ARGS, byPath, clampInt, cleanPath, searchTarget } from './searchScope';
+import { BASE_RG_ARGS, byPath, clampInt, cleanPath, excludeArgs, searchTarget } from './searchScope';
 
 export type GrepMode = 'content' | 'files_with_matches' | 'count';
 export const GREP_DEFAULT_LIMIT = 100;
@@ -23,6 +23,8 @@ export interface GrepQuery {
   multiline?: boolean;
   headLimit?: number;
   offset?: number;
+  /** Globs never searched (`search.exclude` of .loupe/config.json); they win over \`glob\`. */
+  exclude?: readonly string[];
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -50,6 +52,7 @@ function filterArgs(q: GrepQuery): string[] {
   const args = [...BASE_RG_ARGS];
   if (q.glob) args.push('--glob', q.glob);
   if (q.type) args.push('--type', q.type);
+  args.push(...excludeArgs(q.exclude));
   if (q.caseInsensitive) args.push('--ignore-case');
   if (q.multiline) args.push('--multiline');
   return args;

@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { runRipgrep } from './ripgrep';
-import { BASE_RG_ARGS, byPath, clampInt, cleanPath, searchTarget } from './searchScope';
+import { BASE_RG_ARGS, byPath, clampInt, cleanPath, excludeArgs, searchTarget } from './searchScope';
 
 export const LIST_DEFAULT_LIMIT = 100;
 export const LIST_MAX_LIMIT = 1000;
@@ -13,6 +13,8 @@ export interface ListFilesQuery {
   pattern?: string;
   path?: string;
   limit?: number;
+  /** Globs never searched (`search.exclude` of .loupe/config.json); they win over \`glob\`. */
+  exclude?: readonly string[];
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -45,7 +47,7 @@ export async function listFiles(root: string, q: ListFilesQuery): Promise<ListFi
   const limit = clampInt(q.limit, LIST_DEFAULT_LIMIT, 1, LIST_MAX_LIMIT);
   const args = ['--files', ...BASE_RG_ARGS, '--null'];
   if (q.pattern && q.pattern !== '*' && q.pattern !== '**' && q.pattern !== '**/*') args.push('--glob', q.pattern);
-  args.push('--', target.arg);
+  args.push(...excludeArgs(q.exclude), '--', target.arg);
   const files: string[] = [];
   await runRipgrep({
     cwd: root,

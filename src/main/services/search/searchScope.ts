@@ -6,6 +6,11 @@ import { FileNotFoundError } from '../../errors';
 /** Hidden files are searched (.github, .env.example) but never Git's or Loupe's own state. */
 export const BASE_RG_ARGS = ['--hidden', '--glob', '!.git', '--glob', '!.loupe'];
 
+/** `search.exclude` of .loupe/config.json (and a caller's own excludes) as rg globs. */
+export function excludeArgs(patterns: readonly string[] | undefined): string[] {
+  return (patterns ?? []).map((p) => p.trim()).filter(Boolean).flatMap((p) => ['--glob', `!${p.replace(/^!/, '')}`]);
+}
+
 export interface SearchTarget {
   /** What rg is given after `--`: a workspace-relative path, '.' for the root. */
   arg: string;
