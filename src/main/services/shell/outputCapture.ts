@@ -4,6 +4,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { stripAnsi } from './ansi';
+import { pruneOutputs } from './outputPrune';
 
 export const HEAD_BYTES = 10 * 1024;
 export const TAIL_BYTES = 20 * 1024;
@@ -60,6 +61,7 @@ export class OutputCapture {
     try {
       mkdirSync(path.dirname(this.logPath!), { recursive: true });
       this.fd = openSync(this.logPath!, 'w', 0o600);
+      void pruneOutputs(path.dirname(this.logPath!), this.logPath!).catch(() => undefined);
       this.log(Buffer.concat(this.head));
       this.log(Buffer.concat(this.tail));
     } catch {
