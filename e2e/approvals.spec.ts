@@ -73,7 +73,7 @@ test('an edit waits on a card showing its Monaco diff, and is written only once 
   // Monaco's diff editor, both sides: the removed word and the added one.
   const diff = card.getByTestId('approval-diff');
   await expect(diff.locator('.monaco-diff-editor')).toBeVisible();
-  await expect(diff.locator('.editor.modified .view-lines')).toContainText('goodbye');
+  await expect(diff.locator('.editor.modified')).toContainText('goodbye');
   await expect(diff.locator('.line-insert, .char-insert').first()).toBeAttached();
   await expect(diff.locator('.line-delete, .char-delete, .inline-deleted-text').first()).toBeAttached();
   const tool = page.locator('[data-testid="tool-call"][data-tool="edit_file"]');
@@ -98,4 +98,21 @@ test('a denied edit leaves the file as it was and the model hears why', async ({
   await expect(page.locator('[data-testid="tool-call"][data-tool="edit_file"]')).toHaveAttribute('data-status', 'error');
   await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]').last()).toContainText('keep it short');
   expect(await onDisk('src/farewell.ts')).toBe('export const farewell = "bye";\n');
+});
+
+test('the settings toggle turns "ask before every edit" off: the next edit is written without a card', async ({ page }) => {
+  await page.goto(served.url);
+  await page.getByTestId('agent-tab').click();
+  await page.getByTestId('settings-open').click();
+  const toggle = page.getByTestId('settings-ask-edits');
+  await expect(toggle).toBeChecked();
+  await page.getByTestId('settings-dialog').screenshot({ path: path.join(SHOTS, 'settings-edits-mode.png') });
+  await toggle.uncheck();
+  await expect.poll(async () => JSON.parse(await onDisk('.loupe/config.json')).edits).toEqual({ mode: 'review' });
+  await page.keyboard.press('Escape');
+
+  await ask(page, 'edit the farewell');
+  await expect(page.locator('[data-testid="tool-call"][data-tool="edit_file"]')).toHaveAttribute('data-status', 'done');
+  await expect(page.getByTestId('approval-card')).toHaveCount(0);
+  expect(await onDisk('src/farewell.ts')).toBe('export const farewell = "see you";\n');
 });

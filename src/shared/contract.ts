@@ -140,6 +140,9 @@ export interface ChatSessionView {
   running_correlation_id?: string;
 }
 
+/** `review`: edits are written, then reviewed; `ask`: each edit waits for approval first. */
+export type EditsModeName = 'review' | 'ask';
+
 export type PermissionKindName = 'read' | 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'test';
 
 /** A question from the permission engine waiting for the person (DESIGN §3). */
@@ -228,6 +231,9 @@ export interface HostRequests {
   'settings.save': { params: { base_url: string; api_key?: string; model: string; context_tokens?: number }; result: LlmSettingsView };
   'settings.models': { params: LlmProbe | void; result: { models: string[] } };
   'settings.test': { params: LlmProbe | void; result: { ok: boolean; models: string[]; latency_ms: number; error?: string } };
+  /** DESIGN §9 `edits.mode` of the open workspace's .loupe/config.json. */
+  'settings.editsMode': { params: void; result: { mode: EditsModeName } };
+  'settings.setEditsMode': { params: { mode: EditsModeName }; result: { mode: EditsModeName } };
 }
 
 /** Events: host → renderer. */
@@ -301,6 +307,8 @@ const requestChannelMap = {
   'settings.save': true,
   'settings.models': true,
   'settings.test': true,
+  'settings.editsMode': true,
+  'settings.setEditsMode': true,
 } satisfies Record<RequestChannel, true>;
 
 const eventChannelMap = {

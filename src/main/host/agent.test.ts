@@ -102,6 +102,34 @@ describe('Host agent channels', () => {
   });
 });
 
+describe('edits mode', () => {
+  it('settings.setEditsMode writes edits.mode into .loupe/config.json, keeping other keys, and the next edit asks', async () => {
+    const cfg = path.join(dir, 'ws', '.loupe', 'config.json');
+    await writeTree(path.join(dir, 'ws'), { '.loupe/config.json': JSON.stringify({ permissions: [{ kind: 'bash', pattern: 'ls', action: 'allow' }], tests: { js: 'node t.js' } }) });
+    expect(await host.handle('settings.editsMode', undefined)).toEqual({ mode: 'review' });
+    expect(await host.handle('settings.setEditsMode', { mode: 'ask' })).toEqual({ mode: 'ask' });
+    const doc = JSON.parse(await readFile(cfg, 'utf8'));
+    expect(doc).toEqual({ permissions: [{ kind: 'bash', pattern: 'ls', action: 'allow' }], tests: { js: 'node t.js' }, edits: { mode: 'ask' } });
+
+    await host.handle('settings.save', { base_url: llm.baseURL, model: 'scripted' });
+    llm.enqueue(
+      { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: 'a.txt' }) }] },
+      { toolCalls: [{ name: 'edit_file', arguments: JSON.stringify({ path: 'a.txt', old_str: 'hello', new_str: 'bye' }) }] },
+      { content: 'ok' },
+    );
+    const sent = await host.handle('chat.send', { text: 'edit' });
+    const card = await until(async () => (await host.handle('approvals.list', undefined))[0]);
+    expect(card).toMatchObject({ kind: 'edit', tool: 'edit_file', edit: { path: 'a.txt', before: 'hello\n', after: 'bye\n', language: 'plaintext' } });
+    expect(await readFile(path.join(dir, 'ws', 'a.txt'), 'utf8')).toBe('hello\n');
+    await host.handle('chat.stop', { session_id: sent.session_id });
+
+    await expect(host.handle('settings.setEditsMode', { mode: 'sometimes' } as never)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await writeFile(cfg, '{ "edits": ');
+    await expect(host.handle('settings.setEditsMode', { mode: 'review' })).rejects.toThrow(/could not be updated: .*config\.json:1:12: /);
+    expect(await readFile(cfg, 'utf8')).toBe('{ "edits": ');
+  });
+});
+
 describe('switching folders', () => {
   it('stops the old folder\'s requests, so no question is left waiting unseen', async () => {
     await host.handle('settings.save', { base_url: llm.baseURL, model: 'scripted' });

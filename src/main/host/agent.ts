@@ -6,6 +6,7 @@ import type {
   ChatSessionSummary,
   ChatSessionView,
   ChatTranscriptItem,
+  EditsModeName,
   HostEvents,
   LlmProbe,
   LlmSettingsView,
@@ -26,7 +27,8 @@ import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
 import { FileSession } from '../services/files/readTracker';
 import { ApprovalQueue } from '../services/permissions/approvalQueue';
 import { PermissionGate } from '../services/permissions/permissionGate';
-import { ProjectConfig } from '../services/permissions/projectConfig';
+import { ConfigMalformedError, describeProblem } from '../services/permissions/errors';
+import { CONFIG_REL, ProjectConfig } from '../services/permissions/projectConfig';
 import { PermissionEngine } from '../services/permissions/ruleEngine';
 import { SessionStore, titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
 import { UserSettings } from '../services/settings/userSettings';
@@ -168,6 +170,21 @@ export class AgentHost {
       configured: config !== null,
       detected: detected.map((d) => ({ name: d.name, base_url: d.baseURL, models: d.models })),
     };
+  }
+
+  async editsMode(): Promise<{ mode: EditsModeName }> {
+    return { mode: (await this.ws().project.load()).editsMode ?? 'review' };
+  }
+
+  async setEditsMode(p: Params<'settings.setEditsMode'>): Promise<{ mode: EditsModeName }> {
+    if (p?.mode !== 'review' && p?.mode !== 'ask') throw new InvalidArgumentError(`mode must be "review" or "ask" (got ${JSON.stringify(p?.mode)}).`);
+    try {
+      await this.ws().project.setEditsMode(p.mode);
+    } catch (err) {
+      if (err instanceof ConfigMalformedError) throw new InvalidArgumentError(`${CONFIG_REL} could not be updated: ${describeProblem(err.problem)}. Fix the file, then try again.`);
+      throw err;
+    }
+    return this.editsMode();
   }
 
   async saveSettings(p: Params<'settings.save'>): Promise<LlmSettingsView> {

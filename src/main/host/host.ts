@@ -163,6 +163,8 @@ export class Host {
       'settings.save': (p) => this.agent.saveSettings(obj(p)),
       'settings.models': (p) => this.agent.models(p ?? undefined),
       'settings.test': (p) => this.agent.test(p ?? undefined),
+      'settings.editsMode': () => this.agent.editsMode(),
+      'settings.setEditsMode': (p) => this.agent.setEditsMode(obj(p) as Params<'settings.setEditsMode'>),
     };
   }
 }

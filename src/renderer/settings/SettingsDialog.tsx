@@ -20,6 +20,8 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
   const busy = useApp((s) => s.settingsBusy);
   const error = useApp((s) => s.settingsError);
   const result = useApp((s) => s.settingsTest);
+  const editsMode = useApp((s) => s.editsMode);
+  const setEditsMode = useApp((s) => s.setEditsMode);
   // The form starts from the values as they were when it opened; a refetch does not overwrite typing.
   const [baseUrl, setBaseUrl] = useState(settings.base_url);
   const [model, setModel] = useState(settings.model);
@@ -114,6 +116,20 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
           </div>
         )}
         {error && <div className="settings-fail">{error}</div>}
+        {editsMode && (
+          <>
+            <div className="settings-title settings-section">This project</div>
+            <label className="settings-check">
+              <input type="checkbox" data-testid="settings-ask-edits" checked={editsMode === 'ask'} onChange={(e) => void setEditsMode(e.target.checked ? 'ask' : 'review')} />
+              <span>
+                Ask before every edit
+                <span className="muted settings-note">
+                  Each change the agent wants to make waits on an approval card showing its diff. Saved at once as <code>edits.mode</code> in .loupe/config.json.
+                </span>
+              </span>
+            </label>
+          </>
+        )}
         <div className="settings-actions">
           <button type="button" className="btn" disabled={busy !== null || !baseUrl.trim()} onClick={() => void test(probe())}>
             {busy === 'testing' ? 'Testing…' : 'Test connection'}

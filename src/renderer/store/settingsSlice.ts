@@ -1,4 +1,4 @@
-import type { LlmProbe, LlmSettingsView, Params } from '../../shared/contract';
+import type { EditsModeName, LlmProbe, LlmSettingsView, Params } from '../../shared/contract';
 import { errorMessage } from '../host-client';
 import type { SliceCreator } from './types';
 
@@ -9,7 +9,12 @@ export interface SettingsSlice {
   settingsError: string | null;
   settingsModels: string[];
   settingsTest: { ok: boolean; message: string } | null;
+  /** The open project's `edits.mode`; null until known (or with no workspace). */
+  editsMode: EditsModeName | null;
   loadSettings(): Promise<void>;
+  loadEditsMode(): Promise<void>;
+  /** Written to .loupe/config.json at once, not with the model settings' Save. */
+  setEditsMode(mode: EditsModeName): Promise<void>;
   openSettings(): void;
   closeSettings(): void;
   saveSettings(values: Params<'settings.save'>): Promise<boolean>;
@@ -24,6 +29,7 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, { cli
   settingsError: null,
   settingsModels: [],
   settingsTest: null,
+  editsMode: null,
 
   async loadSettings() {
     try {
@@ -36,6 +42,25 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, { cli
   openSettings() {
     set({ settingsOpen: true, settingsError: null, settingsTest: null });
     void get().loadSettings();
+    void get().loadEditsMode();
+  },
+
+  async loadEditsMode() {
+    try {
+      set({ editsMode: (await client.request('settings.editsMode', undefined)).mode });
+    } catch {
+      set({ editsMode: null });
+    }
+  },
+
+  async setEditsMode(mode) {
+    const before = get().editsMode;
+    set({ editsMode: mode, settingsError: null });
+    try {
+      set({ editsMode: (await client.request('settings.setEditsMode', { mode })).mode });
+    } catch (err) {
+      set({ editsMode: before, settingsError: errorMessage(err) });
+    }
   },
 
   closeSettings: () => set({ settingsOpen: false }),

@@ -93,6 +93,28 @@ export class ProjectConfig {
 
   /** Appends rules (skipping ones already there); refuses to touch a file it cannot parse. */
   addRules(add: PermissionRule[]): Promise<void> {
+    return this.update((doc) => {
+      const list = Array.isArray(doc.permissions) ? [...(doc.permissions as unknown[])] : [];
+      const has = (r: PermissionRule) =>
+        list.some((x) => {
+          const p = RuleSchema.safeParse(x);
+          return p.success && p.data.kind === r.kind && p.data.pattern === r.pattern && p.data.action === r.action;
+        });
+      for (const r of add) if (!has(r)) list.push({ kind: r.kind, pattern: r.pattern, action: r.action });
+      return { ...doc, permissions: list };
+    });
+  }
+
+  /** Sets `edits.mode`, keeping every other key as the user wrote it. */
+  setEditsMode(mode: EditsMode): Promise<void> {
+    return this.update((doc) => {
+      const edits = doc.edits && typeof doc.edits === 'object' && !Array.isArray(doc.edits) ? doc.edits : {};
+      return { ...doc, edits: { ...edits, mode } };
+    });
+  }
+
+  /** Read, change, write atomically, one change at a time; a file that does not parse is left alone. */
+  private update(change: (doc: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
     const run = this.writing.then(async () => {
       let doc: Record<string, unknown> = {};
       let mode = 0o644;
@@ -108,14 +130,7 @@ export class ProjectConfig {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       }
-      const list = Array.isArray(doc.permissions) ? [...(doc.permissions as unknown[])] : [];
-      const has = (r: PermissionRule) =>
-        list.some((x) => {
-          const p = RuleSchema.safeParse(x);
-          return p.success && p.data.kind === r.kind && p.data.pattern === r.pattern && p.data.action === r.action;
-        });
-      for (const r of add) if (!has(r)) list.push({ kind: r.kind, pattern: r.pattern, action: r.action });
-      await writeJsonAtomic(this.file, { ...doc, permissions: list }, mode);
+      await writeJsonAtomic(this.file, change(doc), mode);
       this.cached = null;
     });
     this.writing = run.catch(() => {});
