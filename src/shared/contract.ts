@@ -67,6 +67,13 @@ export interface ModificationView {
   rolls_back?: string;
   /** Set on a rolled-back modification: the rollback that reversed it. */
   rolled_back_by?: string;
+  /**
+   * Hunks (0-based, in the order of this modification's diff) that a live hunk rollback
+   * currently reverts, ascending; absent when none. Rolling back that rollback clears its hunk.
+   */
+  reverted_hunks?: number[];
+  /** With reverted_hunks: how many hunks the diff has, when the log recorded it. */
+  hunk_count?: number;
   git_staged: boolean;
   test_results?: { passed: number; failed: number; skipped?: number; duration_ms: number; status?: string } | null;
 }

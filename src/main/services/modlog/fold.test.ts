@@ -33,6 +33,37 @@ describe('LogIndex', () => {
     expect((await idx.sync()).query({ status: 'rolled_back' }).modifications.map((m) => m.modification_id)).toEqual(['r1']);
   });
 
+  it('folds hunk rollbacks into reverted_hunks; rolling back a hunk rollback clears its hunk, and re-applies it when rolled back in turn', async () => {
+    const file = await logFile();
+    const hunkBack = (id: string, hunk: number, extra: Record<string, unknown> = {}) => mod(id, { operation: 'rollback', rolls_back: 'm1', hunk, hunk_count: 3, ...extra });
+    await writeFile(file, mod('m1') + hunkBack('h2', 2) + hunkBack('h0', 0));
+    const view = async (id: string) => (await new LogIndex(file).sync()).query().modifications.find((m) => m.modification_id === id)!;
+    // The modification keeps its status; its hunk rollbacks are entries of their own.
+    expect(await view('m1')).toMatchObject({ status: 'applied', reverted_hunks: [0, 2], hunk_count: 3 });
+    expect(await view('h0')).not.toHaveProperty('reverted_hunks');
+    expect(await view('h0')).not.toHaveProperty('hunk_count');
+
+    await appendFile(file, mod('u0', { operation: 'rollback', rolls_back: 'h0' }));
+    expect(await view('m1')).toMatchObject({ reverted_hunks: [2], hunk_count: 3 });
+    expect(await view('h0')).toMatchObject({ status: 'rolled_back', rolled_back_by: 'u0' });
+    await appendFile(file, mod('u1', { operation: 'rollback', rolls_back: 'u0' }));
+    expect((await view('m1')).reverted_hunks).toEqual([0, 2]);
+    await appendFile(file, mod('u2', { operation: 'rollback', rolls_back: 'h2' }) + mod('u3', { operation: 'rollback', rolls_back: 'h0' }));
+    expect(await view('m1')).not.toHaveProperty('reverted_hunks');
+    expect(await view('m1')).not.toHaveProperty('hunk_count');
+  });
+
+  it('reads hunk rollbacks written before hunk_count was recorded, and ignores malformed hunks', async () => {
+    const file = await logFile();
+    await writeFile(file, mod('m1') + mod('r1', { operation: 'rollback', rolls_back: 'm1', hunk: 1 }) + mod('r2', { operation: 'rollback', rolls_back: 'm1', hunk: -1 }));
+    const [r2, r1, m1] = (await new LogIndex(file).sync()).query().modifications;
+    expect(m1).toMatchObject({ modification_id: 'm1', status: 'applied', reverted_hunks: [1] });
+    expect(m1).not.toHaveProperty('hunk_count');
+    // A hunk rollback is never mistaken for a whole one.
+    expect(m1).not.toHaveProperty('rolled_back_by');
+    expect([r1.status, r2.status]).toEqual(['applied', 'applied']);
+  });
+
   it('reads only complete lines, picks up the rest when it is written, and skips torn ones', async () => {
     const file = await logFile();
     const line = mod('m2');

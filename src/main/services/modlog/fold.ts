@@ -10,19 +10,48 @@ export interface Folded {
   approved: boolean;
   /** The whole-file rollback that currently reverses this modification. */
   rolledBackBy?: string;
+  /** Rollbacks of single hunks of this modification, in log order, live or since rolled back themselves. */
+  hunkRollbacks?: Folded[];
   tests?: TestResultsLine;
 }
 
+// Status stays about whole rollbacks (DESIGN §2): a modification whose hunks were all reverted
+// one by one still reads applied/approved, with every hunk listed in reverted_hunks. Its hunk
+// rollbacks are modifications of their own, each with its own status.
 export const statusOf = (f: Folded): ModificationStatus => (f.rolledBackBy ? 'rolled_back' : f.approved ? 'approved' : 'applied');
+
+/**
+ * Hunk → the hunk rollback that currently reverts it. A hunk rollback stops counting once it is
+ * rolled back itself, and counts again when that rollback is rolled back in turn.
+ */
+export function revertedHunks(f: Folded): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const r of f.hunkRollbacks ?? []) {
+    const h = r.entry.hunk;
+    if (h !== undefined && !r.rolledBackBy && !out.has(h)) out.set(h, r.entry.modification_id);
+  }
+  return out;
+}
+
+/** The diff's hunk count as the latest hunk rollback recorded it (absent in older logs). */
+function hunkCount(f: Folded): number | undefined {
+  const list = f.hunkRollbacks ?? [];
+  for (let i = list.length - 1; i >= 0; i--) if (typeof list[i].entry.hunk_count === 'number') return list[i].entry.hunk_count;
+  return undefined;
+}
 
 export function toView(f: Folded): ModificationView {
   // The view is the entry minus what only rollback needs (blob ids, index entry), plus the folded facts.
-  const { type: _t, before_sha256: _b, after_sha256: _a, git_index_before: _g, hunk: _h, ...shown } = f.entry;
+  const { type: _t, before_sha256: _b, after_sha256: _a, git_index_before: _g, hunk: _h, hunk_count: _c, ...shown } = f.entry;
   const t = f.tests;
+  const reverted = f.hunkRollbacks ? [...revertedHunks(f).keys()].sort((a, b) => a - b) : [];
+  const count = reverted.length ? hunkCount(f) : undefined;
   return {
     ...shown,
     status: statusOf(f),
     ...(f.rolledBackBy ? { rolled_back_by: f.rolledBackBy } : {}),
+    ...(reverted.length ? { reverted_hunks: reverted } : {}),
+    ...(count !== undefined ? { hunk_count: count } : {}),
     test_results: t ? { passed: t.passed, failed: t.failed, skipped: t.skipped, duration_ms: t.duration_ms, status: t.status } : null,
   };
 }
@@ -49,7 +78,13 @@ export class Fold {
     this.byId.set(e.modification_id, f);
     push(this.byFile, e.file, f);
     if (e.correlation_id) push(this.byCorrelation, e.correlation_id, f);
-    if (e.operation === 'rollback' && e.rolls_back && e.hunk === undefined) {
+    if (e.operation === 'rollback' && e.rolls_back && e.hunk !== undefined) {
+      // One hunk: recorded on the target; whether it still counts is read off the rollback's own fold.
+      const target = this.byId.get(e.rolls_back);
+      if (target && Number.isInteger(e.hunk) && e.hunk >= 0) (target.hunkRollbacks ??= []).push(f);
+      return;
+    }
+    if (e.operation === 'rollback' && e.rolls_back) {
       const target = this.byId.get(e.rolls_back);
       if (!target) return;
       target.rolledBackBy = e.modification_id;

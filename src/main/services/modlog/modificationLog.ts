@@ -127,6 +127,7 @@ export class ModificationLog {
       ...(indexEntry !== undefined ? { git_index_before: indexEntry } : {}),
       ...(req.rollsBack ? { rolls_back: req.rollsBack } : {}),
       ...(req.hunk !== undefined ? { hunk: req.hunk } : {}),
+      ...(req.hunk !== undefined && req.hunkCount !== undefined ? { hunk_count: req.hunkCount } : {}),
     };
     await this.append(entry);
     return { entry, modificationId: entry.modification_id, beforeSha, afterSha, gitStaged };

@@ -8,11 +8,11 @@ import { InvalidArgumentError } from '../../errors';
 import { sha256 } from '../files/hash';
 import { resolveInWorkspace } from '../workspace/pathGuard';
 import { AlreadyRolledBackError, ModificationNotFoundError, RollbackConflictError } from './errors';
-import { statusOf, type Fold, type Folded } from './fold';
+import { revertedHunks, statusOf, type Fold, type Folded } from './fold';
 import { merge3 } from './merge3';
 import type { ModificationLog } from './modificationLog';
 import type { ModificationEntry } from './types';
-import { linesTouched, revertOneHunk } from './unifiedDiff';
+import { hunkCount, linesTouched, revertOneHunk } from './unifiedDiff';
 
 export interface RollbackRequest {
   modificationId: string;
@@ -73,6 +73,9 @@ export async function rollbackModification(log: ModificationLog, req: RollbackRe
   const { target } = await findModification(log, req.modificationId);
   const e = target.entry;
   if (req.hunk === undefined && target.rolledBackBy) throw new AlreadyRolledBackError(e.modification_id, target.rolledBackBy);
+  // Reverting a hunk twice would log a no-op that keeps the hunk marked after the first is undone.
+  const hunkBy = req.hunk === undefined ? undefined : revertedHunks(target).get(req.hunk);
+  if (hunkBy) throw new AlreadyRolledBackError(`Hunk ${req.hunk} of ${e.modification_id}`, hunkBy);
   const { abs } = await resolveInWorkspace(log.root, e.file);
   return log.withFileLock(abs, async () => {
     const { before, after } = await sidesOf(log, e);
@@ -104,6 +107,7 @@ export async function rollbackModification(log: ModificationLog, req: RollbackRe
       correlationId: req.correlationId ?? e.correlation_id,
       rollsBack: e.modification_id,
       hunk: req.hunk,
+      ...(req.hunk !== undefined && before && after ? { hunkCount: hunkCount(before.toString('utf8'), after.toString('utf8')) } : {}),
       linesAffected: e.lines_affected,
       linesChanged: linesTouched(current?.toString('utf8') ?? '', result?.toString('utf8') ?? ''),
       expectBeforeSha: currentSha,

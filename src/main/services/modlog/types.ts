@@ -31,6 +31,8 @@ export interface ModificationEntry {
   rolls_back?: string;
   /** Set when a rollback reversed only one hunk (0-based) of `rolls_back`. */
   hunk?: number;
+  /** With `hunk`: how many hunks `rolls_back`'s diff has, so "1 of 3 reverted" can be said. Absent in older logs. */
+  hunk_count?: number;
 }
 
 /** A verdict on a modification, appended later (never a rewrite). */
@@ -73,6 +75,7 @@ export interface ApplyRequest {
   linesChanged?: number;
   rollsBack?: string;
   hunk?: number;
+  hunkCount?: number;
   /**
    * Put this index entry back instead of staging the new content (a clean rollback restores
    * the entry the rolled-back modification replaced; null removes the path from the index).
