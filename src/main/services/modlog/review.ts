@@ -69,6 +69,10 @@ export async function commitApproved(log: ModificationLog, message: string): Pro
       await git.raw(['update-index', '--verbose', '--add', '--cacheinfo', `${mode},${oid},${file}`], env);
     }
     const tree = (await git.raw(['write-tree'], env)).trim();
+    // A second click, or work committed by hand: no empty commit.
+    if (head && tree === (await git.raw(['rev-parse', `${head}^{tree}`])).trim()) {
+      throw new NothingToCommitError(`HEAD (${head.slice(0, 7)}) already holds the approved changes of ${files.join(', ')}; there is nothing new to commit.`);
+    }
     const commit = (await git.raw(['commit-tree', tree, ...(head ? ['-p', head] : []), '-m', message], env)).trim();
     await git.raw(['update-ref', '-m', `loupe: ${message.split('\n')[0]}`, 'HEAD', commit, ...(head ? [head] : [])]);
     return { commit, files };
