@@ -27,7 +27,7 @@ export function DiffPane() {
   const busy = useApp((s) => s.reviewBusy);
   const reviewError = useApp((s) => s.reviewError);
   const conflict = useApp((s) => s.conflict);
-  const reverted = useApp((s) => (id ? s.revertedHunks[id] : undefined));
+  const reverted = mod?.reverted_hunks;
   const setLayout = useApp((s) => s.setDiffLayout);
   const closeDiff = useApp((s) => s.closeDiff);
   const approve = useApp((s) => s.approveModification);

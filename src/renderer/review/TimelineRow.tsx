@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { ModificationView } from '../../shared/contract';
-import { linesLabel, OPERATION_LABEL, shortTime, splitPath, STATUS_LABEL, testTone } from './format';
+import { linesLabel, OPERATION_LABEL, revertedHunksLabel, shortTime, splitPath, STATUS_LABEL, testTone } from './format';
 
 export const TIMELINE_ROW_HEIGHT = 60;
 
@@ -21,6 +21,7 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
   const lines = linesLabel(m);
   const tone = testTone(m);
   const t = m.test_results;
+  const reverted = revertedHunksLabel(m);
   const classes = ['tl-row', `tl-${m.status}`];
   if (selected) classes.push('selected');
   if (open) classes.push('open');
@@ -64,6 +65,11 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
           <span className={`tl-tests ${tone}`} title={`Tests: ${t.passed} passed, ${t.failed} failed${t.skipped ? `, ${t.skipped} skipped` : ''} · ${t.duration_ms} ms`} data-testid="timeline-tests">
             ✓ {t.passed}
             {t.failed > 0 && <span className="tl-tests-failed">✗ {t.failed}</span>}
+          </span>
+        )}
+        {reverted && (
+          <span className="tl-hunks" title={reverted.title} data-testid="timeline-hunks-reverted" data-hunks={m.reverted_hunks?.join(',')}>
+            {reverted.label}
           </span>
         )}
         <span className={`tl-status tl-status-${m.status}`}>{STATUS_LABEL[m.status]}</span>

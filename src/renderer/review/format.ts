@@ -49,3 +49,16 @@ export function testTone(m: ModificationView): 'none' | 'pass' | 'fail' {
   if (!t) return 'none';
   return t.failed > 0 ? 'fail' : 'pass';
 }
+
+/** "1/3 hunks reverted" (or "1 hunk reverted" when an older log did not record the count); null when none. */
+export function revertedHunksLabel(m: Pick<ModificationView, 'reverted_hunks' | 'hunk_count' | 'status'>): { label: string; title: string } | null {
+  const hunks = m.reverted_hunks ?? [];
+  // Rolled back whole, its hunks no longer say anything.
+  if (!hunks.length || m.status === 'rolled_back') return null;
+  const total = m.hunk_count;
+  const noun = (total ?? hunks.length) === 1 ? 'hunk' : 'hunks';
+  const label = total ? `${hunks.length}/${total} ${noun} reverted` : `${hunks.length} ${noun} reverted`;
+  const which = hunks.map((h) => h + 1).join(', ');
+  const title = `${hunks.length === 1 ? 'Hunk' : 'Hunks'} ${which}${total ? ` of ${total}` : ''} reverted on disk by a hunk rollback; roll that rollback back to apply ${hunks.length === 1 ? 'it' : 'them'} again`;
+  return { label, title };
+}

@@ -5,6 +5,7 @@ import { fakeHost as fakeHostWith } from '../store/fakeHost.testkit';
 import { connectStore, createAppStore, filterModifications } from '../store';
 import { REFETCH_DEBOUNCE_MS } from '../store/reviewSlice';
 import { conflictIds } from './conflict';
+import { revertedHunksLabel } from './format';
 import { computeHunks } from './hunks';
 import { timelineKeyAction } from './timelineKeys';
 
@@ -126,15 +127,19 @@ describe('review store', () => {
     await store.getState().revertHunk(target, 7);
     expect(store.getState().conflict).toBeNull();
     expect(store.getState().reviewError).toBe('hunk 7 does not exist');
-    expect(store.getState().revertedHunks).toEqual({});
+    expect(store.getState().modifications.some((m) => m.reverted_hunks)).toBe(false);
   });
 
-  it('reverts one hunk by its index and remembers it; a whole-file diff follows the file on disk', async () => {
+  it('reverts one hunk by its index and marks it at once; a whole-file diff follows the file on disk', async () => {
     let now = 'one\n';
+    let reverted: number[] | undefined;
     const host = fakeHost({
       ...base,
-      'modlog.list': () => ({ modifications: [mod(1)], total: 1 }),
-      'modlog.revertHunk': (p) => ({ rollback_id: 'mod-x', file: (p as { hunk: number }).hunk ? 'src/f1.ts' : 'src/f1.ts' }),
+      'modlog.list': () => ({ modifications: [mod(1, { reverted_hunks: reverted, hunk_count: reverted && 2 })], total: 1 }),
+      'modlog.revertHunk': (p) => {
+        reverted = [(p as { hunk: number }).hunk];
+        return { rollback_id: 'mod-x', file: 'src/f1.ts' };
+      },
       'modlog.fileDiff': (p) => ({ file: (p as { path: string }).path, language: 'typescript', before: 'zero\n', after: now, label: 'HEAD → working tree' }),
     });
     const store = createAppStore(host.client);
@@ -144,7 +149,7 @@ describe('review store', () => {
     const id = mod(1).modification_id;
     await store.getState().revertHunk(id, 1);
     expect(host.calls.find((c) => c.ch === 'modlog.revertHunk')?.p).toEqual({ modification_id: id, hunk: 1 });
-    expect(store.getState().revertedHunks).toEqual({ [id]: [1] });
+    expect(store.getState().modifications[0].reverted_hunks).toEqual([1]);
 
     await store.getState().openFileDiff('src/f1.ts');
     expect(store.getState().diff?.sides?.after).toBe('one\n');
@@ -209,6 +214,17 @@ describe('review helpers', () => {
     expect(timelineKeyAction(5, -1, 'Enter', 3)).toEqual({ type: 'none' });
     expect(timelineKeyAction(0, -1, 'j', 3)).toEqual({ type: 'none' });
     expect(timelineKeyAction(5, 1, 'x', 3)).toEqual({ type: 'none' });
+  });
+
+  it('labels reverted hunks out of the diff’s count, or alone when an older log did not record it', () => {
+    expect(revertedHunksLabel(mod(1))).toBeNull();
+    expect(revertedHunksLabel(mod(1, { reverted_hunks: [0], hunk_count: 3 }))).toEqual({
+      label: '1/3 hunks reverted',
+      title: 'Hunk 1 of 3 reverted on disk by a hunk rollback; roll that rollback back to apply it again',
+    });
+    expect(revertedHunksLabel(mod(1, { reverted_hunks: [0, 1], hunk_count: 2 }))?.label).toBe('2/2 hunks reverted');
+    expect(revertedHunksLabel(mod(1, { reverted_hunks: [1] }))?.label).toBe('1 hunk reverted');
+    expect(revertedHunksLabel(mod(1, { reverted_hunks: [1], status: 'rolled_back' }))).toBeNull();
   });
 
   it('reads the blocking ids out of a conflict message', () => {

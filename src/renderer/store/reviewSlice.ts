@@ -46,8 +46,6 @@ export interface ReviewSlice {
   reviewBusy: ReviewAction | null;
   reviewError: string | null;
   conflict: ReviewConflict | null;
-  /** Hunks reverted in this session, per modification, so the list can say so. */
-  revertedHunks: Record<string, number[]>;
 
   resetReview(): void;
   loadModifications(): Promise<void>;
@@ -142,7 +140,6 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
     reviewBusy: null,
     reviewError: null,
     conflict: null,
-    revertedHunks: {},
 
     resetReview() {
       listSeq++;
@@ -159,7 +156,6 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
         reviewBusy: null,
         reviewError: null,
         conflict: null,
-        revertedHunks: {},
       });
     },
 
@@ -253,7 +249,12 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
     async revertHunk(id, hunk) {
       const ok = await reverse(id, `hunk:${hunk}`, () => client.request('modlog.revertHunk', { modification_id: id, hunk }));
       if (!ok) return;
-      set((s) => ({ revertedHunks: { ...s.revertedHunks, [id]: [...(s.revertedHunks[id] ?? []), hunk] } }));
+      // Shown at once; the re-fetch brings the log's own reverted_hunks (and the hunk count).
+      set((s) => ({
+        modifications: s.modifications.map((m) =>
+          m.modification_id === id ? { ...m, reverted_hunks: [...new Set([...(m.reverted_hunks ?? []), hunk])].sort((a, b) => a - b) } : m,
+        ),
+      }));
       void get().loadModifications();
     },
 
