@@ -3,6 +3,7 @@ import type { ModificationStatus } from '../../shared/contract';
 import { RefreshIcon } from '../app/icons';
 import { filterModifications, useApp } from '../store';
 import { useVirtualRows } from '../tree/useVirtualRows';
+import { CommitApprovedButton, CommitApprovedPanel } from './CommitApproved';
 import { preloadDiffView } from './DiffPane';
 import { FileDiffIcon } from './icons';
 import { timelineKeyAction } from './timelineKeys';
@@ -139,7 +140,9 @@ export function Timeline() {
           <button className="icon-btn" title="Refresh" aria-label="Refresh the timeline" onClick={() => void reload()}>
             <RefreshIcon size={15} />
           </button>
+          <CommitApprovedButton />
         </div>
+        <CommitApprovedPanel />
       </div>
       <div
         ref={listRef}

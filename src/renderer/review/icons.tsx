@@ -55,3 +55,10 @@ export const HistoryIcon = (p: IconProps) => (
     <path d="M8 5v3.25l2 1.25" />
   </Svg>
 );
+
+export const CommitIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="8" cy="8" r="2.75" />
+    <path d="M1 8h4.25M10.75 8H15" />
+  </Svg>
+);

@@ -4,6 +4,7 @@ import { HostRequestError } from '../host-client';
 import { fakeHost as fakeHostWith } from '../store/fakeHost.testkit';
 import { connectStore, createAppStore, filterModifications } from '../store';
 import { REFETCH_DEBOUNCE_MS } from '../store/reviewSlice';
+import { commitMessageFor } from './commitMessage';
 import { conflictIds } from './conflict';
 import { revertedHunksLabel } from './format';
 import { computeHunks } from './hunks';
@@ -225,6 +226,15 @@ describe('review helpers', () => {
     expect(revertedHunksLabel(mod(1, { reverted_hunks: [0, 1], hunk_count: 2 }))?.label).toBe('2/2 hunks reverted');
     expect(revertedHunksLabel(mod(1, { reverted_hunks: [1] }))?.label).toBe('1 hunk reverted');
     expect(revertedHunksLabel(mod(1, { reverted_hunks: [1], status: 'rolled_back' }))).toBeNull();
+  });
+
+  it('starts the commit message from the approved reasons', () => {
+    expect(commitMessageFor([mod(1, { reason: 'Serve on 8080' })])).toBe('Serve on 8080');
+    expect(commitMessageFor([mod(2, { reason: 'Same' }), mod(1, { reason: 'Same' })])).toBe('Same');
+    expect(commitMessageFor([mod(1)])).toBe('Update src/f1.ts');
+    expect(commitMessageFor([mod(2, { operation: 'rollback', reason: 'roll back mod-x' }), mod(1)])).toBe('Update f1.ts, f2.ts');
+    const many = [4, 3, 2, 1].map((n) => mod(n, { reason: `r${n}` }));
+    expect(commitMessageFor(many)).toBe('Update 4 files\n\n- r1\n- r2\n- r3\n- r4');
   });
 
   it('reads the blocking ids out of a conflict message', () => {

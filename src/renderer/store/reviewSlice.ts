@@ -1,5 +1,6 @@
 import type { DiffSides, ModificationStatus, ModificationView } from '../../shared/contract';
 import { errorMessage, HostRequestError } from '../host-client';
+import { commitMessageFor } from '../review/commitMessage';
 import { conflictIds } from '../review/conflict';
 import type { SliceCreator } from './types';
 
@@ -29,7 +30,13 @@ export interface ReviewConflict {
   blockers: string[];
 }
 
-export type ReviewAction ='approve' | 'rollback' | `hunk:${number}`;
+export type ReviewAction = 'approve' | 'rollback' | `hunk:${number}`;
+
+/** What "commit approved" made: the new HEAD and the files in it. */
+export interface CommitResult {
+  commit: string;
+  files: string[];
+}
 
 export interface ReviewSlice {
   /** The folded log, newest first, as the host last sent it. */
@@ -46,6 +53,12 @@ export interface ReviewSlice {
   reviewBusy: ReviewAction | null;
   reviewError: string | null;
   conflict: ReviewConflict | null;
+  /** The "commit approved" form's message; null while the form is closed. */
+  commitDraft: string | null;
+  commitBusy: boolean;
+  /** The host's refusal, in its words (which files still have unapproved modifications, …). */
+  commitError: string | null;
+  commitResult: CommitResult | null;
 
   resetReview(): void;
   loadModifications(): Promise<void>;
@@ -62,6 +75,12 @@ export interface ReviewSlice {
   rollbackModification(id: string): Promise<void>;
   revertHunk(id: string, hunk: number): Promise<void>;
   dismissReviewMessage(): void;
+  /** Opens the commit form with a message summarising the approved modifications. */
+  openCommitForm(): void;
+  setCommitDraft(message: string): void;
+  cancelCommit(): void;
+  commitApproved(): Promise<void>;
+  dismissCommitResult(): void;
 }
 
 export const REFETCH_DEBOUNCE_MS = 120;
@@ -140,6 +159,10 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
     reviewBusy: null,
     reviewError: null,
     conflict: null,
+    commitDraft: null,
+    commitBusy: false,
+    commitError: null,
+    commitResult: null,
 
     resetReview() {
       listSeq++;
@@ -156,6 +179,10 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
         reviewBusy: null,
         reviewError: null,
         conflict: null,
+        commitDraft: null,
+        commitBusy: false,
+        commitError: null,
+        commitResult: null,
       });
     },
 
@@ -260,6 +287,45 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
 
     dismissReviewMessage() {
       set({ reviewError: null, conflict: null });
+    },
+
+    openCommitForm() {
+      const approved = get().modifications.filter((m) => m.status === 'approved');
+      set({ commitDraft: commitMessageFor(approved), commitError: null, commitResult: null });
+    },
+
+    setCommitDraft(message) {
+      set({ commitDraft: message });
+    },
+
+    cancelCommit() {
+      if (get().commitBusy) return;
+      set({ commitDraft: null, commitError: null });
+    },
+
+    async commitApproved() {
+      const message = get().commitDraft;
+      if (message === null || get().commitBusy) return;
+      if (!message.trim()) {
+        set({ commitError: 'Write a commit message first.' });
+        return;
+      }
+      set({ commitBusy: true, commitError: null });
+      try {
+        const result = await client.request('modlog.commitApproved', { message });
+        set({ commitDraft: null, commitResult: result });
+        void get().loadModifications();
+        // HEAD moved: a whole-file diff against it is stale.
+        if (get().diff?.target.kind === 'file') void get().refreshDiff();
+      } catch (err) {
+        set({ commitError: errorMessage(err) });
+      } finally {
+        set({ commitBusy: false });
+      }
+    },
+
+    dismissCommitResult() {
+      set({ commitResult: null });
     },
   };
 };

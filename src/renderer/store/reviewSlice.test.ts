@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import type { ModificationView, RequestChannel } from '../../shared/contract';
+import { HostRequestError } from '../host-client';
+import { connectStore, createAppStore } from './createAppStore';
+import { fakeHost, type Handler } from './fakeHost.testkit';
+import { REFETCH_DEBOUNCE_MS } from './reviewSlice';
+
+const mod = (n: number, over: Partial<ModificationView> = {}): ModificationView => ({
+  modification_id: `mod-20260131-101523-${String(n).padStart(3, '0')}`,
+  timestamp: '2026-01-31T10:15:23.456Z',
+  session_id: 's',
+  tool: 'edit_file',
+  operation: 'edit',
+  file: `src/f${n}.ts`,
+  status: 'applied',
+  git_staged: true,
+  ...over,
+});
+const tick = () => new Promise((r) => setTimeout(r, 0));
+const base: Partial<Record<RequestChannel, Handler>> = {
+  'app.info': () => ({ version: '0', transport: 'websocket', platform: 'linux' }),
+  'workspace.current': () => ({ root: '/w/proj', name: 'proj', isGitRepo: true }),
+  'workspace.recent': () => [],
+  'tree.list': () => ({ dir: '', entries: [] }),
+  'tree.gitStatus': () => ({}),
+  'terminal.list': () => [],
+  'chat.sessions': () => [],
+  'approvals.list': () => [],
+};
+
+async function connected(handlers: Partial<Record<RequestChannel, Handler>>) {
+  const host = fakeHost({ ...base, ...handlers });
+  const store = createAppStore(host.client);
+  connectStore(store, host.client);
+  await tick();
+  await tick();
+  return { host, store };
+}
+
+describe('review slice: commit approved', () => {
+  it('prefills the message from the approved reasons, commits it, shows the commit and re-fetches', async () => {
+    const list = [
+      mod(3, { status: 'approved', file: 'src/b.ts', reason: 'Handle the empty list' }),
+      mod(2, { status: 'applied', reason: 'Not reviewed yet' }),
+      mod(1, { status: 'approved', file: 'src/a.ts', reason: 'Fix the off-by-one\nin the pager' }),
+    ];
+    const { host, store } = await connected({
+      'modlog.list': () => ({ modifications: list, total: list.length }),
+      'modlog.commitApproved': () => ({ commit: 'c0ffee1234567890c0ffee1234567890c0ffee12', files: ['src/a.ts', 'src/b.ts'] }),
+      'modlog.fileDiff': () => ({ file: 'src/a.ts', language: 'typescript', before: 'a\n', after: 'b\n', label: 'HEAD → working tree' }),
+    });
+    await store.getState().openFileDiff('src/a.ts');
+    store.getState().openCommitForm();
+    // Oldest first, first lines only, unapproved work left out.
+    expect(store.getState().commitDraft).toBe('Update a.ts, b.ts\n\n- Fix the off-by-one\n- Handle the empty list');
+    store.getState().setCommitDraft('Pager fixes');
+    const lists = host.count('modlog.list');
+    await store.getState().commitApproved();
+    expect(host.calls.filter((c) => c.ch === 'modlog.commitApproved').map((c) => c.p)).toEqual([{ message: 'Pager fixes' }]);
+    expect(store.getState()).toMatchObject({
+      commitDraft: null,
+      commitBusy: false,
+      commitError: null,
+      commitResult: { commit: 'c0ffee1234567890c0ffee1234567890c0ffee12', files: ['src/a.ts', 'src/b.ts'] },
+    });
+    expect(host.count('modlog.list')).toBe(lists + 1);
+    // HEAD moved, so the open HEAD → working tree diff is fetched again.
+    expect(host.count('modlog.fileDiff')).toBe(2);
+    store.getState().dismissCommitResult();
+    expect(store.getState().commitResult).toBeNull();
+  });
+
+  it('keeps the form open with the host’s words when it refuses; an empty message never reaches the host; Escape cancels', async () => {
+    const refusal = 'Not every modification of these files is approved: mod-20260131-101523-002 (src/f2.ts). Approve or roll them back first.';
+    const { host, store } = await connected({
+      'modlog.list': () => ({ modifications: [mod(2), mod(1, { status: 'approved', reason: 'Only one reason' })], total: 2 }),
+      'modlog.commitApproved': () => {
+        throw new HostRequestError('INVALID_ARGUMENT', refusal, 'modlog.commitApproved');
+      },
+    });
+    store.getState().openCommitForm();
+    expect(store.getState().commitDraft).toBe('Only one reason');
+    await store.getState().commitApproved();
+    expect(store.getState()).toMatchObject({ commitDraft: 'Only one reason', commitError: refusal, commitResult: null, commitBusy: false });
+
+    store.getState().setCommitDraft('   ');
+    await store.getState().commitApproved();
+    expect(store.getState().commitError).toBe('Write a commit message first.');
+    expect(host.count('modlog.commitApproved')).toBe(1);
+
+    store.getState().cancelCommit();
+    expect(store.getState()).toMatchObject({ commitDraft: null, commitError: null });
+  });
+});
+
+describe('review slice: reverted hunks come from the log', () => {
+  it('shows what the host folded after a reload, and drops it when the hunk rollback is rolled back', async () => {
+    const id = mod(1).modification_id;
+    let folded: Partial<ModificationView> = { reverted_hunks: [0], hunk_count: 2 };
+    const handlers: Partial<Record<RequestChannel, Handler>> = { 'modlog.list': () => ({ modifications: [mod(2, { operation: 'rollback', rolls_back: id }), mod(1, folded)], total: 2 }) };
+    // A fresh store is a reloaded page: nothing is remembered but what the host says.
+    const { host, store } = await connected(handlers);
+    expect(store.getState().modifications.find((m) => m.modification_id === id)).toMatchObject({ reverted_hunks: [0], hunk_count: 2 });
+
+    folded = {};
+    host.emit('modlog.changed', { count: 3 });
+    await new Promise((r) => setTimeout(r, REFETCH_DEBOUNCE_MS + 50));
+    expect(store.getState().modifications.find((m) => m.modification_id === id)?.reverted_hunks).toBeUndefined();
+  });
+});
