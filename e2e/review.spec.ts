@@ -1,6 +1,7 @@
 // The review pane end to end: modifications made through `loupe mcp` (the official MCP client
 // over stdio) on a folder appear in the timeline of `loupe serve` on the same folder, open in
-// the diff view, and roll back — whole or one hunk — on disk. Needs `npm run build` first.
+// the diff view, and roll back — whole or one hunk — on disk; a reverted hunk is read back from
+// the log after a reload; approved work is committed to git. Needs `npm run build` first.
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -48,6 +49,7 @@ async function edit(file: string, oldStr: string, newStr: string, extra: Record<
 }
 
 const disk = (rel: string) => readFile(path.join(project, rel), 'utf8');
+const gitOut = (...args: string[]) => execFileSync('git', args, { cwd: project, encoding: 'utf8' });
 const entry = (page: Page, id: string) => page.locator(`[data-testid="timeline-entry"][data-modification-id="${id}"]`);
 
 async function openApp(page: Page) {
@@ -65,6 +67,9 @@ test.beforeAll(async () => {
   }
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e@x', '-c', 'user.name=E', ...args], { cwd: project });
   git('init', '-q');
+  // "Commit approved" commits as whoever the repository says.
+  git('config', 'user.email', 'reviewer@example.com');
+  git('config', 'user.name', 'Reviewer');
   git('add', '.');
   git('commit', '-qm', 'init');
   served = await startServe(project);
@@ -113,7 +118,7 @@ test('a modification made through loupe mcp appears live, opens in the diff view
   await expect(page.getByTestId('timeline-entry').first()).toContainText('rollback');
 });
 
-test('reverting one hunk of a two-hunk modification leaves the other', async ({ page }) => {
+test('reverting one hunk of a two-hunk modification leaves the other, shows after a reload and clears when its rollback is rolled back', async ({ page }) => {
   await openApp(page);
   // One edit_file call whose old_str spans lines 3..30 but changes only the first and the last.
   const original = FILES['src/notes.txt'];
@@ -139,10 +144,37 @@ test('reverting one hunk of a two-hunk modification leaves the other', async ({ 
   await expect(diff.locator('[data-testid="review-revert-hunk"][data-hunk="0"]')).toHaveText('Reverted');
   // Only part of it went back: the modification itself is not rolled back.
   await expect(row).not.toHaveAttribute('data-status', 'rolled_back');
+  await expect(row.getByTestId('timeline-hunks-reverted')).toHaveText('1/2 hunks reverted');
+
+  // The log says so, not the page's memory: a reload reads it back.
+  await page.reload();
+  await expect(page.getByTestId('workspace-root')).toContainText('review-project');
+  const badge = row.getByTestId('timeline-hunks-reverted');
+  await expect(badge).toHaveText('1/2 hunks reverted');
+  await expect(badge).toHaveAttribute('data-hunks', '0');
+  await expect(row).toHaveAttribute('data-status', 'applied');
+  await page.screenshot({ path: test.info().outputPath('timeline-hunk-badge.png') });
+  await row.click();
+  await expect(diff).toHaveAttribute('data-state', 'ready');
+  await expect(diff.locator('[data-testid="review-revert-hunk"][data-hunk="0"]')).toHaveText('Reverted');
+  await expect(diff.locator('[data-testid="review-revert-hunk"][data-hunk="1"]')).toHaveText('Revert');
+
+  // Rolling back the hunk rollback (the newest entry) puts the hunk back and clears the badge.
+  const hunkRollback = page.getByTestId('timeline-entry').first();
+  await expect(hunkRollback).toContainText('rollback');
+  await hunkRollback.click();
+  await expect(diff).toHaveAttribute('data-modification-id', (await hunkRollback.getAttribute('data-modification-id'))!);
+  await page.getByTestId('review-rollback').click();
+  await expect.poll(() => disk('src/notes.txt')).toContain('line three\n');
+  await expect(row.getByTestId('timeline-hunks-reverted')).toHaveCount(0);
 });
 
-test('approve marks the entry approved; the keyboard moves through the timeline and opens', async ({ page }) => {
+test('approve marks the entry approved; the keyboard moves through the timeline and opens; commit approved commits just that file', async ({ page }) => {
   await openApp(page);
+  // Nothing approved yet: the commit button says why it cannot.
+  const commitButton = page.getByTestId('review-commit-approved');
+  await expect(commitButton).toBeDisabled();
+  await expect(commitButton).toHaveAttribute('title', /Nothing is approved yet/);
   const id = await edit('src/approve.ts', '41', '42', { reason: 'The answer', correlation_id: 'task-7' });
   const row = entry(page, id);
   await expect(row).toBeVisible({ timeout: 5000 });
@@ -168,4 +200,40 @@ test('approve marks the entry approved; the keyboard moves through the timeline 
   await expect(diff).toHaveAttribute('data-kind', 'file');
   await expect(diff).toHaveAttribute('data-state', 'ready');
   await expect(diff).toContainText('answer = 42');
+
+  // Commit approved: the message starts from the approved reason; Enter commits.
+  const headBefore = gitOut('rev-parse', 'HEAD').trim();
+  await expect(commitButton).toBeEnabled();
+  await commitButton.click();
+  const message = page.getByTestId('review-commit-message');
+  await expect(message).toBeFocused();
+  await expect(message).toHaveValue('The answer');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' is 42');
+  await page.screenshot({ path: test.info().outputPath('timeline-commit-form.png') });
+  await page.keyboard.press('Enter');
+  const result = page.getByTestId('review-commit-result');
+  await expect(result).toBeVisible();
+  await expect(result).toContainText('src/approve.ts');
+  const head = gitOut('rev-parse', 'HEAD').trim();
+  expect(head).not.toBe(headBefore);
+  await expect(result).toHaveAttribute('data-commit', head);
+  await expect(result).toContainText(head.slice(0, 7));
+  await expect(page.getByTestId('review-commit-form')).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('timeline-commit-result.png') });
+  const stat = gitOut('show', '--stat', '--format=%s%n%P', 'HEAD').trim().split('\n');
+  expect(stat[0]).toBe('The answer is 42');
+  expect(stat[1]).toBe(headBefore);
+  expect(stat.filter((l) => l.includes('|')).map((l) => l.split('|')[0].trim())).toEqual(['src/approve.ts']);
+  expect(gitOut('show', 'HEAD:src/approve.ts')).toBe('export const answer = 42;\n');
+  // The other files' modifications stay out of the commit (and staged, as they were).
+  expect(gitOut('diff', '--cached', '--name-only').trim().split('\n')).not.toContain('src/approve.ts');
+
+  // Again: HEAD already holds it, and the host says so in words.
+  await commitButton.click();
+  await page.getByTestId('review-commit-submit').click();
+  await expect(page.getByTestId('review-commit-error')).toContainText('already holds the approved changes of src/approve.ts');
+  await page.getByTestId('review-commit-message').press('Escape');
+  await expect(page.getByTestId('review-commit-form')).toHaveCount(0);
+  expect(gitOut('rev-parse', 'HEAD').trim()).toBe(head);
 });
