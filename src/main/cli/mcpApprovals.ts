@@ -9,11 +9,14 @@ import { defaultConfigDir } from '../services/settings/configDir';
 import { UserSettings } from '../services/settings/userSettings';
 
 const DECISIONS = ['allow_once', 'allow_always', 'deny'] as const;
+const MAX_DIFF_CHARS = 20_000;
 
 export function elicitationMessage(req: ApprovalRequest): string {
   const always = req.always.length ? ` "Allow always" adds ${req.always.map((r) => JSON.stringify(r)).join(' and ')} to .loupe/config.json.` : '';
   const why = req.rule ? `the rule ${req.rule}` : 'no rule matches';
-  return `Loupe's ${req.tool} tool wants to run: ${req.summary}\nWhy it asks: ${req.reason} (${why}).${always}`;
+  // An edit's card is its diff: the person answers about exactly what would be written.
+  const diff = req.diff ? `\n\n${req.diff.length > MAX_DIFF_CHARS ? `${req.diff.slice(0, MAX_DIFF_CHARS)}\n… (${req.diff.length - MAX_DIFF_CHARS} more characters)` : req.diff}` : '';
+  return `Loupe's ${req.tool} tool wants to ${req.kind === 'edit' ? '' : 'run: '}${req.summary}\nWhy it asks: ${req.reason} (${why}).${always}${diff}`;
 }
 
 export function answerFromElicitation(result: { action: string; content?: Record<string, unknown> }): ApprovalAnswer {
