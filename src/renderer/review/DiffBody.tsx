@@ -4,7 +4,7 @@ import type { ReviewAction } from '../store/reviewSlice';
 import DiffEditorView from './DiffEditorView';
 import { computeHunks } from './hunks';
 
-interface DiffBodyProps {
+export interface DiffBodyProps {
   sides: DiffSides;
   modelKey: string;
   layout: 'side-by-side' | 'inline';
@@ -18,7 +18,7 @@ interface DiffBodyProps {
 
 /**
  * The editor and, beside it, the list of hunks: each one jumps to its place, and for a
- * modification reverts on disk. Loaded lazily with Monaco.
+ * modification reverts on disk. Loaded lazily with Monaco (see DiffPane).
  */
 export default function DiffBody({ sides, modelKey, layout, modificationId, revertable, busy, reverted, onRevertHunk }: DiffBodyProps) {
   const hunks = useMemo(() => computeHunks(sides.file, sides.before, sides.after), [sides]);

@@ -1,18 +1,53 @@
-import { lazy, Suspense, useCallback } from 'react';
+import { useCallback, useEffect, useState, type ComponentType } from 'react';
 import { CloseIcon } from '../app/icons';
 import { useApp } from '../store';
 import { fileColor } from '../tree/fileKind';
 import { linesLabel, OPERATION_LABEL, shortTime, splitPath, STATUS_LABEL } from './format';
 import { CheckIcon, DiffIcon, FileDiffIcon, InlineIcon, SideBySideIcon, UndoIcon, WarningIcon } from './icons';
+import type { DiffBodyProps } from './DiffBody';
 import './review.css';
 
 // Monaco (and the diff package) load with the viewer's chunk, asked for when a diff first opens.
-const loadDiffBody = () => import('./DiffBody');
-const DiffBody = lazy(loadDiffBody);
+// Not React.lazy + Suspense: once Suspense has shown its fallback, React holds back the resolved
+// content until 300 ms after that fallback appeared (its fallback throttle), and a lazy
+// component suspends on its first render even when the chunk was preloaded long before. That
+// alone cost every first diff ~280 ms of idle. The loaded component is kept here instead, and a
+// diff opened before it arrives re-renders with an ordinary state update.
+type DiffBodyComponent = ComponentType<DiffBodyProps>;
+let diffBody: DiffBodyComponent | null = null;
+let diffBodyLoad: Promise<DiffBodyComponent> | null = null;
+function loadDiffBody(): Promise<DiffBodyComponent> {
+  diffBodyLoad ??= import('./DiffBody').then(
+    (m) => (diffBody = m.default),
+    (err: unknown) => {
+      diffBodyLoad = null; // a later diff may try again
+      throw err;
+    },
+  );
+  return diffBodyLoad;
+}
 
 /** Fetched once the timeline has something to open, so the first click does not wait for it. */
 export function preloadDiffView(): void {
   void loadDiffBody().catch(() => undefined);
+}
+
+/** DiffBody as soon as its chunk is here: at once when it was preloaded. */
+function useDiffBody(): { Body: DiffBodyComponent | null; error: string | null } {
+  const [Body, setBody] = useState<DiffBodyComponent | null>(() => diffBody);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (Body) return;
+    let live = true;
+    loadDiffBody().then(
+      (C) => live && setBody(() => C),
+      (err: unknown) => live && setError(err instanceof Error ? err.message : String(err)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [Body]);
+  return { Body, error };
 }
 
 /**
@@ -202,20 +237,32 @@ export function DiffPane() {
           </div>
         )}
         {sides && (
-          <Suspense fallback={<div className="viewer-notice muted">Loading editor…</div>}>
-            <DiffBody
-              sides={sides}
-              modelKey={`${sides.file}\u0000${sides.label}`}
-              layout={layout}
-              modificationId={id}
-              revertable={hunksRevertable}
-              busy={busy}
-              reverted={reverted}
-              onRevertHunk={onRevertHunk}
-            />
-          </Suspense>
+          <LoadedDiffBody
+            sides={sides}
+            modelKey={`${sides.file}\u0000${sides.label}`}
+            layout={layout}
+            modificationId={id}
+            revertable={hunksRevertable}
+            busy={busy}
+            reverted={reverted}
+            onRevertHunk={onRevertHunk}
+          />
         )}
       </div>
     </section>
   );
+}
+
+/** The editor and hunk list, or a notice while (or if) Monaco's chunk cannot be shown yet. */
+function LoadedDiffBody(props: DiffBodyProps) {
+  const { Body, error } = useDiffBody();
+  if (Body) return <Body {...props} />;
+  if (error)
+    return (
+      <div className="viewer-notice error" role="alert">
+        <div className="viewer-notice-title">Could not load the editor</div>
+        <div className="viewer-notice-detail">{error}</div>
+      </div>
+    );
+  return <div className="viewer-notice muted">Loading editor…</div>;
 }
