@@ -114,11 +114,18 @@ export default function DiffEditorView({ modelKey, before, after, language, layo
     original.updateOptions({ bracketColorizationOptions: NO_BRACKET_COLOURS });
     modified.updateOptions({ bracketColorizationOptions: NO_BRACKET_COLOURS });
     editor.setModel({ original, modified });
-    // One model per idle period: each is a parse of its whole text.
-    const colour = (m: monaco.editor.ITextModel) => () => {
-      if (!m.isDisposed()) m.updateOptions({ bracketColorizationOptions: BRACKET_COLOURS });
+    // One side per idle period: each is a parse of its whole text. Turning the option on does
+    // not repaint; asking the side's editor for decorations makes its model parse the brackets
+    // here and then tell the editors that its decorations changed.
+    const colour = (side: monaco.editor.ICodeEditor, m: monaco.editor.ITextModel) => () => {
+      if (m.isDisposed() || side.getModel() !== m) return;
+      m.updateOptions({ bracketColorizationOptions: BRACKET_COLOURS });
+      side.getDecorationsInRange(new monaco.Range(1, 1, 1, 1));
     };
-    idleRef.current = [requestIdleCallback(colour(modified), { timeout: 2000 }), requestIdleCallback(colour(original), { timeout: 2500 })];
+    idleRef.current = [
+      requestIdleCallback(colour(editor.getModifiedEditor(), modified), { timeout: 2000 }),
+      requestIdleCallback(colour(editor.getOriginalEditor(), original), { timeout: 2500 }),
+    ];
     modelsRef.current = { key: modelKey, original, modified };
     // Disposed only after the editor holds the new pair, so it never renders a disposed model.
     old?.original.dispose();
