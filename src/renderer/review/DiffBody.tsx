@@ -4,6 +4,8 @@ import type { ReviewAction } from '../store/reviewSlice';
 import DiffEditorView from './DiffEditorView';
 import { computeHunks } from './hunks';
 
+export { warmUpDiffEditor } from './DiffEditorView';
+
 export interface DiffBodyProps {
   sides: DiffSides;
   modelKey: string;

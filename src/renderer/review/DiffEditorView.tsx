@@ -27,6 +27,33 @@ const BRACKET_COLOURS = { enabled: true, independentColorPoolPerBracketType: fal
 const FONT = "ui-monospace, 'SF Mono', 'JetBrains Mono', 'Cascadia Code', Menlo, Consolas, 'DejaVu Sans Mono', monospace";
 let modelSeq = 0;
 
+function editorOptions(layout: 'side-by-side' | 'inline'): monaco.editor.IStandaloneDiffEditorConstructionOptions {
+  return {
+    readOnly: true,
+    originalEditable: false,
+    theme: 'loupe-dark',
+    automaticLayout: true,
+    fontFamily: FONT,
+    fontSize: 13,
+    lineHeight: 20,
+    minimap: { enabled: false },
+    scrollBeyondLastLine: false,
+    smoothScrolling: true,
+    renderSideBySide: layout === 'side-by-side',
+    useInlineViewWhenSpaceIsLimited: false,
+    renderOverviewRuler: true,
+    renderIndicators: true,
+    renderMarginRevertIcon: false,
+    ignoreTrimWhitespace: false,
+    glyphMargin: true,
+    hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 5, revealLineCount: 20 },
+    padding: { top: 6, bottom: 6 },
+    scrollbar: { verticalScrollbarSize: 10, horizontalScrollbarSize: 10, useShadows: false },
+    fixedOverflowWidgets: true,
+    diffWordWrap: 'off',
+  };
+}
+
 /**
  * Monaco's diff editor, read-only on both sides. Created once; each new pair of texts gets
  * fresh models and the old pair is disposed after the swap. A revert arrow sits in the
@@ -46,30 +73,8 @@ export default function DiffEditorView({ modelKey, before, after, language, layo
 
   useEffect(() => {
     if (editorRef.current || !hostRef.current) return;
-    const editor = monaco.editor.createDiffEditor(hostRef.current, {
-      readOnly: true,
-      originalEditable: false,
-      theme: 'loupe-dark',
-      automaticLayout: true,
-      fontFamily: FONT,
-      fontSize: 13,
-      lineHeight: 20,
-      minimap: { enabled: false },
-      scrollBeyondLastLine: false,
-      smoothScrolling: true,
-      renderSideBySide: layout === 'side-by-side',
-      useInlineViewWhenSpaceIsLimited: false,
-      renderOverviewRuler: true,
-      renderIndicators: true,
-      renderMarginRevertIcon: false,
-      ignoreTrimWhitespace: false,
-      glyphMargin: true,
-      hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 5, revealLineCount: 20 },
-      padding: { top: 6, bottom: 6 },
-      scrollbar: { verticalScrollbarSize: 10, horizontalScrollbarSize: 10, useShadows: false },
-      fixedOverflowWidgets: true,
-      diffWordWrap: 'off',
-    });
+    warmedUp = true; // nothing left to warm
+    const editor = monaco.editor.createDiffEditor(hostRef.current, editorOptions(layout));
     editorRef.current = editor;
     glyphsRef.current = editor.getModifiedEditor().createDecorationsCollection();
     const onMouse = editor.getModifiedEditor().onMouseDown((e) => {
@@ -168,4 +173,43 @@ export default function DiffEditorView({ modelKey, before, after, language, layo
 /** The line of the modified side where a hunk's first change sits (its context skipped). */
 function glyphLine(h: Hunk): number {
   return Math.max(1, h.newStart + h.leadingContext);
+}
+
+let warmedUp = false;
+
+/**
+ * Creates a small diff editor off screen, lets it compute and render its diff, and disposes it.
+ * The first real diff then finds Monaco's code compiled by V8, the font measured and the diff
+ * worker running; without this, they cost the first 5,000-line diff ~130 ms of main-thread time
+ * before its paint.
+ * Called when the browser is idle after the chunk was preloaded; does nothing once any diff
+ * editor exists.
+ */
+export function warmUpDiffEditor(): void {
+  if (warmedUp) return;
+  warmedUp = true;
+  const host = document.createElement('div');
+  host.setAttribute('aria-hidden', 'true');
+  host.style.cssText = 'position:fixed;left:-10000px;top:0;width:900px;height:300px;visibility:hidden;pointer-events:none;contain:strict';
+  document.body.appendChild(host);
+  const editor = monaco.editor.createDiffEditor(host, editorOptions('side-by-side'));
+  // Any small pair with a few changes: it takes the same code paths as a real diff.
+  const lines = Array.from({ length: 40 }, (_, i) => `line ${i + 1} of the warm-up text`);
+  const original = monaco.editor.createModel(lines.join('\n'), 'plaintext');
+  const modified = monaco.editor.createModel(lines.map((l, i) => (i % 15 === 7 ? `${l}, changed` : l)).join('\n'), 'plaintext');
+  let done = false;
+  const dispose = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    updated.dispose();
+    editor.dispose();
+    original.dispose();
+    modified.dispose();
+    host.remove();
+  };
+  // Disposed a frame after the diff was shown, or after 10 s whatever happened.
+  const updated = editor.onDidUpdateDiff(() => requestAnimationFrame(() => requestAnimationFrame(dispose)));
+  const timer = setTimeout(dispose, 10_000);
+  editor.setModel({ original, modified });
 }

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useState, type ComponentType } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useState, type ComponentType } from 'react';
 import { CloseIcon } from '../app/icons';
 import { useApp } from '../store';
 import { fileColor } from '../tree/fileKind';
 import { linesLabel, OPERATION_LABEL, shortTime, splitPath, STATUS_LABEL } from './format';
 import { CheckIcon, DiffIcon, FileDiffIcon, InlineIcon, SideBySideIcon, UndoIcon, WarningIcon } from './icons';
 import type { DiffBodyProps } from './DiffBody';
+import type * as DiffBodyModule from './DiffBody';
 import './review.css';
 
 // Monaco (and the diff package) load with the viewer's chunk, asked for when a diff first opens.
@@ -15,10 +16,15 @@ import './review.css';
 // diff opened before it arrives re-renders with an ordinary state update.
 type DiffBodyComponent = ComponentType<DiffBodyProps>;
 let diffBody: DiffBodyComponent | null = null;
-let diffBodyLoad: Promise<DiffBodyComponent> | null = null;
-function loadDiffBody(): Promise<DiffBodyComponent> {
+/** Set when a diff is first shown (in its commit): its own editor then does what the warm-up would. */
+let diffOpened = false;
+let diffBodyLoad: Promise<typeof DiffBodyModule> | null = null;
+function loadDiffBody(): Promise<typeof DiffBodyModule> {
   diffBodyLoad ??= import('./DiffBody').then(
-    (m) => (diffBody = m.default),
+    (m) => {
+      diffBody = m.default;
+      return m;
+    },
     (err: unknown) => {
       diffBodyLoad = null; // a later diff may try again
       throw err;
@@ -27,20 +33,28 @@ function loadDiffBody(): Promise<DiffBodyComponent> {
   return diffBodyLoad;
 }
 
-/** Fetched once the timeline has something to open, so the first click does not wait for it. */
+/**
+ * Fetched once the timeline has something to open, so the first click does not wait for it;
+ * then, when the browser is idle, a throwaway diff editor warms Monaco up.
+ */
 export function preloadDiffView(): void {
-  void loadDiffBody().catch(() => undefined);
+  void loadDiffBody()
+    .then((m) => requestIdleCallback(() => diffOpened || m.warmUpDiffEditor(), { timeout: 5000 }))
+    .catch(() => undefined);
 }
 
 /** DiffBody as soon as its chunk is here: at once when it was preloaded. */
 function useDiffBody(): { Body: DiffBodyComponent | null; error: string | null } {
   const [Body, setBody] = useState<DiffBodyComponent | null>(() => diffBody);
   const [error, setError] = useState<string | null>(null);
+  useLayoutEffect(() => {
+    diffOpened = true;
+  }, []);
   useEffect(() => {
     if (Body) return;
     let live = true;
     loadDiffBody().then(
-      (C) => live && setBody(() => C),
+      (m) => live && setBody(() => m.default),
       (err: unknown) => live && setError(err instanceof Error ? err.message : String(err)),
     );
     return () => {
