@@ -1,10 +1,18 @@
-import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { loadable } from '../app/loadable';
 import type { ApprovalRequestView } from '../../shared/contract';
 import { useApp } from '../store';
 import './approvals.css';
 
 // Monaco comes with the diff editor's chunk, only once an edit asks.
-const EditDiff = lazy(() => import('./EditDiff'));
+const editDiff = loadable(() => import('./EditDiff'));
+
+/** The proposed edit in Monaco's diff editor; the plain unified diff until (or if) it cannot load. */
+function ProposedEditDiff({ req }: { req: ApprovalRequestView }) {
+  const { Component: EditDiff } = editDiff.use();
+  if (EditDiff && req.edit) return <EditDiff edit={req.edit} />;
+  return req.diff ? <pre className="approval-diff">{req.diff}</pre> : null;
+}
 
 const KIND_LABEL: Record<ApprovalRequestView['kind'], string> = {
   bash: 'Run a command',
@@ -59,13 +67,7 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       <div className="approval-why" data-testid="approval-why">
         {req.reason}. <span className="muted">{why}</span>
       </div>
-      {req.edit ? (
-        <Suspense fallback={<pre className="approval-diff">{req.diff}</pre>}>
-          <EditDiff edit={req.edit} />
-        </Suspense>
-      ) : (
-        req.diff && <pre className="approval-diff">{req.diff}</pre>
-      )}
+      {req.edit ? <ProposedEditDiff req={req} /> : req.diff && <pre className="approval-diff">{req.diff}</pre>}
       {editing && (
         <div className="approval-always">
           <label>

@@ -1,67 +1,28 @@
-import { useCallback, useEffect, useLayoutEffect, useState, type ComponentType } from 'react';
+import { useCallback, useLayoutEffect } from 'react';
+import { loadable } from '../app/loadable';
 import { CloseIcon } from '../app/icons';
 import { useApp } from '../store';
 import { fileColor } from '../tree/fileKind';
 import { linesLabel, OPERATION_LABEL, shortTime, splitPath, STATUS_LABEL } from './format';
 import { CheckIcon, DiffIcon, FileDiffIcon, InlineIcon, SideBySideIcon, UndoIcon, WarningIcon } from './icons';
 import type { DiffBodyProps } from './DiffBody';
-import type * as DiffBodyModule from './DiffBody';
 import './review.css';
 
-// Monaco (and the diff package) load with the viewer's chunk, asked for when a diff first opens.
-// Not React.lazy + Suspense: once Suspense has shown its fallback, React holds back the resolved
-// content until 300 ms after that fallback appeared (its fallback throttle), and a lazy
-// component suspends on its first render even when the chunk was preloaded long before. That
-// alone cost every first diff ~280 ms of idle. The loaded component is kept here instead, and a
-// diff opened before it arrives re-renders with an ordinary state update.
-type DiffBodyComponent = ComponentType<DiffBodyProps>;
-let diffBody: DiffBodyComponent | null = null;
+// Monaco (and the diff package) load with the viewer's chunk, asked for when a diff first opens
+// (loadable, not React.lazy: see app/loadable for the 280 ms that Suspense cost here).
+const diffBody = loadable(() => import('./DiffBody'));
 /** Set when a diff is first shown (in its commit): its own editor then does what the warm-up would. */
 let diffOpened = false;
-let diffBodyLoad: Promise<typeof DiffBodyModule> | null = null;
-function loadDiffBody(): Promise<typeof DiffBodyModule> {
-  diffBodyLoad ??= import('./DiffBody').then(
-    (m) => {
-      diffBody = m.default;
-      return m;
-    },
-    (err: unknown) => {
-      diffBodyLoad = null; // a later diff may try again
-      throw err;
-    },
-  );
-  return diffBodyLoad;
-}
 
 /**
  * Fetched once the timeline has something to open, so the first click does not wait for it;
  * then, when the browser is idle, a throwaway diff editor warms Monaco up.
  */
 export function preloadDiffView(): void {
-  void loadDiffBody()
+  void diffBody
+    .load()
     .then((m) => requestIdleCallback(() => diffOpened || m.warmUpDiffEditor(), { timeout: 5000 }))
     .catch(() => undefined);
-}
-
-/** DiffBody as soon as its chunk is here: at once when it was preloaded. */
-function useDiffBody(): { Body: DiffBodyComponent | null; error: string | null } {
-  const [Body, setBody] = useState<DiffBodyComponent | null>(() => diffBody);
-  const [error, setError] = useState<string | null>(null);
-  useLayoutEffect(() => {
-    diffOpened = true;
-  }, []);
-  useEffect(() => {
-    if (Body) return;
-    let live = true;
-    loadDiffBody().then(
-      (m) => live && setBody(() => m.default),
-      (err: unknown) => live && setError(err instanceof Error ? err.message : String(err)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [Body]);
-  return { Body, error };
 }
 
 /**
@@ -269,7 +230,10 @@ export function DiffPane() {
 
 /** The editor and hunk list, or a notice while (or if) Monaco's chunk cannot be shown yet. */
 function LoadedDiffBody(props: DiffBodyProps) {
-  const { Body, error } = useDiffBody();
+  const { Component: Body, error } = diffBody.use();
+  useLayoutEffect(() => {
+    diffOpened = true;
+  }, []);
   if (Body) return <Body {...props} />;
   if (error)
     return (

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { loadable } from '../app/loadable';
 import { modKey } from '../app/platform';
 import { useApp } from '../store';
 import { ViewerHeader } from './ViewerHeader';
@@ -6,12 +7,12 @@ import './viewer.css';
 
 // Monaco is most of the bundle: it loads after the first paint, and is fetched while the
 // user is still looking at the tree so the first click on a file does not wait for it.
-const loadMonacoView = () => import('./MonacoView');
-const MonacoView = lazy(loadMonacoView);
+// (loadable, not React.lazy: Suspense would hold a preloaded editor back for 300 ms.)
+const monacoView = loadable(() => import('./MonacoView'));
 
 function usePreloadMonaco(): void {
   useEffect(() => {
-    const timer = setTimeout(() => void loadMonacoView().catch(() => undefined), 300);
+    const timer = setTimeout(() => void monacoView.load().catch(() => undefined), 300);
     return () => clearTimeout(timer);
   }, []);
 }
@@ -53,10 +54,8 @@ export function FileViewer() {
       {openFile && <ViewerHeader path={openFile.path} language={file?.language} loading={openFile.status === 'loading'} />}
       <div className="viewer-body">
         {shown && (
-          <Suspense fallback={<div className="viewer-notice muted">Loading editor…</div>}>
-            {/* While the next file loads the previous one stays up: no blank flash between files. */}
-            <MonacoView {...shown} hidden={state !== 'ready' && state !== 'loading'} />
-          </Suspense>
+          // While the next file loads the previous one stays up: no blank flash between files.
+          <LoadedMonacoView {...shown} hidden={state !== 'ready' && state !== 'loading'} />
         )}
         {state === 'empty' && <ViewerEmpty />}
         {state === 'binary' && file && <ViewerNotice title="Binary file" detail={`${formatSize(file.size)} · not shown in the viewer`} />}
@@ -65,6 +64,13 @@ export function FileViewer() {
       </div>
     </section>
   );
+}
+
+function LoadedMonacoView(props: { absPath: string; content: string; language: string; hidden: boolean }) {
+  const { Component: MonacoView, error } = monacoView.use();
+  if (MonacoView) return <MonacoView {...props} />;
+  if (error) return <ViewerNotice title="Could not load the editor" detail={error} error />;
+  return <div className="viewer-notice muted">Loading editor…</div>;
 }
 
 function ViewerNotice({ title, detail, error }: { title: string; detail: string; error?: boolean }) {
