@@ -40,6 +40,14 @@ describe('SessionStore', () => {
     expect((await stat(path.join(store.dir, `${s.id}.json`))).mode & 0o777).toBe(0o600);
   });
 
+  it('flush waits for saves nobody awaited (shutdown loses no turn)', async () => {
+    const s = store.create('x');
+    for (let n = 1; n <= 5; n++) void store.save({ ...s, title: `v${n}` });
+    await store.flush();
+    expect(JSON.parse(await readFile(path.join(store.dir, `${s.id}.json`), 'utf8')).title).toBe('v5');
+    expect(await readdir(store.dir)).toEqual([`${s.id}.json`]);
+  });
+
   it('refuses ids that could leave the folder and skips damaged files in the list', async () => {
     await expect(store.load('../../etc/passwd')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/Not a session id/) });
     await store.save(store.create('good'));

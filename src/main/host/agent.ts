@@ -359,11 +359,11 @@ export class AgentHost {
     const running = [...w.live.values()].flatMap((s) => (s.running ? [s.running] : []));
     for (const r of running) r.abort.abort();
     await Promise.all(running.map((r) => r.done.catch(() => undefined)));
+    await w.store.flush();
   }
 
+  /** Stops every request and waits until their sessions are saved: quitting loses no turn. */
   async dispose(): Promise<void> {
-    const running = [...this.workspaces.values()].flatMap((w) => [...w.live.values()]).flatMap((s) => (s.running ? [s.running] : []));
-    for (const r of running) r.abort.abort();
-    await Promise.all(running.map((r) => r.done.catch(() => undefined)));
+    await Promise.all([...this.workspaces.keys()].map((root) => this.release(root)));
   }
 }

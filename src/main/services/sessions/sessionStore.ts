@@ -82,6 +82,11 @@ export class SessionStore {
     await next;
   }
 
+  /** Resolves once every save asked for so far is on disk (or failed): for shutdown. */
+  async flush(): Promise<void> {
+    await Promise.all([...this.chains.values()].map((c) => c.catch(() => undefined)));
+  }
+
   async load<M>(id: string): Promise<SessionRecord<M>> {
     let text: string;
     try {
