@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseInline, parseMarkdown } from './markdown';
+import { closesFence, parseInline, parseMarkdown } from './markdown';
 
 describe('chat markdown', () => {
   it('splits paragraphs, fenced code (also unterminated while streaming), lists and headings', () => {
@@ -20,5 +20,28 @@ describe('chat markdown', () => {
       { t: 'em', v: 'later' },
       { t: 'text', v: ' <b>x</b>' },
     ]);
+  });
+});
+
+describe('code fences', () => {
+  it('close only on a bare fence of the same character, at least as long', () => {
+    expect(closesFence('```', '```')).toBe(true);
+    expect(closesFence('  ````  ', '```')).toBe(true);
+    expect(closesFence('``', '```')).toBe(false);
+    expect(closesFence('```ts', '```')).toBe(false);
+    expect(closesFence('~~~', '```')).toBe(false);
+    expect(closesFence('```', '````')).toBe(false);
+  });
+
+  it('a block is open while its closing fence has not fully arrived', () => {
+    const streamed = '```ts\nconst a = 1;\n``';
+    expect(parseMarkdown(streamed)).toEqual([{ t: 'code', lang: 'ts', text: 'const a = 1;\n``', open: true }]);
+    expect(parseMarkdown(`${streamed}\``)).toEqual([{ t: 'code', lang: 'ts', text: 'const a = 1;', open: false }]);
+  });
+
+  it('a fence with an info string inside a longer fence is content, not its end', () => {
+    const blocks = parseMarkdown('````md\n```ts\nx\n```\n````\nafter');
+    expect(blocks[0]).toEqual({ t: 'code', lang: 'md', text: '```ts\nx\n```', open: false });
+    expect(blocks[1]).toMatchObject({ t: 'para' });
   });
 });

@@ -30,6 +30,15 @@ export function parseInline(text: string): Inline[] {
 const BULLET = /^\s*[-*+]\s+(.*)$/;
 const NUMBERED = /^\s*\d+[.)]\s+(.*)$/;
 
+/**
+ * A fence closes on a line of the same character, at least as long, and nothing else: a
+ * nested "```ts" inside a ~~~ block, or "``" still streaming, leaves the block open.
+ */
+export function closesFence(line: string, opener: string): boolean {
+  const t = line.trim();
+  return t.length >= opener.length && t[0] === opener[0] && /^(`+|~+)$/.test(t);
+}
+
 export function parseMarkdown(src: string): Block[] {
   const lines = src.replace(/\r\n?/g, '\n').split('\n');
   const blocks: Block[] = [];
@@ -45,7 +54,7 @@ export function parseMarkdown(src: string): Block[] {
       flush();
       const body: string[] = [];
       let j = i + 1;
-      while (j < lines.length && !lines[j].trim().startsWith(fence[1])) body.push(lines[j++]);
+      while (j < lines.length && !closesFence(lines[j], fence[1])) body.push(lines[j++]);
       blocks.push({ t: 'code', lang: fence[2] ?? '', text: body.join('\n'), open: j >= lines.length });
       i = j;
       continue;
