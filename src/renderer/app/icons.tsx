@@ -43,6 +43,13 @@ export const PlusIcon = (p: IconProps) => (
   </Svg>
 );
 
+export const CopyIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="5.25" y="5.25" width="8" height="8.5" rx="1.25" />
+    <path d="M10.75 5.25V3.5c0-.69-.56-1.25-1.25-1.25H4c-.69 0-1.25.56-1.25 1.25v6.25c0 .69.56 1.25 1.25 1.25h1.25" />
+  </Svg>
+);
+
 export const CloseIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M4.5 4.5l7 7M11.5 4.5l-7 7" />

@@ -18,7 +18,7 @@ function Item({ item }: { item: ChatItem }) {
     case 'assistant':
       return (
         <div className={`chat-msg assistant${item.streaming ? ' streaming' : ''}`} data-testid="chat-message" data-role="assistant">
-          <Markdown text={item.text} />
+          <Markdown text={item.text} streaming={item.streaming} />
         </div>
       );
     case 'tool':

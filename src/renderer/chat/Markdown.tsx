@@ -1,4 +1,5 @@
 import { memo, type ReactNode } from 'react';
+import { CodeBlock } from './CodeBlock';
 import { parseMarkdown, type Inline } from './markdown';
 
 function inline(parts: Inline[]): ReactNode[] {
@@ -10,19 +11,18 @@ function inline(parts: Inline[]): ReactNode[] {
   });
 }
 
-/** Model text as Markdown-ish blocks; React escapes every string, nothing is injected as HTML. */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
+/**
+ * Model text as Markdown-ish blocks. React escapes every string; the one HTML injected is the
+ * colorizer's for code blocks, which Monaco escapes. `streaming`: the message is still coming.
+ */
+export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
   return (
     <div className="md">
       {parseMarkdown(text).map((b, i) => {
         switch (b.t) {
           case 'code':
-            return (
-              <pre key={i} className="md-code" data-lang={b.lang || undefined}>
-                {b.lang && <span className="md-code-lang">{b.lang}</span>}
-                <code>{b.text}</code>
-              </pre>
-            );
+            // Settled once its fence closes or the message ends: only then coloured whole.
+            return <CodeBlock key={i} lang={b.lang} text={b.text} settled={!b.open || !streaming} />;
           case 'heading':
             return (
               <p key={i} className={`md-h md-h${b.level}`}>
