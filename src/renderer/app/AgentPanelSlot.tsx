@@ -1,18 +1,15 @@
-import { useEffect, useRef, useState } from 'react';
 import { ChatPanel } from '../chat/ChatPanel';
 import { Timeline } from '../review/Timeline';
 import { useApp } from '../store';
 
-/** The right-hand column: the change timeline and the agent (chat and approval queue). */
+/**
+ * The right-hand column: the change timeline and the agent (chat and approval queue). The tab
+ * lives in the store: a new approval pulls the agent to the front, "Open diff" the changes.
+ */
 export function AgentPanelSlot({ width }: { width: number }) {
-  const [tab, setTab] = useState<'changes' | 'agent'>('changes');
+  const tab = useApp((s) => s.agentPanelTab);
+  const setTab = useApp((s) => s.setAgentPanelTab);
   const waiting = useApp((s) => s.approvals.length);
-  const seen = useRef(0);
-  useEffect(() => {
-    // A new question pulls the agent tab to the front: a paused tool call must not go unseen.
-    if (waiting > seen.current) setTab('agent');
-    seen.current = waiting;
-  }, [waiting]);
   return (
     <aside className="agent-slot" data-slot="agent-panel" aria-label="Agent" style={{ width }}>
       <div className="panel-header">

@@ -25,8 +25,7 @@ function pretty(args: unknown, argsText: string): string {
 }
 
 export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
-  const openModification = useApp((s) => s.openModification);
-  const selectModification = useApp((s) => s.selectModification);
+  const showModificationInReview = useApp((s) => s.showModificationInReview);
   // Approval requests do not name their call: a running call of the same tool is the one waiting.
   const waiting = useApp((s) => item.status === 'running' && s.approvals.some((a) => a.tool === item.tool));
   const isBash = item.tool === 'bash' || item.tool === 'run_tests';
@@ -63,11 +62,8 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
             type="button"
             className="link-btn"
             data-testid="tool-call-modification"
-            title={`Open ${modId} in the diff view`}
-            onClick={() => {
-              selectModification(modId);
-              void openModification(modId);
-            }}
+            title={`Open ${modId} in the diff view and the Changes tab`}
+            onClick={() => void showModificationInReview(modId)}
           >
             Open diff
           </button>

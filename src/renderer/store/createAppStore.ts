@@ -4,6 +4,7 @@ import { TerminalIo } from '../terminal/terminalIo';
 import { createApprovalsSlice } from './approvalsSlice';
 import { createChatSlice } from './chatSlice';
 import { createConnectionSlice } from './connectionSlice';
+import { createPanelsSlice } from './panelsSlice';
 import { createReviewSlice } from './reviewSlice';
 import { createSettingsSlice } from './settingsSlice';
 import { createTerminalSlice } from './terminalSlice';
@@ -27,6 +28,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createChatSlice(set, get, deps),
     ...createApprovalsSlice(set, get, deps),
     ...createSettingsSlice(set, get, deps),
+    ...createPanelsSlice(set, get, deps),
   }));
 }
 
@@ -65,6 +67,8 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
           void act().loadApprovals();
         }
       } else if (s.openFile !== prev.openFile && s.openFile?.status === 'loading' && s.diff) act().closeDiff();
+      // A new question pulls the agent tab to the front: a paused tool call must not go unseen.
+      if (s.approvals.length > prev.approvals.length && s.agentPanelTab !== 'agent') act().setAgentPanelTab('agent');
     }),
   ];
   void act().loadAppInfo();

@@ -8,3 +8,4 @@ export { filterModifications } from './reviewSlice';
 export type { ChatItem, ToolStatus } from './chatSlice';
 export { applyChatEvent } from './chatSlice';
 export type { ApprovalAnswerInput } from './approvalsSlice';
+export type { AgentPanelTab } from './panelsSlice';

@@ -4,6 +4,7 @@ import type { TerminalIo } from '../terminal/terminalIo';
 import type { ApprovalsSlice } from './approvalsSlice';
 import type { ChatSlice } from './chatSlice';
 import type { ConnectionSlice } from './connectionSlice';
+import type { PanelsSlice } from './panelsSlice';
 import type { ReviewSlice } from './reviewSlice';
 import type { SettingsSlice } from './settingsSlice';
 import type { TerminalSlice } from './terminalSlice';
@@ -11,7 +12,7 @@ import type { TreeSlice } from './treeSlice';
 import type { ViewerSlice } from './viewerSlice';
 import type { WorkspaceSlice } from './workspaceSlice';
 
-export type AppState = ConnectionSlice & WorkspaceSlice & TreeSlice & ViewerSlice & TerminalSlice & ReviewSlice & ChatSlice & ApprovalsSlice & SettingsSlice;
+export type AppState = ConnectionSlice & WorkspaceSlice & TreeSlice & ViewerSlice & TerminalSlice & ReviewSlice & ChatSlice & ApprovalsSlice & SettingsSlice & PanelsSlice;
 
 /** What the slices reach beyond the store: injected at startup, faked in tests. */
 export interface StoreDeps {
