@@ -1,7 +1,7 @@
 // The agent end to end: `loupe serve` with the scripted OpenAI-compatible server as its model.
 // A reply streams into the chat; a bash call waits on an approval card until allowed, then its
-// output shows in the tool card; an edit lands in the timeline and opens in the diff view; the
-// settings dialog points the app at a second server. Needs `npm run build` first.
+// output shows in the tool card; code blocks are coloured; an edit's "Open diff" brings the
+// timeline and the diff view to the front; the settings dialog points the app at a second server. Needs `npm run build` first.
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -17,6 +17,15 @@ let llmA: ScriptedLlm;
 let llmB: ScriptedLlm;
 
 const SHOTS = path.resolve('test-results', 'chat');
+
+const SNIPPET = [
+  '// Greets whoever is named, politely.',
+  'export function greet(name: string): string {',
+  '  const greeting = "hello";',
+  '  return `${greeting}, ${name}!`;',
+  '}',
+].join('\n');
+const SNIPPET_REPLY = `Here is a snippet:\n\n\`\`\`ts\n${SNIPPET}\n\`\`\`\n\nAnd the shell:\n\n\`\`\`bash\nnpm test -- --watch # <b>not</b> HTML\n\`\`\`\n`;
 
 /** The model: answers by the request's prompt and the last tool it called. */
 function scriptA(req: RecordedRequest): ScriptedReply {
@@ -34,6 +43,7 @@ function scriptA(req: RecordedRequest): ScriptedReply {
   if (prompt.includes('wait')) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'sleep 30', description: 'Wait' }) }] };
   if (prompt.includes('run')) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo loupe-bash-output && echo second line', description: 'Print two lines' }) }] };
   if (prompt.includes('edit')) return { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: 'src/greet.ts' }) }] };
+  if (prompt.includes('snippet')) return { content: SNIPPET_REPLY, frameDelayMs: 5 };
   return { content: 'Hello **there**, streamed in pieces.\n\nHere is code:\n\n```ts\nconst answer = 42;\n```\n', frameDelayMs: 15 };
 }
 
@@ -84,6 +94,34 @@ test('a reply streams into the chat as Markdown', async ({ page }) => {
   await expect(page.getByTestId('chat-usage')).toContainText('tokens');
 });
 
+test('code blocks are coloured by Monaco, labelled, and copy their source', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openAgent(page);
+  await say(page, 'show me a snippet');
+  const reply = page.locator('[data-testid="chat-message"][data-role="assistant"]').last();
+  await expect(page.getByTestId('chat-send')).toBeVisible();
+  const [ts, sh] = [reply.getByTestId('chat-code-block').first(), reply.getByTestId('chat-code-block').nth(1)];
+  await expect(ts).toHaveAttribute('data-colored', 'full');
+  await expect(ts.locator('.md-code-lang')).toHaveText('ts');
+  await expect(sh.locator('.md-code-lang')).toHaveText('bash');
+  // Tokens of different kinds, in different colours: the theme's token CSS is in the page.
+  const tokens = ts.locator('code span[class*="mtk"]');
+  const kinds = await tokens.evaluateAll((els) => [...new Set(els.map((e) => e.className))]);
+  expect(kinds.length).toBeGreaterThanOrEqual(3);
+  const colours = await tokens.evaluateAll((els) => [...new Set(els.map((e) => getComputedStyle(e).color))]);
+  expect(colours.length).toBeGreaterThanOrEqual(3);
+  expect((await ts.locator('pre').innerText()).replace(/\u00a0/g, ' ')).toBe(SNIPPET);
+  // Model text is never HTML, coloured or not.
+  await expect(sh).toHaveAttribute('data-colored', 'full');
+  await expect(sh.locator('b')).toHaveCount(0);
+  await expect(sh.locator('pre')).toContainText('<b>not</b> HTML');
+  await page.screenshot({ path: path.join(SHOTS, 'chat-code.png') });
+
+  await ts.getByTestId('chat-code-copy').click();
+  await expect(ts.getByTestId('chat-code-copy')).toHaveText('Copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(SNIPPET);
+});
+
 test('a bash call waits on an approval card until allowed, then shows its output', async ({ page }) => {
   await openAgent(page);
   await say(page, 'run the command');
@@ -117,14 +155,27 @@ test('an edit appears in the timeline and opens in the diff view', async ({ page
   await page.screenshot({ path: path.join(SHOTS, 'chat-edit.png') });
   expect(await readFile(path.join(project, 'src/greet.ts'), 'utf8')).toBe('export const greeting = "goodbye";\n');
 
-  await page.getByTestId('review-tab').click();
-  const row = page.getByTestId('timeline-entry').first();
-  await expect(row).toContainText('greet.ts');
-  await row.click();
+  // "Open diff" on the card: the Changes tab comes to the front with the modification open.
+  await tool.getByTestId('tool-call-modification').click();
+  await expect(page.getByTestId('review-tab')).toHaveAttribute('aria-selected', 'true');
   const diff = page.getByTestId('diff-view');
   await expect(diff).toBeVisible();
   await expect(diff).toHaveAttribute('data-state', 'ready');
+  await expect(diff).toHaveAttribute('data-file', 'src/greet.ts');
   await expect(diff.locator('.editor.modified .view-lines').first()).toContainText('goodbye');
+  const id = await diff.getAttribute('data-modification-id');
+  expect(id).toBeTruthy();
+  const row = page.locator(`[data-testid="timeline-entry"][data-modification-id="${id}"]`);
+  await expect(row).toContainText('greet.ts');
+  await expect(row).toHaveAttribute('aria-selected', 'true');
+  await page.screenshot({ path: path.join(SHOTS, 'chat-open-diff.png') });
+
+  // The timeline row opens the same diff.
+  await page.getByTestId('diff-close').click();
+  await expect(diff).toHaveCount(0);
+  await row.click();
+  await expect(diff).toHaveAttribute('data-state', 'ready');
+  await expect(diff).toHaveAttribute('data-modification-id', id!);
 });
 
 test('Esc on an approval card denies it, and the agent receives the message', async ({ page }) => {
