@@ -1,7 +1,8 @@
 // The chat pane while 10,000 tokens stream in: main-thread long tasks in Chromium against the
 // real `loupe serve`, with a scripted model that sends one SSE delta per token, paced like a
-// fast local model (~1,000 tokens/s). Goal: no long task over 100 ms.
-/* global window -- page functions run in the browser */
+// fast local model (~1,000 tokens/s). Goal: no long task over 100 ms. Two replies: prose, then
+// prose with fenced TypeScript blocks of ~12 and ~58 lines, which Monaco colours as they stream.
+/* global window, document -- page functions run in the browser */
 import { createServer } from 'node:http';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,10 +11,37 @@ import { CHROMIUM, report, startServe, tempDir } from './lib.mjs';
 
 const TOKENS = 10_000;
 const WORDS = ['the', 'loop', 'streams', 'tokens', 'into', 'the', 'chat', 'pane,', 'with', '`code`', 'and', 'prose.'];
+const CODE_LINE = ['  const', ' total', ' =', ' items', '.reduce((sum,', ' item)', ' =>', ' sum', ' +', ' item.size,', ' 0);', ' //', ' bytes\n'];
+
+const proseToken = (i) => (i % 60 === 59 ? '\n\n' : ' ') + WORDS[i % WORDS.length];
+
+/** Per ~1,000 tokens: a paragraph, a ~12-line block, a paragraph, a ~58-line block. */
+function codeTokens() {
+  const out = [];
+  const prose = () => {
+    for (let w = 0; w < 40; w++) out.push(` ${WORDS[w % WORDS.length]}`);
+  };
+  const block = (n) => {
+    out.push('\n\n```ts\n');
+    for (let t = 0; t < n; t++) out.push(CODE_LINE[t % CODE_LINE.length]);
+    out.push('\n```\n\n');
+  };
+  while (out.length < TOKENS) {
+    prose();
+    block(160);
+    prose();
+    block(754);
+  }
+  out.length = TOKENS;
+  out.push('\n\nend of the code reply.');
+  return out;
+}
+const CODE_TOKENS = codeTokens();
 
 function scriptedModel() {
   const server = createServer((req, res) => {
-    req.resume();
+    let body = '';
+    req.on('data', (d) => (body += d));
     req.on('end', async () => {
       if (!req.url.includes('/chat/completions')) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'bench', object: 'model' }] }));
@@ -23,9 +51,9 @@ function scriptedModel() {
       const frame = (delta, finish = null) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(frame({ role: 'assistant', content: '' }));
-      for (let i = 0; i < TOKENS; i++) {
-        const word = WORDS[i % WORDS.length];
-        res.write(frame({ content: (i % 60 === 59 ? '\n\n' : ' ') + word }));
+      const code = JSON.parse(body).messages.at(-1).content.includes('code');
+      for (let i = 0; i < (code ? CODE_TOKENS.length : TOKENS); i++) {
+        res.write(frame({ content: code ? CODE_TOKENS[i] : proseToken(i) }));
         if (i % 10 === 9) await new Promise((r) => setTimeout(r, 10));
       }
       res.end(`${frame({}, 'stop')}data: [DONE]\n\n`);
@@ -64,6 +92,28 @@ const words = (await last.innerText()).split(/\s+/).filter(Boolean).length;
 if (words < TOKENS * 0.95) throw new Error(`only ${words} of ${TOKENS} tokens reached the page`);
 report('chat.stream_10k_tokens.longest_task', Math.max(0, ...longTasks), 'ms', { goal: 100, long_tasks: longTasks.length, tokens: TOKENS, words_shown: words });
 report('chat.stream_10k_tokens.duration', streamMs, 'ms', { tokens: TOKENS });
+
+// The second reply, with code: every block coloured by the end, and still no long task.
+await page.waitForTimeout(1000);
+await page.evaluate(() => (window.__longTasks = []));
+const t1 = Date.now();
+await page.getByTestId('chat-input').fill('stream code blocks');
+await page.getByTestId('chat-input').press('Enter');
+const codeReply = page.locator('[data-testid="chat-message"][data-role="assistant"]').last();
+// Waits on the Send button, not on text: matching text polls the whole page's DOM, and over
+// thousands of token spans that polling is itself a long task the app did not cause.
+await page.getByTestId('chat-stop').waitFor({ timeout: 30_000 });
+await page.getByTestId('chat-send').waitFor({ timeout: 120_000 });
+const codeMs = Date.now() - t1;
+if (!(await codeReply.textContent()).includes('end of the code reply.')) throw new Error('the code reply did not arrive whole');
+const blocks = codeReply.getByTestId('chat-code-block');
+await page
+  .waitForFunction(() => [...document.querySelectorAll('[data-testid="chat-code-block"]')].every((b) => b.getAttribute('data-colored') === 'full'), null, { timeout: 30_000 })
+  .catch(() => undefined);
+const colored = await codeReply.locator('[data-testid="chat-code-block"][data-colored="full"]').count();
+const codeLongTasks = await page.evaluate(() => window.__longTasks);
+report('chat.stream_10k_tokens_code.longest_task', Math.max(0, ...codeLongTasks), 'ms', { goal: 100, long_tasks: codeLongTasks.length, tokens: TOKENS, code_blocks: await blocks.count(), colored_blocks: colored });
+report('chat.stream_10k_tokens_code.duration', codeMs, 'ms', { tokens: TOKENS });
 await browser.close();
 s.proc.kill('SIGTERM');
 model.server.close();
