@@ -88,6 +88,20 @@ describe('ModificationLog.apply', () => {
     expect(new Set(entries.map((e) => e.modification_id)).size).toBe(12);
   });
 
+  it('two writers on one log (loupe serve and loupe mcp) never reuse an id, even within one second', async () => {
+    const { root, log, req } = await workspace();
+    const other = new ModificationLog(root);
+    await log.apply(req('a.txt', 'a\n'));
+    await other.apply(req('b.txt', 'b\n'));
+    for (let i = 0; i < 10; i++) await Promise.all([log.apply(req('a.txt', `a${i}\n`)), other.apply(req('b.txt', `b${i}\n`))]);
+    const ids = (await log.read()).entries.map((e) => e.modification_id as string);
+    expect(ids).toHaveLength(22);
+    expect(new Set(ids).size).toBe(22);
+    // In log order, so the timeline's newest-first order is the order they happened.
+    expect([...ids].sort()).toEqual(ids);
+    expect(existsSync(path.join(root, '.loupe', 'modifications.lock'))).toBe(false);
+  });
+
   it('refuses, and writes nothing, when the file changed since the caller read it', async () => {
     const { root, log, req } = await workspace();
     await writeFile(path.join(root, 'r.txt'), 'changed by someone');

@@ -11,6 +11,7 @@ import { GitIndex } from './gitIndex';
 import { ModificationIds } from './ids';
 import { appendJsonLine, readJsonLines, readTailJsonLines, type JsonLines } from './jsonl';
 import { LogIndex } from './fold';
+import { withLogLock } from './logLock';
 import type { ApplyRequest, ApplyResult, ModificationEntry, ReviewLine, TestResultsLine } from './types';
 
 export interface ModificationLogOptions {
@@ -47,6 +48,8 @@ export const isProtectedPath = (rel: string): boolean => PROTECTED.test(rel);
 export class ModificationLog {
   readonly dir: string;
   readonly logFile: string;
+  /** Held across processes while a line is appended (logLock). */
+  private readonly lockFile: string;
   readonly blobs: BlobStore;
   private readonly locks = new KeyedLock();
   private readonly ids = new ModificationIds();
@@ -62,6 +65,7 @@ export class ModificationLog {
   ) {
     this.dir = path.join(root, '.loupe');
     this.logFile = path.join(this.dir, 'modifications.jsonl');
+    this.lockFile = path.join(this.dir, 'modifications.lock');
     this.blobs = new BlobStore(path.join(this.dir, 'objects'));
   }
 
@@ -136,7 +140,7 @@ export class ModificationLog {
   /** Appends a later fact (a review, test results): a new line, never a rewrite. */
   async appendFact(line: ReviewLine | TestResultsLine): Promise<void> {
     await this.init();
-    const job = this.appendChain.then(() => appendJsonLine(this.logFile, line));
+    const job = this.appendChain.then(() => withLogLock(this.lockFile, () => appendJsonLine(this.logFile, line)));
     this.appendChain = job.catch(() => undefined);
     return job;
   }
@@ -149,12 +153,16 @@ export class ModificationLog {
 
   /** Appends one line; ids are assigned here so they follow the log's order. */
   private append(entry: ModificationEntry): Promise<void> {
-    const job = this.appendChain.then(async () => {
-      const now = new Date();
-      entry.modification_id = this.ids.next(now);
-      entry.timestamp = now.toISOString();
-      await appendJsonLine(this.logFile, entry);
-    });
+    const job = this.appendChain.then(() =>
+      withLogLock(this.lockFile, async () => {
+        // Another Loupe process on this workspace may have appended since: continue after its ids.
+        for (const e of await readTailJsonLines<{ modification_id?: unknown }>(this.logFile)) if (typeof e.modification_id === 'string') this.ids.seed(e.modification_id);
+        const now = new Date();
+        entry.modification_id = this.ids.next(now);
+        entry.timestamp = now.toISOString();
+        await appendJsonLine(this.logFile, entry);
+      }),
+    );
     this.appendChain = job.catch(() => undefined);
     return job;
   }
