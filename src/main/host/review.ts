@@ -2,7 +2,7 @@
 // the timeline, diffs, rollback, per-hunk revert, approvals and "commit approved". The log
 // file is shared with every other Loupe process on the folder (`loupe mcp`, `loupe run`), so
 // the workspace watcher tells us when it grew and the index reads just the appended tail.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { DiffSides, HostEvents, ModificationQuery, Params } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import { ModificationLog } from '../services/modlog/modificationLog';
@@ -20,6 +20,8 @@ export class ReviewService {
   readonly log: ModificationLog;
   /** Review actions are recorded under one session per open workspace. */
   private readonly sessionId = `review-${Date.now().toString(36)}`;
+  /** The log's size when modlog.changed last went out. */
+  private seenSize = -1;
 
   constructor(
     readonly root: string,
@@ -30,7 +32,13 @@ export class ReviewService {
 
   /** Called with every batch of changed paths; emits modlog.changed when the log grew. */
   async onPaths(paths: string[]): Promise<void> {
-    if (!paths.includes(LOG_REL)) return;
+    // Not only the log's own event: when another process creates .loupe/ and the log in one
+    // go, inotify may report the folder before its watch exists and never the file in it. Any
+    // sign of life in .loupe/ (the folder, the append lock coming and going) prompts a look.
+    if (!paths.some((p) => p === '.loupe' || p.startsWith('.loupe/'))) return;
+    const size = await stat(this.log.logFile).then((s) => s.size, () => 0);
+    if (size === this.seenSize && !paths.includes(LOG_REL)) return;
+    this.seenSize = size;
     // Reviews and test results add lines but no modification: they change the view all the same.
     const fold = await this.log.index().sync();
     this.emit('modlog.changed', { count: fold.order.length });
