@@ -18,7 +18,8 @@ const BIN = fileURLToPath(new URL('../../bin/loupe.mjs', import.meta.url));
 export async function startServe(folder: string, env: Record<string, string> = {}): Promise<Served> {
   const home = await realpath(await mkdtemp(path.join(os.tmpdir(), 'loupe-home-')));
   const proc = spawn(process.execPath, [BIN, 'serve', folder, '--port', '0'], {
-    env: { ...process.env, LOUPE_HOME: home, ...env },
+    // HOME too: the terminal's shells must not run (or, killed mid-way, damage) the machine's rc files.
+    env: { ...process.env, LOUPE_HOME: home, HOME: home, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

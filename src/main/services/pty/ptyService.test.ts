@@ -1,9 +1,16 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir, until } from '../../../../test/support/tmp';
 import { HIGH_WATERMARK_CHARS, PtyService } from './ptyService';
 
 const services: PtyService[] = [];
+// Shells get a HOME of their own: the machine's rc files (pyenv init, say) must neither slow these
+// tests nor be killed half-way by them (a killed `pyenv rehash` leaves a lock that stalls every
+// later interactive shell on the machine for 60 s).
+const SHELL_ENV = { HOME: mkdtempSync(path.join(os.tmpdir(), 'loupe-pty-home-')) };
 afterEach(() => services.splice(0).forEach((s) => s.dispose()));
 
 function harness(stallResumeMs?: number) {
@@ -30,7 +37,7 @@ describe('PtyService', () => {
   it('runs the shell in the workspace and streams output', async () => {
     const { dir, cleanup } = await tempDir();
     const { svc, out } = harness();
-    const t = svc.create({ cols: 80, rows: 24, cwd: dir });
+    const t = svc.create({ cols: 80, rows: 24, cwd: dir, env: SHELL_ENV });
     svc.input(t.id, 'echo "hello-$((40+2))"; pwd\r');
     await until(() => out.get(t.id)?.includes('hello-42') && out.get(t.id)?.includes(dir));
     await cleanup();
@@ -38,7 +45,7 @@ describe('PtyService', () => {
 
   it('pauses the PTY while output is unacknowledged, and resumes on ack', async () => {
     const { svc, out } = harness();
-    const t = svc.create({ cols: 80, rows: 24, cwd: process.cwd() });
+    const t = svc.create({ cols: 80, rows: 24, cwd: process.cwd(), env: SHELL_ENV });
     svc.input(t.id, 'yes loupe-flood | head -c 20000000; echo DONE-FLOOD\r');
     await until(() => svc.backlog(t.id) > HIGH_WATERMARK_CHARS);
     // Paused: the backlog stops near the watermark instead of growing to 20 MB.
@@ -58,7 +65,7 @@ describe('PtyService', () => {
 
   it('resumes a paused PTY whose acknowledgements never come, instead of wedging the shell', async () => {
     const { svc, out } = harness(150);
-    const t = svc.create({ cols: 80, rows: 24, cwd: process.cwd() });
+    const t = svc.create({ cols: 80, rows: 24, cwd: process.cwd(), env: SHELL_ENV });
     // No acks at all: only the stall watchdog can get 600 kB through a 100 kB window.
     svc.input(t.id, 'yes | head -c 600000; echo DONE-$((2*3))\r');
     await until(() => out.get(t.id)?.includes('DONE-6'), 15_000);
@@ -66,7 +73,7 @@ describe('PtyService', () => {
 
   it('kills the whole process group when the terminal is closed', async () => {
     const { svc, out, exits } = harness();
-    const t = svc.create({ cols: 80, rows: 24, cwd: process.cwd() });
+    const t = svc.create({ cols: 80, rows: 24, cwd: process.cwd(), env: SHELL_ENV });
     const n = 1000 + Math.floor(Math.random() * 8000);
     svc.input(t.id, `sleep ${n} & echo "BG=$!"; trap "" HUP TERM; sleep ${n + 1}\r`);
     const text = await until(() => out.get(t.id)?.match(/BG=(\d+)/));
