@@ -18,11 +18,13 @@ const SHOTS = path.resolve('test-results', 'approvals');
 const FILES: Record<string, { path: string; old_str: string; new_str: string }> = {
   greet: { path: 'src/greet.ts', old_str: '"hello"', new_str: '"goodbye"' },
   farewell: { path: 'src/farewell.ts', old_str: '"bye"', new_str: '"see you"' },
+  extra: { path: 'src/extra.ts', old_str: '= 1', new_str: '= 2' },
 };
 
 /** Reads the file the prompt names, then edits it; afterwards repeats what the tool said. */
 function script(req: RecordedRequest): ScriptedReply {
-  const target = FILES[userPrompt(req).includes('farewell') ? 'farewell' : 'greet'];
+  const prompt = userPrompt(req);
+  const target = FILES[prompt.includes('farewell') ? 'farewell' : prompt.includes('extra') ? 'extra' : 'greet'];
   const messages = req.body.messages ?? [];
   const last = messages[messages.length - 1];
   if (last?.role !== 'tool') return { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: target.path }) }] };
@@ -48,6 +50,7 @@ test.beforeAll(async () => {
   await mkdir(path.join(project, '.loupe'), { recursive: true });
   await writeFile(path.join(project, 'src/greet.ts'), 'export const greeting = "hello";\nexport const loud = greeting.toUpperCase();\n');
   await writeFile(path.join(project, 'src/farewell.ts'), 'export const farewell = "bye";\n');
+  await writeFile(path.join(project, 'src/extra.ts'), 'export const extra = 1;\n');
   await writeFile(path.join(project, '.loupe/config.json'), JSON.stringify({ edits: { mode: 'ask' } }, null, 2));
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e@x', '-c', 'user.name=E', ...args], { cwd: project });
   git('init', '-q');
@@ -66,6 +69,9 @@ test.afterAll(async () => {
 
 test('an edit waits on a card showing its Monaco diff, and is written only once allowed', async ({ page }) => {
   await ask(page, 'edit the greeting');
+  // The composer says which mode is on.
+  await expect(page.getByTestId('chat-edits-mode')).toHaveText('Ask before edits');
+  await expect(page.getByTestId('chat-edits-mode')).toHaveAttribute('aria-pressed', 'true');
   const card = page.locator('[data-testid="approval-card"][data-kind="edit"]');
   await expect(card).toBeVisible();
   await expect(card.getByTestId('approval-subject')).toHaveText('edit src/greet.ts');
@@ -115,4 +121,22 @@ test('the settings toggle turns "ask before every edit" off: the next edit is wr
   await expect(page.locator('[data-testid="tool-call"][data-tool="edit_file"]')).toHaveAttribute('data-status', 'done');
   await expect(page.getByTestId('approval-card')).toHaveCount(0);
   expect(await onDisk('src/farewell.ts')).toBe('export const farewell = "see you";\n');
+});
+
+test('the composer pill switches the mode back to "ask" and the next edit asks again', async ({ page }) => {
+  await page.goto(served.url);
+  await page.getByTestId('agent-tab').click();
+  const pill = page.getByTestId('chat-edits-mode');
+  await expect(pill).toHaveText('Auto-apply edits');
+  await pill.click();
+  await expect(pill).toHaveText('Ask before edits');
+  await expect.poll(async () => JSON.parse(await onDisk('.loupe/config.json')).edits).toEqual({ mode: 'ask' });
+  await page.getByTestId('chat-input').fill('edit the extra');
+  await page.getByTestId('chat-input').press('Enter');
+  const card = page.locator('[data-testid="approval-card"][data-kind="edit"]');
+  await expect(card.getByTestId('approval-subject')).toHaveText('edit src/extra.ts');
+  await page.screenshot({ path: path.join(SHOTS, 'composer-pill.png') });
+  await card.getByTestId('approval-deny').click();
+  await expect(page.getByTestId('approval-card')).toHaveCount(0);
+  expect(await onDisk('src/extra.ts')).toBe('export const extra = 1;\n');
 });

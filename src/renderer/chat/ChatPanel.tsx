@@ -98,6 +98,8 @@ function Composer() {
   const stop = useApp((s) => s.stopChat);
   const usage = useApp((s) => s.chatUsage);
   const total = useApp((s) => s.chatUsageTotal);
+  const editsMode = useApp((s) => s.editsMode);
+  const setEditsMode = useApp((s) => s.setEditsMode);
   const [text, setText] = useState('');
   const submit = () => {
     if (!text.trim() || running) return;
@@ -125,6 +127,22 @@ function Composer() {
         <span className="chat-usage" data-testid="chat-usage" title="Tokens of the last model call (prompt + completion); total for this session">
           {usage ? `${usage.prompt_tokens.toLocaleString()} + ${usage.completion_tokens.toLocaleString()} tokens · ${total.toLocaleString()} total` : running ? 'Working…' : ''}
         </span>
+        {editsMode && (
+          <button
+            type="button"
+            className={editsMode === 'ask' ? 'chat-edits-mode ask' : 'chat-edits-mode'}
+            data-testid="chat-edits-mode"
+            aria-pressed={editsMode === 'ask'}
+            title={
+              editsMode === 'ask'
+                ? 'Each edit waits for your approval, with its diff, before it is written. Click to let edits through (you review them afterwards).'
+                : 'Edits are written at once and reviewed afterwards in Changes. Click to approve each edit before it is written.'
+            }
+            onClick={() => void setEditsMode(editsMode === 'ask' ? 'review' : 'ask')}
+          >
+            {editsMode === 'ask' ? 'Ask before edits' : 'Auto-apply edits'}
+          </button>
+        )}
         {running ? (
           <button type="button" className="btn" data-testid="chat-stop" onClick={() => void stop()}>
             Stop

@@ -65,6 +65,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
           void act().loadModifications();
           void act().loadChatSessions();
           void act().loadApprovals();
+          void act().loadEditsMode();
         }
       } else if (s.openFile !== prev.openFile && s.openFile?.status === 'loading' && s.diff) act().closeDiff();
       // A new question pulls the agent tab to the front: a paused tool call must not go unseen.
