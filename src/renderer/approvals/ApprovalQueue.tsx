@@ -114,6 +114,13 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
 export function ApprovalQueue() {
   const approvals = useApp((s) => s.approvals);
   const error = useApp((s) => s.approvalError);
+  const asksForEdits = useApp((s) => s.editsMode === 'ask');
+  useEffect(() => {
+    // Every edit will come as a card: have its diff editor ready before the first one does.
+    if (!asksForEdits) return;
+    const handle = requestIdleCallback(() => void editDiff.load().catch(() => undefined), { timeout: 3000 });
+    return () => cancelIdleCallback(handle);
+  }, [asksForEdits]);
   if (!approvals.length && !error) return null;
   return (
     <div className="approval-queue" data-testid="approval-queue" aria-label="Waiting for your approval">
