@@ -54,7 +54,8 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       else deny();
     }
   };
-  const why = req.rule ? `Rule: ${req.rule}` : 'No rule matches; the default for this kind is to ask.';
+  // An edit with no rule behind it asks because of the edits mode, which the reason already says.
+  const why = req.rule ? `Rule: ${req.rule}` : req.kind === 'edit' ? 'Switch it off with the pill by Send, or allow this file always.' : 'No rule matches; the default for this kind is to ask.';
   return (
     <div className="approval-card" ref={ref} tabIndex={-1} data-testid="approval-card" data-kind={req.kind} data-status={busy ? 'answering' : 'pending'} onKeyDown={onKey}>
       <div className="approval-head">
