@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { DiffSides, ModificationView, RequestChannel } from '../../shared/contract';
+import type { DiffSides, RequestChannel } from '../../shared/contract';
 import { HostRequestError } from '../host-client';
-import { fakeHost as fakeHostWith } from '../store/fakeHost.testkit';
+import { fakeHost as fakeHostWith, modView } from '../store/fakeHost.testkit';
 import { connectStore, createAppStore, filterModifications } from '../store';
 import { REFETCH_DEBOUNCE_MS } from '../store/reviewSlice';
 import { commitMessageFor } from './commitMessage';
@@ -15,17 +15,7 @@ const notYet = (ch: RequestChannel) => new HostRequestError('INVALID_ARGUMENT', 
 const fakeHost = (handlers: Partial<Record<RequestChannel, Handler>>) => fakeHostWith(handlers, notYet);
 
 
-const mod = (n: number, over: Partial<ModificationView> = {}): ModificationView => ({
-  modification_id: `mod-20260131-101523-${String(n).padStart(3, '0')}`,
-  timestamp: '2026-01-31T10:15:23.456Z',
-  session_id: 's',
-  tool: 'edit_file',
-  operation: 'edit',
-  file: `src/f${n}.ts`,
-  status: 'applied',
-  git_staged: true,
-  ...over,
-});
+const mod = modView;
 const tick = () => new Promise((r) => setTimeout(r, 0));
 const ws = { root: '/w/proj', name: 'proj', isGitRepo: true };
 const base: Partial<Record<RequestChannel, Handler>> = {

@@ -1,6 +1,6 @@
 // Test support only: a host double with canned answers per channel, a log of calls, and a
 // way to push events. Imported by *.test.ts files, never by the app.
-import type { EventChannel, HostEvents, Params, RequestChannel, Result } from '../../shared/contract';
+import type { EventChannel, HostEvents, ModificationView, Params, RequestChannel, Result } from '../../shared/contract';
 import { HostRequestError, type HostConnection } from '../host-client';
 
 export type Handler = (params: unknown) => unknown;
@@ -31,3 +31,16 @@ export function fakeHost(handlers: Partial<Record<RequestChannel, Handler>>, mis
   const count = (ch: RequestChannel) => calls.filter((c) => c.ch === ch).length;
   return { client, calls, emit, count };
 }
+
+/** A timeline entry for renderer tests: the n-th modification, one file each. */
+export const modView = (n: number, over: Partial<ModificationView> = {}): ModificationView => ({
+  modification_id: `mod-20260131-101523-${String(n).padStart(3, '0')}`,
+  timestamp: '2026-01-31T10:15:23.456Z',
+  session_id: 's',
+  tool: 'edit_file',
+  operation: 'edit',
+  file: `src/f${n}.ts`,
+  status: 'applied',
+  git_staged: true,
+  ...over,
+});

@@ -2,20 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { ModificationView, RequestChannel } from '../../shared/contract';
 import { HostRequestError } from '../host-client';
 import { connectStore, createAppStore } from './createAppStore';
-import { fakeHost, type Handler } from './fakeHost.testkit';
+import { fakeHost, modView, type Handler } from './fakeHost.testkit';
 import { REFETCH_DEBOUNCE_MS } from './reviewSlice';
 
-const mod = (n: number, over: Partial<ModificationView> = {}): ModificationView => ({
-  modification_id: `mod-20260131-101523-${String(n).padStart(3, '0')}`,
-  timestamp: '2026-01-31T10:15:23.456Z',
-  session_id: 's',
-  tool: 'edit_file',
-  operation: 'edit',
-  file: `src/f${n}.ts`,
-  status: 'applied',
-  git_staged: true,
-  ...over,
-});
+const mod = modView;
 const tick = () => new Promise((r) => setTimeout(r, 0));
 const base: Partial<Record<RequestChannel, Handler>> = {
   'app.info': () => ({ version: '0', transport: 'websocket', platform: 'linux' }),

@@ -107,6 +107,25 @@ export function filterModifications(list: ModificationView[], f: ReviewFilters):
   );
 }
 
+/** What a newly opened folder starts with: its own log, nothing open (filters and layout stay). */
+function freshReview() {
+  return {
+    modifications: [] as ModificationView[],
+    modificationsTotal: 0,
+    timelineStatus: 'idle' as const,
+    timelineError: null,
+    selectedModificationId: null,
+    diff: null,
+    reviewBusy: null,
+    reviewError: null,
+    conflict: null,
+    commitDraft: null,
+    commitBusy: false,
+    commitError: null,
+    commitResult: null,
+  };
+}
+
 export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client }) => {
   let listSeq = 0;
   let diffSeq = 0;
@@ -148,42 +167,16 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
   };
 
   return {
-    modifications: [],
-    modificationsTotal: 0,
-    timelineStatus: 'idle',
-    timelineError: null,
+    ...freshReview(),
     reviewFilters: { correlation: '', file: '', status: '' },
-    selectedModificationId: null,
-    diff: null,
     diffLayout: storedLayout(),
-    reviewBusy: null,
-    reviewError: null,
-    conflict: null,
-    commitDraft: null,
-    commitBusy: false,
-    commitError: null,
-    commitResult: null,
 
     resetReview() {
       listSeq++;
       diffSeq++;
       if (debounce) clearTimeout(debounce);
       debounce = null;
-      set({
-        modifications: [],
-        modificationsTotal: 0,
-        timelineStatus: 'idle',
-        timelineError: null,
-        selectedModificationId: null,
-        diff: null,
-        reviewBusy: null,
-        reviewError: null,
-        conflict: null,
-        commitDraft: null,
-        commitBusy: false,
-        commitError: null,
-        commitResult: null,
-      });
+      set(freshReview());
     },
 
     async loadModifications() {
