@@ -118,7 +118,7 @@ test('a modification made through loupe mcp appears live, opens in the diff view
   await expect(page.getByTestId('timeline-entry').first()).toContainText('rollback');
 });
 
-test('reverting one hunk of a two-hunk modification leaves the other, shows after a reload and clears when its rollback is rolled back', async ({ page }) => {
+test('reverting one hunk of a two-hunk modification leaves the other, shows after a reload and Restore puts it back', async ({ page }) => {
   await openApp(page);
   // One edit_file call whose old_str spans lines 3..30 but changes only the first and the last.
   const original = FILES['src/notes.txt'];
@@ -141,7 +141,8 @@ test('reverting one hunk of a two-hunk modification leaves the other, shows afte
   const now = await disk('src/notes.txt');
   expect(now).not.toContain('line three');
   expect(now).toContain('line thirty\n');
-  await expect(diff.locator('[data-testid="review-revert-hunk"][data-hunk="0"]')).toHaveText('Reverted');
+  await expect(diff.locator('[data-testid="review-hunk"][data-hunk="0"]')).toContainText('reverted on disk');
+  await expect(diff.locator('[data-testid="review-restore-hunk"][data-hunk="0"]')).toBeVisible();
   // Only part of it went back: the modification itself is not rolled back.
   await expect(row).not.toHaveAttribute('data-status', 'rolled_back');
   await expect(row.getByTestId('timeline-hunks-reverted')).toHaveText('1/2 hunks reverted');
@@ -156,17 +157,20 @@ test('reverting one hunk of a two-hunk modification leaves the other, shows afte
   await page.screenshot({ path: test.info().outputPath('timeline-hunk-badge.png') });
   await row.click();
   await expect(diff).toHaveAttribute('data-state', 'ready');
-  await expect(diff.locator('[data-testid="review-revert-hunk"][data-hunk="0"]')).toHaveText('Reverted');
+  await expect(diff.locator('[data-testid="review-hunk"][data-hunk="0"]')).toContainText('reverted on disk');
   await expect(diff.locator('[data-testid="review-revert-hunk"][data-hunk="1"]')).toHaveText('Revert');
 
-  // Rolling back the hunk rollback (the newest entry) puts the hunk back and clears the badge.
-  const hunkRollback = page.getByTestId('timeline-entry').first();
-  await expect(hunkRollback).toContainText('rollback');
-  await hunkRollback.click();
-  await expect(diff).toHaveAttribute('data-modification-id', (await hunkRollback.getAttribute('data-modification-id'))!);
-  await page.getByTestId('review-rollback').click();
+  // Restore on the reverted hunk rolls back its hunk rollback: the hunk is back and the badge goes.
+  await expect(diff.locator('[data-testid="review-restore-hunk"]')).toHaveCount(1);
+  await page.screenshot({ path: test.info().outputPath('diff-hunk-restore.png') });
+  await diff.locator('[data-testid="review-restore-hunk"][data-hunk="0"]').click();
   await expect.poll(() => disk('src/notes.txt')).toContain('line three\n');
+  expect(await disk('src/notes.txt')).toContain('line thirty\n');
   await expect(row.getByTestId('timeline-hunks-reverted')).toHaveCount(0);
+  await expect(diff.locator('[data-testid="review-revert-hunk"][data-hunk="0"]')).toHaveText('Revert');
+  await expect(diff.locator('[data-testid="review-restore-hunk"]')).toHaveCount(0);
+  // The restore is in the log too: the newest entry rolls back the hunk rollback.
+  await expect(page.getByTestId('timeline-entry').first()).toContainText('rollback');
 });
 
 test('approve marks the entry approved; the keyboard moves through the timeline and opens; commit approved commits just that file', async ({ page }) => {

@@ -72,6 +72,8 @@ export interface ModificationView {
    * currently reverts, ascending; absent when none. Rolling back that rollback clears its hunk.
    */
   reverted_hunks?: number[];
+  /** With reverted_hunks, in the same order: the hunk rollback reverting each (roll it back to restore the hunk). */
+  reverted_hunks_by?: string[];
   /** With reverted_hunks: how many hunks the diff has, when the log recorded it. */
   hunk_count?: number;
   git_staged: boolean;

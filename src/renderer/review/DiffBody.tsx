@@ -16,13 +16,15 @@ export interface DiffBodyProps {
   busy: ReviewAction | null;
   reverted: number[] | undefined;
   onRevertHunk(index: number): void;
+  /** Puts a reverted hunk back (rolls back its hunk rollback). */
+  onRestoreHunk(index: number): void;
 }
 
 /**
  * The editor and, beside it, the list of hunks: each one jumps to its place, and for a
  * modification reverts on disk. Loaded lazily with Monaco (see DiffPane).
  */
-export default function DiffBody({ sides, modelKey, layout, modificationId, revertable, busy, reverted, onRevertHunk }: DiffBodyProps) {
+export default function DiffBody({ sides, modelKey, layout, modificationId, revertable, busy, reverted, onRevertHunk, onRestoreHunk }: DiffBodyProps) {
   const hunks = useMemo(() => computeHunks(sides.file, sides.before, sides.after), [sides]);
   const [reveal, setReveal] = useState<{ hunk: number; nonce: number } | null>(null);
 
@@ -59,20 +61,32 @@ export default function DiffBody({ sides, modelKey, layout, modificationId, reve
                   {h.removed > 0 && <span className="del">−{h.removed}</span>}
                   {h.added > 0 && <span className="add">+{h.added}</span>}
                 </span>
-                <span className="hunk-preview">{h.preview || '(blank lines)'}</span>
+                <span className="hunk-preview">{done ? 'reverted on disk' : h.preview || '(blank lines)'}</span>
               </button>
-              {modificationId && (
-                <button
-                  className="hunk-revert"
-                  data-testid="review-revert-hunk"
-                  data-hunk={h.index}
-                  disabled={!revertable || busy !== null || done}
-                  title={done ? 'Reverted' : revertable ? `Revert hunk ${h.index + 1} on disk` : 'Roll back the whole modification instead'}
-                  onClick={() => onRevertHunk(h.index)}
-                >
-                  {busy === `hunk:${h.index}` ? '…' : done ? 'Reverted' : 'Revert'}
-                </button>
-              )}
+              {modificationId &&
+                (done ? (
+                  <button
+                    className="hunk-revert"
+                    data-testid="review-restore-hunk"
+                    data-hunk={h.index}
+                    disabled={busy !== null}
+                    title={`Reverted. Put hunk ${h.index + 1} back on disk (rolls back the rollback that reverted it)`}
+                    onClick={() => onRestoreHunk(h.index)}
+                  >
+                    {busy === `hunk:${h.index}` ? '…' : 'Restore'}
+                  </button>
+                ) : (
+                  <button
+                    className="hunk-revert"
+                    data-testid="review-revert-hunk"
+                    data-hunk={h.index}
+                    disabled={!revertable || busy !== null}
+                    title={revertable ? `Revert hunk ${h.index + 1} on disk` : 'Roll back the whole modification instead'}
+                    onClick={() => onRevertHunk(h.index)}
+                  >
+                    {busy === `hunk:${h.index}` ? '…' : 'Revert'}
+                  </button>
+                ))}
             </div>
           );
         })}

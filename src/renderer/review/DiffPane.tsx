@@ -43,6 +43,7 @@ export function DiffPane() {
   const approve = useApp((s) => s.approveModification);
   const rollback = useApp((s) => s.rollbackModification);
   const revertHunk = useApp((s) => s.revertHunk);
+  const restoreHunk = useApp((s) => s.restoreHunk);
   const openModification = useApp((s) => s.openModification);
   const openFileDiff = useApp((s) => s.openFileDiff);
   const dismiss = useApp((s) => s.dismissReviewMessage);
@@ -56,6 +57,12 @@ export function DiffPane() {
       if (id) void revertHunk(id, index);
     },
     [id, revertHunk],
+  );
+  const onRestoreHunk = useCallback(
+    (index: number) => {
+      if (id) void restoreHunk(id, index);
+    },
+    [id, restoreHunk],
   );
 
   if (!diff) return null;
@@ -220,6 +227,7 @@ export function DiffPane() {
             revertable={hunksRevertable}
             busy={busy}
             reverted={reverted}
+            onRestoreHunk={onRestoreHunk}
             onRevertHunk={onRevertHunk}
           />
         )}

@@ -97,4 +97,22 @@ describe('review slice: reverted hunks come from the log', () => {
     await new Promise((r) => setTimeout(r, REFETCH_DEBOUNCE_MS + 50));
     expect(store.getState().modifications.find((m) => m.modification_id === id)?.reverted_hunks).toBeUndefined();
   });
+
+  it('restoreHunk rolls back the hunk rollback that reverted that hunk', async () => {
+    const id = mod(1).modification_id;
+    const calls: unknown[] = [];
+    const handlers: Partial<Record<RequestChannel, Handler>> = {
+      // The host's fold: hunk 2 stays reverted until its rollback is rolled back.
+      'modlog.list': () => ({ modifications: [mod(1, calls.length ? { reverted_hunks: [0], reverted_hunks_by: ['h0'] } : { reverted_hunks: [0, 2], reverted_hunks_by: ['h0', 'h2'] })], total: 1 }),
+      'modlog.rollback': (p) => {
+        calls.push(p);
+        return { status: 'rolled_back', rollback_id: 'u', file: 'src/f1.ts', lines_restored: 1, merged: false, git_staged: false };
+      },
+    };
+    const { store } = await connected(handlers);
+    void store.getState().restoreHunk(id, 2);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(calls).toEqual([{ modification_id: 'h2' }]);
+    expect(store.getState().modifications[0]).toMatchObject({ reverted_hunks: [0], reverted_hunks_by: ['h0'] });
+  });
 });

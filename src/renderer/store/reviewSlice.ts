@@ -74,6 +74,8 @@ export interface ReviewSlice {
   approveModification(id: string): Promise<void>;
   rollbackModification(id: string): Promise<void>;
   revertHunk(id: string, hunk: number): Promise<void>;
+  /** Puts a reverted hunk back: rolls back the hunk rollback that reverted it. */
+  restoreHunk(id: string, hunk: number): Promise<void>;
   dismissReviewMessage(): void;
   /** Opens the commit form with a message summarising the approved modifications. */
   openCommitForm(): void;
@@ -274,6 +276,22 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
         modifications: s.modifications.map((m) =>
           m.modification_id === id ? { ...m, reverted_hunks: [...new Set([...(m.reverted_hunks ?? []), hunk])].sort((a, b) => a - b) } : m,
         ),
+      }));
+      void get().loadModifications();
+    },
+
+    async restoreHunk(id, hunk) {
+      const mod = get().modifications.find((m) => m.modification_id === id);
+      const by = mod?.reverted_hunks_by?.[mod.reverted_hunks?.indexOf(hunk) ?? -1];
+      if (!by) return;
+      const ok = await reverse(id, `hunk:${hunk}`, () => client.request('modlog.rollback', { modification_id: by }));
+      if (!ok) return;
+      set((s) => ({
+        modifications: s.modifications.map((m) => {
+          if (m.modification_id !== id || !m.reverted_hunks) return m;
+          const keep = m.reverted_hunks.map((h, i) => [h, m.reverted_hunks_by?.[i]] as const).filter(([h]) => h !== hunk);
+          return { ...m, reverted_hunks: keep.map(([h]) => h), reverted_hunks_by: keep.map(([, b]) => b ?? '') };
+        }),
       }));
       void get().loadModifications();
     },

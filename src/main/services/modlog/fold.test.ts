@@ -39,12 +39,12 @@ describe('LogIndex', () => {
     await writeFile(file, mod('m1') + hunkBack('h2', 2) + hunkBack('h0', 0));
     const view = async (id: string) => (await new LogIndex(file).sync()).query().modifications.find((m) => m.modification_id === id)!;
     // The modification keeps its status; its hunk rollbacks are entries of their own.
-    expect(await view('m1')).toMatchObject({ status: 'applied', reverted_hunks: [0, 2], hunk_count: 3 });
+    expect(await view('m1')).toMatchObject({ status: 'applied', reverted_hunks: [0, 2], reverted_hunks_by: ['h0', 'h2'], hunk_count: 3 });
     expect(await view('h0')).not.toHaveProperty('reverted_hunks');
     expect(await view('h0')).not.toHaveProperty('hunk_count');
 
     await appendFile(file, mod('u0', { operation: 'rollback', rolls_back: 'h0' }));
-    expect(await view('m1')).toMatchObject({ reverted_hunks: [2], hunk_count: 3 });
+    expect(await view('m1')).toMatchObject({ reverted_hunks: [2], reverted_hunks_by: ['h2'], hunk_count: 3 });
     expect(await view('h0')).toMatchObject({ status: 'rolled_back', rolled_back_by: 'u0' });
     await appendFile(file, mod('u1', { operation: 'rollback', rolls_back: 'u0' }));
     expect((await view('m1')).reverted_hunks).toEqual([0, 2]);

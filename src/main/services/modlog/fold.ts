@@ -44,13 +44,14 @@ export function toView(f: Folded): ModificationView {
   // The view is the entry minus what only rollback needs (blob ids, index entry), plus the folded facts.
   const { type: _t, before_sha256: _b, after_sha256: _a, git_index_before: _g, hunk: _h, hunk_count: _c, ...shown } = f.entry;
   const t = f.tests;
-  const reverted = f.hunkRollbacks ? [...revertedHunks(f).keys()].sort((a, b) => a - b) : [];
+  const by = f.hunkRollbacks ? revertedHunks(f) : new Map<number, string>();
+  const reverted = [...by.keys()].sort((a, b) => a - b);
   const count = reverted.length ? hunkCount(f) : undefined;
   return {
     ...shown,
     status: statusOf(f),
     ...(f.rolledBackBy ? { rolled_back_by: f.rolledBackBy } : {}),
-    ...(reverted.length ? { reverted_hunks: reverted } : {}),
+    ...(reverted.length ? { reverted_hunks: reverted, reverted_hunks_by: reverted.map((h) => by.get(h)!) } : {}),
     ...(count !== undefined ? { hunk_count: count } : {}),
     test_results: t ? { passed: t.passed, failed: t.failed, skipped: t.skipped, duration_ms: t.duration_ms, status: t.status } : null,
   };
