@@ -162,6 +162,10 @@ test('reverting one hunk of a two-hunk modification leaves the other, shows afte
 
   // Restore on the reverted hunk rolls back its hunk rollback: the hunk is back and the badge goes.
   await expect(diff.locator('[data-testid="review-restore-hunk"]')).toHaveCount(1);
+  // The gutter offers a revert arrow only where there is something left to revert (counted once
+  // the diff is known and the unchanged lines between the hunks are folded, so both are on screen).
+  await expect(diff.locator('.editor.modified')).toContainText('hidden lines');
+  await expect(diff.locator('.editor.modified .review-hunk-glyph')).toHaveCount(1);
   await page.screenshot({ path: test.info().outputPath('diff-hunk-restore.png') });
   await diff.locator('[data-testid="review-restore-hunk"][data-hunk="0"]').click();
   await expect.poll(() => disk('src/notes.txt')).toContain('line three\n');
@@ -169,6 +173,7 @@ test('reverting one hunk of a two-hunk modification leaves the other, shows afte
   await expect(row.getByTestId('timeline-hunks-reverted')).toHaveCount(0);
   await expect(diff.locator('[data-testid="review-revert-hunk"][data-hunk="0"]')).toHaveText('Revert');
   await expect(diff.locator('[data-testid="review-restore-hunk"]')).toHaveCount(0);
+  await expect(diff.locator('.editor.modified .review-hunk-glyph')).toHaveCount(2);
   // The restore is in the log too: the newest entry rolls back the hunk rollback.
   await expect(page.getByTestId('timeline-entry').first()).toContainText('rollback');
 });

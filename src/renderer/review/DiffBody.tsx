@@ -37,6 +37,7 @@ export default function DiffBody({ sides, modelKey, layout, modificationId, reve
         language={sides.language}
         layout={layout}
         hunks={hunks}
+        reverted={reverted}
         revertable={modificationId !== null && revertable && busy === null}
         onRevertHunk={onRevertHunk}
         reveal={reveal}

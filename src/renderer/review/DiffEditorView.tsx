@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { monaco, monacoLanguage } from '../viewer/monacoSetup';
 import type { Hunk } from './hunks';
 
@@ -11,6 +11,8 @@ interface DiffEditorViewProps {
   layout: 'side-by-side' | 'inline';
   /** Hunks that can be reverted from the gutter (empty for a whole-file diff). */
   hunks: Hunk[];
+  /** Hunks already reverted on disk: no revert arrow for them. */
+  reverted?: number[];
   revertable: boolean;
   onRevertHunk(index: number): void;
   /** Bumped with a hunk index to scroll that hunk into view. */
@@ -59,17 +61,18 @@ function editorOptions(layout: 'side-by-side' | 'inline'): monaco.editor.IStanda
  * fresh models and the old pair is disposed after the swap. A revert arrow sits in the
  * modified side's gutter at every hunk.
  */
-export default function DiffEditorView({ modelKey, before, after, language, layout, hunks, revertable, onRevertHunk, reveal }: DiffEditorViewProps) {
+export default function DiffEditorView({ modelKey, before, after, language, layout, hunks, reverted, revertable, onRevertHunk, reveal }: DiffEditorViewProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
   const modelsRef = useRef<{ key: string; original: monaco.editor.ITextModel; modified: monaco.editor.ITextModel } | null>(null);
   const glyphsRef = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
   const idleRef = useRef<number[]>([]);
-  const hunksRef = useRef<{ hunks: Hunk[]; revertable: boolean; onRevertHunk(i: number): void }>({ hunks, revertable, onRevertHunk });
+  const open = useMemo(() => hunks.filter((h) => !reverted?.includes(h.index)), [hunks, reverted]);
+  const hunksRef = useRef<{ hunks: Hunk[]; revertable: boolean; onRevertHunk(i: number): void }>({ hunks: open, revertable, onRevertHunk });
 
   useEffect(() => {
-    hunksRef.current = { hunks, revertable, onRevertHunk };
-  }, [hunks, revertable, onRevertHunk]);
+    hunksRef.current = { hunks: open, revertable, onRevertHunk };
+  }, [open, revertable, onRevertHunk]);
 
   useEffect(() => {
     if (editorRef.current || !hostRef.current) return;
@@ -144,7 +147,7 @@ export default function DiffEditorView({ modelKey, before, after, language, layo
   useEffect(() => {
     glyphsRef.current?.set(
       revertable
-        ? hunks.map((h) => ({
+        ? open.map((h) => ({
             range: new monaco.Range(glyphLine(h), 1, glyphLine(h), 1),
             options: {
               glyphMarginClassName: 'review-hunk-glyph codicon codicon-discard',
@@ -154,7 +157,7 @@ export default function DiffEditorView({ modelKey, before, after, language, layo
           }))
         : [],
     );
-  }, [hunks, revertable, modelKey]);
+  }, [open, revertable, modelKey]);
 
   useEffect(() => {
     const editor = editorRef.current;
