@@ -1,6 +1,7 @@
 // Every agent write asks the permission engine as kind `edit` right before it reaches the disk,
-// with the change already computed: in "ask before every edit" mode (and for `.loupe/`, `.git/`)
-// the person sees exactly what would be written, and nothing is written unless they allow it.
+// with the change already computed: in "ask before every edit" mode (or under an `ask` rule) the
+// person sees exactly what would be written, and nothing is written unless they allow it.
+// Writes into `.loupe/` or `.git/` are refused before anyone is asked.
 import { ProtectedPathError } from '../../services/modlog/errors';
 import { isProtectedPath } from '../../services/modlog/modificationLog';
 import { unifiedDiff } from '../../services/modlog/unifiedDiff';
