@@ -75,12 +75,8 @@ let loading: Promise<Monaco> | null = null;
 
 /** Starts loading Monaco (once); a code block calls it as soon as its fence appears. */
 export function loadMonaco(): Promise<Monaco> {
-  loading ??= import('../viewer/monacoSetup').then((m) => {
-    // The token classes (.mtk1…) index the current theme's colour map, and its CSS is only
-    // injected for the theme that is set: colour against the app's dark theme, as the viewer does.
-    m.monaco.editor.setTheme('loupe-dark');
-    return m;
-  });
+  // monacoSetup makes loupe-dark the current theme, which the token classes (.mtk1…) colour by.
+  loading ??= import('../viewer/monacoSetup');
   loading.catch(() => (loading = null));
   return loading;
 }

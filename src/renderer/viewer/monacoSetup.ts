@@ -67,6 +67,9 @@ monaco.editor.defineTheme('loupe-dark', {
     focusBorder: '#4d8dff80',
   },
 });
+// Set once here, not per editor: the colorizer (chat code blocks) has no editor, and its token
+// classes (.mtk1…) only get CSS for the theme that is current.
+monaco.editor.setTheme('loupe-dark');
 
 const known = new Set(monaco.languages.getLanguages().map((l) => l.id));
 

@@ -2,6 +2,7 @@
 // which rule made it. `decide` has no side effects, so it doubles as the dry run ("what would
 // happen to this command, path or URL, and why").
 import path from 'node:path';
+import { isProtectedPath } from '../modlog/modificationLog';
 import { resolveInWorkspace, toPosix } from '../workspace/pathGuard';
 import { alwaysCommandPattern, alwaysFolderPattern, alwaysUrlPattern } from './alwaysPatterns';
 import { analyseCommand, type PathRef } from './commandAnalysis';
@@ -35,11 +36,6 @@ const DEFAULTS: Record<PermissionKind, PermissionAction> = {
   test: 'ask',
 };
 
-/**
- * Loupe's own state (its rules, the modification log) and Git's internals (hooks, config run
- * code later): writing there is never routine, so no allow rule and no default lets it through.
- */
-const PROTECTED = /^(\.loupe|\.git)(\/|$)/;
 
 /** Devices every shell script touches; they are not "outside the workspace" in any useful sense. */
 const HARMLESS_PATHS = /^\/dev\/(null|zero|u?random|stdin|stdout|stderr|tty|fd\/\d+)$/;
@@ -107,7 +103,9 @@ export class PermissionEngine {
     }
     const fallback = kind === 'edit' && editsMode === 'ask' ? 'ask' : DEFAULTS[kind];
     const hit = this.match(kind, rules, (p) => matchPath(p, rel));
-    if (kind === 'edit' && PROTECTED.test(rel)) return this.protectedWrite(rel, hit);
+    // Loupe's own state and Git's internals (hooks, config run code later): never routine, so
+    // no allow rule or default lets a write there through.
+    if (kind === 'edit' && isProtectedPath(rel)) return this.protectedWrite(rel, hit);
     const d = this.byRuleOrDefault(kind, rel || '.', hit, [{ kind, pattern: rel, action: 'allow' }], fallback);
     if (!hit && fallback !== DEFAULTS[kind]) d.reason = `${rel}: edits.mode is "ask" in .loupe/config.json, so every edit waits for approval before it is written`;
     return d;
@@ -190,7 +188,7 @@ export class PermissionEngine {
         seen.add(abs);
         const rel = await workspaceRel(this.opts.root, abs);
         if (rel === null) out.push(await this.outside(abs, rules));
-        else if (ref.write && PROTECTED.test(rel)) out.push(this.protectedWrite(rel, this.match('edit', rules, (p) => matchPath(p, rel))));
+        else if (ref.write && isProtectedPath(rel)) out.push(this.protectedWrite(rel, this.match('edit', rules, (p) => matchPath(p, rel))));
       }
     }
     return out;
