@@ -36,6 +36,24 @@ describe('app store', () => {
     expect(store.getState().terminalFocusNonce).toBe(1);
   });
 
+  it('a new terminal adopted by a resync before its own reply arrives gets one tab, not two', async () => {
+    const shell = { id: 't9', shell: '/bin/bash', title: 'bash', pid: 9 };
+    let reply!: () => void;
+    const { client } = fakeHost({
+      'terminal.list': () => [shell],
+      // The host has made the shell (so a list shows it), but the reply is still on its way.
+      'terminal.create': () => new Promise((resolve) => (reply = () => resolve(shell))),
+    });
+    const store = createAppStore(client);
+    const creating = store.getState().createTerminal();
+    await tick();
+    await store.getState().syncTerminals();
+    reply();
+    await creating;
+    expect(store.getState().terminals.map((t) => t.id)).toEqual(['t9']);
+    expect(store.getState().activeTerminalId).toBe('t9');
+  });
+
   it('re-lists loaded dirs on tree.changed and forgets a dir that vanished', async () => {
     let rootEntries = [{ path: 'gone', name: 'gone', kind: 'dir' as const }];
     const { client, emit } = fakeHost({

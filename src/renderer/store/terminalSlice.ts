@@ -65,7 +65,8 @@ export const createTerminalSlice: SliceCreator<TerminalSlice> = (set, get, { cli
       try {
         const info = await client.request('terminal.create', { cols, rows });
         set((s) => ({
-          terminals: [...s.terminals, toTab(info)],
+          // A resync (reconnect) may have adopted it already, between the request and this reply.
+          terminals: s.terminals.some((t) => t.id === info.id) ? s.terminals : [...s.terminals, toTab(info)],
           activeTerminalId: info.id,
           terminalError: null,
           terminalFocusNonce: focus ? s.terminalFocusNonce + 1 : s.terminalFocusNonce,
