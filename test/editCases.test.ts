@@ -1,4 +1,4 @@
-// The public edit corpus (../shared/edit-cases): every case through the real edit_file tool on a
+// The public edit corpus (test/fixtures/edit-cases, format in its README): every case through the real edit_file tool on a
 // real temp workspace (a git repo), with the scripted model answering from the case's
 // llm_answers. Prints the tally; fails on any wrong edit, wrong refusal or extra model call.
 import { existsSync, readFileSync } from 'node:fs';
@@ -31,7 +31,7 @@ interface EditCase {
   symlink?: string | { path?: string; link?: string; target: string };
 }
 
-const CORPUS = path.resolve(__dirname, '../../shared/edit-cases/public.json');
+const CORPUS = path.resolve(__dirname, 'fixtures/edit-cases/public.json');
 const FIELDS = ['corrected_target_snippet', 'corrected_new_string_escaping', 'corrected_new_string'];
 const KNOWN_KEYS = new Set(['set', 'id', 'category', 'file', 'content', 'args', 'expect', 'llm_answers', 'max_llm_calls', 'read_first', 'mutate_after_read', 'symlink']);
 
@@ -46,7 +46,7 @@ function judgeOutcome(exp: Expectation, applied: string | null, code: string | n
 
 const expectsApply = (exp: Expectation): boolean => exp.applied !== undefined || (exp.any_of ?? []).some(expectsApply);
 
-const cases: EditCase[] = existsSync(CORPUS) ? (JSON.parse(readFileSync(CORPUS, 'utf8')) as { cases: EditCase[] }).cases : [];
+const cases: EditCase[] = (JSON.parse(readFileSync(CORPUS, 'utf8')) as { cases: EditCase[] }).cases;
 const tally = new Map<string, Verdict>();
 const strategies = new Map<string, string>();
 
