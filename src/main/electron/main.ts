@@ -66,7 +66,9 @@ function createWindow(): void {
   w.webContents.on('render-process-gone', (_event, details) => {
     console.error(`loupe: the window's renderer stopped (${details.reason}, exit code ${details.exitCode})`);
   });
-  const loaded = devUrl ? w.loadURL(devUrl) : w.loadFile(RENDERER_INDEX);
+  // loadURL with the escaped URL, not loadFile: loadFile leaves `%` unescaped, so a checkout
+  // path with `%41` in it would load a different (missing) file.
+  const loaded = w.loadURL(appUrl);
   loaded.catch((err: unknown) => showError('Could not load the Loupe window', err));
 }
 
