@@ -52,11 +52,10 @@ beforeAll(async () => {
     const urls = /%[0-9a-f]{2}/i.test(index) ? [appUrl] : [appUrl, loadFileUrl];
     for (const url of urls) {
       await page.goto(url);
-      const probe = await page.evaluate(() => ({
-        href: location.href,
-        asset: new URL('assets/index-abc.js', location.href).href,
-        outside: new URL('../../secret.txt', location.href).href,
-      }));
+      const probe = await page.evaluate(() => {
+        const { href } = (globalThis as unknown as { location: { href: string } }).location;
+        return { href, asset: new URL('assets/index-abc.js', href).href, outside: new URL('../../secret.txt', href).href };
+      });
       seen.push({ name, appUrl, ...probe });
     }
   }

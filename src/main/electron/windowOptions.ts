@@ -21,7 +21,7 @@ export const WINDOW_BACKGROUND = '#1e1e1e';
 export interface WindowOptionsInput {
   /** Absolute path of the built preload (out/preload/index.cjs). */
   preload: string;
-  /** DevTools are available only in unpackaged (development) runs. */
+  /** DevTools are available only in a developer run (see isDeveloperRun). */
   devTools: boolean;
 }
 
@@ -220,4 +220,14 @@ export function isPermissionAllowed(
   appUrl: string,
 ): boolean {
   return permission === 'clipboard-sanitized-write' && isTrustedSender(requestingUrl, isMainFrame, appUrl);
+}
+
+/**
+ * Reload and DevTools are for working on Loupe itself: an unpackaged run with LOUPE_DEV=1, or
+ * one on electron-vite's development server. `npm start` alone is a user's run: a stray
+ * Ctrl+R would drop the page's state, and DevTools would hand the page's powers to anyone at
+ * the keyboard.
+ */
+export function isDeveloperRun(env: Record<string, string | undefined>, isPackaged: boolean): boolean {
+  return !isPackaged && (env.LOUPE_DEV === '1' || devServerUrl(env, isPackaged) !== null);
 }
