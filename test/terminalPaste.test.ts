@@ -26,23 +26,24 @@ describe('paste in Chromium without clipboard-read', () => {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
     }).outputText;
     await page.addScriptTag({ type: 'module', content: `${handler}\nwindow.terminalKeyHandler = terminalKeyHandler;` });
-    await page.waitForFunction(() => 'terminalKeyHandler' in window);
+    await page.waitForFunction(() => 'terminalKeyHandler' in globalThis);
     await page.evaluate(() => {
-      const w = window as unknown as Record<string, unknown> & { Terminal: new () => XtermLike };
       interface XtermLike {
-        open(el: HTMLElement): void;
+        open(el: unknown): void;
         onData(cb: (d: string) => void): void;
         attachCustomKeyEventHandler(h: unknown): void;
-        hasSelection(): boolean;
-        getSelection(): string;
       }
+      const w = globalThis as unknown as {
+        Terminal: new () => XtermLike;
+        terminalKeyHandler: (t: XtermLike, write: (s: string) => Promise<void>, mac: boolean) => unknown;
+        document: { getElementById(id: string): unknown };
+        sent: string[];
+      };
       const term = new w.Terminal();
-      term.open(document.getElementById('term')!);
-      const sent: string[] = [];
-      w.sent = sent;
-      term.onData((d) => sent.push(d));
-      const make = w.terminalKeyHandler as (t: XtermLike, write: (s: string) => Promise<void>, mac: boolean) => unknown;
-      term.attachCustomKeyEventHandler(make(term, () => Promise.resolve(), false));
+      term.open(w.document.getElementById('term'));
+      w.sent = [];
+      term.onData((d) => w.sent.push(d));
+      term.attachCustomKeyEventHandler(w.terminalKeyHandler(term, () => Promise.resolve(), false));
     });
   }, 30_000);
 
@@ -57,6 +58,6 @@ describe('paste in Chromium without clipboard-read', () => {
     await page.keyboard.press('Control+C');
     await page.focus('.xterm-helper-textarea');
     await page.keyboard.press('Control+Shift+V');
-    await expect.poll(() => page.evaluate(() => (window as unknown as { sent: string[] }).sent.join(''))).toBe('echo pasted');
+    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { sent: string[] }).sent.join(''))).toBe('echo pasted');
   });
 });
