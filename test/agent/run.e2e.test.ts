@@ -44,8 +44,8 @@ async function repo(): Promise<string> {
 }
 
 function loupe(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  // A Loupe home of its own: the user's settings stay out of the test.
-  const base: Record<string, string | undefined> = { ...process.env, LOUPE_HOME: path.join(sandbox.dir, 'home'), LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: llm.baseURL, OPENAI_API_KEY: 'k', ...env };
+  // A Loupe home of its own: the user's settings and keyring stay out of the test.
+  const base: Record<string, string | undefined> = { ...process.env, LOUPE_HOME: path.join(sandbox.dir, 'home'), LOUPE_KEYCHAIN: 'off', LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: llm.baseURL, OPENAI_API_KEY: 'k', ...env };
   for (const k of Object.keys(base)) if (base[k] === undefined) delete base[k];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'run', ...args], { env: base, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defaultConfigDir } from '../host/configDir';
 import { Host } from '../host/host';
 import { toWireError } from '../errors';
-import { systemKeyStore } from '../services/settings/keyStore';
+import { systemKeys } from '../services/settings/keyStore';
 import { folderFromArgv } from './argv';
 import { bindIpc } from './ipc';
 import { menuTemplate } from './menu';
@@ -91,7 +91,7 @@ async function start(): Promise<void> {
     if (!(await safeStorage.isAsyncEncryptionAvailable())) throw new Error('safeStorage is not available');
     return (await safeStorage.decryptStringAsync(Buffer.from(sealed, 'base64'))).result;
   };
-  host = new Host({ transport: 'electron', configDir, pickFolder, keys: { keyStore: systemKeyStore(configDir), unsealLegacy } });
+  host = new Host({ transport: 'electron', configDir, pickFolder, keys: { ...systemKeys(configDir), unsealLegacy } });
   unbindIpc = bindIpc({ ipcMain, host, appUrl, getWebContents: () => appWebContents });
 
   Menu.setApplicationMenu(

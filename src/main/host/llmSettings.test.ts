@@ -7,7 +7,7 @@ import { startScriptedLlm, type ScriptedLlm } from '../../../test/support/script
 import { standInKeyring, type StandInKeyring } from '../../../test/support/standInKeyring';
 import { tempDir, writeTree } from '../../../test/support/tmp';
 import { runLlmConfig } from '../cli/run';
-import { keyAccount, SecretServiceKeyring, type KeyStore } from '../services/settings/keyStore';
+import { keyAccount, SecretServiceKeyring, systemKeys, type KeyStore } from '../services/settings/keyStore';
 import { Host, type HostOptions } from './host';
 import { LEGACY_SEALED_KEY_PROBLEM } from './llmSettings';
 
@@ -82,7 +82,7 @@ describe('the API key saved in the desktop app', () => {
   });
 
   it('without a keychain stays in the owner-only settings file, and says so', async () => {
-    const app = await open({ transport: 'electron', keys: { keyStore: null, platform: 'linux' } });
+    const app = await open({ transport: 'electron', keys: systemKeys(config, 'linux', { PATH: path.join(dir, 'no-such-dir') }) });
     await app.handle('settings.save', { base_url: llm.baseURL, model: 'scripted', api_key: 'sk-plain' });
     const file = path.join(config, 'settings.json');
     expect((await stat(file)).mode & 0o777).toBe(0o600);

@@ -36,7 +36,8 @@ export interface LlmSettingsFileOptions {
   keyStore?: KeyStore | null;
   /** The desktop app: opens a key an earlier version sealed with safeStorage. */
   unsealLegacy?: (sealed: string) => Promise<string>;
-  platform?: NodeJS.Platform;
+  /** Why there is no keychain, said beside the file that holds the key instead. */
+  noKeyStore?: string;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
@@ -73,10 +74,8 @@ export class LlmSettingsFile {
 
   /** Where a key saved in the file lives, said plainly. */
   private fileWhere(): string {
-    const platform = this.opts.platform ?? process.platform;
-    const hint =
-      this.opts.keyStore || platform === 'darwin' || platform === 'win32' ? '' : '; no keychain was found: install secret-tool (libsecret-tools) with a running keyring to keep it there';
-    return `${this.file}, in plain text readable only by your user account${hint}`;
+    const why = !this.opts.keyStore && this.opts.noKeyStore ? `; ${this.opts.noKeyStore}` : '';
+    return `${this.file}, in plain text readable only by your user account${why}`;
   }
 
   async read(): Promise<SavedLlmSettings> {

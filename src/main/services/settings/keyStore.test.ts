@@ -58,6 +58,8 @@ describe('systemKeyStore', () => {
     expect(systemKeyStore(dir, 'linux', { PATH: path.join(dir, 'nothing-here') })).toBeNull();
     expect(systemKeyStore(dir, 'darwin', {})).toBeInstanceOf(MacKeychain);
     expect(systemKeyStore(dir, 'win32', ring.env)).toBeNull();
+    expect(systemKeyStore(dir, 'linux', { ...ring.env, LOUPE_KEYCHAIN: 'off' })).toBeNull();
+    expect(systemKeyStore(dir, 'darwin', { LOUPE_KEYCHAIN: 'off' })).toBeNull();
   });
 
   it('keeps one entry per config folder', () => {

@@ -147,14 +147,28 @@ function onPath(name: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform)
 }
 
 /**
- * The OS keychain this process can use, or null (Windows, or Linux without secret-tool): then
- * the key stays in the settings file and the app says so.
+ * The OS keychain this process can use, or null (Windows, Linux without secret-tool, or
+ * LOUPE_KEYCHAIN=off): then the key stays in the settings file and the app says so.
  */
 export function systemKeyStore(configDir: string, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): KeyStore | null {
+  if (env.LOUPE_KEYCHAIN === 'off') return null;
   const account = keyAccount(configDir);
   if (platform === 'darwin') return new MacKeychain(account);
   if (platform === 'win32') return null;
   // Whether a keyring answers shows on the first save: a failed one leaves the key in the file.
   const tool = onPath('secret-tool', env, platform);
   return tool ? new SecretServiceKeyring(account, tool, env) : null;
+}
+
+/** The keychain to use and, when there is none, why: the settings dialog says it beside the file. */
+export function systemKeys(
+  configDir: string,
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): { keyStore: KeyStore | null; noKeyStore?: string } {
+  const keyStore = systemKeyStore(configDir, platform, env);
+  if (keyStore) return { keyStore };
+  if (env.LOUPE_KEYCHAIN === 'off') return { keyStore, noKeyStore: 'LOUPE_KEYCHAIN=off keeps it there' };
+  if (platform === 'win32') return { keyStore, noKeyStore: 'Loupe cannot use the Windows Credential Manager yet' };
+  return { keyStore, noKeyStore: 'no keychain was found: install secret-tool (libsecret-tools) with a running keyring to keep it there' };
 }
