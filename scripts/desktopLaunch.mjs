@@ -49,7 +49,8 @@ export function appArmorAdvice(electronBin) {
  */
 export function electronFailure({ code, signal, stderr, elapsedMs, stopped, spawnError, electronBin, startupMs = STARTUP_MS }) {
   if (spawnError) return `Electron could not be started (${spawnError.message}).`;
-  if (stopped) return null;
+  // Ctrl+C reaches Electron and us together; its exit may be seen before our handler runs.
+  if (stopped || signal === 'SIGINT' || signal === 'SIGTERM' || signal === 'SIGHUP') return null;
   const sandbox = SANDBOX_FAILURE.test(stderr);
   if (sandbox) return appArmorAdvice(electronBin);
   if (code === 0 && !signal) return null;

@@ -113,6 +113,8 @@ describe('electronFailure', () => {
     expect(electronFailure({ ...base, stderr: 'a\nGtk: cannot open display\n' })).toMatch(/code 1.*cannot open display/);
     expect(electronFailure({ ...base, code: 0 })).toBeNull(); // e.g. handed its folder to a running Loupe
     expect(electronFailure({ ...base, code: null, signal: 'SIGINT', stopped: true })).toBeNull();
+    expect(electronFailure({ ...base, code: null, signal: 'SIGINT' })).toBeNull(); // Ctrl+C seen before our handler ran
+    expect(electronFailure({ ...base, code: null, signal: 'SIGSEGV' })).toMatch(/signal SIGSEGV/);
     expect(electronFailure({ ...base, elapsedMs: 60_000 })).toBeNull();
   });
 });
