@@ -1,12 +1,9 @@
 // The model settings of `serve` and the app: the "llm" key of the user settings file
-// (`<config dir>/settings.json`, DESIGN §8), readable only by its owner (0600). The file's
-// other keys ("permissions", read by UserSettings) are kept exactly as they are. In the desktop
+// (`<config dir>/settings.json`), readable only by its owner (0600), read and written through
+// UserSettings, which keeps the file's other keys exactly as they are. In the desktop
 // app the key is sealed with the OS keychain (Electron safeStorage) through a SecretCodec and
 // kept as "api_key_enc"; elsewhere it is the plain "api_key" of that owner-only file.
-import { chmod, readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { InvalidArgumentError } from '../errors';
-import { writeJsonAtomic } from '../services/settings/atomicJson';
+import { UserSettings } from '../services/settings/userSettings';
 
 export interface SavedLlmSettings {
   base_url?: string;
@@ -25,32 +22,18 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim
 
 export class LlmSettingsFile {
   readonly file: string;
-  private chain: Promise<unknown> = Promise.resolve();
+  private readonly settings: UserSettings;
 
   constructor(
     configDir: string,
     private readonly codec?: SecretCodec,
   ) {
-    this.file = path.join(configDir, 'settings.json');
-  }
-
-  private async readAll(): Promise<Record<string, unknown> | null> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch {
-      return {};
-    }
-    try {
-      const v = JSON.parse(text) as unknown;
-      return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-    } catch {
-      return null;
-    }
+    this.settings = new UserSettings(configDir);
+    this.file = this.settings.file;
   }
 
   async read(): Promise<SavedLlmSettings> {
-    const all = await this.readAll();
+    const all = await this.settings.document();
     const llm = (all?.llm ?? {}) as Record<string, unknown>;
     const n = Number(llm.context_tokens);
     const key = this.unseal(llm.api_key_enc) ?? str(llm.api_key);
@@ -73,9 +56,7 @@ export class LlmSettingsFile {
 
   /** Merges into the "llm" key; undefined fields are removed, absent ones kept. */
   update(change: Partial<Record<keyof SavedLlmSettings, string | number | undefined>>): Promise<void> {
-    const job = this.chain.catch(() => undefined).then(async () => {
-      const all = await this.readAll();
-      if (all === null) throw new InvalidArgumentError(`${this.file} is not a JSON object; fix or remove it, then save again.`);
+    return this.settings.update((all) => {
       const llm: Record<string, unknown> = { ...((all.llm as Record<string, unknown>) ?? {}) };
       for (const [k, v] of Object.entries(change)) {
         if (v === undefined) delete llm[k];
@@ -88,10 +69,7 @@ export class LlmSettingsFile {
           delete llm.api_key;
         }
       }
-      await writeJsonAtomic(this.file, { ...all, llm }, 0o600);
-      await chmod(this.file, 0o600);
+      return { ...all, llm };
     });
-    this.chain = job;
-    return job;
   }
 }
