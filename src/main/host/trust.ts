@@ -33,7 +33,9 @@ export class TrustHost {
   async accept(root: string, digest: unknown): Promise<TrustView> {
     if (typeof digest !== 'string') throw new InvalidArgumentError('digest must be the sha256 the trust prompt showed');
     // Only what the person saw: a config rewritten since the prompt is asked about again.
-    return this.view(await trustCurrentConfig(root, this.settings, digest));
+    const state = await trustCurrentConfig(root, this.settings, digest);
+    if (state.trusted) this.declined.delete(state.root);
+    return this.view(state);
   }
 
   async decline(root: string, digest: unknown): Promise<TrustView> {
