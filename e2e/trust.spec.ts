@@ -68,6 +68,13 @@ test('asks on open with what the config allows; declined, its allow rules stay o
   await page.reload();
   await expect(page.getByTestId('workspace-root')).toContainText('cloned-project');
   await expect(page.getByTestId('trust-prompt')).toHaveCount(0);
+  // The status bar says the project's grants are off, and asks again on a click.
+  await expect(page.getByTestId('trust-status')).toBeVisible();
+  await page.screenshot({ path: path.join(SHOTS, 'trust-declined.png') });
+  await page.getByTestId('trust-status').click();
+  await expect(prompt).toBeVisible();
+  await prompt.getByTestId('trust-decline').click();
+  await expect(prompt).toHaveCount(0);
   await send(page, 'run it');
   const card = page.locator('[data-testid="approval-card"][data-kind="bash"]');
   await expect(card).toBeVisible();
@@ -88,6 +95,7 @@ test('asks on open with what the config allows; declined, its allow rules stay o
   await page.reload();
   await expect(page.getByTestId('workspace-root')).toContainText('cloned-project');
   await expect(page.getByTestId('trust-prompt')).toHaveCount(0);
+  await expect(page.getByTestId('trust-status')).toHaveCount(0);
 
   // Trusted: the allow rule applies, no card.
   await send(page, 'run it again');

@@ -12,6 +12,8 @@ export interface TrustSlice {
   /** Trusts the content the prompt shows (its digest), nothing written since. */
   acceptTrust(): Promise<void>;
   declineTrust(): Promise<void>;
+  /** Shows the prompt again after a decline (the status bar's "Project rules off"). */
+  reopenTrust(): void;
 }
 
 /** The prompt is up when the config grants something, is not trusted, and was not declined. */
@@ -51,5 +53,10 @@ export const createTrustSlice: SliceCreator<TrustSlice> = (set, get, { client })
 
     acceptTrust: () => answer('trust.accept'),
     declineTrust: () => answer('trust.decline'),
+
+    reopenTrust() {
+      const t = get().trust;
+      if (t && !t.trusted) set({ trust: { ...t, declined: false } });
+    },
   };
 };
