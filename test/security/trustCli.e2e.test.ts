@@ -142,6 +142,9 @@ describe('a cloned repository’s .loupe/config.json', () => {
     const trusted = await stderrOf(c, ['mcp', '--trust'], (s) => s.includes('mcp.ready'));
     expect(trusted).toContain(`loupe: trusted ${c.dir}`);
     expect(Object.keys(await trustedIn(c))).toEqual([c.dir]);
+    const d = await clone(ALLOW_NODE);
+    expect(await stderrOf(d, ['serve', '--port', '0', '--trust'], (s) => s.includes('serving'))).toContain(`loupe: trusted ${d.dir}`);
+    expect(Object.keys(await trustedIn(d))).toEqual([d.dir]);
   });
 });
 
