@@ -338,6 +338,9 @@ export const EVENT_CHANNELS = Object.keys(eventChannelMap) as EventChannel[];
 /** Electron IPC channel names are namespaced so no other code can collide with them. */
 export const ipcChannel = (name: RequestChannel | EventChannel): string => `loupe:${name}`;
 
+/** Where the page of `loupe serve` keeps its access token: this tab, this origin, no cookie. */
+export const TOKEN_STORAGE_KEY = 'loupe.token';
+
 /** Messages on the WebSocket transport. */
 export type WsClientMessage = { t: 'req'; id: number; ch: RequestChannel; p: unknown };
 export type WsServerMessage =
