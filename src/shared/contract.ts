@@ -10,6 +10,8 @@ export interface WorkspaceInfo {
   /** Folder name shown in the UI. */
   name: string;
   isGitRepo: boolean;
+  /** What the person should know about this folder, e.g. that it cannot be watched for changes. */
+  notices?: string[];
 }
 
 export type GitBadge = 'M' | 'A' | 'D' | 'R' | 'U' | '?' | '!' | 'C';
@@ -248,6 +250,8 @@ export interface HostRequests {
 /** Events: host → renderer. */
 export interface HostEvents {
   'workspace.opened': WorkspaceInfo;
+  /** Something went wrong in the background for this folder (also kept in `WorkspaceInfo.notices`). */
+  'workspace.notice': { root: string; message: string };
   /** Workspace-relative directories whose listing changed ('' is the root). */
   'tree.changed': { dirs: string[] };
   'tree.gitStatus': { status: Record<string, GitBadge> };
@@ -322,6 +326,7 @@ const requestChannelMap = {
 
 const eventChannelMap = {
   'workspace.opened': true,
+  'workspace.notice': true,
   'tree.changed': true,
   'tree.gitStatus': true,
   'file.changed': true,

@@ -13,6 +13,10 @@ export async function runServe(argv: string[], paths: CliPaths): Promise<void> {
     throw new Error(`The UI is not built (${staticDir} is missing). Run \`npm run build\` first.`);
   }
   const host = new Host({ transport: 'websocket', configDir: defaultConfigDir() });
+  // Problems in the background (a folder that cannot be watched) are said here as well as in the page.
+  host.onEvent((event, payload) => {
+    if (event === 'workspace.notice') process.stderr.write(`loupe: ${(payload as { message: string }).message}\n`);
+  });
   await host.open(folder);
   const running = await startServer({ host, staticDir, port: parsePort(flags.port) });
   // stdout carries exactly one line, the URL, so scripts and tests can read it.
