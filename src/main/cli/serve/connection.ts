@@ -15,8 +15,10 @@ export interface ConnectionLimits {
   stallMs: number;
 }
 
+// Two at a time: a slow request (git status, a model probe) leaves a slot for keystrokes, and
+// a burst of big reads holds two files in memory, not sixty (measured: +50 MB, four: +105 MB).
 export const DEFAULT_LIMITS: ConnectionLimits = {
-  maxConcurrent: 4,
+  maxConcurrent: 2,
   budgetBytes: 8 * 1024 * 1024,
   hardLimitBytes: 64 * 1024 * 1024,
   stallMs: 30_000,
