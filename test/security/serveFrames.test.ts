@@ -3,7 +3,7 @@
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
-import { closedWithin, frame, rawConnect, upgradeRequest } from '../support/rawWs';
+import { closedWithin, rawConnect, upgradeRequest } from '../support/rawWs';
 import { frameCorpus, randomFrameStreams } from '../support/wsFrameCorpus';
 import { healthyClient, request, serveFixture, type ServeFixture } from '../support/serveFixture';
 
