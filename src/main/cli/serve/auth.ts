@@ -6,7 +6,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-export type AuthVerdict = { ok: true } | { ok: false; status: 401 | 403; reason: string };
+export type AuthVerdict = { ok: true } | { ok: false; status: 400 | 401 | 403; reason: string };
 
 export const newToken = (): string => randomBytes(32).toString('base64url');
 
@@ -33,11 +33,20 @@ export function checkOrigin(req: IncomingMessage, port: number): AuthVerdict {
   return { ok: true };
 }
 
+/** The request target as a URL; null for one no URL parser accepts (`//[`, `http://a:99999/`). */
+export function requestTarget(req: IncomingMessage): URL | null {
+  try {
+    return new URL(req.url ?? '/', 'http://127.0.0.1');
+  } catch {
+    return null;
+  }
+}
+
 /** Origin checks, then the token from the query or an Authorization header (a cookie never counts). */
-export function checkRequest(req: IncomingMessage, token: string, port: number): AuthVerdict {
+export function checkRequest(req: IncomingMessage, target: URL, token: string, port: number): AuthVerdict {
   const origin = checkOrigin(req, port);
   if (!origin.ok) return origin;
-  const fromQuery = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('token') ?? undefined;
+  const fromQuery = target.searchParams.get('token') ?? undefined;
   if (sameToken(fromQuery, token) || sameToken(bearer(req.headers.authorization), token)) return { ok: true };
   return { ok: false, status: 401, reason: fromQuery ? 'wrong token' : 'missing token' };
 }

@@ -9,7 +9,7 @@ import { WebSocketServer } from 'ws';
 import { REQUEST_CHANNELS, type RequestChannel, type WsServerMessage } from '../../../shared/contract';
 import { toWireError } from '../../errors';
 import type { Host } from '../../host/host';
-import { checkOrigin, checkRequest, newToken, type AuthVerdict } from './auth';
+import { checkOrigin, checkRequest, newToken, requestTarget, type AuthVerdict } from './auth';
 import { Connection, DEFAULT_LIMITS, type ConnectionLimits, type ConnectionStats } from './connection';
 import { REAUTH_PATH, REAUTH_SCRIPT, UNAUTHORIZED_PAGE } from './reauth';
 import { serveStatic } from './staticFiles';
@@ -26,6 +26,9 @@ const SECURITY_HEADERS = {
   'X-Frame-Options': 'DENY',
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
+
+const BAD_TARGET = { ok: false, status: 400, reason: 'a request target no URL parser accepts' } as const;
+const STATUS_TEXT = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden' } as const;
 
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const channels = new Set<string>(REQUEST_CHANNELS);
@@ -53,6 +56,10 @@ export interface RunningServer {
 const isPage = (pathname: string): boolean => pathname.endsWith('/') || pathname.endsWith('.html');
 
 function refuse(res: ServerResponse, verdict: Extract<AuthVerdict, { ok: false }>): void {
+  if (verdict.status === 400) {
+    res.writeHead(400, SECURITY_HEADERS).end();
+    return;
+  }
   if (verdict.status === 401) {
     res.writeHead(401, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
     res.end(UNAUTHORIZED_PAGE);
@@ -70,8 +77,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let port = 0;
 
   const server = createServer((req, res) => {
-    const { pathname } = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const verdict = isPage(pathname) ? checkRequest(req, token, port) : checkOrigin(req, port);
+    const target = requestTarget(req);
+    if (!target) return refuse(res, BAD_TARGET);
+    const { pathname } = target;
+    const verdict = isPage(pathname) ? checkRequest(req, target, token, port) : checkOrigin(req, port);
     if (!verdict.ok) return refuse(res, verdict);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, SECURITY_HEADERS).end();
@@ -96,10 +105,14 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     // Node hands the raw socket over without an error listener: a reset mid-handshake
     // would otherwise end the process.
     socket.on('error', () => socket.destroy());
-    const { pathname } = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const verdict = pathname === '/ws' ? checkRequest(req, token, port) : ({ ok: false, status: 403 } as const);
+    const target = requestTarget(req);
+    const verdict: AuthVerdict = !target
+      ? BAD_TARGET
+      : target.pathname === '/ws'
+        ? checkRequest(req, target, token, port)
+        : { ok: false, status: 403, reason: 'not the WebSocket' };
     if (!verdict.ok) {
-      socket.end(`HTTP/1.1 ${verdict.status} ${verdict.status === 401 ? 'Unauthorized' : 'Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.end(`HTTP/1.1 ${verdict.status} ${STATUS_TEXT[verdict.status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
