@@ -83,4 +83,28 @@ describe('loupe serve bounds the bytes in flight per connection', () => {
     expect(await received).toBeGreaterThanOrEqual(12 * FILE_BYTES);
     socket.destroy();
   }, 30_000);
+
+  it('a slow reader that keeps draining is not taken for a stalled one', async () => {
+    fx = await serveFixture({ 'a.ts': 'x\n' }, { limits: { budgetBytes: MB, stallMs: 1500 } }, bigFile);
+    const socket = await greedyClient(fx.srv.port, fx.srv.token, 6);
+    const started = Date.now();
+    let bytes = 0;
+    let closed = false;
+    socket.on('close', () => (closed = true));
+    // ~10 MB/s: the backlog stays over budget far longer than stallMs, yet keeps shrinking.
+    let sincePause = 0;
+    socket.on('data', (d: Buffer) => {
+      bytes += d.length;
+      sincePause += d.length;
+      if (sincePause < MB) return;
+      sincePause = 0;
+      socket.pause();
+      setTimeout(() => socket.resume(), 100);
+    });
+    socket.resume();
+    await until(() => bytes >= 6 * FILE_BYTES || closed, 20_000);
+    expect(closed).toBe(false);
+    expect(Date.now() - started).toBeGreaterThan(3000);
+    socket.destroy();
+  }, 30_000);
 });

@@ -11,7 +11,7 @@ export interface ConnectionLimits {
   budgetBytes: number;
   /** Bytes queued past which the client is closed: events cannot be held back like requests. */
   hardLimitBytes: number;
-  /** A client whose backlog stays over budget this long is closed. */
+  /** A client whose backlog stays over budget this long without shrinking is closed. */
   stallMs: number;
 }
 
@@ -43,6 +43,7 @@ export class Connection {
   private running = 0;
   private peak = 0;
   private overBudgetSince: number | null = null;
+  private lastBacklog = 0;
   private poll: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -118,7 +119,7 @@ export class Connection {
       });
   }
 
-  /** While over budget, waits for the client to drain; one that never does is closed. */
+  /** While over budget, waits for the client to drain; one that stops draining is closed. */
   private watchBacklog(over: boolean): void {
     if (!over) {
       this.overBudgetSince = null;
@@ -126,7 +127,10 @@ export class Connection {
       this.poll = null;
       return;
     }
-    this.overBudgetSince ??= Date.now();
+    const backlog = this.ws.bufferedAmount;
+    // A slow reader that is still taking bytes is not stalled.
+    if (this.overBudgetSince === null || backlog < this.lastBacklog) this.overBudgetSince = Date.now();
+    this.lastBacklog = backlog;
     if (Date.now() - this.overBudgetSince > this.limits.stallMs) {
       this.terminate();
       return;
