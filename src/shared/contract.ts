@@ -10,6 +10,8 @@ export interface WorkspaceInfo {
   /** Folder name shown in the UI. */
   name: string;
   isGitRepo: boolean;
+  /** What the person should know about this folder, e.g. that it cannot be watched for changes. */
+  notices?: string[];
 }
 
 export type GitBadge = 'M' | 'A' | 'D' | 'R' | 'U' | '?' | '!' | 'C';
@@ -275,6 +277,8 @@ export interface HostRequests {
 /** Events: host → renderer. */
 export interface HostEvents {
   'workspace.opened': WorkspaceInfo;
+  /** Something went wrong in the background for this folder (also kept in `WorkspaceInfo.notices`). */
+  'workspace.notice': { root: string; message: string };
   /** Workspace-relative directories whose listing changed ('' is the root). */
   'tree.changed': { dirs: string[] };
   'tree.gitStatus': { status: Record<string, GitBadge> };
@@ -354,6 +358,7 @@ const requestChannelMap = {
 
 const eventChannelMap = {
   'workspace.opened': true,
+  'workspace.notice': true,
   'tree.changed': true,
   'tree.gitStatus': true,
   'file.changed': true,
@@ -370,6 +375,9 @@ export const EVENT_CHANNELS = Object.keys(eventChannelMap) as EventChannel[];
 
 /** Electron IPC channel names are namespaced so no other code can collide with them. */
 export const ipcChannel = (name: RequestChannel | EventChannel): string => `loupe:${name}`;
+
+/** Where the page of `loupe serve` keeps its access token: this tab, this origin, no cookie. */
+export const TOKEN_STORAGE_KEY = 'loupe.token';
 
 /** Messages on the WebSocket transport. */
 export type WsClientMessage = { t: 'req'; id: number; ch: RequestChannel; p: unknown };

@@ -12,6 +12,9 @@ import { ReviewService } from './review';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
+/** Enough to say what is wrong; a watcher failing in a loop must not grow the list. */
+const MAX_NOTICES = 5;
+
 export class Workspace {
   readonly index: FileIndex;
   readonly review: ReviewService;
@@ -41,7 +44,11 @@ export class Workspace {
     if (!(await stat(root)).isDirectory()) throw new InvalidArgumentError(`Not a folder: ${requested}`);
     const info: WorkspaceInfo = { root, name: path.basename(root) || root, isGitRepo: await isGitRepo(root) };
     const ws = new Workspace(info, emit, onConfigChanged);
-    ws.watcher = new WorkspaceWatcher(root, (batch) => void ws.onChanges(batch));
+    ws.watcher = new WorkspaceWatcher(
+      root,
+      (batch) => void ws.onChanges(batch),
+      (detail) => ws.notice(`Live updates are off or incomplete: this folder could not be watched (${detail}). Changes made outside Loupe show after you reopen the folder.`),
+    );
     await ws.watcher.start();
     return ws;
   }
@@ -59,6 +66,14 @@ export class Workspace {
     if (!this.info.isGitRepo) return {};
     await this.refreshStatus();
     return this.status;
+  }
+
+  /** Kept in the workspace info for clients that connect later, and sent to those connected now. */
+  private notice(message: string): void {
+    const notices = (this.info.notices ??= []);
+    if (this.disposed || notices.includes(message) || notices.length >= MAX_NOTICES) return;
+    notices.push(message);
+    this.emit('workspace.notice', { root: this.info.root, message });
   }
 
   private async onChanges(batch: ChangeBatch): Promise<void> {

@@ -8,6 +8,7 @@ import { StatusBar } from './StatusBar';
 import { TopBar } from './TopBar';
 import { useGlobalShortcuts } from './useGlobalShortcuts';
 import { Workbench } from './Workbench';
+import { WorkspaceNotices } from './WorkspaceNotices';
 
 export function App() {
   const known = useApp((s) => s.workspaceKnown);
@@ -18,6 +19,7 @@ export function App() {
     <div className="app">
       <TopBar />
       <ConnectionBanner />
+      <WorkspaceNotices />
       <main className="app-main">{!known ? null : hasWorkspace ? <Workbench /> : <WelcomePanel />}</main>
       <StatusBar />
       <OpenFolderDialog />

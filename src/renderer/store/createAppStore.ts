@@ -42,6 +42,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
   const act = store.getState;
   const offs = [
     client.on('workspace.opened', (info) => act().workspaceOpened(info)),
+    client.on('workspace.notice', ({ root, message }) => act().workspaceNotice(root, message)),
     client.on('tree.changed', ({ dirs }) => void act().refreshDirs(dirs)),
     client.on('tree.gitStatus', ({ status }) => act().setGitStatus(status)),
     client.on('file.changed', ({ paths }) => {
