@@ -104,6 +104,10 @@ export type ChatEventBody =
   | { type: 'request_started'; session_id: string; prompt: string }
   | { type: 'turn_started'; turn: number }
   | { type: 'text_delta'; text: string }
+  /** The model's reasoning, shown apart (collapsed), never as the answer. */
+  | { type: 'reasoning_delta'; text: string }
+  /** How the model's answer was read or asked for: a workaround the person should know about. */
+  | { type: 'notice'; text: string }
   /** The model began a tool call; its arguments stream as tool_call_args. */
   | { type: 'tool_call_streaming'; call_id: string; tool: string }
   | { type: 'tool_call_args'; call_id: string; delta: string }

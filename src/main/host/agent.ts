@@ -81,7 +81,7 @@ export function transcriptOf(messages: ChatMessage[]): ChatTranscriptItem[] {
     else if (m.role === 'assistant') {
       if (m.content) items.push({ kind: 'assistant', text: m.content });
       for (const c of m.tool_calls ?? []) {
-        const item = { kind: 'tool' as const, call_id: c.id, tool: c.function.name, args: parseArgs(c.function.arguments), status: 'error' as 'done' | 'error', output: '(no result)' };
+        const item = { kind: 'tool' as const, call_id: c.id, tool: c.function.name, args: parseArgs(c.raw_arguments ?? c.function.arguments), status: 'error' as 'done' | 'error', output: '(no result)' };
         tools.set(c.id, item);
         items.push(item);
       }
