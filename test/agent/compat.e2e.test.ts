@@ -291,6 +291,8 @@ describe.concurrent('loupe run against real servers’ dialects', () => {
     const r = await run({ server: 'lmstudio' }, script({ read: { reasoning: `${PONDER} r` }, answer: { reasoning: `${PONDER} a` } }));
     expectClean(r);
     expect(answerText(r)).not.toContain(PONDER);
+    expect(of(r, 'reasoning_delta').map((e) => e.text).join('')).toBe(`${PONDER} r${PONDER} a`);
+    expect((r.llm.completions[1].body.messages!.find((m) => m.role === 'assistant') as { reasoning_content?: string }).reasoning_content).toBe(`${PONDER} r`);
   });
 
   // ---- OpenRouter ----------------------------------------------------------------------------

@@ -24,6 +24,8 @@ export class ThinkSplitter {
   /** A closing tag came without an opening one: everything before it was reasoning. */
   lonelyClose = false;
   private spoke = false;
+  /** After a think block: the blank lines before the answer are not part of it. */
+  private trimStart = false;
 
   /** `startInThink`: the endpoint's template opens the think block in the prompt. */
   constructor(startInThink = false) {
@@ -44,13 +46,14 @@ export class ThinkSplitter {
           return out;
         }
         out.reasoning += s.slice(0, end);
-        s = s.slice(end + CLOSE.length).replace(/^\s+/, '');
+        s = s.slice(end + CLOSE.length);
+        this.trimStart = true;
         this.inThink = false;
         this.done = true;
         continue;
       }
       if (this.done) {
-        out.content += s;
+        this.emit(out, s);
         return out;
       }
       const open = s.indexOf(OPEN);
@@ -60,7 +63,8 @@ export class ThinkSplitter {
         this.lonelyClose = true;
         this.done = true;
         out.reasoning += s.slice(0, close);
-        s = s.slice(close + CLOSE.length).replace(/^\s+/, '');
+        s = s.slice(close + CLOSE.length);
+        this.trimStart = true;
         continue;
       }
       // Only a block at the start is reasoning; a tag inside the answer is the answer's text.
@@ -86,7 +90,16 @@ export class ThinkSplitter {
   flush(): SplitPiece {
     const rest = this.held;
     this.held = '';
-    return this.inThink ? { content: '', reasoning: rest } : { content: rest, reasoning: '' };
+    if (this.inThink) return { content: '', reasoning: rest };
+    const out = { content: '', reasoning: '' };
+    this.emit(out, rest);
+    return out;
+  }
+
+  private emit(out: SplitPiece, text: string): void {
+    const t = this.trimStart ? text.replace(/^\s+/, '') : text;
+    if (t) this.trimStart = false;
+    out.content += t;
   }
 }
 

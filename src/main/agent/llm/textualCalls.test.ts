@@ -1,0 +1,37 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { recogniseTextualCalls } from './textualCalls';
+
+const TOOLS = ['read_file', 'edit_file', 'grep'];
+const args = fc.dictionary(fc.constantFrom('path', 'pattern', 'old_str', 'new_str'), fc.string({ maxLength: 40 }), { maxKeys: 3 });
+
+describe('textual tool calls', () => {
+  it('reads <tool_call> blocks and fenced JSON for offered tools, whatever the arguments (generated)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...TOOLS), args, fc.constantFrom('tagged', 'fenced', 'bare'), (name, a, form) => {
+        const obj = JSON.stringify({ name, arguments: a });
+        const text = form === 'tagged' ? `Let me look.\n<tool_call>\n${obj}\n</tool_call>` : form === 'fenced' ? `Let me look.\n\`\`\`json\n${obj}\n\`\`\`` : obj;
+        const found = recogniseTextualCalls(text, TOOLS);
+        expect(found?.calls.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([[name, a]]);
+        expect(found?.rest).toBe(form === 'bare' ? '' : 'Let me look.');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('leaves alone names not offered, objects that are not calls, and prose', () => {
+    expect(recogniseTextualCalls('<tool_call>{"name":"rm_rf","arguments":{}}</tool_call>', TOOLS)).toBeNull();
+    expect(recogniseTextualCalls('```json\n{"name":"grep","arguments":{},"note":"x"}\n```', TOOLS)).toBeNull();
+    expect(recogniseTextualCalls('```json\n{"path":"a"}\n```', TOOLS)).toBeNull();
+    expect(recogniseTextualCalls('Use grep to search.', TOOLS)).toBeNull();
+    expect(recogniseTextualCalls('<tool_call>{"name":"grep","arguments":{}}</tool_call>', [])).toBeNull();
+  });
+
+  it('reads several calls, and OpenAI-shaped {function:{…}} objects', () => {
+    const text = '<tool_call>{"name":"grep","arguments":{"pattern":"a"}}</tool_call>\n<tool_call>{"type":"function","function":{"name":"read_file","arguments":"{\\"path\\":\\"b\\"}"}}</tool_call>';
+    expect(recogniseTextualCalls(text, TOOLS)?.calls.map((c) => [c.id, c.function.name, c.function.arguments])).toEqual([
+      ['text_call_0', 'grep', '{"pattern":"a"}'],
+      ['text_call_1', 'read_file', '{"path":"b"}'],
+    ]);
+  });
+});
