@@ -187,6 +187,8 @@ export interface LlmSettingsView {
   configured: boolean;
   /** Local model servers that answered on their usual ports. */
   detected: { name: string; base_url: string; models: string[] }[];
+  /** What was learned of the configured endpoint while it was used ("no stream_options, reasoning replayed"). */
+  endpoint_profile?: string;
 }
 
 /** Unsaved fields a settings dialog may probe with (blank: the saved value). */

@@ -98,7 +98,7 @@ const script = (over: Partial<Record<'read' | 'edit' | 'answer', Partial<Scripte
 ];
 
 const of = (r: Run, type: string) => r.events.filter((e) => e.type === type);
-const finished = (r: Run) => of(r, 'request_finished')[0] as { status: string; text: string } | undefined;
+const finished = (r: Run) => of(r, 'request_finished')[0] as unknown as { status: string; text: string } | undefined;
 const answerText = (r: Run) => of(r, 'text_delta').map((e) => e.text).join('');
 
 /** The edit landed exactly, the answer is the answer, nothing failed, no reasoning leaked. */
@@ -113,7 +113,7 @@ function expectClean(r: Run, opts: { answer?: string } = {}): void {
 /** Failed at once with the server's words; the file untouched. */
 function expectFailedFast(r: Run, serverWords: RegExp, requests: number): void {
   expect(r.code).toBe(1);
-  const err = of(r, 'error')[0] as { code: string; message: string } | undefined;
+  const err = of(r, 'error')[0] as unknown as { code: string; message: string } | undefined;
   expect(err?.code).toBe('LLM_ERROR');
   expect(err?.message).toMatch(serverWords);
   expect(err?.message).not.toMatch(/cut off mid-stream/);

@@ -62,6 +62,20 @@ describe('Host agent channels', () => {
     expect(await host.handle('settings.test', undefined)).toMatchObject({ ok: true });
   });
 
+  it('settings show what was learned of the endpoint: a Mistral-like server that refuses stream_options', async () => {
+    const mistral = await startScriptedLlm([{ content: 'Hello.' }], { server: 'mistral' });
+    try {
+      await host.handle('settings.save', { base_url: mistral.baseURL, model: 'scripted' });
+      expect((await host.handle('settings.get', undefined)).endpoint_profile).toBeUndefined();
+      await host.handle('chat.send', { text: 'hi' });
+      await until(() => finished(), 10_000);
+      expect(finished()).toMatchObject({ status: 'done', text: 'Hello.' });
+      expect((await host.handle('settings.get', undefined)).endpoint_profile).toBe('no stream_options');
+    } finally {
+      await mistral.close();
+    }
+  });
+
   it('streams a request as chat.event, asks for bash through approvals, and resumes the session', async () => {
     await host.handle('settings.save', { base_url: llm.baseURL, model: 'scripted' });
     llm.enqueue({ toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo from-bash', description: 'say' }) }] }, { content: 'All done.' });

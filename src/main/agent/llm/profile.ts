@@ -68,6 +68,9 @@ export class EndpointProfile {
   }
 }
 
+/** Where the openai client goes when no base URL is set. */
+export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
 const profiles = new Map<string, EndpointProfile>();
 
 const key = (baseURL: string): string => baseURL.trim().replace(/\/+$/, '').toLowerCase();
