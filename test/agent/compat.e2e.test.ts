@@ -214,6 +214,7 @@ describe.concurrent('loupe run against real servers’ dialects', () => {
     const r = await run({ server: 'ollama' }, script({ edit: { textualToolCalls: 'tagged' } }));
     expectClean(r);
     expect(of(r, 'notice').map((e) => e.text).join(' ')).toMatch(/wrote a tool call as text \(edit_file\)/);
+    expect(answerText(r)).not.toContain('<tool_call>');
     // What goes back is a real call and its result, which Ollama accepts.
     expect(r.llm.completions[2].body.messages!.some((m) => m.tool_calls?.some((c) => c.function.name === 'edit_file'))).toBe(true);
   });

@@ -199,8 +199,11 @@ export class LlmClient {
       const reader = new TurnReader(this.profile, handlers, { toolNames: (req.tools ?? []).map((t) => t.name), onContent: arm });
       const type = res.headers.get('content-type') ?? '';
       if (!type.includes('text/event-stream')) {
-        // A 200 that is not a stream: a JSON error body, or a whole completion.
+        // A 200 that is not a stream: a JSON error body, a whole completion, or SSE mislabelled.
         const text = await res.text();
+        if (/^\s*(?:data|event|error)?:/.test(text)) {
+          return await reader.read([new TextEncoder().encode(text)], (code, message) => serverError(code, message, this.baseURL));
+        }
         let parsed: unknown;
         try {
           parsed = JSON.parse(text);

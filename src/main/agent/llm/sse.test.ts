@@ -20,6 +20,12 @@ describe('SSE as real servers send it', () => {
     expect(await events('error: {"code":400,"message":"too long"}\n\ndata: [DONE]\n\n')).toEqual([{ kind: 'error', data: '{"code":400,"message":"too long"}' }, { kind: 'data', data: '[DONE]' }]);
     expect(await events('event: error\ndata: {"message":"x"}\n\ndata: {"b":2}')).toEqual([{ kind: 'error', data: '{"message":"x"}' }, { kind: 'data', data: '{"b":2}' }]);
   });
+
+  it('keeps a bare JSON line (an error body forwarded without `data:`)', async () => {
+    expect(await events('{"error":{"code":400,"message":"request (6009 tokens) exceeds the available context size (4096 tokens)"}}')).toEqual([
+      { kind: 'data', data: '{"error":{"code":400,"message":"request (6009 tokens) exceeds the available context size (4096 tokens)"}}' },
+    ]);
+  });
 });
 
 describe('the server’s own message', () => {

@@ -27,6 +27,14 @@ export interface TurnReaderOptions {
   onContent?: () => void;
 }
 
+const TOOL_TAG = '<tool_call>';
+
+/** Length of the end of `text` that may be the start of a `<tool_call>` cut by the stream. */
+function partialTag(text: string): number {
+  for (let n = Math.min(TOOL_TAG.length - 1, text.length); n > 0; n--) if (TOOL_TAG.startsWith(text.slice(-n))) return n;
+  return 0;
+}
+
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 function codeOf(e: unknown): number | undefined {
@@ -37,6 +45,8 @@ function codeOf(e: unknown): number | undefined {
 
 export class TurnReader {
   private content = '';
+  /** How much of `content` was passed on to onText. */
+  private shown = 0;
   private shownReasoning = '';
   private readonly fields: { reasoning_content: string; reasoning: string; details: Json[] } = { reasoning_content: '', reasoning: '', details: [] };
   private readonly calls: ToolCallAssembler;
@@ -54,7 +64,7 @@ export class TurnReader {
   }
 
   /** Reads an SSE body to the end. */
-  async read(body: AsyncIterable<Uint8Array>, makeError: MakeError): Promise<AssistantTurn> {
+  async read(body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, makeError: MakeError): Promise<AssistantTurn> {
     let done = false;
     try {
       for await (const ev of readSse(body)) {
@@ -153,9 +163,10 @@ export class TurnReader {
     if (!wasLonely && this.think.lonelyClose) {
       // The template opened the think block in the prompt: all the text so far was reasoning.
       this.profile.thinkOpensInPrompt = true;
+      if (this.content.trim()) this.handlers.onNotice?.('The text so far was the model’s reasoning (its template opens the think block in the prompt); from now on it is shown apart.');
       this.shownReasoning += this.content;
       this.content = '';
-      this.handlers.onNotice?.('The text so far was the model’s reasoning (its template opens the think block in the prompt); from now on it is shown apart.');
+      this.shown = 0;
     }
     if (piece.reasoning) {
       this.profile.thinkInText = true;
@@ -170,7 +181,23 @@ export class TurnReader {
     const t = this.content || !this.shownReasoning ? text : text.replace(/^\s+/, '');
     if (!t) return;
     this.content += t;
-    this.handlers.onText?.(t);
+    this.release(false);
+  }
+
+  /**
+   * Passes the text on as it comes, except from a `<tool_call>` on (with tools offered): that
+   * may be a call written as text, which is run rather than shown.
+   */
+  private release(all: boolean): void {
+    let limit = this.content.length;
+    if (!all && this.opts.toolNames.length) {
+      const at = this.content.indexOf(TOOL_TAG);
+      limit = at !== -1 ? at : this.content.length - partialTag(this.content);
+    }
+    if (limit <= this.shown) return;
+    const piece = this.content.slice(this.shown, limit);
+    this.shown = limit;
+    this.handlers.onText?.(piece);
   }
 
   private showReasoning(text: string): void {
@@ -218,9 +245,11 @@ export class TurnReader {
         toolCalls = found.calls;
         content = found.rest;
         this.profile.textualToolCalls = true;
+        this.shown = this.content.length;
         this.handlers.onNotice?.(`The model wrote ${found.calls.length === 1 ? 'a tool call' : `${found.calls.length} tool calls`} as text (${found.calls.map((c) => c.function.name).join(', ')}); recognised and run like a real call.`);
       }
     }
+    if (!toolCalls.length) this.release(true);
     if (!content.trim() && !toolCalls.length && this.shownReasoning.trim()) {
       content = this.shownReasoning.trim();
       this.handlers.onNotice?.('The answer arrived only as reasoning; it is shown as the answer.');
