@@ -9,6 +9,7 @@ import { IdleTimeoutError, LlmError, ServerError } from './errors';
 import { endpointProfile, type EndpointProfile } from './profile';
 import { DEFAULT_RETRY, backoffMs, fromHeaders, isRetryable, sleep, type RetryPolicy } from './retry';
 import { errorCode, serverMessage, serverMessageFromText } from './serverMessage';
+import { splitThink } from './thinkSplitter';
 import { TurnReader } from './turnReader';
 import type { AssistantTurn, ChatMessage, ChatToolSpec, StreamHandlers } from './types';
 import { toWire } from './wire';
@@ -89,7 +90,7 @@ export class LlmClient {
     opts: LlmClientOptions = {},
   ) {
     this.idleMs = opts.timeoutMs ?? idleTimeoutFromEnv();
-    this.client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: Math.max(this.idleMs, 300_000) });
+    this.client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: opts.timeoutMs ?? 300_000 });
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
     this.profile = endpointProfile(this.client.baseURL);
   }
@@ -107,7 +108,9 @@ export class LlmClient {
   async complete(req: Omit<ChatRequest, 'tools'>): Promise<string> {
     return this.withRetries(req.signal, {}, async () => {
       const res = await this.client.chat.completions.create({ model: this.config.model, messages: toWire(req.messages, this.profile).messages as never }, { signal: req.signal });
-      const content = res.choices[0]?.message?.content;
+      const raw = res.choices[0]?.message?.content;
+      // A summary is the answer, not the model's thinking before it.
+      const content = raw ? splitThink(raw, this.profile.thinkOpensInPrompt).content.trim() || raw : raw;
       if (!content) throw new LlmError('The model returned an empty answer.');
       return content;
     });

@@ -44,7 +44,9 @@ export function serverMessageFromText(text: string): string | undefined {
   try {
     return serverMessage(JSON.parse(t)) ?? t.slice(0, 500);
   } catch {
-    return t.replace(/\s+/g, ' ').slice(0, 500);
+    // An HTML error page from a proxy: its words, not its markup.
+    const words = t.startsWith('<') ? t.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ') : t;
+    return words.replace(/\s+/g, ' ').trim().slice(0, 500) || undefined;
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { serverMessage } from './serverMessage';
+import { serverMessage, serverMessageFromText } from './serverMessage';
 import { readSse } from './sse';
 
 async function events(...chunks: string[]) {
@@ -37,5 +37,11 @@ describe('the server’s own message', () => {
     expect(serverMessage({ detail: 'Not Found' })).toBe('Not Found');
     expect(serverMessage({ error: 'rate limited' })).toBe('rate limited');
     expect(serverMessage({})).toBeUndefined();
+  });
+
+  it('reads a text or HTML body as its words', () => {
+    expect(serverMessageFromText('<html><head><style>b{}</style></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>')).toBe('502 Bad Gateway nginx');
+    expect(serverMessageFromText('upstream timed out')).toBe('upstream timed out');
+    expect(serverMessageFromText('  ')).toBeUndefined();
   });
 });
