@@ -8,9 +8,16 @@ const args = fc.dictionary(fc.constantFrom('path', 'pattern', 'old_str', 'new_st
 describe('textual tool calls', () => {
   it('reads <tool_call> blocks and fenced JSON for offered tools, whatever the arguments (generated)', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...TOOLS), args, fc.constantFrom('tagged', 'fenced', 'bare'), (name, a, form) => {
+      fc.property(fc.constantFrom(...TOOLS), args, fc.constantFrom('tagged', 'fenced', 'bare', 'mistral', 'python_tag', 'function'), (name, a, form) => {
         const obj = JSON.stringify({ name, arguments: a });
-        const text = form === 'tagged' ? `Let me look.\n<tool_call>\n${obj}\n</tool_call>` : form === 'fenced' ? `Let me look.\n\`\`\`json\n${obj}\n\`\`\`` : obj;
+        const text = {
+          tagged: `Let me look.\n<tool_call>\n${obj}\n</tool_call>`,
+          fenced: `Let me look.\n\`\`\`json\n${obj}\n\`\`\``,
+          bare: obj,
+          mistral: `Let me look.[TOOL_CALLS][${obj}]`,
+          python_tag: `Let me look.\n<|python_tag|>${JSON.stringify({ name, parameters: a })}<|eom_id|>`,
+          function: `Let me look.\n<function=${name}>${JSON.stringify(a)}</function>`,
+        }[form];
         const found = recogniseTextualCalls(text, TOOLS);
         expect(found?.calls.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([[name, a]]);
         expect(found?.rest).toBe(form === 'bare' ? '' : 'Let me look.');

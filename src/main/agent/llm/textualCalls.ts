@@ -1,6 +1,7 @@
 // Tool calls written as text by models or servers without a tool parser: Hermes/Qwen
-// `<tool_call>{"name":…,"arguments":{…}}</tool_call>` and a fenced JSON block holding such an
-// object (alone or in a list). Recognised only for the names offered; everything else stays text.
+// `<tool_call>{"name":…,"arguments":{…}}</tool_call>`, Mistral's `[TOOL_CALLS][{…}]`, Llama's
+// `<|python_tag|>{…}` and `<function=name>{…}</function>`, and a fenced JSON block holding such
+// an object (alone or in a list). Recognised only for the names offered; everything else stays text.
 import type { ChatToolCall } from './types';
 
 export interface TextualCalls {
@@ -10,6 +11,9 @@ export interface TextualCalls {
 }
 
 const TAGGED = /<tool_call>\s*([\s\S]*?)\s*(?:<\/tool_call>|$)/g;
+const MISTRAL = /\[TOOL_CALLS\]\s*([[{][\s\S]*?)\s*(?=\[TOOL_CALLS\]|$)/g;
+const PYTHON_TAG = /<\|python_tag\|>\s*(\{[\s\S]*?\})\s*(?:<\|eom_id\|>|<\|eot_id\|>|$)/g;
+const FUNCTION_TAG = /<function=([\w.-]+)>\s*([\s\S]*?)\s*<\/function>/g;
 const FENCED = /```(?:json|tool_call|tool)?[ \t]*\n([\s\S]*?)\n?```/g;
 
 function parse(text: string): unknown {
@@ -47,7 +51,7 @@ export function recogniseTextualCalls(text: string, toolNames: Iterable<string>)
   if (!names.size || !text.trim()) return null;
   const calls: ChatToolCall[] = [];
   let rest = text;
-  for (const pattern of [TAGGED, FENCED]) {
+  for (const pattern of [TAGGED, MISTRAL, PYTHON_TAG, FENCED]) {
     rest = rest.replace(pattern, (whole, body: string) => {
       const found = callsIn(body.trim(), names, calls.length);
       if (!found) return whole;
@@ -55,6 +59,14 @@ export function recogniseTextualCalls(text: string, toolNames: Iterable<string>)
       return '';
     });
     if (calls.length) break;
+  }
+  if (!calls.length) {
+    rest = rest.replace(FUNCTION_TAG, (whole, name: string, body: string) => {
+      const found = callsIn(JSON.stringify({ name, arguments: parse(body.trim() || '{}') ?? null }), names, calls.length);
+      if (!found) return whole;
+      calls.push(...found);
+      return '';
+    });
   }
   if (!calls.length) {
     // A reply that is nothing but the call object.

@@ -27,12 +27,23 @@ export interface TurnReaderOptions {
   onContent?: () => void;
 }
 
-const TOOL_TAG = '<tool_call>';
+/** Where a tool call written as text starts (textualCalls.ts reads the forms). */
+const CALL_MARKERS = ['<tool_call>', '[TOOL_CALLS]', '<|python_tag|>', '<function='];
 
-/** Length of the end of `text` that may be the start of a `<tool_call>` cut by the stream. */
-function partialTag(text: string): number {
-  for (let n = Math.min(TOOL_TAG.length - 1, text.length); n > 0; n--) if (TOOL_TAG.startsWith(text.slice(-n))) return n;
-  return 0;
+/** Where the text may turn into a call: a marker, or its start cut by the stream at the end. */
+function heldFrom(text: string): number {
+  let at = text.length;
+  for (const m of CALL_MARKERS) {
+    const i = text.indexOf(m);
+    if (i !== -1) at = Math.min(at, i);
+    for (let n = Math.min(m.length - 1, text.length); n > 0; n--) {
+      if (m.startsWith(text.slice(-n))) {
+        at = Math.min(at, text.length - n);
+        break;
+      }
+    }
+  }
+  return at;
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -185,15 +196,12 @@ export class TurnReader {
   }
 
   /**
-   * Passes the text on as it comes, except from a `<tool_call>` on (with tools offered): that
-   * may be a call written as text, which is run rather than shown.
+   * Passes the text on as it comes, except from a call marker (`<tool_call>`, …) on, with tools
+   * offered: that may be a call written as text, which is run rather than shown.
    */
   private release(all: boolean): void {
     let limit = this.content.length;
-    if (!all && this.opts.toolNames.length) {
-      const at = this.content.indexOf(TOOL_TAG);
-      limit = at !== -1 ? at : this.content.length - partialTag(this.content);
-    }
+    if (!all && this.opts.toolNames.length) limit = heldFrom(this.content);
     if (limit <= this.shown) return;
     const piece = this.content.slice(this.shown, limit);
     this.shown = limit;
