@@ -165,6 +165,13 @@ describe.concurrent('loupe run against real servers’ dialects', () => {
     expect(ids.every((id) => /^[a-zA-Z0-9]{9}$/.test(id))).toBe(true);
   });
 
+  it('mistral (Magistral): thinking sent as typed content parts is shown apart, never as the answer', async () => {
+    const r = await run({ server: 'mistral' }, script({ read: { reasoning: `${PONDER} look` }, answer: { reasoning: `${PONDER} done` } }));
+    expectClean(r);
+    expect(answerText(r)).not.toContain(PONDER);
+    expect(of(r, 'reasoning_delta').map((e) => e.text).join('')).toBe(`${PONDER} look${PONDER} done`);
+  });
+
   it('mistral: a refusal that names no optional field fails fast with Mistral’s own words', async () => {
     const r = await run({ server: 'mistral' }, [{ status: 400, errorBody: { object: 'error', message: 'Prompt contains 40000 tokens, too large for model with 32768 maximum context length', type: 'invalid_request_error', param: null, code: null } }]);
     expectFailedFast(r, /HTTP 400: Prompt contains 40000 tokens, too large/, 2);

@@ -242,6 +242,8 @@ export function answerFrames(kind: ServerKind, variant: string | undefined, repl
       if (kind === 'openrouter') chunk({ content: '', reasoning: p, reasoning_details: [{ type: 'reasoning.text', text: p, format: 'google-gemini-v1', index: 0 }] });
       // Ollama's OpenAI layer calls it `reasoning` (https://docs.ollama.com/capabilities/thinking).
       else if (kind === 'ollama') chunk({ content: '', reasoning: p });
+      // Mistral's reasoning models send typed content parts (https://docs.mistral.ai/capabilities/reasoning/).
+      else if (kind === 'mistral') chunk({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: p }] }] });
       // DeepSeek, vLLM with a reasoning parser, llama-server (--reasoning-format deepseek), LM Studio.
       else chunk({ content: null, reasoning_content: p });
     }

@@ -50,6 +50,13 @@ describe('TurnReader', () => {
     }
   });
 
+  it('reads content sent as typed parts: thinking apart, text as the answer', async () => {
+    const { r, seen } = reader([]);
+    const turn = await r.read(body(chunk({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Hmm.' }] }] }), chunk({ content: [{ type: 'text', text: 'Answer.' }] }, 'stop')), makeError);
+    expect(turn.content).toBe('Answer.');
+    expect(seen.reasoning).toBe('Hmm.');
+  });
+
   it('keeps provider reasoning fields whole; an answer only as reasoning becomes the answer', async () => {
     const { r, seen } = reader([]);
     const turn = await r.read(

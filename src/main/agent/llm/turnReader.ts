@@ -48,6 +48,23 @@ function heldFrom(text: string): number {
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
+/**
+ * Content as a string, or as a list of typed parts (Mistral's reasoning models send
+ * [{type:'thinking', thinking:[…]}, {type:'text', text}]): the text, and the thinking apart.
+ */
+function contentParts(content: unknown): { text: string; thinking: string } {
+  if (!Array.isArray(content)) return { text: str(content), thinking: '' };
+  let text = '';
+  let thinking = '';
+  const flat = (v: unknown): string => (typeof v === 'string' ? v : Array.isArray(v) ? v.map(flat).join('') : v && typeof v === 'object' ? str((v as Json).text) : '');
+  for (const part of content as Json[]) {
+    if (!part || typeof part !== 'object') text += str(part);
+    else if (part.type === 'thinking' || part.type === 'reasoning') thinking += flat(part.thinking ?? part.reasoning ?? part.text);
+    else text += str(part.text);
+  }
+  return { text, thinking };
+}
+
 function codeOf(e: unknown): number | undefined {
   const c = e && typeof e === 'object' ? ((e as Json).code ?? (e as Json).status) : undefined;
   const n = typeof c === 'string' ? Number(c) : c;
@@ -150,7 +167,11 @@ export class TurnReader {
       for (const d of delta.reasoning_details) this.addDetail(d as Json);
       if (!rc && !r) this.showReasoning(delta.reasoning_details.map((d) => str((d as Json).text) || str((d as Json).summary)).join(''));
     }
-    const text = str(delta.content);
+    const { text, thinking } = contentParts(delta.content);
+    if (thinking) {
+      got = true;
+      this.showReasoning(thinking);
+    }
     if (text) {
       got = true;
       this.text(text);
