@@ -144,6 +144,8 @@ export interface ChatSessionSummary {
 export type ChatTranscriptItem =
   | { kind: 'user'; text: string }
   | { kind: 'assistant'; text: string }
+  /** The provider's reasoning kept with the answer; shown collapsed. */
+  | { kind: 'reasoning'; text: string }
   | { kind: 'tool'; call_id: string; tool: string; args: unknown; status: 'running' | 'done' | 'error'; output: string };
 
 export interface ChatSessionView {

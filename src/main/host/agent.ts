@@ -80,6 +80,8 @@ export function transcriptOf(messages: ChatMessage[]): ChatTranscriptItem[] {
   for (const m of messages) {
     if (m.role === 'user') items.push({ kind: 'user', text: m.content });
     else if (m.role === 'assistant') {
+      const reasoning = m.reasoning_content || m.reasoning;
+      if (reasoning) items.push({ kind: 'reasoning', text: reasoning });
       if (m.content) items.push({ kind: 'assistant', text: m.content });
       for (const c of m.tool_calls ?? []) {
         const item = { kind: 'tool' as const, call_id: c.id, tool: c.function.name, args: parseArgs(c.raw_arguments ?? c.function.arguments), status: 'error' as 'done' | 'error', output: '(no result)' };

@@ -46,6 +46,7 @@ function fromTranscript(items: ChatTranscriptItem[]): ChatItem[] {
   return items.map((i) => {
     if (i.kind === 'user') return { kind: 'user', id: nextId('u'), text: i.text };
     if (i.kind === 'assistant') return { kind: 'assistant', id: nextId('a'), text: i.text, streaming: false };
+    if (i.kind === 'reasoning') return { kind: 'reasoning', id: nextId('r'), text: i.text, streaming: false };
     return { kind: 'tool', id: i.call_id, tool: i.tool, args: i.args, argsText: '', status: i.status, output: i.output };
   });
 }
