@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ServerError } from './errors';
 import { EndpointProfile } from './profile';
@@ -14,6 +15,34 @@ function reader(toolNames: string[] = ['read_file']) {
 }
 
 describe('TurnReader', () => {
+  it('reads the same turn however the bytes are cut, multi-byte characters and CRLF included (generated)', async () => {
+    const frames = [
+      ': keep-alive\r\n\r\n',
+      chunk({ role: 'assistant', content: '' }),
+      chunk({ content: '<think>naïve → 思考' }),
+      chunk({ content: '</think>\n\nRésumé 🚀 ' }),
+      chunk({ content: 'done.' }),
+      chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'read_file', arguments: '{"path":"' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: 'é.txt"}' } }] }),
+      chunk({}, 'tool_calls'),
+      'data: [DONE]\r\n\r\n',
+    ];
+    const bytes = new TextEncoder().encode(frames.join(''));
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 12 }), async (cuts) => {
+        const at = [0, ...cuts.sort((a, b) => a - b), bytes.length];
+        const parts = at.slice(1).map((end, i) => bytes.slice(at[i], end));
+        const { r, seen } = reader();
+        const turn = await r.read(parts, makeError);
+        expect(turn.content).toBe('Résumé 🚀 done.');
+        expect(seen.text).toBe('Résumé 🚀 done.');
+        expect(seen.reasoning).toBe('naïve → 思考');
+        expect(turn.toolCalls).toEqual([{ id: 'a', type: 'function', function: { name: 'read_file', arguments: '{"path":"é.txt"}' } }]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('does not show a <tool_call> written as text, even cut across chunks, and runs it', async () => {
     const { r, seen } = reader();
     const turn = await r.read(body(chunk({ content: 'Reading.<tool_' }), chunk({ content: 'call>{"name":"read_file","arguments":{"path":"a"}}</tool_call>' }), chunk({}, 'stop'), 'data: [DONE]\n\n'), makeError);
