@@ -51,12 +51,12 @@ interface Run {
 }
 
 /** One `loupe run --yes --json` against a fresh scripted server speaking `server`'s dialect. */
-async function run(server: ServerOptions, replies: ScriptedReply[], env: Record<string, string> = {}): Promise<Run> {
+async function run(server: ServerOptions, replies: ScriptedReply[], env: Record<string, string> = {}, opts: { dir?: string; args?: string[] } = {}): Promise<Run> {
   const llm = await startScriptedLlm(replies, server);
-  const dir = await repo();
+  const dir = opts.dir ?? (await repo());
   try {
     const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, 'run', '--cwd', dir, '--yes', '--json', 'fix add() in calc.js'], {
+      const child = spawn(process.execPath, [BIN, 'run', '--cwd', dir, '--yes', '--json', ...(opts.args ?? []), 'fix add() in calc.js'], {
         env: { ...process.env, LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: llm.baseURL, OPENAI_API_KEY: 'k', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -123,7 +123,7 @@ function expectFailedFast(r: Run, serverWords: RegExp, requests: number): void {
 }
 
 async function savedMessages(r: Run): Promise<{ role: string; content: string | null; [k: string]: unknown }[]> {
-  const [f] = await readdir(path.join(r.dir, '.loupe/sessions'));
+  const [f] = (await readdir(path.join(r.dir, '.loupe/sessions'))).filter((n) => n.endsWith('.json'));
   return JSON.parse(await readFile(path.join(r.dir, '.loupe/sessions', f), 'utf8')).messages;
 }
 
@@ -260,6 +260,28 @@ describe.concurrent('loupe run against real servers’ dialects', () => {
     ]);
     expectClean(r);
     expect(r.llm.completions).toHaveLength(4);
+  });
+
+  it('vllm: a session saved with a malformed call (before this fix) resumes', async () => {
+    const dir = await repo();
+    const id = 'ses-old0malformed';
+    const old = {
+      id,
+      title: 'old',
+      created_at: '2026-01-01T00:00:00.000Z',
+      updated_at: '2026-01-01T00:00:00.000Z',
+      requests: [{ correlation_id: 'req-20260101-00000000', prompt: 'fix it', started_at: '2026-01-01T00:00:00.000Z', status: 'done' }],
+      messages: [
+        { role: 'user', content: 'fix it' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_old', type: 'function', function: { name: 'edit_file', arguments: '{"path": "calc.js", "old_str": "a - b", "new_st' } }] },
+        { role: 'tool', tool_call_id: 'call_old', content: 'INVALID_ARGUMENT: The arguments for edit_file are not valid JSON.' },
+        { role: 'assistant', content: 'It was cut off.' },
+      ],
+    };
+    await writeTree(dir, { [`.loupe/sessions/${id}.json`]: JSON.stringify(old) });
+    const r = await run({ server: 'vllm' }, script(), {}, { dir, args: ['--session', id] });
+    expectClean(r);
+    expect(r.llm.completions[0].body.messages!.flatMap((m) => m.tool_calls ?? []).map((c) => c.function.arguments)).toContain('{}');
   });
 
   it('vllm: a fenced JSON tool call in the text is recognised for an offered tool only', async () => {

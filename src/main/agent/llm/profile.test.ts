@@ -44,4 +44,11 @@ describe('EndpointProfile', () => {
     expect(toWire([{ role: 'assistant', content: 'a', reasoning_details: [{}] }], p).messages[0]).toEqual({ role: 'assistant', content: 'a' });
     expect(p.describe()).toBe('no reasoning_details, reasoning replayed');
   });
+
+  it('sends every tool call’s arguments as a JSON object, whatever a saved session holds', () => {
+    const p = new EndpointProfile('http://x/v1');
+    const calls = ['{"path": "a"', '', '[1]', '"s"', '{"ok":true}'].map((a, i) => ({ id: `c${i}`, type: 'function' as const, function: { name: 'grep', arguments: a } }));
+    const sent = toWire([{ role: 'assistant', content: null, tool_calls: calls }], p).messages[0].tool_calls as { function: { arguments: string } }[];
+    expect(sent.map((c) => c.function.arguments)).toEqual(['{}', '{}', '{}', '{}', '{"ok":true}']);
+  });
 });

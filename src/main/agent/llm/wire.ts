@@ -1,5 +1,7 @@
 // The conversation as it goes to one endpoint: provider reasoning replayed as it came (the
-// fields a server refused left out), Loupe's own bookkeeping removed.
+// fields a server refused left out), Loupe's own bookkeeping removed, and every tool call's
+// arguments a JSON object — servers that parse history (vLLM, llama-server, SGLang, Ollama)
+// refuse the whole request otherwise, and a session saved before that rule could not resume.
 import type { EndpointProfile, OptionalField } from './profile';
 import type { ChatMessage } from './types';
 
@@ -7,6 +9,15 @@ export interface WireMessages {
   messages: Record<string, unknown>[];
   /** The optional fields these messages carry, for reading a refusal. */
   sent: Set<OptionalField>;
+}
+
+export function isJsonObject(text: string): boolean {
+  try {
+    const v = JSON.parse(text);
+    return !!v && typeof v === 'object' && !Array.isArray(v);
+  } catch {
+    return false;
+  }
 }
 
 export function toWire(messages: readonly ChatMessage[], profile: EndpointProfile): WireMessages {
@@ -24,7 +35,8 @@ export function toWire(messages: readonly ChatMessage[], profile: EndpointProfil
     keep('reasoning', reasoning);
     keep('reasoning_details', reasoning_details);
     if (tool_calls?.length) {
-      msg.tool_calls = tool_calls.map(({ raw_arguments: _raw, extra_content, ...c }) => {
+      msg.tool_calls = tool_calls.map(({ raw_arguments: _raw, extra_content, ...call }) => {
+        const c = isJsonObject(call.function.arguments) ? call : { ...call, function: { ...call.function, arguments: '{}' } };
         if (extra_content && profile.sends('extra_content')) {
           sent.add('extra_content');
           return { ...c, extra_content };

@@ -3,6 +3,7 @@
 // did. Bad arguments and unknown tools become error results the model can correct.
 import { LoupeError } from '../../errors';
 import type { AssistantTurn, ChatMessage, ChatToolCall } from '../llm/types';
+import { isJsonObject } from '../llm/wire';
 import type { ToolOutputHook } from '../tools/bash';
 import { failure, type ToolRegistry } from '../tools/registry';
 import type { ToolContext, ToolResult } from '../tools/types';
@@ -37,16 +38,6 @@ export function prepareCall(call: ChatToolCall, registry: ToolRegistry, correlat
   }
   if (CORRELATED_TOOLS.has(name)) args = { ...args, correlation_id: correlationId };
   return { call, args };
-}
-
-/** Whether the text is one JSON object: the only arguments a server will take back in history. */
-function isJsonObject(text: string): boolean {
-  try {
-    const v = JSON.parse(text);
-    return !!v && typeof v === 'object' && !Array.isArray(v);
-  } catch {
-    return false;
-  }
 }
 
 /**
