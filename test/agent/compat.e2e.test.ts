@@ -226,6 +226,13 @@ describe.concurrent('loupe run against real servers’ dialects', () => {
     expect(r.llm.completions[2].body.messages!.some((m) => m.tool_calls?.some((c) => c.function.name === 'edit_file'))).toBe(true);
   });
 
+  it('ollama (Qwen3-Coder): a <function=…><parameter=…> call written as text runs, and is not printed', async () => {
+    const r = await run({ server: 'ollama' }, script({ read: { content: "I'll read it.", textualToolCalls: 'qwen3-xml' }, edit: { textualToolCalls: 'qwen3-xml' } }));
+    expectClean(r);
+    expect(answerText(r)).not.toMatch(/<function=|<parameter=|<\/tool_call>/);
+    expect(of(r, 'notice')).toHaveLength(2);
+  });
+
   it('ollama: arguments cut off at the token limit are answered, and history replays {} (no 400)', async () => {
     const r = await run({ server: 'ollama' }, [
       { toolCalls: [READ] },

@@ -44,7 +44,7 @@ export interface ScriptedReply {
   reasoning?: string;
   thinkInContent?: 'tags' | 'close-only';
   /** The tool calls written into the content instead of sent as calls. */
-  textualToolCalls?: 'tagged' | 'fenced';
+  textualToolCalls?: 'tagged' | 'fenced' | 'qwen3-xml';
   /** After the content, the server reports this error inside the stream. */
   streamError?: { code: number; message: string; type?: string; metadata?: Record<string, unknown> };
   /** The stream ends without any finish_reason. */

@@ -215,6 +215,11 @@ function contentText(reply: ScriptedReply, calls: Call[]): string {
   let text = reply.content ?? '';
   if (reply.reasoning && reply.thinkInContent === 'tags') text = `<think>\n${reply.reasoning}\n</think>\n\n${text}`;
   if (reply.reasoning && reply.thinkInContent === 'close-only') text = `${reply.reasoning}\n</think>\n\n${text}`;
+  // Models whose calls the server's parser misses write them as text: Hermes/Qwen tags
+  // (ollama/ollama#12174), Qwen3-Coder's XML-ish form (continuedev/continue#13057), fenced JSON.
+  if (reply.textualToolCalls === 'qwen3-xml') {
+    text += calls.map((c) => `\n\n<function=${c.name}>\n${Object.entries(JSON.parse(c.arguments) as Record<string, unknown>).map(([k, v]) => `<parameter=${k}>\n${String(v)}\n</parameter>`).join('\n')}\n</function>\n</tool_call>`).join('');
+  }
   if (reply.textualToolCalls === 'tagged') text += calls.map((c) => `\n<tool_call>\n${JSON.stringify({ name: c.name, arguments: JSON.parse(c.arguments) })}\n</tool_call>`).join('');
   if (reply.textualToolCalls === 'fenced') text += `\n\`\`\`json\n${JSON.stringify(calls.length === 1 ? { name: calls[0].name, arguments: JSON.parse(calls[0].arguments) } : calls.map((c) => ({ name: c.name, arguments: JSON.parse(c.arguments) })), null, 2)}\n\`\`\``;
   return text;

@@ -26,6 +26,13 @@ describe('textual tool calls', () => {
     );
   });
 
+  it('reads Qwen3-Coder’s <function=…><parameter=…> form, closed or not, inside <tool_call> or bare', () => {
+    const closed = 'I will fix it.\n<tool_call>\n<function=edit_file>\n<parameter=path>\ncalc.js\n</parameter>\n<parameter=old_str>\na - b\n</parameter>\n<parameter=new_str>\na + b\n</parameter>\n</function>\n</tool_call>';
+    expect(recogniseTextualCalls(closed, TOOLS)).toEqual({ calls: [{ id: 'text_call_0', type: 'function', function: { name: 'edit_file', arguments: '{"path":"calc.js","old_str":"a - b","new_str":"a + b"}' } }], rest: 'I will fix it.' });
+    const open = "I'll read it.\n\n<function=read_file>\n<parameter=path> calc.js\n<parameter=limit> 20\n";
+    expect(recogniseTextualCalls(open, TOOLS)?.calls.map((c) => JSON.parse(c.function.arguments))).toEqual([{ path: 'calc.js', limit: 20 }]);
+  });
+
   it('leaves alone names not offered, objects that are not calls, and prose', () => {
     expect(recogniseTextualCalls('<tool_call>{"name":"rm_rf","arguments":{}}</tool_call>', TOOLS)).toBeNull();
     expect(recogniseTextualCalls('```json\n{"name":"grep","arguments":{},"note":"x"}\n```', TOOLS)).toBeNull();

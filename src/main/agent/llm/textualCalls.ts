@@ -1,7 +1,9 @@
 // Tool calls written as text by models or servers without a tool parser: Hermes/Qwen
 // `<tool_call>{"name":…,"arguments":{…}}</tool_call>`, Mistral's `[TOOL_CALLS][{…}]`, Llama's
-// `<|python_tag|>{…}` and `<function=name>{…}</function>`, and a fenced JSON block holding such
-// an object (alone or in a list). Recognised only for the names offered; everything else stays text.
+// `<|python_tag|>{…}`, `<function=name>{…}</function>` and Qwen3-Coder's
+// `<function=name><parameter=key>value</parameter></function>`, and a fenced JSON block holding
+// such an object (alone or in a list). Recognised only for the names offered; everything else
+// stays text.
 import type { ChatToolCall } from './types';
 
 export interface TextualCalls {
@@ -13,7 +15,21 @@ export interface TextualCalls {
 const TAGGED = /<tool_call>\s*([\s\S]*?)\s*(?:<\/tool_call>|$)/g;
 const MISTRAL = /\[TOOL_CALLS\]\s*([[{][\s\S]*?)\s*(?=\[TOOL_CALLS\]|$)/g;
 const PYTHON_TAG = /<\|python_tag\|>\s*(\{[\s\S]*?\})\s*(?:<\|eom_id\|>|<\|eot_id\|>|$)/g;
-const FUNCTION_TAG = /<function=([\w.-]+)>\s*([\s\S]*?)\s*<\/function>/g;
+const FUNCTION_TAG = /<function=([\w.-]+)>\s*([\s\S]*?)\s*(?:<\/function>|(?=<function=)|(?=<\/tool_call>)|$)/g;
+const PARAMETER = /<parameter=([\w.-]+)>\n?([\s\S]*?)\n?(?:<\/parameter>|(?=<parameter=)|$)/g;
+
+/** `<parameter=k>v</parameter>` pairs; a value that is a JSON number, boolean or structure is taken as such. */
+function parameters(body: string): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  let any = false;
+  for (const m of body.matchAll(PARAMETER)) {
+    any = true;
+    const raw = m[2];
+    const v = /^\s*(?:-?\d+(?:\.\d+)?|true|false|null|[[{][\s\S]*)\s*$/.test(raw) ? parse(raw.trim()) : undefined;
+    out[m[1]] = v !== undefined ? v : raw.trim();
+  }
+  return any ? out : undefined;
+}
 const FENCED = /```(?:json|tool_call|tool)?[ \t]*\n([\s\S]*?)\n?```/g;
 
 function parse(text: string): unknown {
@@ -62,11 +78,13 @@ export function recogniseTextualCalls(text: string, toolNames: Iterable<string>)
   }
   if (!calls.length) {
     rest = rest.replace(FUNCTION_TAG, (whole, name: string, body: string) => {
-      const found = callsIn(JSON.stringify({ name, arguments: parse(body.trim() || '{}') ?? null }), names, calls.length);
+      const args = body.includes('<parameter=') ? parameters(body) : parse(body.trim() || '{}');
+      const found = callsIn(JSON.stringify({ name, arguments: args ?? null }), names, calls.length);
       if (!found) return whole;
       calls.push(...found);
       return '';
     });
+    if (calls.length) rest = rest.replace(/<tool_call>\s*(?:<\/tool_call>|$)/g, '');
   }
   if (!calls.length) {
     // A reply that is nothing but the call object.
