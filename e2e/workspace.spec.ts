@@ -117,6 +117,29 @@ test('a command typed into the terminal prints its output', async ({ page }) => 
   await expect(terminalText(page)).not.toContainText('loupe-42');
 });
 
+test('Ctrl+Shift+V pastes into the terminal with no clipboard permission, as in the desktop app', async ({ page }) => {
+  await openApp(page);
+  await expect(terminalText(page)).toBeVisible();
+  // The user copies a command somewhere: a real copy, which needs no permission. The context
+  // grants none, so a navigator.clipboard.readText() would be refused, as the app's session does.
+  await page.evaluate(() => {
+    const d = (globalThis as unknown as { document: { createElement(t: string): { id: string; value: string }; body: { append(e: unknown): void } } }).document;
+    const src = d.createElement('textarea');
+    src.id = 'paste-source';
+    src.value = 'echo pasted-$((6*7))';
+    d.body.append(src);
+  });
+  await page.focus('#paste-source');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+C');
+  await page.evaluate(() => (globalThis as unknown as { document: { getElementById(id: string): { remove(): void } } }).document.getElementById('paste-source').remove());
+
+  await activeTerminal(page).locator('.xterm').click();
+  await page.keyboard.press('Control+Shift+V');
+  await page.keyboard.press('Enter');
+  await expect(terminalText(page)).toContainText('pasted-42');
+});
+
 test('README screenshot', async ({ page }) => {
   await openApp(page);
   const tree = page.getByTestId('file-tree');

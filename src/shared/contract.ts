@@ -178,12 +178,34 @@ export interface ApprovalRequestView {
   createdAt: string;
 }
 
+/**
+ * Whether the open folder's `.loupe/config.json` may grant anything: it arrives with a clone, so
+ * its allow rules and test commands apply only once the person trusts these exact bytes.
+ */
+export interface TrustView {
+  root: string;
+  /** sha256 of the config's bytes; null when the folder has none. */
+  digest: string | null;
+  trusted: boolean;
+  /** The config grants something, so trusting it or not makes a difference. */
+  needed: boolean;
+  /** The person declined to trust this content while this host runs. */
+  declined: boolean;
+  /** What trusting it would turn on. */
+  allow: { kind: PermissionKindName; pattern: string }[];
+  tests: { language: string; command: string }[];
+}
+
 export interface LlmSettingsView {
   base_url: string;
   model: string;
   context_tokens?: number;
   /** The key itself never leaves the host. */
   has_api_key: boolean;
+  /** Where the key in use lives (the OS keychain, the settings file, the environment). */
+  api_key_where?: string;
+  /** Why a saved key could not be read, when that happened. */
+  api_key_problem?: string;
   /** Where the values come from: the settings file, the environment, or nowhere yet. */
   source: 'settings' | 'env' | 'none';
   configured: boolean;
@@ -251,6 +273,11 @@ export interface HostRequests {
   /** DESIGN §9 `edits.mode` of the open workspace's .loupe/config.json. */
   'settings.editsMode': { params: void; result: { mode: EditsModeName } };
   'settings.setEditsMode': { params: { mode: EditsModeName }; result: { mode: EditsModeName } };
+  /** The open folder's trust (see TrustView). */
+  'trust.get': { params: void; result: TrustView };
+  /** Trusts the config the person was shown (`digest`); a config changed since is not trusted. */
+  'trust.accept': { params: { digest: string }; result: TrustView };
+  'trust.decline': { params: { digest: string }; result: TrustView };
 }
 
 /** Events: host → renderer. */
@@ -267,6 +294,8 @@ export interface HostEvents {
   'terminal.exit': { id: string; exitCode: number; signal?: number };
   'chat.event': { session_id: string; event: ChatEvent };
   'approvals.changed': { requests: ApprovalRequestView[] };
+  /** On open, when the folder's config changes, and when trust is given or declined. */
+  'trust.changed': TrustView;
 }
 
 export type RequestChannel = keyof HostRequests;
@@ -326,6 +355,9 @@ const requestChannelMap = {
   'settings.test': true,
   'settings.editsMode': true,
   'settings.setEditsMode': true,
+  'trust.get': true,
+  'trust.accept': true,
+  'trust.decline': true,
 } satisfies Record<RequestChannel, true>;
 
 const eventChannelMap = {
@@ -338,6 +370,7 @@ const eventChannelMap = {
   'terminal.exit': true,
   'chat.event': true,
   'approvals.changed': true,
+  'trust.changed': true,
 } satisfies Record<EventChannel, true>;
 
 export const REQUEST_CHANNELS = Object.keys(requestChannelMap) as RequestChannel[];

@@ -1,4 +1,5 @@
 import { useApp } from '../store';
+import { TrustPrompt } from '../trust/TrustPrompt';
 import { OpenFolderDialog } from '../workspace/OpenFolderDialog';
 import { WelcomePanel } from '../workspace/WelcomePanel';
 import './App.css';
@@ -20,6 +21,7 @@ export function App() {
       <main className="app-main">{!known ? null : hasWorkspace ? <Workbench /> : <WelcomePanel />}</main>
       <StatusBar />
       <OpenFolderDialog />
+      <TrustPrompt />
     </div>
   );
 }
