@@ -106,6 +106,10 @@ export type ChatEventBody =
   | { type: 'request_started'; session_id: string; prompt: string }
   | { type: 'turn_started'; turn: number }
   | { type: 'text_delta'; text: string }
+  /** The model's reasoning, shown apart (collapsed), never as the answer. */
+  | { type: 'reasoning_delta'; text: string }
+  /** How the model's answer was read or asked for: a workaround the person should know about. */
+  | { type: 'notice'; text: string }
   /** The model began a tool call; its arguments stream as tool_call_args. */
   | { type: 'tool_call_streaming'; call_id: string; tool: string }
   | { type: 'tool_call_args'; call_id: string; delta: string }
@@ -142,6 +146,8 @@ export interface ChatSessionSummary {
 export type ChatTranscriptItem =
   | { kind: 'user'; text: string }
   | { kind: 'assistant'; text: string }
+  /** The provider's reasoning kept with the answer; shown collapsed. */
+  | { kind: 'reasoning'; text: string }
   | { kind: 'tool'; call_id: string; tool: string; args: unknown; status: 'running' | 'done' | 'error'; output: string };
 
 export interface ChatSessionView {
@@ -207,6 +213,8 @@ export interface LlmSettingsView {
   configured: boolean;
   /** Local model servers that answered on their usual ports. */
   detected: { name: string; base_url: string; models: string[] }[];
+  /** What was learned of the configured endpoint while it was used ("no stream_options, reasoning replayed"). */
+  endpoint_profile?: string;
 }
 
 /** Unsaved fields a settings dialog may probe with (blank: the saved value). */

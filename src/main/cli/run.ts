@@ -96,6 +96,8 @@ function humanPrinter(): (e: AgentEvent) => void {
         return out(`→ ${e.tool} ${argSummary(e.args)}\n`);
       case 'tool_call_finished':
         return out(e.ok ? `  ✓ ${e.tool}: ${oneLine(e.output) || 'done'}\n` : `  ✗ ${e.tool}: ${e.error ? `${e.error.code}: ${oneLine(e.error.message, 200)}` : oneLine(e.output, 200)}\n`);
+      case 'notice':
+        return void process.stderr.write(`(${oneLine(e.text, 300)})\n`);
       case 'retry':
         return void process.stderr.write(`(model request failed: ${oneLine(e.reason)}; retry ${e.attempt} in ${(e.delay_ms / 1000).toFixed(1)}s)\n`);
       case 'compacted':

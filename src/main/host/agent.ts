@@ -19,6 +19,7 @@ import { LlmClient } from '../agent/llm/client';
 import { resolveLlmConfig, type LlmConfig } from '../agent/llm/config';
 import { detectLocalServers, describeDetected } from '../agent/llm/detect';
 import { NoModelError } from '../agent/llm/errors';
+import { DEFAULT_BASE_URL, knownProfile } from '../agent/llm/profile';
 import { createJsonChat } from '../agent/llm/jsonChat';
 import type { ChatMessage } from '../agent/llm/types';
 import { Agent, newCorrelationId } from '../agent/loop/agentLoop';
@@ -79,9 +80,11 @@ export function transcriptOf(messages: ChatMessage[]): ChatTranscriptItem[] {
   for (const m of messages) {
     if (m.role === 'user') items.push({ kind: 'user', text: m.content });
     else if (m.role === 'assistant') {
+      const reasoning = m.reasoning_content || m.reasoning;
+      if (reasoning) items.push({ kind: 'reasoning', text: reasoning });
       if (m.content) items.push({ kind: 'assistant', text: m.content });
       for (const c of m.tool_calls ?? []) {
-        const item = { kind: 'tool' as const, call_id: c.id, tool: c.function.name, args: parseArgs(c.function.arguments), status: 'error' as 'done' | 'error', output: '(no result)' };
+        const item = { kind: 'tool' as const, call_id: c.id, tool: c.function.name, args: parseArgs(c.raw_arguments ?? c.function.arguments), status: 'error' as 'done' | 'error', output: '(no result)' };
         tools.set(c.id, item);
         items.push(item);
       }
@@ -162,6 +165,7 @@ export class AgentHost {
     const config = await this.config();
     const detected = await detectLocalServers({ timeoutMs: 300 });
     const fromSettings = Boolean(saved.base_url || saved.model);
+    const profile = config ? knownProfile(config.baseURL ?? DEFAULT_BASE_URL)?.describe() : undefined;
     return {
       base_url: saved.base_url ?? this.env.OPENAI_BASE_URL ?? '',
       model: saved.model ?? this.env.LOUPE_MODEL ?? '',
@@ -172,6 +176,7 @@ export class AgentHost {
       source: fromSettings ? 'settings' : this.env.LOUPE_MODEL || this.env.OPENAI_BASE_URL ? 'env' : 'none',
       configured: config !== null,
       detected: detected.map((d) => ({ name: d.name, base_url: d.baseURL, models: d.models })),
+      ...(profile ? { endpoint_profile: profile } : {}),
     };
   }
 

@@ -116,6 +116,11 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
           <input className="text-input" inputMode="numeric" value={context} placeholder="32768" onChange={(e) => setContext(e.target.value.replace(/[^\d]/g, ''))} />
         </label>
         {settings.source === 'env' && <div className="muted settings-note">Currently from the environment (OPENAI_BASE_URL, LOUPE_MODEL); saving here overrides it.</div>}
+        {settings.endpoint_profile && (
+          <div className="muted settings-note" data-testid="settings-endpoint-profile">
+            This endpoint: {settings.endpoint_profile}
+          </div>
+        )}
         {result && (
           <div className={result.ok ? 'settings-ok' : 'settings-fail'} data-testid="settings-test-result">
             {result.message}
