@@ -128,10 +128,10 @@ async function correctWithLlm(
   return { strategy: 'llm', ranges, newStr, correctedOld: snippet, needle: snippet, render: (n) => ranges.map(() => n) };
 }
 
-/** R4: only when new_str looks over-escaped and the replaced text has no escapes of that kind. */
+/** R4: only when new_str looks over-escaped and neither the replaced text nor the file's kind explains its escapes. */
 async function correctEscaping(input: EditInput, located: Located, newStr: string, deps: PipelineDeps, corrector: EditCorrector, stats: CorrectionStats): Promise<string> {
   const replaced = input.text.slice(located.ranges[0].start, located.ranges[0].end);
-  if (!looksOverEscaped(newStr, replaced)) return newStr;
+  if (!looksOverEscaped(newStr, replaced, { path: deps.file, fileText: input.text })) return newStr;
   const answer = await corrector.correctEscaping({ file: deps.file, fileHash: deps.fileHash, signal: deps.signal, stats, newStr, replaced });
   const reject = (why: string) => {
     deps.logger.info('edit.correction.rejected', { file: deps.file, step: 'R4', why });
