@@ -17,10 +17,17 @@ export function keepUnchangedLines(
   same: (newLine: string, oldLine: string) => boolean,
   rendered: string[] = newLines,
 ): string {
-  if (fileLines.length !== oldLines.length || rendered.length !== newLines.length) return rendered.join('\n');
-  const out = [...rendered];
-  alignLines(oldLines, newLines, (o, n) => same(n, o)).forEach((origin, j) => {
-    if (origin.kind === 'equal') out[j] = fileLines[origin.from];
+  // The empty piece after a final line break, and an empty new_str, are no lines: never paired.
+  const hasTail = (xs: string[]) => xs.length > 1 && xs[xs.length - 1] === '';
+  const body = (xs: string[]) => (hasTail(xs) ? xs.slice(0, -1) : xs);
+  if (newLines.length === 1 && newLines[0] === '') return rendered.join('\n');
+  const file = body(fileLines);
+  const old = body(oldLines);
+  const fresh = body(newLines);
+  const out = rendered.slice(0, fresh.length);
+  if (file.length !== old.length || rendered.length !== newLines.length) return rendered.join('\n');
+  alignLines(old, fresh, (o, n) => same(n, o)).forEach((origin, j) => {
+    if (origin.kind === 'equal') out[j] = file[origin.from];
   });
-  return out.join('\n');
+  return [...out, ...rendered.slice(fresh.length)].join('\n');
 }

@@ -48,8 +48,12 @@ export function editInvariantViolations(before: string, after: string, spans: Li
     if (count < 0 || ai + count > a.length) return [...problems, `the file after the edit is missing lines around line ${first}`];
     const oldSpan = b.slice(bi, bi + size);
     const newSpan = a.slice(ai, ai + count);
+    // Which of two lines of equal text stayed is not always decidable (two blank lines, one
+    // deleted), so a kept line may have the bytes of any line of the span with its text.
+    const variants = new Map<string, Set<string>>();
+    for (const l of oldSpan) variants.set(textOf(l), (variants.get(textOf(l)) ?? new Set()).add(l));
     alignLines(oldSpan.map(textOf), newSpan.map(textOf)).forEach((o, j) => {
-      if (o.kind !== 'equal' || newSpan[j] === oldSpan[o.from]) return;
+      if (o.kind !== 'equal' || variants.get(textOf(newSpan[j]))?.has(newSpan[j])) return;
       // A last line without a line break gains one when lines are added after it, and the
       // line that becomes last loses it when the file had none: the final newline's own rule.
       const wasLast = bi + o.from === b.length - 1 && textOf(oldSpan[o.from]) === oldSpan[o.from];

@@ -29,6 +29,17 @@ export function alignLines(a: string[], b: string[], same: (x: string, y: string
   const midA = a.slice(head, a.length - tail);
   const midB = b.slice(head, b.length - tail);
   const changes = midA.length && midB.length ? diffArrays(midA, midB, { comparator: same, maxEditLength: MAX_EDIT_LENGTH }) : undefined;
+  // Equal counts and no fewer unchanged lines in place: a line-for-line rewrite. Of two equally
+  // long readings this is the natural one (which of two blank lines went is not in the strings).
+  if (midA.length === midB.length && midA.length > 0) {
+    const inPlace = midA.filter((x, k) => same(x, midB[k])).length;
+    const common = (changes ?? []).reduce((n, c) => n + (c.added || c.removed ? 0 : (c.count ?? 0)), 0);
+    if (inPlace >= common) {
+      midB.forEach((y, k) => out.push({ kind: same(midA[k], y) ? 'equal' : 'changed', from: head + k }));
+      for (let k = 0; k < tail; k++) out.push({ kind: 'equal', from: a.length - tail + k });
+      return out;
+    }
+  }
   let i = head;
   let removedRun: number[] = [];
   let addedInRun = 0;

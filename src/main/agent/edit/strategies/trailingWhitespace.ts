@@ -22,9 +22,20 @@ export const trailingWhitespace: Strategy = {
     let starts = findAll(vt, old);
     // When old_str's last line lost trailing blanks, "foo  " must not match inside "foobar".
     const lastLine = cut.oldStr.slice(cut.oldStr.lastIndexOf('\n') + 1);
-    if (contentEnd(lastLine) < lastLine.length) starts = starts.filter((s) => isLineEnd(vt, s + old.length));
+    const toLineEnd = contentEnd(lastLine) < lastLine.length;
+    if (toLineEnd) starts = starts.filter((s) => isLineEnd(vt, s + old.length));
     const len = input.text.length;
-    const ranges = starts.map((s) => view.spanOf(s, old.length, len));
+    // The match ends with its last character; the file's blanks after it belong to it only when
+    // old_str had blanks there too.
+    // Likewise at the start: a first line of nothing but blanks is the file line's blanks.
+    const fromBlanks = old.startsWith('\n') && !cut.oldStr.startsWith('\n');
+    const startOf = (s: number) => {
+      const at = view.toOrig(s, len);
+      if (!fromBlanks) return at;
+      const lineStart = input.lines.lineStart(input.lines.lineAt(at));
+      return lineStart + contentEnd(input.text.slice(lineStart, at));
+    };
+    const ranges = starts.map((s) => ({ start: startOf(s), end: toLineEnd ? view.toOrig(s + old.length, len) : view.spanOf(s, old.length, len).end }));
     const oldLines = old.split('\n');
     const same = (a: string, b: string) => a.slice(0, contentEnd(a)) === b;
     return judge(input, {
