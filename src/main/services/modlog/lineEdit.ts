@@ -74,7 +74,8 @@ function contentLines(content: string | undefined, op: LineOperation): string[] 
   return (lf.endsWith('\n') ? lf.slice(0, -1) : lf).split('\n');
 }
 
-export function applyLineEdit(raw: string, edit: LineEdit): LineEditResult {
+/** `rel` names the file in a refusal. */
+export function applyLineEdit(raw: string, edit: LineEdit, rel = 'the file'): LineEditResult {
   const bom = raw.startsWith(BOM) ? BOM : '';
   const lines = splitKeepingEols(raw.slice(bom.length));
   const n = lines.length;
@@ -124,7 +125,7 @@ export function applyLineEdit(raw: string, edit: LineEdit): LineEditResult {
   lines.splice(start, removed, ...added);
   const after = lines.join('');
   const problems = editInvariantViolations(raw, bom + after, [span]);
-  if (problems.length) throw new EditInvariantError('the file', problems, 'This is a fault in code_modify, not in your request; read the file again and retry.');
+  if (problems.length) throw new EditInvariantError(rel, problems, 'This is a fault in code_modify, not in your request; read the file again and retry.');
   const first = start + 1;
   return {
     text: bom + after,
