@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   'EDIT_NO_OCCURRENCE_FOUND',
   'EDIT_EXPECTED_OCCURRENCE_MISMATCH',
   'EDIT_NO_CHANGE',
+  // A write whose result would differ from the file outside what the edit asked to change.
+  'EDIT_INVARIANT_VIOLATED',
   'PERMISSION_DENIED',
   'TIMEOUT',
   'ABORTED',

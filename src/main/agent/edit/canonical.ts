@@ -2,6 +2,8 @@
 // into the original text, so BOM, CRLF (even mixed line endings) and the final newline stay
 // exactly as they were wherever the edit did not touch.
 
+import { alignLines, endingsFor } from '../../services/modlog/lineAlign';
+
 const BOM = '\uFEFF';
 
 export interface Canonical {
@@ -55,23 +57,83 @@ function lowerBound(xs: number[], v: number): number {
   return lo;
 }
 
+/** A run of whole lines of the canonical text, [from, to), and the splices inside it. */
+interface Group {
+  from: number;
+  to: number;
+  splices: Splice[];
+}
+
+/** Start of the line holding `pos`, and the end of that line including its LF. */
+const lineStartAt = (text: string, pos: number) => (pos === 0 ? 0 : text.lastIndexOf('\n', pos - 1) + 1);
+function lineEndAt(text: string, pos: number): number {
+  const nl = text.indexOf('\n', pos);
+  return nl === -1 ? text.length : nl + 1;
+}
+
+/** Splices gathered into runs of whole lines; splices sharing a line share a run. */
+export function groupByLines(text: string, splices: Splice[]): Group[] {
+  const groups: Group[] = [];
+  for (const s of splices) {
+    const from = lineStartAt(text, s.start);
+    const to = lineEndAt(text, Math.max(s.start, s.end - 1));
+    const last = groups[groups.length - 1];
+    if (last && from < last.to) {
+      last.to = Math.max(last.to, to);
+      last.splices.push(s);
+    } else groups.push({ from, to, splices: [s] });
+  }
+  return groups;
+}
+
+/** A run's new text: its lines with the splices applied. */
+function groupAfter(text: string, g: Group): string {
+  const out: string[] = [];
+  let at = g.from;
+  for (const s of g.splices) {
+    out.push(text.slice(at, s.start), s.replacement);
+    at = s.end;
+  }
+  out.push(text.slice(at, g.to));
+  return out.join('');
+}
+
+/** Lines of `s` without their LFs, and whether the last one had an LF. */
+function splitLines(s: string): { lines: string[]; lastEnded: boolean } {
+  const lines = s.split('\n');
+  const lastEnded = lines.length > 1 && lines[lines.length - 1] === '';
+  if (lastEnded) lines.pop();
+  return { lines, lastEnded };
+}
+
 /**
- * Applies canonical-offset splices to the original text. A replacement's line breaks take the
- * form of the line break ending the first line it touches, so a CRLF region stays CRLF even
- * in a file that mixes both. Splices must be sorted and must not overlap.
+ * Applies canonical-offset splices to the original text, line by line: lines outside the
+ * splices keep their bytes; within a splice's lines, an unchanged line keeps its own ending, a
+ * changed line takes the ending of the line it replaces and an inserted line that of its
+ * neighbour, so a file that mixes CRLF and LF keeps each line's own. Splices must be sorted and
+ * must not overlap.
  */
 export function spliceOriginal(c: Canonical, splices: Splice[]): string {
   const crlf = new Set(c.crlfAt);
+  const eolAt = (lfAt: number) => (crlf.has(lfAt) ? '\r\n' : '\n');
   const rawAt = (pos: number) => pos + lowerBound(c.crlfAt, pos);
+  const rawBody = restore(c);
   const body: string[] = [];
   let rawFrom = 0;
-  const rawBody = restore(c);
-  for (const s of splices) {
-    const nextLf = c.text.indexOf('\n', s.start);
-    const eol = nextLf === -1 ? c.eol : crlf.has(nextLf) ? '\r\n' : '\n';
-    body.push(rawBody.slice(rawFrom, rawAt(s.start)));
-    body.push(eol === '\n' ? s.replacement : s.replacement.split('\n').join('\r\n'));
-    rawFrom = rawAt(s.end);
+  for (const g of groupByLines(c.text, splices)) {
+    body.push(rawBody.slice(rawFrom, rawAt(g.from)));
+    const before = splitLines(c.text.slice(g.from, g.to));
+    const oldEols: string[] = [];
+    for (let i = 0, at = g.from; i < before.lines.length; i++) {
+      at += before.lines[i].length;
+      oldEols.push(at < c.text.length ? eolAt(at) : '');
+      at++;
+    }
+    const after = splitLines(groupAfter(c.text, g));
+    const fallback = g.from > 0 ? eolAt(g.from - 1) : c.eol;
+    const eols = endingsFor(alignLines(before.lines, after.lines), oldEols, fallback);
+    after.lines.forEach((line, j) => body.push(line, j < after.lines.length - 1 || after.lastEnded ? eols[j] : ''));
+    rawFrom = rawAt(g.to);
   }
   body.push(rawBody.slice(rawFrom));
   let out = body.join('');

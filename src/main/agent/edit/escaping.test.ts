@@ -25,4 +25,15 @@ describe('over-escaped new_str detection (R4 guard)', () => {
     expect(escapeSkeleton('a\\nb \\"c\\"')).toBe(escapeSkeleton('a\nb "c"'));
     expect(escapeSkeleton('a\\nb')).not.toBe(escapeSkeleton('a\nc'));
   });
+
+  it('says no on its own for backslash languages, commands the file uses, and Windows paths', () => {
+    expect(looksOverEscaped('Done.\\\\\n\\noindent Next', 'Done.', { path: 'paper.tex' })).toBe(false);
+    expect(looksOverEscaped('x\\\\\n\\noindent y', 'x', { path: 'a.md', fileText: 'a\\\\\n\\noindent b\n' })).toBe(false);
+    expect(looksOverEscaped('root: C:\\new\\tools', 'root: C:\\old', { path: 'c.yml' })).toBe(false);
+  });
+
+  it('still flags a bare \\n the file has elsewhere, and Python’s `if x:\\n`', () => {
+    expect(looksOverEscaped('a = 1\\nb = 2', 'a = 0', { path: 'x.js', fileText: 'const s = "\\n";\na = 0\n' })).toBe(true);
+    expect(looksOverEscaped('if x:\\n    pass', 'if x: pass', { path: 'x.py', fileText: 'if x: pass\n' })).toBe(true);
+  });
 });

@@ -34,6 +34,8 @@ export interface PipelineResult {
   text: string;
   splices: Splice[];
   strategy: string;
+  /** The text the strategy found (see Located.needle). */
+  needle: string;
   corrected?: { old_str?: string; new_str?: string };
   llmCalls: number;
 }
@@ -84,6 +86,7 @@ export async function runPipeline(input: EditInput, deps: PipelineDeps): Promise
     text,
     splices,
     strategy: located.strategy,
+    needle: located.needle,
     ...(Object.keys(corrected).length ? { corrected } : {}),
     llmCalls: stats.calls,
   };
@@ -122,13 +125,13 @@ async function correctWithLlm(
     newStr = toLf(adjusted);
     deps.logger.info('edit.correction.accepted', { file: deps.file, step: 'R3' });
   }
-  return { strategy: 'llm', ranges, newStr, correctedOld: snippet, render: (n) => ranges.map(() => n) };
+  return { strategy: 'llm', ranges, newStr, correctedOld: snippet, needle: snippet, render: (n) => ranges.map(() => n) };
 }
 
-/** R4: only when new_str looks over-escaped and the replaced text has no escapes of that kind. */
+/** R4: only when new_str looks over-escaped and neither the replaced text nor the file's kind explains its escapes. */
 async function correctEscaping(input: EditInput, located: Located, newStr: string, deps: PipelineDeps, corrector: EditCorrector, stats: CorrectionStats): Promise<string> {
   const replaced = input.text.slice(located.ranges[0].start, located.ranges[0].end);
-  if (!looksOverEscaped(newStr, replaced)) return newStr;
+  if (!looksOverEscaped(newStr, replaced, { path: deps.file, fileText: input.text })) return newStr;
   const answer = await corrector.correctEscaping({ file: deps.file, fileHash: deps.fileHash, signal: deps.signal, stats, newStr, replaced });
   const reject = (why: string) => {
     deps.logger.info('edit.correction.rejected', { file: deps.file, step: 'R4', why });

@@ -8,7 +8,7 @@ import { MAX_FILE_BYTES, isSymlink, loadTextFile, statFile, type LoadedFile } fr
 import type { ModificationLog } from '../../services/modlog/modificationLog';
 import type { PermissionGate } from '../../services/permissions/permissionGate';
 import { resolveInWorkspace, type ResolvedPath } from '../../services/workspace/pathGuard';
-import { canonicalise, spliceOriginal, toLf } from './canonical';
+import { canonicalise, toLf } from './canonical';
 import type { EditCorrector } from './corrector';
 import {
   AttemptToCreateExistingFileError,
@@ -23,6 +23,7 @@ import { runPipeline } from './pipeline';
 import { authorizeWrite } from './authorizeWrite';
 import { buildPreview, type Preview } from './preview';
 import { newStarts } from './splice';
+import { writeBack } from './writeBack';
 
 export interface EditFileArgs {
   path: string;
@@ -180,7 +181,7 @@ async function editExisting(args: EditFileArgs, deps: EditDeps, abs: string, rel
     (sum, s) => sum + Math.max(canon.text.slice(s.start, s.end).split('\n').length, s.replacement.split('\n').length),
     0,
   );
-  const written = spliceOriginal(canon, result.splices);
+  const written = writeBack(file.text, canon, lines, result.splices, result.needle, rel);
   await authorizeWrite(deps, { rel, tool: 'edit_file', before: file.text, after: written, signal: deps.signal });
   const res = await deps.modlog.apply({
     file: rel,

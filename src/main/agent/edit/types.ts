@@ -27,6 +27,11 @@ export interface Located {
   newStr: string;
   /** old_str as it was actually found, when that differs from the request. */
   correctedOld?: string;
+  /**
+   * The text this strategy found, in its own reading (its view of the file): every range covers
+   * exactly the lines it does, which the write checks before anything reaches the disk.
+   */
+  needle: string;
   /** Applies to `newStr` the transformation that made old_str match, once per range. */
   render(newStr: string): string[];
 }

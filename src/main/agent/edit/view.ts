@@ -36,6 +36,15 @@ export class View {
     const i = lastAtMost(this.normAt, pos);
     return this.origAt[i] + (pos - this.normAt[i]);
   }
+
+  /**
+   * The original span of a non-empty match at [start, start + length) of the view. Its end is
+   * found from the match's last character: whatever the view dropped after the match (the next
+   * line's indentation, trailing blanks) belongs to text the match did not cover.
+   */
+  spanOf(start: number, length: number, origLength: number): { start: number; end: number } {
+    return { start: this.toOrig(start, origLength), end: this.toOrig(start + length - 1, origLength) + 1 };
+  }
 }
 
 const isBlank = (c: string | undefined) => c === ' ' || c === '\t';
@@ -73,3 +82,17 @@ export function lineView(text: string, keep: (line: string) => [number, number])
 
 export const rstripLines = (s: string): string => s.split('\n').map((l) => l.slice(0, contentEnd(l))).join('\n');
 export const lstripLines = (s: string): string => s.split('\n').map((l) => l.slice(indentEnd(l))).join('\n');
+
+const BLANK_TAIL = /\n[ \t]+$/;
+
+/**
+ * old_str whose last line holds only blanks (the next line's indentation, selected along with
+ * the lines above it): the views match it as a line break, so the same blanks at the end of
+ * new_str must go too, or they would land in front of the next line. Null when new_str does
+ * not end that way: then nobody knows what the next line should become.
+ */
+export function dropBlankTail(oldStr: string, newStr: string): { oldStr: string; newStr: string } | null {
+  if (!BLANK_TAIL.test(oldStr)) return { oldStr, newStr };
+  if (!BLANK_TAIL.test(newStr)) return null;
+  return { oldStr: oldStr.replace(/[ \t]+$/, ''), newStr: newStr.replace(/[ \t]+$/, '') };
+}

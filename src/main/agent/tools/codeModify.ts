@@ -58,7 +58,7 @@ export const codeModifyTool = defineTool({
         ctx.session.recordRead(abs, file.hash);
         throw new FileChangedSinceReadError(rel, around(file.text, from, to));
       }
-      const edit = applyLineEdit(file.text, { operation: args.operation, range: args.line_range, line: args.line, content: args.new_content });
+      const edit = applyLineEdit(file.text, { operation: args.operation, range: args.line_range, line: args.line, content: args.new_content }, rel);
       if (edit.text === file.text) throw new LoupeError('EDIT_NO_CHANGE', `The ${args.operation} leaves ${rel} as it is. Check the line numbers and new_content.`);
       const bytes = Buffer.from(edit.text, 'utf8');
       if (bytes.length > MAX_FILE_BYTES) throw new FileTooLargeError(rel, bytes.length, MAX_FILE_BYTES);

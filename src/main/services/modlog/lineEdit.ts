@@ -2,6 +2,8 @@
 // lines that keep their own terminators, so CRLF, LF, mixed endings, a BOM and a missing
 // final newline survive wherever the edit did not reach.
 import { InvalidArgumentError } from '../../errors';
+import { EditInvariantError, editInvariantViolations, type LineSpan } from './editInvariant';
+import { alignLines, endingsFor } from './lineAlign';
 import { splitKeepingEols } from './unifiedDiff';
 
 export type LineOperation = 'replace' | 'insert_before' | 'insert_after' | 'delete';
@@ -72,7 +74,8 @@ function contentLines(content: string | undefined, op: LineOperation): string[] 
   return (lf.endsWith('\n') ? lf.slice(0, -1) : lf).split('\n');
 }
 
-export function applyLineEdit(raw: string, edit: LineEdit): LineEditResult {
+/** `rel` names the file in a refusal. */
+export function applyLineEdit(raw: string, edit: LineEdit, rel = 'the file'): LineEditResult {
   const bom = raw.startsWith(BOM) ? BOM : '';
   const lines = splitKeepingEols(raw.slice(bom.length));
   const n = lines.length;
@@ -94,20 +97,35 @@ export function applyLineEdit(raw: string, edit: LineEdit): LineEditResult {
   }
   if (edit.operation !== 'delete') {
     const target = lines[edit.operation === 'insert_after' ? Math.max(0, start - 1) : start] ?? '';
-    const eol = eolOf(target) || fileEol;
-    added = indentLike(contentLines(edit.content, edit.operation), strip(target)).map((l) => l + eol);
+    const content = indentLike(contentLines(edit.content, edit.operation), strip(target));
+    // A replaced line keeps its own ending when its text stays, else takes the ending of the
+    // line it replaces; an inserted one takes its neighbour's.
+    const replaced = lines.slice(start, start + removed);
+    const eols = endingsFor(alignLines(replaced.map(strip), content), replaced.map(eolOf), eolOf(target) || fileEol);
+    added = content.map((l, i) => l + eols[i]);
   }
   const original = lines.join('');
+  // The lines this edit may touch, for the invariant check below.
+  const span: LineSpan = { first: start + 1, last: start + removed, count: added.length };
   // Keep "no newline at end of file": the line that ends up last has no terminator.
   if (noFinalEol && start + removed === n) {
     if (added.length) {
-      const eol = eolOf(added[0]);
+      const eol = eolOf(added[0]) || fileEol;
       added[added.length - 1] = strip(added[added.length - 1]);
-      if (removed === 0 && start > 0) lines[start - 1] += eol;
-    } else if (start > 0) lines[start - 1] = strip(lines[start - 1]);
+      if (removed === 0 && start > 0) {
+        lines[start - 1] += eol;
+        Object.assign(span, { first: start, count: added.length + 1 });
+      }
+    } else if (start > 0) {
+      lines[start - 1] = strip(lines[start - 1]);
+      // An empty line without its break is no line at all.
+      Object.assign(span, { first: start, count: lines[start - 1] === '' ? 0 : 1 });
+    }
   }
   lines.splice(start, removed, ...added);
   const after = lines.join('');
+  const problems = editInvariantViolations(raw, bom + after, [span]);
+  if (problems.length) throw new EditInvariantError(rel, problems, 'This is a fault in code_modify, not in your request; read the file again and retry.');
   const first = start + 1;
   return {
     text: bom + after,

@@ -38,6 +38,7 @@ export const blankLines: Strategy = {
       ranges: rangesAt(starts, old.text.length),
       newStr: trimBlankLines(input.newStr, old.lead, old.trail).text,
       correctedOld: old.text,
+      needle: old.text,
     });
   },
 };

@@ -6,6 +6,6 @@ export const exact: Strategy = {
   name: 'exact',
   locate(input) {
     const ranges = rangesAt(findAll(input.text, input.oldStr), input.oldStr.length);
-    return judge(input, { strategy: 'exact', ranges, newStr: input.newStr });
+    return judge(input, { strategy: 'exact', ranges, newStr: input.newStr, needle: input.oldStr });
   },
 };

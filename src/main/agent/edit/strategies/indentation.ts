@@ -3,7 +3,8 @@
 // all of them; new_str is then re-indented the same way. No guessing beyond that.
 import { findAll, isLineStart } from '../lines';
 import { NONE, judge, type Range, type Strategy } from '../types';
-import { indentEnd, lineView, lstripLines } from '../view';
+import { keepUnchangedLines } from '../keepLines';
+import { dropBlankTail, indentEnd, lineView, lstripLines } from '../view';
 
 type Reindent = (indent: string) => string | null;
 type Unit = 'tab' | 2 | 4 | 8;
@@ -97,28 +98,37 @@ export function reindent(text: string, map: Reindent): string | null {
 export const indentation: Strategy = {
   name: 'indentation',
   locate(input) {
-    const oldLines = input.oldStr.split('\n');
     if (!input.oldStr.trim()) return NONE;
-    const old = lstripLines(input.oldStr);
+    const cut = dropBlankTail(input.oldStr, input.newStr);
+    if (!cut) return NONE;
+    const oldLines = cut.oldStr.split('\n');
+    const old = lstripLines(cut.oldStr);
     const view = lineView(input.text, (l) => [indentEnd(l), l.length]);
     const vt = view.text;
     const len = input.text.length;
     const hits: { range: Range; map: Reindent }[] = [];
     for (const s of findAll(vt, old)) {
       if (!isLineStart(vt, s)) continue;
-      const start = input.lines.lineStart(input.lines.lineAt(view.toOrig(s, len)));
-      const end = view.toOrig(s + old.length, len);
-      const map = deriveReindent(oldLines, input.text.slice(start, end).split('\n'));
-      if (map && reindent(input.newStr, map) !== null) hits.push({ range: { start, end }, map });
+      const span = view.spanOf(s, old.length, len);
+      // The first line's indentation is part of the match: it is what old_str re-indented.
+      const start = input.lines.lineStart(input.lines.lineAt(span.start));
+      const map = deriveReindent(oldLines, input.text.slice(start, span.end).split('\n'));
+      if (map && reindent(cut.newStr, map) !== null) hits.push({ range: { start, end: span.end }, map });
     }
     if (hits.length === 0) return NONE;
     return judge(input, {
       strategy: 'indentation',
       ranges: hits.map((h) => h.range),
-      newStr: input.newStr,
+      newStr: cut.newStr,
       correctedOld: input.text.slice(hits[0].range.start, hits[0].range.end),
+      needle: old,
       // A line R4 later makes unmappable keeps the indentation it was given.
-      render: (n) => hits.map((h) => reindent(n, h.map) ?? n),
+      render: (n) =>
+        hits.map((h) => {
+          const newLines = n.split('\n');
+          const rendered = (reindent(n, h.map) ?? n).split('\n');
+          return keepUnchangedLines(input.text.slice(h.range.start, h.range.end).split('\n'), oldLines, newLines, (a, b) => a === b, rendered);
+        }),
     });
   },
 };

@@ -54,6 +54,7 @@ export const lineNumberPrefix: Strategy = {
       ranges: rangesAt(starts, old.text.length),
       newStr: stripSome(input.newStr, old.sep),
       correctedOld: old.text,
+      needle: old.text,
     });
   },
 };

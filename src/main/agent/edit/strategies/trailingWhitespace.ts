@@ -1,29 +1,18 @@
 // Step 6b: spaces or tabs at line ends that old_str and the file disagree on. Lines the edit
 // leaves alone keep the file's own trailing whitespace; changed lines are written as given.
+import { keepUnchangedLines } from '../keepLines';
 import { findAll, isLineEnd } from '../lines';
 import { NONE, judge, type Strategy } from '../types';
-import { contentEnd, lineView, rstripLines } from '../view';
-
-/** Lines unchanged at the start and end of the edit take the file's text; the middle is new_str's. */
-export function keepUnchangedLines(fileLines: string[], oldLines: string[], newLines: string[], same: (a: string, b: string) => boolean): string {
-  let head = 0;
-  while (head < oldLines.length && head < newLines.length && same(newLines[head], oldLines[head])) head++;
-  let tail = 0;
-  while (
-    tail < oldLines.length - head &&
-    tail < newLines.length - head &&
-    same(newLines[newLines.length - 1 - tail], oldLines[oldLines.length - 1 - tail])
-  )
-    tail++;
-  return [...fileLines.slice(0, head), ...newLines.slice(head, newLines.length - tail), ...fileLines.slice(fileLines.length - tail)].join('\n');
-}
+import { contentEnd, dropBlankTail, lineView, rstripLines } from '../view';
 
 const TRAILING = /[ \t]$/m;
 
 export const trailingWhitespace: Strategy = {
   name: 'trailing-whitespace',
   locate(input) {
-    const old = rstripLines(input.oldStr);
+    const cut = dropBlankTail(input.oldStr, input.newStr);
+    if (!cut) return NONE;
+    const old = rstripLines(cut.oldStr);
     if (!old.trim()) return NONE;
     // Nothing to normalise on either side: skip building the view of a large file.
     if (old === input.oldStr && !TRAILING.test(input.text)) return NONE;
@@ -32,17 +21,29 @@ export const trailingWhitespace: Strategy = {
     if (vt === input.text && old === input.oldStr) return NONE;
     let starts = findAll(vt, old);
     // When old_str's last line lost trailing blanks, "foo  " must not match inside "foobar".
-    const lastLine = input.oldStr.slice(input.oldStr.lastIndexOf('\n') + 1);
-    if (contentEnd(lastLine) < lastLine.length) starts = starts.filter((s) => isLineEnd(vt, s + old.length));
+    const lastLine = cut.oldStr.slice(cut.oldStr.lastIndexOf('\n') + 1);
+    const toLineEnd = contentEnd(lastLine) < lastLine.length;
+    if (toLineEnd) starts = starts.filter((s) => isLineEnd(vt, s + old.length));
     const len = input.text.length;
-    const ranges = starts.map((s) => ({ start: view.toOrig(s, len), end: view.toOrig(s + old.length, len) }));
+    // The match ends with its last character; the file's blanks after it belong to it only when
+    // old_str had blanks there too.
+    // Likewise at the start: a first line of nothing but blanks is the file line's blanks.
+    const fromBlanks = old.startsWith('\n') && !cut.oldStr.startsWith('\n');
+    const startOf = (s: number) => {
+      const at = view.toOrig(s, len);
+      if (!fromBlanks) return at;
+      const lineStart = input.lines.lineStart(input.lines.lineAt(at));
+      return lineStart + contentEnd(input.text.slice(lineStart, at));
+    };
+    const ranges = starts.map((s) => ({ start: startOf(s), end: toLineEnd ? view.toOrig(s + old.length, len) : view.spanOf(s, old.length, len).end }));
     const oldLines = old.split('\n');
     const same = (a: string, b: string) => a.slice(0, contentEnd(a)) === b;
     return judge(input, {
       strategy: 'trailing-whitespace',
       ranges,
-      newStr: input.newStr,
+      newStr: cut.newStr,
       correctedOld: ranges.length ? input.text.slice(ranges[0].start, ranges[0].end) : undefined,
+      needle: old,
       render: (n) => ranges.map((r) => keepUnchangedLines(input.text.slice(r.start, r.end).split('\n'), oldLines, n.split('\n'), same)),
     });
   },

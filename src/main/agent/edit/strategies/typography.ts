@@ -2,6 +2,7 @@
 // the other way round). Each maps to one plain character, so offsets line up one to one; in
 // new_str, every character that corresponds to old_str gets the file's own character back.
 import { diffChars } from 'diff';
+import { keepUnchangedLines } from '../keepLines';
 import { findAll } from '../lines';
 import { NONE, judge, rangesAt, type Strategy } from '../types';
 
@@ -52,7 +53,13 @@ export const typography: Strategy = {
       ranges,
       newStr: input.newStr,
       correctedOld: ranges.length ? input.text.slice(ranges[0].start, ranges[0].end) : undefined,
-      render: (n) => ranges.map((r) => borrowFileChars(input.text.slice(r.start, r.end), old, n)),
+      needle: old,
+      render: (n) =>
+        ranges.map((r) => {
+          const region = input.text.slice(r.start, r.end);
+          const rendered = borrowFileChars(region, old, n).split('\n');
+          return keepUnchangedLines(region.split('\n'), old.split('\n'), n.split('\n'), (a, b) => plainTypography(a) === b, rendered);
+        }),
     });
   },
 };

@@ -65,7 +65,7 @@ export const unescape: Strategy = {
       const old = decode(input.oldStr);
       if (old === input.oldStr || old === '') continue;
       const ranges = rangesAt(findAll(input.text, old), old.length);
-      const out = judge(input, { strategy, ranges, newStr: decode(input.newStr), correctedOld: old });
+      const out = judge(input, { strategy, ranges, newStr: decode(input.newStr), correctedOld: old, needle: old });
       if (out.kind === 'found') return out;
       if (first.kind === 'none') first = out;
     }

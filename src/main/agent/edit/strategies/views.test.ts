@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { trimBlankLines } from './blankLines';
 import { deriveReindent, reindent } from './indentation';
-import { keepUnchangedLines } from './trailingWhitespace';
+import { keepUnchangedLines } from '../keepLines';
 import { borrowFileChars, plainTypography } from './typography';
 
 describe('indentation mapping', () => {
