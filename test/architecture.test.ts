@@ -1,4 +1,4 @@
-// The layers of DESIGN §1, enforced: a wrong import fails here before it ships.
+// The layers of docs/architecture.md, enforced: a wrong import fails here before it ships.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Crash safety (DESIGN §2): a writer rewriting a file through apply() is killed with SIGKILL
+// Crash safety: a writer rewriting a file through apply() is killed with SIGKILL
 // again and again. The file must always hold exactly one whole version, and the log at most
 // one torn line (its last), which reading tolerates.
 import { spawn } from 'node:child_process';

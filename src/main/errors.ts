@@ -1,4 +1,4 @@
-// Small named errors carrying one DESIGN §5 code. Messages say what to do next.
+// Small named errors carrying one error code (src/shared/errors.ts). Messages say what to do next.
 import type { ErrorCode } from '../shared/errors';
 import type { WireError } from '../shared/contract';
 

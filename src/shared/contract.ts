@@ -52,7 +52,7 @@ export interface TerminalInfo {
 
 export type ModificationStatus = 'applied' | 'approved' | 'rolled_back';
 
-/** One modification as the timeline and `modification_log` show it: the log folded (DESIGN §2). */
+/** One modification as the timeline and `modification_log` show it: the log folded. */
 export interface ModificationView {
   modification_id: string;
   timestamp: string;
@@ -162,7 +162,7 @@ export type EditsModeName = 'review' | 'ask';
 
 export type PermissionKindName = 'read' | 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'test';
 
-/** A question from the permission engine waiting for the person (DESIGN §3). */
+/** A question from the permission engine waiting for the person. */
 export interface ApprovalRequestView {
   id: string;
   kind: PermissionKindName;
@@ -249,7 +249,7 @@ export interface HostRequests {
   'modlog.diff': { params: { modification_id: string }; result: DiffSides };
   /** HEAD (or empty outside git) → the file as it is on disk now. */
   'modlog.fileDiff': { params: { path: string }; result: DiffSides };
-  /** Reverses a modification (DESIGN §2); ROLLBACK_CONFLICT names the later modifications in the way. */
+  /** Reverses a modification; ROLLBACK_CONFLICT names the later modifications in the way. */
   'modlog.rollback': { params: { modification_id: string; reason?: string }; result: { rollback_id: string; file: string } };
   /** Reverses one hunk (0-based, in the order of the modification's unified diff) the same safe way. */
   'modlog.revertHunk': { params: { modification_id: string; hunk: number }; result: { rollback_id: string; file: string } };
@@ -272,7 +272,7 @@ export interface HostRequests {
   'settings.save': { params: { base_url: string; api_key?: string; model: string; context_tokens?: number }; result: LlmSettingsView };
   'settings.models': { params: LlmProbe | void; result: { models: string[] } };
   'settings.test': { params: LlmProbe | void; result: { ok: boolean; models: string[]; latency_ms: number; error?: string } };
-  /** DESIGN §9 `edits.mode` of the open workspace's .loupe/config.json. */
+  /** `edits.mode` of the open workspace's .loupe/config.json. */
   'settings.editsMode': { params: void; result: { mode: EditsModeName } };
   'settings.setEditsMode': { params: { mode: EditsModeName }; result: { mode: EditsModeName } };
   /** The open folder's trust (see TrustView). */

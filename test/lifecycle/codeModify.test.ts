@@ -1,4 +1,4 @@
-// code_modify through the real registry on real temp folders (seed 003, DESIGN §4).
+// code_modify through the real registry on real temp folders.
 import { afterEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../support/toolHarness';
 import { git } from '../support/tmp';

@@ -1,4 +1,4 @@
-// A scripted OpenAI-compatible server for tests (DESIGN §10). With stream:true it answers in
+// A scripted OpenAI-compatible server for tests. With stream:true it answers in
 // SSE exactly as the API does: a role chunk, content deltas, tool_call deltas whose arguments
 // are split mid-JSON, a finish_reason chunk, an optional usage chunk, then `data: [DONE]`.
 // With stream:false it answers one chat.completion object. Every request is recorded.

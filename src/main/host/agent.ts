@@ -1,4 +1,4 @@
-// The agent side of the host (DESIGN §3, §8): the model settings, one permission gate per
+// The agent side of the host: the model settings, one permission gate per
 // workspace whose questions become approval cards, and one agent loop per chat session whose
 // events stream to the chat pane. Knows nothing of transports.
 import type {

@@ -1,5 +1,5 @@
-// The LLM corrections of seed 001 (R2–R4): internal calls, never tools (RL2), on the agent's
-// model (RL3), one attempt each, abortable, cached. Deciding whether an answer is accepted is
+// The model's corrections of a failed match (docs/architecture.md, edit pipeline step 7):
+// internal calls, never tools, on the agent's model, one attempt each, abortable, cached. Deciding whether an answer is accepted is
 // the pipeline's job; this only asks, caches and logs.
 import { AbortedError } from '../../errors';
 import { sha256 } from '../../services/files/hash';

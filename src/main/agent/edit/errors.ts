@@ -1,4 +1,4 @@
-// The edit pipeline's refusals (DESIGN §5), each saying what the model should do next.
+// The edit pipeline's refusals, each saying what the model should do next.
 import { LoupeError } from '../../errors';
 
 export class EditInvalidPathError extends LoupeError {

@@ -1,4 +1,4 @@
-// When does new_str look over-escaped (seed R4)? When it has escapes such as \n or \" outside
+// When does new_str look over-escaped (R4 in docs/architecture.md)? When it has escapes such as \n or \" outside
 // any string literal, where code almost never has them, and the text it replaces has no
 // escapes of that kind (if it does, they are real, as in a JavaScript string "a\nb"). A
 // model call costs time and money, so everything decidable here is decided here: a language

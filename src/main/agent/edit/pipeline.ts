@@ -1,5 +1,5 @@
-// DESIGN §6 steps 4–8 on canonical text: exact, then R1 unescaping, then the deterministic
-// views least risky first, then the LLM (R2, R3), then the R4 escaping check, then the splice.
+// Edit pipeline steps 4–8 (docs/architecture.md) on canonical text: exact, then unescaping, then
+// the deterministic views least risky first, then the LLM (R2, R3), then the R4 escaping check, then the splice.
 // Every step locates spans in the original text and says which strategy it used.
 import type { Splice } from './canonical';
 import { toLf } from './canonical';
@@ -112,11 +112,11 @@ async function correctWithLlm(
   if (wordOverlap(input.oldStr, snippet) < MIN_OVERLAP) return reject('R2', `the snippet is not about the same code: ${clip(snippet, 120)}`);
   const ranges = rangesAt(findAll(input.text, snippet), snippet.length);
   if (ranges.length === 0) return reject('R2', 'the snippet is not in the file');
-  // R7: expected_replacements is checked against the corrected old_str.
+  // expected_replacements is checked against the corrected old_str.
   if (!countAccepted(ranges.length, input)) throw mismatch({ kind: 'ambiguous', strategy: 'llm', lines: ranges.map((r) => input.lines.lineAt(r.start)) });
   deps.logger.info('edit.correction.accepted', { file: deps.file, step: 'R2', occurrences: ranges.length });
 
-  // R3 (RL4): only because old_str was corrected and differs; a deletion stays a deletion.
+  // R3: only because old_str was corrected and differs; a deletion stays a deletion.
   let newStr = input.newStr;
   if (newStr !== '') {
     const adjusted = await corrector.adjustNewString({ ...common, originalOld: input.oldStr, correctedOld: snippet, newStr });

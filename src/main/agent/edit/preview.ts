@@ -1,4 +1,4 @@
-// The numbered before/after of seed 002: the first changed region with 3 lines of context.
+// The numbered before/after an edit answers with: the first changed region with 3 lines of context.
 import { numberLines } from '../../services/files/lineNumbers';
 import type { LineIndex } from './lines';
 

@@ -1,4 +1,4 @@
-// The three correction questions of seed 001 (R2–R4). Each asks for one JSON field and says
+// The three correction questions (edit pipeline step 7). Each asks for one JSON field and says
 // plainly that an empty answer is better than a guess.
 
 export const SYSTEM = 'You are a precise code-editing assistant inside a tool. You answer with one JSON object and nothing else.';

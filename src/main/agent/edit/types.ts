@@ -1,4 +1,4 @@
-// The vocabulary of the edit pipeline (DESIGN §6).
+// The vocabulary of the edit pipeline (docs/architecture.md, the edit pipeline).
 import type { LineIndex } from './lines';
 
 export interface EditInput {

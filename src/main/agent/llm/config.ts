@@ -1,4 +1,4 @@
-// Where the model lives (DESIGN §8). Explicit settings (the app's settings, a test) win field by
+// Where the model lives. Explicit settings (the app's settings, a test) win field by
 // field over the environment (OPENAI_BASE_URL, OPENAI_API_KEY, LOUPE_MODEL); with neither, no model.
 
 export interface LlmConfig {

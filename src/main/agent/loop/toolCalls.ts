@@ -9,7 +9,7 @@ import { failure, type ToolRegistry } from '../tools/registry';
 import type { ToolContext, ToolResult } from '../tools/types';
 
 export const READ_ONLY_TOOLS = new Set(['read_file', 'grep', 'code_search', 'list_files', 'modification_log']);
-/** Tools whose changes a request's correlation id follows (DESIGN §4). */
+/** Tools whose changes a request's correlation id follows. */
 export const CORRELATED_TOOLS = new Set(['write_file', 'edit_file', 'code_modify', 'code_rollback', 'run_tests']);
 
 export interface PreparedCall {

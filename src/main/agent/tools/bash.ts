@@ -1,4 +1,4 @@
-// bash (seed 004, DESIGN §4): one command in the user's shell, after the permission engine has
+// bash: one command in the user's shell, after the permission engine has
 // seen every command inside it; output streamed while it runs, returned capped with the tail
 // kept, and nothing it started left running afterwards.
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// code_rollback (seed 003, DESIGN §2): reverses one modification, cleanly or by a three-way
+// code_rollback: reverses one modification, cleanly or by a three-way
 // merge with later changes; refuses with ROLLBACK_CONFLICT, changing nothing, when they overlap.
 import { z } from 'zod';
 import { rollbackModification } from '../../services/modlog/rollback';

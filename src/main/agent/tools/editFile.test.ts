@@ -14,7 +14,7 @@ async function readThenEdit(rel: string, content: string, args: Record<string, u
   return h.call('edit_file', { path: rel, ...args });
 }
 
-describe('edit_file guards (DESIGN §6 step 1)', () => {
+describe('edit_file guards (edit pipeline step 1)', () => {
   it('maps every path refusal to EDIT_INVALID_PATH', async () => {
     h = await harness();
     await mkdir(path.join(h.sandbox, 'ws-other'));

@@ -1,4 +1,4 @@
-// modification_log (seed 003): the folded log, newest first, with status, reviews and the
+// modification_log: the folded log, newest first, with status, reviews and the
 // latest test results of each modification.
 import { z } from 'zod';
 import { defineTool, success } from './types';

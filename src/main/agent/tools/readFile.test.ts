@@ -8,7 +8,7 @@ let h: Harness;
 afterEach(() => h?.cleanup());
 
 describe('read_file', () => {
-  it('numbers lines cat -n style by default (seed 002) and reports language, lines and total', async () => {
+  it('numbers lines cat -n style by default and reports language, lines and total', async () => {
     h = await harness();
     await h.write('src/a.ts', 'const a = 1;\n\nexport { a };\n');
     const r = await h.call('read_file', { path: 'src/a.ts' });

@@ -1,4 +1,4 @@
-// .loupe/config.json (DESIGN §9): the whole file validated; problems carry line and column.
+// .loupe/config.json: the whole file validated; problems carry line and column.
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ let cleanup: (() => Promise<void>) | null = null;
 afterEach(() => cleanup?.());
 
 describe('.loupe/config.json', () => {
-  it('accepts the full example of DESIGN §9', () => {
+  it('accepts a full example with every key', () => {
     const text = JSON.stringify({
       permissions: [{ kind: 'bash', pattern: 'npm run test:*', action: 'allow' }],
       edits: { mode: 'review' },

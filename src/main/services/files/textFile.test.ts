@@ -56,7 +56,7 @@ describe('read tracking', () => {
 });
 
 describe('line numbers', () => {
-  it('right-aligns the number to six columns, then an arrow (seed 002)', () => {
+  it('right-aligns the number to six columns, then an arrow', () => {
     expect(numberLines(['a', 'b'], 9)).toBe('     9→a\n    10→b');
   });
 });

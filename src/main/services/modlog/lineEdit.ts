@@ -1,4 +1,4 @@
-// Line-based edits of code_modify (seed 003, DESIGN §4): 1-based inclusive ranges, worked on
+// Line-based edits of code_modify: 1-based inclusive ranges, worked on
 // lines that keep their own terminators, so CRLF, LF, mixed endings, a BOM and a missing
 // final newline survive wherever the edit did not reach.
 import { InvalidArgumentError } from '../../errors';

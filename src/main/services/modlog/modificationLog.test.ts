@@ -1,4 +1,4 @@
-// The write path of DESIGN §2 on real temp folders and real git repositories.
+// The modification log's write path (docs/architecture.md) on real temp folders and real git repositories.
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// The modification log's line shapes (DESIGN §2).
+// The modification log's line shapes (docs/architecture.md, the modification log).
 
 export type Operation =
   | 'create'

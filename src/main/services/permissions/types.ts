@@ -1,4 +1,4 @@
-// The rule model of DESIGN §3.
+// The rule model (docs/architecture.md, permissions).
 export const PERMISSION_KINDS = ['read', 'edit', 'bash', 'webfetch', 'external_directory', 'test'] as const;
 export type PermissionKind = (typeof PERMISSION_KINDS)[number];
 export const PERMISSION_ACTIONS = ['allow', 'ask', 'deny'] as const;

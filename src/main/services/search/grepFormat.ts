@@ -1,4 +1,4 @@
-// The text the model reads for a grep result: `file:line: text` (seed 002), context lines as
+// The text the model reads for a grep result: `file:line: text`, context lines as
 // `file-line- text`, `--` between separate groups, and a footer that says how to get more.
 import type { GrepResult } from './grep';
 

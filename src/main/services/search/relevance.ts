@@ -1,4 +1,4 @@
-// code_search ranking (seed 003). A score in [0, 1] that is the sum of a few named parts,
+// code_search ranking. A score in [0, 1] that is the sum of a few named parts,
 // each of which a user can check by looking at the line and the path:
 //   definition  0.40  the line defines the matched symbol (0.15 if it defines something else)
 //   word        0.20  the match is a whole word, not part of a longer identifier

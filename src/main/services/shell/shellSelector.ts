@@ -25,7 +25,7 @@ export function which(cmd: string, env: NodeJS.ProcessEnv = process.env): string
 }
 
 /**
- * The user's shell (seed 004): $SHELL when it exists, else bash, zsh, sh.
+ * The user's shell: $SHELL when it exists, else bash, zsh, sh.
  * `posixOnly` is for commands the agent runs: fish and nu do not speak POSIX sh syntax.
  */
 export function selectShell(opts: { posixOnly?: boolean; env?: NodeJS.ProcessEnv } = {}): ShellChoice {

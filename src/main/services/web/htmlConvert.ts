@@ -1,4 +1,4 @@
-// HTML for the model: Markdown by turndown with the settings of DESIGN §4, or plain text.
+// HTML for the model: Markdown by turndown with fixed settings, or plain text.
 import TurndownService from 'turndown';
 
 function markdownService(): TurndownService {

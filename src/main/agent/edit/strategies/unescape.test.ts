@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { unescapeLlmString, unescapeOneLevel } from './unescape';
 
-describe('seed 001: unit tests for unescapeGoString (here unescapeLlmString, R1)', () => {
+describe('unescapeLlmString: a model\'s over-escaped string read back', () => {
   it.each([
     ['\\n becomes a newline', 'a\\nb', 'a\nb'],
     ['\\t becomes a tab', 'a\\tb', 'a\tb'],

@@ -1,4 +1,4 @@
-// Step 5 (seed R1): models that build tool calls inside JSON often send `\\n` for a newline
+// Step 5 (R1 in docs/architecture.md): models that build tool calls inside JSON often send `\\n` for a newline
 // or `\\"` for a quote. Only when the raw old_str is absent and its unescaped form is found
 // the expected number of times; new_str is then unescaped the same way, never on its own.
 import { findAll } from '../lines';

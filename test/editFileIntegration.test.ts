@@ -29,7 +29,7 @@ beforeEach(async () => {
   answers = {};
   events.length = 0;
   llm.requests.length = 0;
-  // RL3: the corrector is built from the same settings as the agent (env defaults here).
+  // The corrector is built from the same settings as the agent (env defaults here).
   const corrector = correctorFromEnv(logger, { OPENAI_BASE_URL: llm.baseURL, OPENAI_API_KEY: 'sk-test', LOUPE_MODEL: MODEL });
   h = await harness({ git: true, corrector, logger });
 });
@@ -42,7 +42,7 @@ async function edit(rel: string, content: string, args: Record<string, unknown>)
   return { result, text: await h.read(rel), calls: llm.completions.length, asked: llm.completions.map(userPrompt) };
 }
 
-describe('seed 001 testing considerations: integration tests for edit_file', () => {
+describe('edit_file integration: recovery strategies end to end', () => {
   it('baseline success: a simple replacement works unchanged, without the model', async () => {
     const r = await edit('a.js', 'let x = 1;\n', { old_str: 'let x = 1;', new_str: 'let x = 2;' });
     expect(r).toMatchObject({ text: 'let x = 2;\n', calls: 0, result: { data: { strategy: 'exact' } } });
@@ -116,7 +116,7 @@ describe('seed 001 testing considerations: integration tests for edit_file', () 
   });
 });
 
-describe('seed 001 verification', () => {
+describe('edit_file verification', () => {
   it('R2 correctOldStringMismatch: prompts for an exact literal, unique match (RL5) and parses the JSON answer', async () => {
     answers = { corrected_target_snippet: '' };
     await edit('v.js', 'let v = 1;\n', { old_str: 'let w = 1;', new_str: 'let w = 2;' });
