@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { gateFor } from '../../services/permissions/workspaceGate';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { CODE_SEARCH_DEFAULT_LIMIT, CODE_SEARCH_MAX_LIMIT, codeSearch, formatCodeSearch } from '../../services/search/codeSearch';
+import { READ_RULES_NOTE } from './searchNotes';
 import { defineTool, success } from './types';
 
 const schema = z.object({
@@ -23,8 +24,12 @@ export const codeSearchTool = defineTool({
   async run(args, ctx) {
     // Outside the workspace is refused outright (DESIGN §4), before any rule is consulted.
     const { rel } = await resolveInWorkspace(ctx.root, args.path ?? '');
-    await gateFor(ctx).authorize({ query: { kind: 'read', path: rel || '.' }, tool: 'code_search', summary: `search ${args.path ?? 'the workspace'} for ${args.pattern}`, signal: ctx.signal });
-    const r = await codeSearch(ctx.root, { pattern: args.pattern, language: args.language, path: args.path, limit: args.limit, excludePatterns: [...(await configuredExcludes(ctx.root)), ...(args.exclude_patterns ?? [])], signal: ctx.signal });
+    const gate = gateFor(ctx);
+    await gate.authorize({ query: { kind: 'read', path: rel || '.' }, tool: 'code_search', summary: `search ${args.path ?? 'the workspace'} for ${args.pattern}`, signal: ctx.signal });
+    const reads = await gate.readFilter();
+    const excludePatterns = [...(await configuredExcludes(ctx.root)), ...(args.exclude_patterns ?? [])];
+    const r = await codeSearch(ctx.root, { pattern: args.pattern, language: args.language, path: args.path, limit: args.limit, excludePatterns, visible: reads.visible, signal: ctx.signal });
+    if (reads.limited) r.notes.push(READ_RULES_NOTE);
     return success(formatCodeSearch(r), { ...r });
   },
 });

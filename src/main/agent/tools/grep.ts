@@ -6,6 +6,7 @@ import { gateFor } from '../../services/permissions/workspaceGate';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { grep, GREP_DEFAULT_LIMIT, GREP_MAX_LIMIT } from '../../services/search/grep';
 import { formatGrep } from '../../services/search/grepFormat';
+import { READ_RULES_NOTE } from './searchNotes';
 import { defineTool, success } from './types';
 
 const lines = (what: string) => z.number().int().min(0).max(50).optional().describe(what);
@@ -34,7 +35,9 @@ export const grepTool = defineTool({
   async run(args, ctx) {
     // Outside the workspace is refused outright (DESIGN §4), before any rule is consulted.
     const { rel } = await resolveInWorkspace(ctx.root, args.path ?? '');
-    await gateFor(ctx).authorize({ query: { kind: 'read', path: rel || '.' }, tool: 'grep', summary: `search ${args.path ?? 'the workspace'} for ${args.pattern}`, signal: ctx.signal });
+    const gate = gateFor(ctx);
+    await gate.authorize({ query: { kind: 'read', path: rel || '.' }, tool: 'grep', summary: `search ${args.path ?? 'the workspace'} for ${args.pattern}`, signal: ctx.signal });
+    const reads = await gate.readFilter();
     const r = await grep(ctx.root, {
       pattern: args.pattern,
       path: args.path,
@@ -49,8 +52,10 @@ export const grepTool = defineTool({
       headLimit: args.head_limit,
       offset: args.offset,
       exclude: await configuredExcludes(ctx.root),
+      visible: reads.visible,
       signal: ctx.signal,
     });
+    if (reads.limited) r.notes.push(READ_RULES_NOTE);
     return success(formatGrep(r), { ...r });
   },
 });

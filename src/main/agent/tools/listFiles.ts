@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { gateFor } from '../../services/permissions/workspaceGate';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { formatListFiles, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, listFiles } from '../../services/search/listFiles';
+import { READ_RULES_NOTE } from './searchNotes';
 import { defineTool, success } from './types';
 
 const schema = z.object({
@@ -19,8 +20,11 @@ export const listFilesTool = defineTool({
   async run(args, ctx) {
     // Outside the workspace is refused outright (DESIGN §4), before any rule is consulted.
     const { rel } = await resolveInWorkspace(ctx.root, args.path ?? '');
-    await gateFor(ctx).authorize({ query: { kind: 'read', path: rel || '.' }, tool: 'list_files', summary: `list ${args.pattern ?? 'files'} in ${args.path ?? 'the workspace'}`, signal: ctx.signal });
-    const r = await listFiles(ctx.root, { pattern: args.pattern, path: args.path, limit: args.limit, exclude: await configuredExcludes(ctx.root), signal: ctx.signal });
+    const gate = gateFor(ctx);
+    await gate.authorize({ query: { kind: 'read', path: rel || '.' }, tool: 'list_files', summary: `list ${args.pattern ?? 'files'} in ${args.path ?? 'the workspace'}`, signal: ctx.signal });
+    const reads = await gate.readFilter();
+    const r = await listFiles(ctx.root, { pattern: args.pattern, path: args.path, limit: args.limit, exclude: await configuredExcludes(ctx.root), visible: reads.visible, signal: ctx.signal });
+    if (reads.limited) r.notes.push(READ_RULES_NOTE);
     return success(formatListFiles(r), { files: r.files.map((f) => ({ path: f.path, mtime: new Date(f.mtimeMs).toISOString() })), total: r.total });
   },
 });

@@ -79,6 +79,15 @@ export class PermissionGate {
     return { decision, by: answer.answer };
   }
 
+  /**
+   * Which workspace paths a search may show: only those a read would be allowed without
+   * asking. `limited` says whether any read rule denies or asks (then results may be missing).
+   */
+  async readFilter(): Promise<{ visible: (rel: string) => boolean; limited: boolean }> {
+    const { actionFor, limited } = await this.engine.readDecider();
+    return { visible: (rel) => actionFor(rel) === 'allow', limited };
+  }
+
   private async remember(rules: PermissionRule[]): Promise<void> {
     if (!rules.length) return;
     try {
