@@ -143,6 +143,30 @@ describe('webFetch', () => {
     expect(seen.slice(before).map((s) => s.path)).toEqual(['/hop?n=2']);
   });
 
+  it('vets each hop by URL before resolving its name, and resolves only through the given lookup', async () => {
+    const order: string[] = [];
+    const lookup = async (host: string) => (order.push(`lookup ${host}`), [{ address: '127.0.0.1', family: 4 }]);
+    const port = new URL(base).port;
+    const r = await webFetch({
+      url: `http://loupe-test.invalid:${port}/hop?n=1`,
+      lookup,
+      checkUrl: async (u) => void order.push(`url ${u.hop} ${u.url.hostname} ${u.privateAddress}`),
+      checkHop: async (h) => void order.push(`hop ${h.hop} ${h.privateAddress}`),
+    });
+    expect(r.content).toBe('landed');
+    expect(order).toEqual([
+      'url 0 loupe-test.invalid null',
+      'lookup loupe-test.invalid',
+      'hop 0 127.0.0.1 (loopback)',
+      'url 1 loupe-test.invalid null',
+      'lookup loupe-test.invalid',
+      'hop 1 127.0.0.1 (loopback)',
+    ]);
+    const refused = webFetch({ url: 'http://secret.invalid/', lookup, checkUrl: () => Promise.reject(Object.assign(new Error('no'), { code: 'PERMISSION_DENIED' })) });
+    await expect(refused).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    expect(order.filter((o) => o.includes('secret'))).toEqual([]);
+  });
+
   it('retries a Cloudflare challenge once with a plain User-Agent', async () => {
     const r = await webFetch({ url: `${base}/cf` });
     expect(r).toMatchObject({ content: 'through', retriedWithPlainUserAgent: true });
