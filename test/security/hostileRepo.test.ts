@@ -131,6 +131,9 @@ beforeAll(async () => {
   const emb = await nestedRepo(path.join(root, 'emb'), 'embf', 'f.txt');
   tryGit(root, 'add', 'emb');
 
+  // An embedded repository never added: a folder of the work tree that is a repository itself.
+  const loose = await nestedRepo(path.join(root, 'loose'), 'loosef', 'l.txt');
+
   // A real submodule, with traps in its own config under .git/modules.
   const src = await nestedRepo(path.join(sandbox, 'subsrc'), 'subf', 's.txt');
   plainGit(root, 'submodule', '-q', 'add', src, 'sub');
@@ -141,6 +144,7 @@ beforeAll(async () => {
   await arm(path.join(root, '.git'), 'repo', FILTER_NAMES);
   await arm(path.join(emb, '.git'), 'emb', ['embf']);
   await arm(path.join(root, '.git/modules/sub'), 'sub', ['subf']);
+  await arm(path.join(loose, '.git'), 'loose', ['loosef']);
   plainGit(root, 'config', 'include.path', '../included.gitconfig');
   plainGit(root, 'config', '--file', path.join(root, 'included.gitconfig'), 'filter.inc.clean', await trap('include-filter.inc.clean'));
   plainGit(root, 'config', '--file', path.join(root, 'included.gitconfig'), 'filter.inc.smudge', await trap('include-filter.inc.smudge'));
@@ -151,7 +155,8 @@ beforeAll(async () => {
   for (const rel of Object.keys(files)) if (rel !== '.gitattributes' && rel !== 'included.gitconfig') await writeFile(path.join(root, rel), `${files[rel]}touched\n`);
   // Newer than any index: git must re-read (and so clean) them on every status, never trust the stat.
   const later = new Date(Date.now() + 3600_000);
-  for (const rel of ['emb/f.txt', 'sub/s.txt', ...Object.keys(files)]) await utimes(path.join(root, rel), later, later);
+  await writeFile(path.join(loose, 'l.txt'), 'loose, changed\n');
+  for (const rel of ['emb/f.txt', 'sub/s.txt', 'loose/l.txt', ...Object.keys(files)]) await utimes(path.join(root, rel), later, later);
   await clearMarks();
 });
 afterAll(() => cleanup());
@@ -159,6 +164,7 @@ afterAll(() => cleanup());
 describe('a hostile repository', () => {
   it('is live: plain git runs its filters, fsmonitor, nested repositories, textconv, drivers and hooks', async () => {
     tryGit(root, '-c', 'filter.proc.process=', '-c', 'filter.proc.required=false', 'status');
+    tryGit(path.join(root, 'loose'), 'status');
     tryGit(root, 'diff', '--stat', '--', 'p.proc');
     // Status only cleans racy files; a diff cleans every changed one.
     tryGit(root, 'diff', '--stat', '--no-ext-diff', '--no-textconv', '--', 'a.txt', 'c.inc', ...FILTER_NAMES.slice(1).map((_, i) => `file.f${i}`));
@@ -174,6 +180,8 @@ describe('a hostile repository', () => {
     expect(ran).toEqual(
       expect.arrayContaining([
         'repo-core.fsmonitor',
+        'loose-core.fsmonitor',
+        'loose-filter.loosef.clean',
         'repo-filter.proc.process',
         'include-filter.inc.clean',
         'emb-filter.embf.clean',
@@ -206,7 +214,7 @@ describe('a hostile repository', () => {
       expect(await ws.list('')).toBeTruthy();
 
       // Browse.
-      for (const rel of ['a.txt', 'p.proc', 'c.inc', 'file.f0', 'emb/f.txt', 'sub/s.txt']) await call('read_file', { path: rel });
+      for (const rel of ['a.txt', 'p.proc', 'c.inc', 'file.f0', 'emb/f.txt', 'sub/s.txt', 'loose/l.txt']) await call('read_file', { path: rel });
       await call('list_files', {});
       await call('grep', { pattern: 'touched' });
 
@@ -215,6 +223,7 @@ describe('a hostile repository', () => {
       expect(await ws.review.fileDiff('c.inc')).toMatchObject({ before: 'included\n' });
       expect((await ws.review.fileDiff('sub')).before).toBeNull();
       expect((await ws.review.fileDiff('link')).before).toBeNull();
+      expect((await ws.review.fileDiff('loose/l.txt')).before).toBeNull();
 
       // Edit, through every write tool.
       const e1 = await call('edit_file', { path: 'a.txt', old_str: 'alpha', new_str: 'ALPHA' });
@@ -231,6 +240,8 @@ describe('a hostile repository', () => {
       const d2 = await call('code_modify', { file_path: 'd.txt', operation: 'replace', line_range: [7, 7], new_content: 'SEVEN' });
       await call('write_file', { path: 'emb/f.txt', content: 'embedded, by the agent\n' });
       await call('write_file', { path: 'sub/s.txt', content: 'sub, by the agent\n' });
+      await call('write_file', { path: 'loose/l.txt', content: 'loose, by the agent\n' });
+      await call('write_file', { path: 'loose/new.txt', content: 'new in loose\n' });
       await ws.gitStatus();
 
       // Roll back: a plain restore, a three-way merge (d1 under d2), and from the review pane.
