@@ -212,11 +212,13 @@ describe('a hostile repository', () => {
       const badges = await ws.gitStatus();
       expect(badges['a.txt']).toBe('M');
       expect(await ws.list('')).toBeTruthy();
+      expect(await marked(), 'opening ran them').toEqual([]);
 
       // Browse.
       for (const rel of ['a.txt', 'p.proc', 'c.inc', 'file.f0', 'emb/f.txt', 'sub/s.txt', 'loose/l.txt']) await call('read_file', { path: rel });
       await call('list_files', {});
       await call('grep', { pattern: 'touched' });
+      expect(await marked(), 'browsing ran them').toEqual([]);
 
       // Compare with HEAD: the stored bytes, not a textconv rendering.
       expect(await ws.review.fileDiff('a.txt')).toMatchObject({ before: 'alpha\n', after: 'alpha\ntouched\n' });
@@ -224,6 +226,7 @@ describe('a hostile repository', () => {
       expect((await ws.review.fileDiff('sub')).before).toBeNull();
       expect((await ws.review.fileDiff('link')).before).toBeNull();
       expect((await ws.review.fileDiff('loose/l.txt')).before).toBeNull();
+      expect(await marked(), 'diffing ran them').toEqual([]);
 
       // Edit, through every write tool.
       const e1 = await call('edit_file', { path: 'a.txt', old_str: 'alpha', new_str: 'ALPHA' });
@@ -243,6 +246,7 @@ describe('a hostile repository', () => {
       await call('write_file', { path: 'loose/l.txt', content: 'loose, by the agent\n' });
       await call('write_file', { path: 'loose/new.txt', content: 'new in loose\n' });
       await ws.gitStatus();
+      expect(await marked(), 'editing ran them').toEqual([]);
 
       // Roll back: a plain restore, a three-way merge (d1 under d2), and from the review pane.
       const r1 = await call('code_rollback', { modification_id: id(w3) });
@@ -251,6 +255,7 @@ describe('a hostile repository', () => {
       expect(r2.data).toMatchObject({ merged: true });
       await ws.review.rollback({ modification_id: id(w2) });
       expect(await ws.review.diff(id(e1))).toMatchObject({ before: 'alpha\ntouched\n' });
+      expect(await marked(), 'rolling back ran them').toEqual([]);
 
       // Commit what is approved.
       for (const m of [e1, w1, d2]) await ws.review.approve(id(m));
