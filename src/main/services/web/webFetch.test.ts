@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyAddress } from './addressClass';
+import { classifyAddress, knownPrivateAddress } from './addressClass';
 import { formatWebFetch } from './formatFetch';
 import { webFetch, type HopCheck } from './webFetch';
 
@@ -205,5 +205,20 @@ describe('classifyAddress', () => {
     ['2606:4700::1111', null],
   ])('%s → %s', (ip, cls) => {
     expect(classifyAddress(ip)).toBe(cls);
+  });
+});
+
+describe('knownPrivateAddress (no lookup)', () => {
+  it.each([
+    ['127.0.0.1', '127.0.0.1 (loopback)'],
+    ['[::1]', '::1 (loopback)'],
+    ['169.254.169.254', '169.254.169.254 (metadata)'],
+    ['LOCALHOST', 'localhost (loopback)'],
+    ['app.localhost', 'app.localhost (loopback)'],
+    ['metadata.google.internal', 'metadata.google.internal (metadata)'],
+    ['8.8.8.8', null],
+    ['example.com', null],
+  ])('%s → %s', (host, known) => {
+    expect(knownPrivateAddress(host)).toBe(known);
   });
 });
