@@ -7,7 +7,9 @@ import { symlink } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createToolRegistry } from '../../src/main/agent/tools/registry';
 import type { ToolResult } from '../../src/main/agent/tools/types';
+import { attendedGate } from '../support/attendedGate';
 import { harness, type Harness } from '../support/toolHarness';
 
 interface Case {
@@ -39,6 +41,7 @@ const CASES: Case[] = [
   { rule: { pattern: 'private/**', action: 'ask' }, covered: fc.tuple(cased('private'), fc.constantFrom('/a.txt', '/b/c.md')).map(([a, b]) => a + b), open: ['privateer/a.txt', 'public/private.txt'], globs: ['private/**', '**'] },
 ];
 
+const tools = createToolRegistry();
 let h: Harness;
 afterEach(() => h?.cleanup());
 
@@ -118,4 +121,21 @@ it('a search with no read limits carries no note', async () => {
   h = await harness();
   await h.write('a.txt', 'x\n');
   expect((await h.call('grep', { pattern: 'x' })).output).not.toContain('Read rules');
+});
+
+it('a person who approves searching a folder held for approval sees it; denied files stay hidden', async () => {
+  h = await harness();
+  await h.write('private/a.txt', 'TOKEN private\n');
+  await h.write('private/.env', 'TOKEN SECRET_inside\n');
+  await h.write('public.txt', 'TOKEN public\n');
+  await h.write('.loupe/config.json', JSON.stringify({ permissions: [{ kind: 'read', pattern: 'private/**', action: 'ask' }, { kind: 'read', pattern: '.env', action: 'deny' }] }));
+  const asked: string[] = [];
+  const ctx = { ...h.ctx, permissions: attendedGate(h.root, 'once', asked) };
+  const inFolder = await tools.call('grep', { pattern: 'TOKEN', path: 'private', output_mode: 'files_with_matches' }, ctx);
+  expect(inFolder.data).toMatchObject({ files: ['private/a.txt'] });
+  expect(asked).toEqual(['search private for TOKEN']);
+  // Searching the whole workspace was not approved for private/: it stays out.
+  const everywhere = await tools.call('grep', { pattern: 'TOKEN', output_mode: 'files_with_matches' }, ctx);
+  expect(everywhere.data).toMatchObject({ files: ['public.txt'] });
+  expect(JSON.stringify([inFolder, everywhere])).not.toContain('SECRET_inside');
 });

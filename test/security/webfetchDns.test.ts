@@ -11,10 +11,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createToolRegistry } from '../../src/main/agent/tools/registry';
 import type { ToolContext } from '../../src/main/agent/tools/types';
-import { ApprovalQueue } from '../../src/main/services/permissions/approvalQueue';
-import { PermissionGate } from '../../src/main/services/permissions/permissionGate';
-import { ProjectConfig } from '../../src/main/services/permissions/projectConfig';
-import { PermissionEngine } from '../../src/main/services/permissions/ruleEngine';
+import { attendedGate } from '../support/attendedGate';
 import { harness, type Harness } from '../support/toolHarness';
 
 const looked = vi.hoisted(() => [] as string[]);
@@ -72,16 +69,7 @@ afterEach(() => h.cleanup());
 
 const rules = (permissions: unknown[]) => h.write('.loupe/config.json', JSON.stringify({ permissions }));
 
-/** A gate whose "person" answers every card with `answer`, recording what was asked and when. */
-function attended(answer: 'once' | 'deny', events: string[]): PermissionGate {
-  const queue = new ApprovalQueue('wait');
-  queue.setResponder(async (req) => {
-    events.push(`ask ${req.summary}`);
-    return answer === 'deny' ? { answer: 'deny', message: 'no' } : { answer: 'once' };
-  });
-  const engine = new PermissionEngine({ root: h.root, project: new ProjectConfig(h.root) });
-  return new PermissionGate(engine, queue, { persist: async () => undefined });
-}
+const attended = (answer: 'once' | 'deny', events: string[]) => attendedGate(h.root, answer, events, 'ask ');
 
 describe('webfetch resolves no name before its URL is allowed', () => {
   it.each([

@@ -5,7 +5,7 @@ import type { ApprovalQueue, ProposedEdit } from './approvalQueue';
 import { UNATTENDED_MESSAGE } from './approvalQueue';
 import { CONFIG_REL } from './projectConfig';
 import type { PermissionEngine, PermissionQuery } from './ruleEngine';
-import { describeRule, type Decision, type PermissionRule } from './types';
+import { describeRule, type Decision, type PermissionAction, type PermissionRule } from './types';
 
 export interface AuthorizeInput {
   query: PermissionQuery;
@@ -80,12 +80,11 @@ export class PermissionGate {
   }
 
   /**
-   * Which workspace paths a search may show: only those a read would be allowed without
-   * asking. `limited` says whether any read rule denies or asks (then results may be missing).
+   * The read decision for many workspace paths at once (search results), rules loaded once.
+   * `limited`: some read rule denies or asks, so results may leave files out.
    */
-  async readFilter(): Promise<{ visible: (rel: string) => boolean; limited: boolean }> {
-    const { actionFor, limited } = await this.engine.readDecider();
-    return { visible: (rel) => actionFor(rel) === 'allow', limited };
+  readRules(): Promise<{ actionFor: (rel: string) => PermissionAction; limited: boolean }> {
+    return this.engine.readDecider();
   }
 
   private async remember(rules: PermissionRule[]): Promise<void> {
