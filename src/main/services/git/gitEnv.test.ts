@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { driverOverrides, gitEnv, hardenArgs, NEUTRAL_CONFIG } from './gitEnv';
+import { driverOverrides, gitEnv, hardenArgs, mayRunDrivers, NEUTRAL_CONFIG } from './gitEnv';
 
 it('neutralises every driver defined outside the global config, whatever its name', () => {
   const listing = ['local', 'filter.a=b c.clean\nrm -rf ~', 'worktree', 'diff.x.y.textconv\nevil', 'command', 'merge.m.driver\nevil', 'global', 'filter.lfs.clean\ngit-lfs clean -- %f', 'local', 'filter.noval'].join('\0') + '\0';
@@ -38,4 +38,13 @@ it('adds the per-command guards and refuses options that would run drivers', () 
   expect(hardenArgs(['commit-tree', 't'])).toEqual(['commit-tree', '--no-gpg-sign', 't']);
   expect(() => hardenArgs(['cat-file', '--textconv', 'HEAD:a'])).toThrow();
   expect(() => hardenArgs(['cat-file', '--filters', 'HEAD:a'])).toThrow();
+});
+
+it('lists drivers before every call that could reach one', () => {
+  for (const args of [['add', '--', 'a'], ['--no-optional-locks', 'status'], ['diff'], ['show', 'HEAD'], ['hash-object', '-w', 'a'], ['read-tree', '-u', 'HEAD'], ['update-index', '--add', 'a'], ['checkout', 'a'], ['blame', 'a'], ['grep', 'x'], ['stash']]) {
+    expect(mayRunDrivers(args), args.join(' ')).toBe(true);
+  }
+  for (const args of [['rev-parse', 'HEAD'], ['ls-files', '-s'], ['cat-file', 'blob', 'HEAD:./a'], ['hash-object', '-w', '--no-filters', 'a'], ['read-tree', 'HEAD'], ['write-tree'], ['commit-tree', 't'], ['update-ref', 'HEAD', 'x']]) {
+    expect(mayRunDrivers(args), args.join(' ')).toBe(false);
+  }
 });

@@ -116,3 +116,20 @@ export function hardenArgs(args: readonly string[]): string[] {
   const guards = DIFFING.has(sub) ? ['--no-textconv', '--no-ext-diff'] : sub === 'status' ? ['--ignore-submodules=all'] : sub === 'commit-tree' ? ['--no-gpg-sign'] : [];
   return [...args.slice(0, at + 1), ...guards, ...args.slice(at + 1)];
 }
+
+/** Subcommands that neither read work-tree content nor render diffs: no driver can run in them. */
+const DRIVER_FREE = new Set(['rev-parse', 'ls-files', 'write-tree', 'commit-tree', 'update-ref', 'cat-file', 'config', 'symbolic-ref', 'show-ref', 'for-each-ref']);
+
+/**
+ * Whether a call could reach a filter, textconv or diff driver, so the repository's drivers
+ * must be listed and neutralised first. Unknown subcommands count as able to.
+ */
+export function mayRunDrivers(args: readonly string[]): boolean {
+  const sub = args.find((a) => !a.startsWith('-'));
+  if (!sub) return true;
+  if (DRIVER_FREE.has(sub)) return false;
+  if (sub === 'hash-object') return !args.includes('--no-filters');
+  // Without -u the index changes and the work tree is never written (no smudge).
+  if (sub === 'read-tree') return args.some((a) => a === '-u' || a.startsWith('--reset'));
+  return true;
+}

@@ -1,11 +1,11 @@
-// The one way Loupe runs git. Every call gets the neutral config of gitEnv.ts plus overrides
-// for each filter/diff/merge driver the repository defines, read just before the call (an
-// included config file can change between calls), so looking at, staging into or committing
-// to a hostile repository runs none of its programs.
+// The one way Loupe runs git. Every call gets the neutral config of gitEnv.ts; every call that
+// could reach a driver also gets overrides for each filter/diff/merge driver the repository
+// defines, read just before the call (an included config file can change between calls), so
+// looking at, staging into or committing to a hostile repository runs none of its programs.
 import { execFile } from 'node:child_process';
 import { AbortedError } from '../../errors';
 import { GitCommandError, GitTimeoutError } from './errors';
-import { DRIVER_LISTING, NEUTRAL_CONFIG, driverOverrides, gitEnv, hardenArgs } from './gitEnv';
+import { DRIVER_LISTING, NEUTRAL_CONFIG, driverOverrides, gitEnv, hardenArgs, mayRunDrivers } from './gitEnv';
 
 export const GIT_TIMEOUT_MS = 30_000;
 const MAX_BUFFER = 256 * 1024 * 1024;
@@ -39,7 +39,7 @@ export class GitRunner {
 
   /** Runs git and returns its exit code and output; throws only when it could not run. */
   async exec(args: readonly string[], call: GitCall = {}): Promise<GitOutput> {
-    const overrides = this.opts.repository === false ? [] : await this.overrides(call);
+    const overrides = this.opts.repository === false || !mayRunDrivers(args) ? [] : await this.overrides(call);
     return spawnGit(this.cwd, hardenArgs(args), [...NEUTRAL_CONFIG, ...overrides], call);
   }
 
