@@ -31,7 +31,14 @@ vi.mock('node:dns', async (importOriginal) => {
     const cb = rest.pop() as (e: Error) => void;
     process.nextTick(() => cb(notFound(host)));
   };
-  return { ...real, lookup, default: { ...real, lookup } };
+  const promises = {
+    ...real.promises,
+    lookup: async (host: string) => {
+      looked.push(host);
+      throw notFound(host);
+    },
+  };
+  return { ...real, lookup, promises, default: { ...real, lookup, promises } };
 });
 
 /** Generated hosts that each carry a "secret" in their first label, in many URL shapes. */
@@ -83,6 +90,12 @@ describe('webfetch resolves no name before its URL is allowed', () => {
       expect(r.error?.code, url).toBe('PERMISSION_DENIED');
     }
     expect(looked).toEqual([]);
+  });
+
+  it('the recorder sees the system resolver: an allowed URL is looked up once', async () => {
+    await rules([{ kind: 'webfetch', pattern: 'http://*.example.invalid/*', action: 'allow' }]);
+    expect((await h.call('webfetch', { url: 'http://s3cr3t.example.invalid/' })).error?.code).toBe('FETCH_FAILED');
+    expect(looked).toEqual(['s3cr3t.example.invalid']);
   });
 
   it('a person who refuses: no lookup, through the injected resolver or the system one', async () => {

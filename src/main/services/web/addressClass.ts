@@ -1,6 +1,6 @@
 // Addresses that reach the user's own machine, network or cloud metadata rather than the
 // public internet. A fetch that resolves to one is flagged so the permission engine asks.
-import { lookup } from 'node:dns/promises';
+import dns from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { AbortedError } from '../../errors';
 import { FetchFailedError } from './errors';
@@ -65,7 +65,8 @@ export interface ResolvedHost {
 /** Name resolution, injected so a caller (and a test) controls when a name leaves the machine. */
 export type LookupAll = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
-export const systemLookup: LookupAll = (hostname) => lookup(hostname, { all: true, verbatim: true });
+/** Looked up on the module at call time, so whoever observes the resolver sees every call. */
+export const systemLookup: LookupAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
 const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '');
 
