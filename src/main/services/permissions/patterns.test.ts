@@ -35,6 +35,8 @@ it('a pattern without a slash reaches that name at any depth', () => {
     }),
     { numRuns: 500, seed: 7 },
   );
+  expect(coversPath('./.env', '.env')).toBe(true);
+  expect(coversPath('./secrets/**', 'secrets/a')).toBe(true);
   expect(coversPath('.env', '.env.local')).toBe(false);
   expect(coversPath('secrets/**', 'notsecrets/a')).toBe(false);
   expect(coversPath('src/.env', 'app/src/.env')).toBe(false);

@@ -72,7 +72,8 @@ export function matchPath(pattern: string, candidate: string): boolean {
  * names a file or folder at any depth, as in .gitignore (`.env` also covers `app/.env`).
  */
 export function coversPath(pattern: string, candidate: string): boolean {
-  const glob = expandHome(pattern);
+  // `./.env` means the workspace's .env.
+  const glob = expandHome(pattern).replace(/^(\.\/)+/, '');
   const re = compiled(`pi:${glob}`, () => globToRegex(glob), 'si');
   const parts = candidate.split('/');
   const anyDepth = !glob.includes('/');
