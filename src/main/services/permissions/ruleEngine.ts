@@ -6,7 +6,8 @@ import { isProtectedPath } from '../modlog/modificationLog';
 import { resolveInWorkspace, toPosix } from '../workspace/pathGuard';
 import { alwaysCommandPattern, alwaysFolderPattern, alwaysUrlPattern } from './alwaysPatterns';
 import { analyseCommand, type PathRef } from './commandAnalysis';
-import { coversPath, expandHome, matchCommand, matchPath, matchUrl } from './patterns';
+import { expandHome, matchCommand, matchPath, matchUrl } from './patterns';
+import { coversPath } from './patterns';
 import type { EditsMode, ProjectRules } from './projectConfig';
 import { describeRule, type Decision, type PermissionAction, type PermissionKind, type PermissionRule, type SourcedRule } from './types';
 
