@@ -74,7 +74,11 @@ beforeEach(async () => {
 });
 afterEach(() => h.cleanup());
 
-const rules = (permissions: unknown[]) => h.write('.loupe/config.json', JSON.stringify({ permissions }));
+// The rules are the subject, so the folder is trusted with them as written (as `loupe trust` does).
+const rules = async (permissions: unknown[]) => {
+  await h.write('.loupe/config.json', JSON.stringify({ permissions }));
+  await h.trust();
+};
 
 const attended = (answer: 'once' | 'deny', events: string[]) => attendedGate(h.root, answer, events, 'ask ');
 
