@@ -59,7 +59,8 @@ export class ReviewService {
     const { abs, rel } = await resolveInWorkspace(this.root, requested);
     if (!rel) throw new InvalidArgumentError('Give a file path, not the workspace folder.');
     const git = await this.log.git();
-    const head = git ? await git.raw(['show', `HEAD:${rel}`]).catch(() => null) : null;
+    // The stored blob, never `git show`: that would run a textconv driver the repository names.
+    const head = git ? text(await git.blob('HEAD', rel).catch(() => null)) : null;
     const now = await readFile(abs, 'utf8').catch(() => null);
     return { file: rel, language: languageOf(rel), before: head, after: now, label: git ? 'HEAD → working tree' : 'empty → working tree' };
   }

@@ -1,9 +1,8 @@
 // code_search (seed 003): regex search ranked by an explainable relevance score.
 import { configuredExcludes } from '../../services/config/loupeConfig';
 import { z } from 'zod';
-import { gateFor } from '../../services/permissions/workspaceGate';
-import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { CODE_SEARCH_DEFAULT_LIMIT, CODE_SEARCH_MAX_LIMIT, codeSearch, formatCodeSearch } from '../../services/search/codeSearch';
+import { authorizeSearch } from './searchAccess';
 import { defineTool, success } from './types';
 
 const schema = z.object({
@@ -21,10 +20,10 @@ export const codeSearchTool = defineTool({
     'source paths rank higher (each match lists why). Returns {matches:[{path, line, context, relevance_score}], total_matches, search_time_ms}.',
   schema,
   async run(args, ctx) {
-    // Outside the workspace is refused outright (DESIGN §4), before any rule is consulted.
-    const { rel } = await resolveInWorkspace(ctx.root, args.path ?? '');
-    await gateFor(ctx).authorize({ query: { kind: 'read', path: rel || '.' }, tool: 'code_search', summary: `search ${args.path ?? 'the workspace'} for ${args.pattern}`, signal: ctx.signal });
-    const r = await codeSearch(ctx.root, { pattern: args.pattern, language: args.language, path: args.path, limit: args.limit, excludePatterns: [...(await configuredExcludes(ctx.root)), ...(args.exclude_patterns ?? [])], signal: ctx.signal });
+    const reads = await authorizeSearch(ctx, args.path, 'code_search', `search ${args.path ?? 'the workspace'} for ${args.pattern}`);
+    const excludePatterns = [...(await configuredExcludes(ctx.root)), ...(args.exclude_patterns ?? [])];
+    const r = await codeSearch(ctx.root, { pattern: args.pattern, language: args.language, path: args.path, limit: args.limit, excludePatterns, visible: reads.visible, signal: ctx.signal });
+    if (reads.note) r.notes.push(reads.note);
     return success(formatCodeSearch(r), { ...r });
   },
 });

@@ -2,10 +2,9 @@
 // context lines and head_limit/offset paging.
 import { configuredExcludes } from '../../services/config/loupeConfig';
 import { z } from 'zod';
-import { gateFor } from '../../services/permissions/workspaceGate';
-import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { grep, GREP_DEFAULT_LIMIT, GREP_MAX_LIMIT } from '../../services/search/grep';
 import { formatGrep } from '../../services/search/grepFormat';
+import { authorizeSearch } from './searchAccess';
 import { defineTool, success } from './types';
 
 const lines = (what: string) => z.number().int().min(0).max(50).optional().describe(what);
@@ -32,9 +31,7 @@ export const grepTool = defineTool({
     `Returns ${GREP_DEFAULT_LIMIT} results per call with a note saying how many more; page with offset.`,
   schema,
   async run(args, ctx) {
-    // Outside the workspace is refused outright (DESIGN §4), before any rule is consulted.
-    const { rel } = await resolveInWorkspace(ctx.root, args.path ?? '');
-    await gateFor(ctx).authorize({ query: { kind: 'read', path: rel || '.' }, tool: 'grep', summary: `search ${args.path ?? 'the workspace'} for ${args.pattern}`, signal: ctx.signal });
+    const reads = await authorizeSearch(ctx, args.path, 'grep', `search ${args.path ?? 'the workspace'} for ${args.pattern}`);
     const r = await grep(ctx.root, {
       pattern: args.pattern,
       path: args.path,
@@ -49,8 +46,10 @@ export const grepTool = defineTool({
       headLimit: args.head_limit,
       offset: args.offset,
       exclude: await configuredExcludes(ctx.root),
+      visible: reads.visible,
       signal: ctx.signal,
     });
+    if (reads.note) r.notes.push(reads.note);
     return success(formatGrep(r), { ...r });
   },
 });

@@ -1,9 +1,8 @@
 // list_files: `rg --files` filtered by a glob, most recently modified first.
 import { configuredExcludes } from '../../services/config/loupeConfig';
 import { z } from 'zod';
-import { gateFor } from '../../services/permissions/workspaceGate';
-import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { formatListFiles, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, listFiles } from '../../services/search/listFiles';
+import { authorizeSearch } from './searchAccess';
 import { defineTool, success } from './types';
 
 const schema = z.object({
@@ -17,10 +16,9 @@ export const listFilesTool = defineTool({
   description: `List workspace files matching a glob (.gitignore aware), most recently modified first; ${LIST_DEFAULT_LIMIT} by default with a note when there are more.`,
   schema,
   async run(args, ctx) {
-    // Outside the workspace is refused outright (DESIGN §4), before any rule is consulted.
-    const { rel } = await resolveInWorkspace(ctx.root, args.path ?? '');
-    await gateFor(ctx).authorize({ query: { kind: 'read', path: rel || '.' }, tool: 'list_files', summary: `list ${args.pattern ?? 'files'} in ${args.path ?? 'the workspace'}`, signal: ctx.signal });
-    const r = await listFiles(ctx.root, { pattern: args.pattern, path: args.path, limit: args.limit, exclude: await configuredExcludes(ctx.root), signal: ctx.signal });
+    const reads = await authorizeSearch(ctx, args.path, 'list_files', `list ${args.pattern ?? 'files'} in ${args.path ?? 'the workspace'}`);
+    const r = await listFiles(ctx.root, { pattern: args.pattern, path: args.path, limit: args.limit, exclude: await configuredExcludes(ctx.root), visible: reads.visible, signal: ctx.signal });
+    if (reads.note) r.notes.push(reads.note);
     return success(formatListFiles(r), { files: r.files.map((f) => ({ path: f.path, mtime: new Date(f.mtimeMs).toISOString() })), total: r.total });
   },
 });

@@ -4,6 +4,7 @@ import type { ErrorCode } from '../../../shared/errors';
 import type { FileSession } from '../../services/files/readTracker';
 import type { ModificationLog } from '../../services/modlog/modificationLog';
 import type { PermissionGate } from '../../services/permissions/permissionGate';
+import type { LookupAll } from '../../services/web/addressClass';
 import type { EditCorrector } from '../edit/corrector';
 import type { Logger } from '../edit/logger';
 
@@ -33,6 +34,8 @@ export interface ToolContext {
   logger: Logger;
   /** The gate that can ask a person; absent: project rules and defaults, asks denied. */
   permissions?: PermissionGate;
+  /** Resolves host names for webfetch; absent: the system resolver. */
+  lookup?: LookupAll;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType> {

@@ -1,9 +1,9 @@
-// webfetch (seed 004, DESIGN §4): every hop of the fetch passes the permission engine with
-// the address it resolved to, before a byte is sent to it.
+// webfetch: every hop of the fetch passes the permission engine by its URL before its name is
+// resolved, and again with the address it resolved to before a byte is sent to it.
 import { z } from 'zod';
 import { gateFor } from '../../services/permissions/workspaceGate';
 import { formatWebFetch } from '../../services/web/formatFetch';
-import { DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, webFetch, type HopCheck } from '../../services/web/webFetch';
+import { DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S, webFetch, type HopCheck, type UrlCheck } from '../../services/web/webFetch';
 import { defineTool, success } from './types';
 
 const schema = z.object({
@@ -22,13 +22,20 @@ export const webfetchTool = defineTool({
     const gate = gateFor(ctx);
     // Origins the person approved during this call: a redirect back to one is not asked again.
     const approved = new Set<string>();
-    const checkHop = async (hop: HopCheck) => {
-      const key = `${hop.url.origin} ${hop.privateAddress ?? ''}`;
-      const summary = hop.hop === 0 ? `GET ${hop.url.href}` : `GET ${hop.url.href} (redirect ${hop.hop} of ${args.url})`;
-      const r = await gate.authorize({ query: { kind: 'webfetch', url: hop.url.href, privateAddress: hop.privateAddress }, tool: 'webfetch', summary, signal: ctx.signal, alreadyApproved: approved.has(key) });
+    const ask = async (url: URL, hop: number, privateAddress: string | null, resolved: boolean) => {
+      const key = `${url.origin} ${privateAddress ?? ''}`;
+      const via = hop === 0 ? '' : ` (redirect ${hop} of ${args.url})`;
+      const summary = resolved ? `GET ${url.href}${via}, which resolves to ${privateAddress}` : `GET ${url.href}${via}`;
+      const r = await gate.authorize({ query: { kind: 'webfetch', url: url.href, privateAddress }, tool: 'webfetch', summary, signal: ctx.signal, alreadyApproved: approved.has(key) });
       if (r.by !== 'rule') approved.add(key);
     };
-    const r = await webFetch({ url: args.url, format: args.format, timeoutSeconds: args.timeout, signal: ctx.signal, checkHop });
+    // First by URL, before the name is looked up: the lookup itself can carry data out.
+    const checkUrl = async (hop: UrlCheck) => ask(hop.url, hop.hop, hop.privateAddress, false);
+    // Then by address: a public name that resolves to this machine or network is asked about.
+    const checkHop = async (hop: HopCheck) => {
+      if (hop.privateAddress) await ask(hop.url, hop.hop, hop.privateAddress, true);
+    };
+    const r = await webFetch({ url: args.url, format: args.format, timeoutSeconds: args.timeout, signal: ctx.signal, checkUrl, checkHop, lookup: ctx.lookup });
     return success(formatWebFetch(r), {
       url: r.url,
       status: r.status,

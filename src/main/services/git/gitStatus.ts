@@ -1,5 +1,5 @@
 import type { GitBadge } from '../../../shared/contract';
-import { safeGit } from './safeGit';
+import { GitRunner } from './gitRunner';
 
 /** Parses `git status --porcelain=v1 -z` into one badge per workspace-relative path. */
 export function parsePorcelainZ(out: string): Record<string, GitBadge> {
@@ -31,7 +31,7 @@ function badgeOf(x: string, y: string): GitBadge {
 
 export async function isGitRepo(root: string): Promise<boolean> {
   try {
-    const top = (await safeGit(root).raw(['rev-parse', '--show-toplevel'])).trim();
+    const top = (await new GitRunner(root).run(['rev-parse', '--show-toplevel'])).trim();
     return top.length > 0;
   } catch {
     return false;
@@ -40,10 +40,10 @@ export async function isGitRepo(root: string): Promise<boolean> {
 
 /** Badges relative to `root`, which may be a subfolder of the repository. */
 export async function gitStatus(root: string, signal?: AbortSignal): Promise<Record<string, GitBadge>> {
-  const git = safeGit(root, signal);
-  const prefix = (await git.raw(['rev-parse', '--show-prefix'])).trim();
-  // --branch: simple-git waits an extra 50 ms on a command that prints nothing (a clean tree).
-  const out = await git.raw(['--no-optional-locks', 'status', '--porcelain=v1', '--branch', '-z', '-uall', '--', '.']);
+  const git = new GitRunner(root);
+  const prefix = (await git.run(['rev-parse', '--show-prefix'], { signal })).trim();
+  // The runner adds --ignore-submodules=all: an embedded repository is never entered with its own config.
+  const out = await git.run(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '-uall', '--', '.'], { signal });
   const all = parsePorcelainZ(out);
   if (!prefix) return all;
   const scoped: Record<string, GitBadge> = {};

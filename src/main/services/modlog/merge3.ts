@@ -1,10 +1,10 @@
 // Three-way merge with `git merge-file` on temp files: it needs no repository, so it works
 // in plain folders too. Applies the change base→other onto current; a conflict is reported,
 // never written.
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { GitRunner } from '../git/gitRunner';
 
 export type MergeResult = { clean: true; merged: Buffer } | { clean: false; why: string };
 
@@ -13,20 +13,11 @@ export async function merge3(current: Buffer, base: Buffer, other: Buffer, signa
   try {
     const [c, b, o] = ['current', 'base', 'other'].map((n) => path.join(dir, n));
     await Promise.all([writeFile(c, current), writeFile(b, base), writeFile(o, other)]);
-    return await new Promise<MergeResult>((resolve) => {
-      execFile(
-        'git',
-        ['-c', 'core.hooksPath=/dev/null', 'merge-file', '-p', '-q', c, b, o],
-        { cwd: dir, encoding: 'buffer', maxBuffer: 256 * 1024 * 1024, signal },
-        (err, stdout, stderr) => {
-          if (!err) return resolve({ clean: true, merged: stdout });
-          const code = (err as NodeJS.ErrnoException & { code?: unknown }).code;
-          // A positive exit status is the number of conflicts; anything else is a failure to merge.
-          if (typeof code === 'number' && code > 0 && code < 128) return resolve({ clean: false, why: `${code} conflicting region${code === 1 ? '' : 's'}` });
-          resolve({ clean: false, why: `the merge could not run (${stderr.toString().trim() || err.message})` });
-        },
-      );
-    });
+    const out = await new GitRunner(dir, { repository: false }).exec(['merge-file', '-p', '-q', c, b, o], { signal });
+    if (out.exitCode === 0) return { clean: true, merged: out.stdout };
+    // A positive exit status is the number of conflicts; anything else is a failure to merge.
+    if (out.exitCode > 0 && out.exitCode < 128) return { clean: false, why: `${out.exitCode} conflicting region${out.exitCode === 1 ? '' : 's'}` };
+    return { clean: false, why: `the merge could not run (${out.stderr.trim() || `exit ${out.exitCode}`})` };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

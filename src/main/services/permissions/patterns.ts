@@ -5,10 +5,10 @@ import os from 'node:os';
 const cache = new Map<string, RegExp>();
 const escape = (s: string) => s.replace(/[.+^${}()|[\]\\?*]/g, '\\$&');
 
-function compiled(key: string, build: () => string): RegExp {
+function compiled(key: string, build: () => string, flags = 's'): RegExp {
   let re = cache.get(key);
   if (!re) {
-    re = new RegExp(`^${build()}$`, 's');
+    re = new RegExp(`^${build()}$`, flags);
     if (cache.size > 500) cache.clear();
     cache.set(key, re);
   }
@@ -63,4 +63,23 @@ export function expandHome(p: string): string {
 export function matchPath(pattern: string, candidate: string): boolean {
   const glob = expandHome(pattern);
   return compiled(`p:${glob}`, () => globToRegex(glob)).test(candidate);
+}
+
+/**
+ * Does a deny or ask rule reach this path? More than matchPath, because a rule that keeps
+ * something away must not be sidestepped by spelling: case is ignored (on macOS and Windows
+ * `.ENV` is `.env`), a folder's rule covers what is inside it, and a pattern without a slash
+ * names a file or folder at any depth, as in .gitignore (`.env` also covers `app/.env`).
+ */
+export function coversPath(pattern: string, candidate: string): boolean {
+  // `./.env` means the workspace's .env.
+  const glob = expandHome(pattern).replace(/^(\.\/)+/, '');
+  const re = compiled(`pi:${glob}`, () => globToRegex(glob), 'si');
+  const parts = candidate.split('/');
+  const anyDepth = !glob.includes('/');
+  for (let i = parts.length; i >= 1; i--) {
+    if (re.test(parts.slice(0, i).join('/'))) return true;
+    if (anyDepth && re.test(parts[i - 1])) return true;
+  }
+  return false;
 }

@@ -5,7 +5,7 @@ import type { ApprovalQueue, ProposedEdit } from './approvalQueue';
 import { UNATTENDED_MESSAGE } from './approvalQueue';
 import { CONFIG_REL } from './projectConfig';
 import type { PermissionEngine, PermissionQuery } from './ruleEngine';
-import { describeRule, type Decision, type PermissionRule } from './types';
+import { describeRule, type Decision, type PermissionAction, type PermissionRule } from './types';
 
 export interface AuthorizeInput {
   query: PermissionQuery;
@@ -82,6 +82,14 @@ export class PermissionGate {
     }
     if (answer.answer === 'always') await this.remember(decision.always);
     return { decision, by: answer.answer };
+  }
+
+  /**
+   * The read decision for many workspace paths at once (search results), rules loaded once.
+   * `limited`: some read rule denies or asks, so results may leave files out.
+   */
+  readRules(): Promise<{ actionFor: (rel: string) => PermissionAction; limited: boolean }> {
+    return this.engine.readDecider();
   }
 
   private async remember(rules: PermissionRule[]): Promise<void> {

@@ -7,6 +7,7 @@ import { resolveInWorkspace, toPosix } from '../workspace/pathGuard';
 import { alwaysCommandPattern, alwaysFolderPattern, alwaysUrlPattern } from './alwaysPatterns';
 import { analyseCommand, type PathRef } from './commandAnalysis';
 import { expandHome, matchCommand, matchPath, matchUrl } from './patterns';
+import { coversPath } from './patterns';
 import type { EditsMode, ProjectRules } from './projectConfig';
 import { describeRule, type Decision, type PermissionAction, type PermissionKind, type PermissionRule, type SourcedRule } from './types';
 
@@ -109,13 +110,32 @@ export class PermissionEngine {
       return this.outside(path.resolve(this.opts.root, expandHome(requested)), rules);
     }
     const fallback = kind === 'edit' && editsMode === 'ask' ? 'ask' : DEFAULTS[kind];
-    const hit = this.match(kind, rules, (p) => matchPath(p, rel));
+    const hit = this.match(kind, rules, ...this.pathMatchers(rel));
     // Loupe's own state and Git's internals (hooks, config run code later): never routine, so
     // no allow rule or default lets a write there through.
     if (kind === 'edit' && isProtectedPath(rel)) return this.protectedWrite(rel, hit);
     const d = this.byRuleOrDefault(kind, rel || '.', hit, [{ kind, pattern: rel, action: 'allow' }], fallback);
     if (!hit && fallback !== DEFAULTS[kind]) d.reason = `${rel}: edits.mode is "ask" in .loupe/config.json, so every edit waits for approval before it is written`;
     return d;
+  }
+
+  /** allow: the rule names the path; deny and ask: the rule reaches it however it is spelled. */
+  private pathMatchers(rel: string): [Matcher, Matcher] {
+    const abs = path.join(this.opts.root, rel);
+    return [(p) => matchPath(p, rel), (p) => coversPath(p, rel) || (path.isAbsolute(expandHome(p)) && coversPath(p, abs))];
+  }
+
+  /**
+   * The read decision for many workspace-relative paths at once (search results), with the
+   * rules loaded once; the same answer decide({kind:'read'}) gives for each.
+   */
+  async readDecider(): Promise<{ actionFor: (rel: string) => PermissionAction; limited: boolean }> {
+    const { rules } = await this.loadRules();
+    const reads = rules.filter((r) => r.kind === 'read');
+    return {
+      actionFor: (rel) => this.match('read', reads, ...this.pathMatchers(rel))?.action ?? DEFAULTS.read,
+      limited: reads.some((r) => r.action !== 'allow'),
+    };
   }
 
   private protectedWrite(rel: string, hit: { action: PermissionAction; rule: SourcedRule } | null): Decision {

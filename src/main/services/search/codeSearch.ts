@@ -3,7 +3,7 @@ import { displayLines, parseRecord, peekType, rgText, type RgLineMessage } from 
 import { rgTypesFor } from './languages';
 import { relevance } from './relevance';
 import { partialNote, runRipgrep } from './ripgrep';
-import { BASE_RG_ARGS, byPath, clampInt, cleanPath, excludeArgs, searchTarget } from './searchScope';
+import { BASE_RG_ARGS, byPath, clampInt, cleanPath, excludeArgs, searchTarget, type PathFilter } from './searchScope';
 
 export const CODE_SEARCH_DEFAULT_LIMIT = 50;
 export const CODE_SEARCH_MAX_LIMIT = 1000;
@@ -18,6 +18,8 @@ export interface CodeSearchQuery {
   limit?: number;
   excludePatterns?: string[];
   caseInsensitive?: boolean;
+  /** Paths the results may show (read rules); the rest are searched for nothing. */
+  visible?: PathFilter;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -72,13 +74,15 @@ export async function codeSearch(root: string, q: CodeSearchQuery): Promise<Code
     args,
     signal: q.signal,
     timeoutMs: q.timeoutMs,
+    visible: q.visible,
     onRecord: (r) => {
       if (peekType(r) !== 'match') return;
-      total++;
-      if (raws.length >= RANK_CAP) return;
       const msg = parseRecord(r) as RgLineMessage | null;
       if (!msg) return;
       const path = cleanPath(rgText(msg.data.path));
+      if (q.visible && !q.visible(path)) return;
+      total++;
+      if (raws.length >= RANK_CAP) return;
       const text = displayLines(msg.data.lines)[0] ?? '';
       const spans = msg.data.submatches.map((s): [number, number] => [s.start, s.end]);
       raws.push({ path, line: msg.data.line_number ?? 0, text, spans: charSpans(text, spans) });

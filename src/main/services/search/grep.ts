@@ -2,7 +2,7 @@
 // head_limit/offset. Results are ordered by path so page 2 follows page 1.
 import { displayLines, parseRecord, peekType, rgText, type RgLineMessage } from './rgJson';
 import { partialNote, runRipgrep } from './ripgrep';
-import { BASE_RG_ARGS, byPath, clampInt, cleanPath, excludeArgs, searchTarget } from './searchScope';
+import { BASE_RG_ARGS, byPath, clampInt, cleanPath, excludeArgs, searchTarget, showsAll, type PathFilter } from './searchScope';
 
 export type GrepMode = 'content' | 'files_with_matches' | 'count';
 export const GREP_DEFAULT_LIMIT = 100;
@@ -25,6 +25,8 @@ export interface GrepQuery {
   offset?: number;
   /** Globs never searched (`search.exclude` of .loupe/config.json); they win over \`glob\`. */
   exclude?: readonly string[];
+  /** Paths the results may show (read rules); the rest are searched for nothing. */
+  visible?: PathFilter;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -68,7 +70,8 @@ export async function grep(root: string, q: GrepQuery): Promise<GrepResult> {
   const mode = q.outputMode ?? 'content';
   const limit = clampInt(q.headLimit, GREP_DEFAULT_LIMIT, 1, GREP_MAX_LIMIT);
   const offset = clampInt(q.offset, 0, 0, Number.MAX_SAFE_INTEGER);
-  const common = { cwd: root, signal: q.signal, timeoutMs: q.timeoutMs };
+  const visible = q.visible ?? showsAll;
+  const common = { cwd: root, signal: q.signal, timeoutMs: q.timeoutMs, visible };
   const base = { offset, limit, notes: [] as string[] };
 
   if (mode === 'files_with_matches') {
@@ -77,7 +80,10 @@ export async function grep(root: string, q: GrepQuery): Promise<GrepResult> {
       ...common,
       args: [...filterArgs(q), '--files-with-matches', '--null', ...tail(q.pattern, target.arg)],
       separator: '\0',
-      onRecord: (r) => void files.push(cleanPath(r.toString('utf8'))),
+      onRecord: (r) => {
+        const file = cleanPath(r.toString('utf8'));
+        if (visible(file)) files.push(file);
+      },
     });
     files.sort(byPath);
     return withNote({ ...base, mode, total: files.length, files: files.slice(offset, offset + limit) }, partialNote(outcome));
@@ -90,7 +96,8 @@ export async function grep(root: string, q: GrepQuery): Promise<GrepResult> {
       args: [...filterArgs(q), '--count', '--null', ...tail(q.pattern, target.arg)],
       onRecord: (r) => {
         const nul = r.lastIndexOf(0);
-        if (nul > 0) counts.push({ path: cleanPath(r.subarray(0, nul).toString('utf8')), count: Number(r.subarray(nul + 1).toString('latin1')) });
+        const file = nul > 0 ? cleanPath(r.subarray(0, nul).toString('utf8')) : null;
+        if (file !== null && visible(file)) counts.push({ path: file, count: Number(r.subarray(nul + 1).toString('latin1')) });
       },
     });
     counts.sort((a, b) => byPath(a.path, b.path));
@@ -98,7 +105,7 @@ export async function grep(root: string, q: GrepQuery): Promise<GrepResult> {
     return withNote({ ...base, mode, total: counts.length, totalCount, counts: counts.slice(offset, offset + limit) }, partialNote(outcome));
   }
 
-  return grepContent(root, q, target.arg, base);
+  return grepContent(root, { ...q, visible }, target.arg, base);
 }
 
 interface FileLines {
@@ -123,17 +130,19 @@ async function grepContent(root: string, q: GrepQuery, target: string, base: { o
     cwd: root,
     signal: q.signal,
     timeoutMs: q.timeoutMs,
+    visible: q.visible,
     args: [...args, ...tail(q.pattern, target)],
     onRecord: (r) => {
       const type = peekType(r);
       if (type !== 'match' && type !== 'context') return;
+      const msg = parseRecord(r) as RgLineMessage | null;
+      if (!msg) return;
+      const path = cleanPath(rgText(msg.data.path));
+      if (q.visible && !q.visible(path)) return;
       if (type === 'match') counted++;
       // Past the retention cap, context lines are dropped with their matches.
       if (retained >= RETAIN_MATCHES) return;
-      const msg = parseRecord(r) as RgLineMessage | null;
-      if (!msg) return;
       if (type === 'match') retained++;
-      const path = cleanPath(rgText(msg.data.path));
       let f = files.get(path);
       if (!f) files.set(path, (f = { path, records: [], kinds: [] }));
       f.records.push(msg.data);

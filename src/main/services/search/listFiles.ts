@@ -3,7 +3,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { runRipgrep } from './ripgrep';
-import { BASE_RG_ARGS, byPath, clampInt, cleanPath, excludeArgs, searchTarget } from './searchScope';
+import { BASE_RG_ARGS, byPath, clampInt, cleanPath, excludeArgs, searchTarget, showsAll, type PathFilter } from './searchScope';
 
 export const LIST_DEFAULT_LIMIT = 100;
 export const LIST_MAX_LIMIT = 1000;
@@ -15,6 +15,8 @@ export interface ListFilesQuery {
   limit?: number;
   /** Globs never searched (`search.exclude` of .loupe/config.json); they win over \`glob\`. */
   exclude?: readonly string[];
+  /** Paths the listing may show (read rules). */
+  visible?: PathFilter;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -55,7 +57,11 @@ export async function listFiles(root: string, q: ListFilesQuery): Promise<ListFi
     separator: '\0',
     signal: q.signal,
     timeoutMs: q.timeoutMs,
-    onRecord: (r) => void files.push(cleanPath(r.toString('utf8'))),
+    visible: q.visible,
+    onRecord: (r) => {
+      const file = cleanPath(r.toString('utf8'));
+      if ((q.visible ?? showsAll)(file)) files.push(file);
+    },
   });
   const times = await mtimes(root, files);
   const rows = files.map((p, i) => ({ path: p, mtimeMs: times[i] }));

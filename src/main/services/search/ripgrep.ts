@@ -19,6 +19,8 @@ export interface RipgrepRun {
   onRecord: (record: Buffer) => boolean | void;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Paths rg's own messages may name; a message about any other path is dropped. */
+  visible?: (rel: string) => boolean;
 }
 
 export interface RipgrepOutcome {
@@ -87,6 +89,7 @@ export function runRipgrep(run: RipgrepRun): Promise<RipgrepOutcome> {
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      if (run.visible) stderr = scrubStderr(stderr, run.visible);
       run.signal?.removeEventListener('abort', onAbort);
       if (!stopped) deliver(pending);
       if (run.signal?.aborted) return reject(new AbortedError('The search'));
@@ -99,6 +102,19 @@ export function runRipgrep(run: RipgrepRun): Promise<RipgrepOutcome> {
       resolve({ exitCode: code, stderr, stopped, timedOut });
     });
   });
+}
+
+/** rg's messages start with the path they are about (`rg: ./x: …`, `./.gitignore: line 3: …`). */
+export function scrubStderr(stderr: string, visible: (rel: string) => boolean): string {
+  return stderr
+    .split('\n')
+    .filter((line) => {
+      const m = /^(?:rg: )?(.+?): /.exec(line);
+      if (!m) return true;
+      const named = m[1].replace(/^\.\//, '');
+      return visible(named);
+    })
+    .join('\n');
 }
 
 function isQueryError(stderr: string): boolean {

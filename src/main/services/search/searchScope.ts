@@ -39,3 +39,12 @@ export function clampInt(value: number | undefined, fallback: number, min: numbe
 }
 
 export const byPath = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Which workspace-relative paths a search may show (the caller's read rules). A path it
+ * refuses is dropped before anything is counted, so neither its name, its lines nor a count
+ * of its matches comes back.
+ */
+export type PathFilter = (rel: string) => boolean;
+
+export const showsAll: PathFilter = () => true;

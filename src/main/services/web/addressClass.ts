@@ -1,6 +1,6 @@
 // Addresses that reach the user's own machine, network or cloud metadata rather than the
 // public internet. A fetch that resolves to one is flagged so the permission engine asks.
-import { lookup } from 'node:dns/promises';
+import dns from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { AbortedError } from '../../errors';
 import { FetchFailedError } from './errors';
@@ -62,12 +62,35 @@ export interface ResolvedHost {
   privateAddress: string | null;
 }
 
-export async function resolveHost(hostname: string, signal: AbortSignal): Promise<ResolvedHost> {
-  const host = hostname.replace(/^\[|\]$/g, '');
+/** Name resolution, injected so a caller (and a test) controls when a name leaves the machine. */
+export type LookupAll = (hostname: string) => Promise<{ address: string; family: number }[]>;
+
+/** Looked up on the module at call time, so whoever observes the resolver sees every call. */
+export const systemLookup: LookupAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+
+const bare = (hostname: string) => hostname.replace(/^\[|\]$/g, '');
+
+/**
+ * What the host name alone says, with no lookup: an IP literal's class, a metadata name, or
+ * `localhost`. null when only resolving the name could tell.
+ */
+export function knownPrivateAddress(hostname: string): string | null {
+  const host = bare(hostname).toLowerCase();
+  if (isIP(host)) {
+    const cls = classifyAddress(host);
+    return cls ? `${host} (${cls})` : null;
+  }
+  if (METADATA_HOSTS.has(host)) return `${host} (metadata)`;
+  if (host === 'localhost' || host.endsWith('.localhost')) return `${host} (loopback)`;
+  return null;
+}
+
+export async function resolveHost(hostname: string, signal: AbortSignal, resolve: LookupAll = systemLookup): Promise<ResolvedHost> {
+  const host = bare(hostname);
   let addresses: ResolvedHost['addresses'];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) as 4 | 6 }];
   else {
-    const pending = lookup(host, { all: true, verbatim: true });
+    const pending = resolve(host);
     const aborted = new Promise<never>((_, reject) => {
       const fail = () => reject(signal.reason ?? new AbortedError('The fetch'));
       if (signal.aborted) fail();
@@ -80,7 +103,7 @@ export async function resolveHost(hostname: string, signal: AbortSignal): Promis
       throw new FetchFailedError(`Could not resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. Check the host name.`);
     }
   }
-  let privateAddress: string | null = METADATA_HOSTS.has(host.toLowerCase()) ? `${host} (metadata)` : null;
+  let privateAddress = knownPrivateAddress(host);
   for (const a of addresses) {
     const cls = classifyAddress(a.address);
     if (cls && !privateAddress) privateAddress = `${a.address} (${cls})`;

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyAddress } from './addressClass';
+import { classifyAddress, knownPrivateAddress } from './addressClass';
 import { formatWebFetch } from './formatFetch';
 import { webFetch, type HopCheck } from './webFetch';
 
@@ -143,6 +143,30 @@ describe('webFetch', () => {
     expect(seen.slice(before).map((s) => s.path)).toEqual(['/hop?n=2']);
   });
 
+  it('vets each hop by URL before resolving its name, and resolves only through the given lookup', async () => {
+    const order: string[] = [];
+    const lookup = async (host: string) => (order.push(`lookup ${host}`), [{ address: '127.0.0.1', family: 4 }]);
+    const port = new URL(base).port;
+    const r = await webFetch({
+      url: `http://loupe-test.invalid:${port}/hop?n=1`,
+      lookup,
+      checkUrl: async (u) => void order.push(`url ${u.hop} ${u.url.hostname} ${u.privateAddress}`),
+      checkHop: async (h) => void order.push(`hop ${h.hop} ${h.privateAddress}`),
+    });
+    expect(r.content).toBe('landed');
+    expect(order).toEqual([
+      'url 0 loupe-test.invalid null',
+      'lookup loupe-test.invalid',
+      'hop 0 127.0.0.1 (loopback)',
+      'url 1 loupe-test.invalid null',
+      'lookup loupe-test.invalid',
+      'hop 1 127.0.0.1 (loopback)',
+    ]);
+    const refused = webFetch({ url: 'http://secret.invalid/', lookup, checkUrl: () => Promise.reject(Object.assign(new Error('no'), { code: 'PERMISSION_DENIED' })) });
+    await expect(refused).rejects.toMatchObject({ code: 'PERMISSION_DENIED' });
+    expect(order.filter((o) => o.includes('secret'))).toEqual([]);
+  });
+
   it('retries a Cloudflare challenge once with a plain User-Agent', async () => {
     const r = await webFetch({ url: `${base}/cf` });
     expect(r).toMatchObject({ content: 'through', retriedWithPlainUserAgent: true });
@@ -181,5 +205,20 @@ describe('classifyAddress', () => {
     ['2606:4700::1111', null],
   ])('%s → %s', (ip, cls) => {
     expect(classifyAddress(ip)).toBe(cls);
+  });
+});
+
+describe('knownPrivateAddress (no lookup)', () => {
+  it.each([
+    ['127.0.0.1', '127.0.0.1 (loopback)'],
+    ['[::1]', '::1 (loopback)'],
+    ['169.254.169.254', '169.254.169.254 (metadata)'],
+    ['LOCALHOST', 'localhost (loopback)'],
+    ['app.localhost', 'app.localhost (loopback)'],
+    ['metadata.google.internal', 'metadata.google.internal (metadata)'],
+    ['8.8.8.8', null],
+    ['example.com', null],
+  ])('%s → %s', (host, known) => {
+    expect(knownPrivateAddress(host)).toBe(known);
   });
 });

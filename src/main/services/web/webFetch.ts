@@ -1,12 +1,14 @@
-// webfetch (seed 004, DESIGN §4): one deadline for the whole fetch (DNS, connect, headers,
-// body, every redirect), redirects followed by hand so each hop is vetted again, and the
-// permission check handed each hop's resolved address before anything is sent to it.
+// webfetch: one deadline for the whole fetch (DNS, connect, headers, body, every redirect),
+// redirects followed by hand so each hop is vetted again. Each hop is approved by its URL
+// before its name is resolved (a lookup of `<secret>.attacker.example` already carries the
+// secret to the attacker's name server), then checked again with the address it resolved to
+// before anything is sent to it.
 import { AbortedError } from '../../errors';
-import { resolveHost } from './addressClass';
+import { knownPrivateAddress, resolveHost, systemLookup, type LookupAll } from './addressClass';
 import { FetchFailedError, FetchTimeoutError } from './errors';
 import { htmlTitle, htmlToMarkdown, htmlToText } from './htmlConvert';
 import { httpGet, type HttpResponse } from './httpGet';
-import { checkUrl } from './urlPolicy';
+import { checkUrl as parseUrl } from './urlPolicy';
 
 export type FetchFormat = 'markdown' | 'text' | 'html';
 export const MAX_FETCH_BYTES = 5 * 1024 * 1024;
@@ -24,6 +26,14 @@ const ACCEPT: Record<FetchFormat, string> = {
   html: 'text/html;q=1.0, application/xhtml+xml;q=0.9, text/plain;q=0.8, text/markdown;q=0.7, */*;q=0.1',
 };
 
+export interface UrlCheck {
+  url: URL;
+  /** 0 for the URL asked for, then 1… for each redirect. */
+  hop: number;
+  /** What the host name alone says (an IP literal, `localhost`, a metadata name); no lookup was made. */
+  privateAddress: string | null;
+}
+
 export interface HopCheck {
   url: URL;
   /** 0 for the URL asked for, then 1… for each redirect. */
@@ -38,8 +48,12 @@ export interface WebFetchOptions {
   format?: FetchFormat;
   timeoutSeconds?: number;
   signal?: AbortSignal;
-  /** Throws to refuse a hop (the permission engine and the approval queue sit here). */
+  /** Throws to refuse a hop by its URL alone; called before its host name is resolved. */
+  checkUrl?: (hop: UrlCheck) => Promise<void>;
+  /** Throws to refuse a hop once its addresses are known (the permission engine sits here). */
   checkHop?: (hop: HopCheck) => Promise<void>;
+  /** Resolves host names; the system resolver by default. */
+  lookup?: LookupAll;
   maxBytes?: number;
 }
 
@@ -62,7 +76,7 @@ export function clampTimeoutSeconds(s: number | undefined): number {
 }
 
 export async function webFetch(o: WebFetchOptions): Promise<WebFetchResult> {
-  const first = checkUrl(o.url);
+  const first = parseUrl(o.url);
   const format = o.format ?? 'markdown';
   const seconds = clampTimeoutSeconds(o.timeoutSeconds);
   const deadline = new AbortController();
@@ -76,7 +90,9 @@ export async function webFetch(o: WebFetchOptions): Promise<WebFetchResult> {
     const redirects: string[] = [];
     let retried = false;
     for (let hop = 0; ; hop++) {
-      const host = await resolveHost(url.hostname, signal);
+      await o.checkUrl?.({ url, hop, privateAddress: knownPrivateAddress(url.hostname) });
+      if (signal.aborted) throw signal.reason;
+      const host = await resolveHost(url.hostname, signal, o.lookup ?? systemLookup);
       if (!host.addresses.length) throw new FetchFailedError(`${url.hostname} has no address.`);
       await o.checkHop?.({ url, hop, addresses: host.addresses.map((a) => a.address), privateAddress: host.privateAddress });
       if (signal.aborted) throw signal.reason;
@@ -89,7 +105,7 @@ export async function webFetch(o: WebFetchOptions): Promise<WebFetchResult> {
       const location = res.headers.location;
       if (res.status >= 300 && res.status < 400 && location) {
         if (redirects.length >= MAX_REDIRECTS) throw new FetchFailedError(`${first.href} redirected more than ${MAX_REDIRECTS} times; stopped at ${url.href}.`);
-        url = checkUrl(location, url);
+        url = parseUrl(location, url);
         redirects.push(url.href);
         continue;
       }

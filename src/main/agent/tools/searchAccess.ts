@@ -1,0 +1,34 @@
+// What a search tool may show. The file or folder searched is authorized like a read (which
+// asks when a rule says so); then every path in the results is held to the read rules on its
+// own, so a denied file never shows up inside an allowed folder.
+import { gateFor } from '../../services/permissions/workspaceGate';
+import { resolveInWorkspace } from '../../services/workspace/pathGuard';
+import type { ToolContext } from './types';
+
+/** Depends on the rules alone, never on what was found: it reveals nothing about the withheld files. */
+export const READ_RULES_NOTE = 'Read rules deny or hold for approval some paths; those files are never searched or listed here. Ask the user if you need one.';
+
+export interface SearchAccess {
+  visible: (rel: string) => boolean;
+  /** READ_RULES_NOTE when some read rule denies or asks, else null. */
+  note: string | null;
+}
+
+export async function authorizeSearch(ctx: ToolContext, requested: string | undefined, tool: string, summary: string): Promise<SearchAccess> {
+  // Outside the workspace is refused outright, before any rule is consulted.
+  const { rel } = await resolveInWorkspace(ctx.root, requested ?? '');
+  const gate = gateFor(ctx);
+  const auth = await gate.authorize({ query: { kind: 'read', path: rel || '.' }, tool, summary, signal: ctx.signal });
+  const { actionFor, limited } = await gate.readRules();
+  // A person who just approved searching this file or folder approved reading what it holds,
+  // except what a rule denies.
+  const approved = auth.by !== 'rule';
+  const within = (p: string) => rel === '' || p === rel || p.startsWith(`${rel}/`);
+  return {
+    visible: (p) => {
+      const action = actionFor(p);
+      return action === 'allow' || (action === 'ask' && approved && within(p));
+    },
+    note: limited ? READ_RULES_NOTE : null,
+  };
+}
