@@ -124,7 +124,9 @@ const TABLE: Record<string, Row[]> = {
     ['f() { git status; }; f', 'ask', null],
     ["trap 'curl x' EXIT", 'ask', null],
     ["alias ls='curl x'", 'ask', null],
-    ['echo {rm,-rf,/}', 'allow', 'echo *'],
+    ['echo {rm,-rf,build}', 'allow', 'echo *'],
+    // Braces expand: `/` is then an argument that names a folder outside, as in `echo /`.
+    ['echo {rm,-rf,/}', 'ask', null],
     ['echo "unterminated', 'ask', null],
     ['ls ((', 'ask', null],
   ],

@@ -4,26 +4,19 @@
 // known at run time is marked dynamic and can never be allowed by a rule.
 import path from 'node:path';
 import { bashParser, type BashNode } from './bashParser';
+import { operandRefs, type PathRef } from './commandPaths';
+import { literalWord, unknownWord, wordOf, type Word } from './expansion';
 import { hasGlob, staticWord } from './shellWords';
 import { riskyAssignment, unwrap, type Arg } from './wrappers';
+import { languageTargets } from './writeTargets';
 
-export interface PathRef {
-  /** The path as the command will see it, or null when only known at run time. */
-  value: string | null;
-  raw: string;
-  /** What refers to it: "redirect", or the command name. */
-  by: string;
-  /** The command may create, change or delete it (an output redirect, rm, mv, tee, …). */
-  write: boolean;
-}
+export type { PathRef } from './commandPaths';
 
 export interface AnalysedCommand {
   /** Words after wrappers, joined by spaces: what bash rules match. */
   text: string;
   /** Why no rule may allow it (eval, `$CMD`, …), else null. */
   dynamic: string | null;
-  /** Set when the command is `cd`: where it goes (null when unknowable). */
-  cd?: string | null;
   /** How it was reached when not written at top level: "bash -c", "find -exec", "xargs", "eval". */
   via?: string;
   /** A shell builtin that runs no program (`cd`, `exit`, `true`): needs no rule, its paths are still checked. */
@@ -32,8 +25,10 @@ export interface AnalysedCommand {
 
 export interface CommandAnalysis {
   commands: AnalysedCommand[];
-  /** Redirect targets and path arguments, in source order, for external_directory checks. */
+  /** Redirect targets and path operands, in source order: what each reads or writes. */
   paths: PathRef[];
+  /** Every folder a `cd`, `pushd` or `env -C` may move to, as written. */
+  cds: Word[];
   /** Reasons the whole input can never be allowed (unparsable, CR, odd whitespace). */
   problems: string[];
 }
@@ -42,18 +37,6 @@ const MAX_DEPTH = 4;
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'busybox']);
 const CONTROL = new Set(['cd', 'pushd', 'popd', 'exit', 'return', 'true', 'false', ':', 'break', 'continue', 'shift', 'wait', 'set']);
 const DYNAMIC = new Set(['eval', 'exec', 'source', '.', 'trap', 'alias', 'enable', 'hash', 'fc', 'bind', 'complete', 'coproc']);
-/** Commands whose plain arguments are files or folders. */
-const FILE_COMMANDS = new Set(
-  'cd pushd ls cat tac head tail less more nl rm rmdir unlink mkdir touch cp mv ln install chmod chown chgrp stat file wc du find tree diff cmp tee truncate shred readlink realpath tar zip unzip gzip gunzip bzip2 xz sort uniq cut paste split sha1sum sha256sum md5sum base64 strings hexdump xxd od dd rsync scp source grep egrep fgrep rg ag ack sed awk open xdg-open code'.split(
-    ' ',
-  ),
-);
-/** File commands that change what they name. */
-const WRITERS = new Set('rm rmdir unlink mkdir touch cp mv ln install chmod chown chgrp tee truncate shred tar zip unzip gzip gunzip bzip2 xz split dd rsync scp sed'.split(' '));
-/** File commands whose first plain argument is a pattern or a script, not a path. */
-const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'sed', 'awk']);
-/** Anything else: arguments that are paths beyond doubt. */
-const PATH_LIKE = /^(\/|~|\.\.(\/|$))/;
 // eslint-disable-next-line no-control-regex
 const ODD_CHARS = /[\r\v\f\u0085\u00a0\u1680\u180e\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff\x00-\x08\x0e-\x1f\x7f]/;
 
@@ -64,9 +47,11 @@ interface Walk {
   parse: (source: string, fn: (root: BashNode) => void) => void;
 }
 
-const argOf = (node: BashNode): Arg => ({ value: hasGlob(node) ? null : staticWord(node), raw: node.text });
-const plainArg = (node: BashNode): Arg => ({ value: staticWord(node), raw: node.text });
-const textOf = (args: Arg[]) => args.map((a) => a.value ?? a.raw).join(' ');
+const argOf = (node: BashNode): Arg => ({ value: hasGlob(node) ? null : staticWord(node), raw: node.text, word: wordOf(node) });
+const plainArg = (node: BashNode): Arg => ({ value: staticWord(node), raw: node.text, word: wordOf(node) });
+const textOf = (args: Arg[]) => args.filter((a) => !a.hidden).map((a) => a.value ?? a.raw).join(' ');
+/** An operand the command gets at run time (from xargs' input, find's matches). */
+const runtimeArg = (raw: string, why: string, hidden = false): Arg => ({ value: raw, raw, word: unknownWord(raw, why), ...(hidden ? { hidden: true as const } : {}) });
 
 function describeChar(c: string): string {
   return c === '\r' ? 'a carriage return' : `the character U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -74,7 +59,7 @@ function describeChar(c: string): string {
 
 export async function analyseCommand(source: string): Promise<CommandAnalysis> {
   const parser = await bashParser();
-  const out: CommandAnalysis = { commands: [], paths: [], problems: [] };
+  const out: CommandAnalysis = { commands: [], paths: [], cds: [], problems: [] };
   const odd = ODD_CHARS.exec(source);
   if (odd) out.problems.push(`it contains ${describeChar(odd[0])}, which can hide what runs`);
   const walk: Walk = { out, depth: 0, parse: (s, fn) => parser.withTree(s, fn) };
@@ -125,7 +110,8 @@ function onRedirect(node: BashNode, w: Walk): void {
   const op = node.children.find((c) => /^[<>&|]+$/.test(c.type))?.type ?? '';
   // `2>&1`, `>&-`: duplicating or closing a descriptor, not a file.
   if ((op === '>&' || op === '<&') && (dest.type === 'number' || dest.text === '-')) return;
-  w.out.paths.push({ value: staticWord(dest), raw: dest.text, by: 'redirect', write: op !== '<' && op !== '<&' });
+  const reads = op === '<' || op === '<&';
+  w.out.paths.push({ word: wordOf(dest), raw: dest.text, by: 'redirect', write: !reads, ...(reads ? { read: true } : {}) });
 }
 
 function onCommand(node: BashNode, w: Walk): void {
@@ -150,7 +136,8 @@ function onCommand(node: BashNode, w: Walk): void {
 
 /** Applies wrappers, special forms and path extraction to one command's words. */
 function runArgs(input: Arg[], dynamicIn: string | null, w: Walk): void {
-  const { args, dynamic: wrapDynamic } = unwrap(input);
+  const { args, dynamic: wrapDynamic, chdir } = unwrap(input);
+  for (const c of chdir) w.out.cds.push(c.word ?? literalWord(c.value ?? c.raw));
   let dynamic = dynamicIn ?? wrapDynamic;
   const name = args[0]?.value ?? null;
   const base = name === null ? null : path.basename(name);
@@ -169,18 +156,38 @@ function runArgs(input: Arg[], dynamicIn: string | null, w: Walk): void {
   }
   const command: AnalysedCommand = { text: textOf(args), dynamic };
   if (base !== null && CONTROL.has(base) && !dynamic) command.control = true;
-  if (base === 'cd' || base === 'pushd') {
-    const to = args.length > 1 ? args[args.length - 1].value : '~';
-    // `cd -` goes back to a folder we never saw.
-    command.cd = to === '-' ? null : to;
-  }
+  if (base === 'cd' || base === 'pushd') w.out.cds.push(cdTarget(args));
+  if (base === 'git') gitChdir(args, w);
+  const targets = base === null ? { refs: [] } : languageTargets(base, args);
+  if (targets.dynamic) command.dynamic ??= targets.dynamic;
   push(w, command);
 
   if (base === 'eval' && args.slice(1).every((a) => a.value !== null)) nested(args.slice(1).map((a) => a.value).join(' '), 'eval', w);
   if (base === 'exec' && args.length > 1) runArgs(args.slice(1), null, { ...w, via: 'exec' });
-  if (base === 'find') findExec(args, w);
+  if (base === 'find') {
+    findExec(args, w);
+    findWrites(args, w);
+  }
   if (base === 'xargs') xargsCommand(args, w);
-  collectPaths(base, args, w);
+  if (base !== null) w.out.paths.push(...operandRefs(base, args), ...targets.refs);
+}
+
+/** Where `cd`/`pushd` goes: `cd` alone is home, `cd -` and `pushd +N` a folder we never saw. */
+function cdTarget(args: Arg[]): Word {
+  const operands = args.slice(1).filter((a) => !/^-[LPe@]*$/.test(a.value ?? 'x') || a.value === '-');
+  const last = operands[operands.length - 1];
+  if (!last) return literalWord('~');
+  if (last.value === '-' || /^[+-]\d+$/.test(last.value ?? '')) return unknownWord(last.raw, 'it returns to an earlier folder');
+  return last.word ?? literalWord(last.value ?? last.raw);
+}
+
+/** `git -C dir …` works in dir: count it as a folder the command line may be in. */
+function gitChdir(args: Arg[], w: Walk): void {
+  for (let i = 1; i < args.length - 1; i++) {
+    const v = args[i].value;
+    if (v === '-C') w.out.cds.push(args[i + 1].word ?? literalWord(args[i + 1].value ?? args[i + 1].raw));
+    else if (v === null || !v.startsWith('-')) return;
+  }
 }
 
 /** The script of `sh -c script`: undefined when there is no -c, null when it is not static. */
@@ -217,8 +224,29 @@ function findExec(args: Arg[], w: Walk): void {
     if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[i].value ?? '')) continue;
     let end = i + 1;
     while (end < args.length && args[end].value !== ';' && args[end].value !== '+') end++;
-    if (end > i + 1) runArgs(args.slice(i + 1, end), null, { ...w, via: 'find -exec' });
+    const inner = args.slice(i + 1, end).map((a) => (a.value?.includes('{}') ? runtimeArg(a.value, 'a path find finds') : a));
+    if (end > i + 1) runArgs(inner, null, { ...w, via: 'find -exec' });
     i = end;
+  }
+}
+
+/** find's own writes: -delete under each start folder, -fprint and friends to a named file. */
+function findWrites(args: Arg[], w: Walk): void {
+  const starts: Arg[] = [];
+  let i = 1;
+  for (; i < args.length; i++) {
+    const v = args[i].value;
+    if (v !== null && (v.startsWith('-') || v === '(' || v === '!')) break;
+    if (!['-H', '-L', '-P'].includes(v ?? '')) starts.push(args[i]);
+  }
+  if (!starts.length) starts.push({ value: '.', raw: '.', word: literalWord('.') });
+  for (; i < args.length; i++) {
+    const v = args[i].value;
+    if (v === '-delete') for (const s of starts) w.out.paths.push({ word: s.word ?? literalWord(s.value ?? s.raw), raw: s.raw, by: 'find -delete', write: true, beneath: true });
+    if (v !== null && /^-f(print0?|printf|ls)$/.test(v) && args[i + 1]) {
+      const f = args[i + 1];
+      w.out.paths.push({ word: f.word ?? literalWord(f.value ?? f.raw), raw: f.raw, by: `find ${v}`, write: true });
+    }
   }
 }
 
@@ -236,32 +264,19 @@ function xargsCommand(args: Arg[], w: Walk): void {
     if (!v.startsWith('-')) break;
     i += XARGS_WITH_VALUE.has(v) ? 2 : 1;
   }
-  if (i < args.length) runArgs(args.slice(i), null, { ...w, via: 'xargs' });
+  if (i >= args.length) return;
+  // What xargs reads becomes arguments: `-I` puts it where the marker is, else at the end.
+  const marker = replaceString(args.slice(1, i));
+  const inner = marker ? args.slice(i).map((a) => (a.value?.includes(marker) ? runtimeArg(a.value, 'it comes from the input of xargs') : a)) : [...args.slice(i), runtimeArg('(input of xargs)', 'it comes from the input of xargs', true)];
+  runArgs(inner, null, { ...w, via: 'xargs' });
 }
 
-function collectPaths(base: string | null, args: Arg[], w: Walk): void {
-  if (base === null) return;
-  const isFileCommand = FILE_COMMANDS.has(base);
-  const write = WRITERS.has(base);
-  let skipPattern = PATTERN_FIRST.has(base);
-  let afterDashDash = false;
-  for (const a of args.slice(1)) {
-    const v = a.value;
-    // `<(cmd)` is a pipe the shell makes; the command inside is judged on its own.
-    if (/^[<>]\(/.test(a.raw)) continue;
-    if (v === '--' && !afterDashDash) {
-      afterDashDash = true;
-      continue;
-    }
-    if (v !== null && v.startsWith('-') && !afterDashDash) {
-      const eq = v.indexOf('=');
-      if (eq > 0 && PATH_LIKE.test(v.slice(eq + 1))) w.out.paths.push({ value: v.slice(eq + 1), raw: a.raw, by: base, write });
-      continue;
-    }
-    if (skipPattern) {
-      skipPattern = false;
-      continue;
-    }
-    if (isFileCommand || (v !== null && PATH_LIKE.test(v))) w.out.paths.push({ value: v, raw: a.raw, by: base, write });
+function replaceString(opts: Arg[]): string | null {
+  for (let i = 0; i < opts.length; i++) {
+    const v = opts[i].value ?? '';
+    if (v === '-I' || v === '--replace') return opts[i + 1]?.value ?? '{}';
+    if (v.startsWith('-I')) return v.slice(2);
+    if (v === '-i' || v.startsWith('--replace=')) return v.slice(10) || '{}';
   }
+  return null;
 }

@@ -1,12 +1,17 @@
 // Commands that only run another command (env, timeout, nice, nohup, command, builtin, time)
 // are peeled off before rules are matched, so `timeout 5 rm -rf x` meets the rules for `rm`.
 import path from 'node:path';
+import type { Word } from './expansion';
 
 export interface Arg {
   /** The word's value when knowable, else null. */
   value: string | null;
   /** The word as written, for display and for matching when the value is unknowable. */
   raw: string;
+  /** The word as bash will expand it (globs, braces, `~`), for path checks. */
+  word?: Word;
+  /** Supplied at run time (xargs' input): a path to check, not part of the text rules match. */
+  hidden?: true;
 }
 
 export interface Unwrapped {
@@ -14,6 +19,8 @@ export interface Unwrapped {
   wrappers: string[];
   /** Why the real command cannot be known, if it cannot. */
   dynamic: string | null;
+  /** Folders a wrapper runs the command in (`env -C dir`). */
+  chdir: Arg[];
 }
 
 /** Variables that decide which program runs or what it loads: setting one is never routine. */
@@ -24,7 +31,7 @@ export function riskyAssignment(name: string): string | null {
   return RISKY_ENV.test(name) ? `sets ${name}, which changes what programs run or load` : null;
 }
 
-type Skipper = (args: Arg[], i: number) => number | { dynamic: string };
+type Skipper = (args: Arg[], i: number, chdir: Arg[]) => number | { dynamic: string };
 
 /** Options of each wrapper that take a separate value. */
 const WITH_VALUE: Record<string, string[]> = {
@@ -38,11 +45,13 @@ const WITH_VALUE: Record<string, string[]> = {
 };
 
 function skipOptions(name: string): Skipper {
-  return (args, i) => {
+  return (args, i, chdir) => {
     while (i < args.length) {
       const v = args[i].value;
       if (v === null) return { dynamic: `the arguments of ${name} are not known until it runs` };
       if (v === '--') return i + 1;
+      if (name === 'env' && (v === '-C' || v === '--chdir') && args[i + 1]) chdir.push(args[i + 1]);
+      else if (name === 'env' && (v.startsWith('--chdir=') || /^-C./.test(v))) return { dynamic: 'env runs the command in a folder given with its option' };
       if (name === 'env' && (v === '-S' || v.startsWith('--split-string') || /^-[^-]*S/.test(v))) return { dynamic: 'env -S turns a string into a command' };
       if (name === 'env' && /^[A-Za-z_]\w*=/.test(v)) {
         const risky = riskyAssignment(v.slice(0, v.indexOf('=')));
@@ -63,15 +72,16 @@ const WRAPPERS = new Set(Object.keys(WITH_VALUE));
 export function unwrap(input: Arg[]): Unwrapped {
   let args = input;
   const wrappers: string[] = [];
+  const chdir: Arg[] = [];
   for (;;) {
     const first = args[0]?.value;
-    if (first === null || first === undefined) return { args, wrappers, dynamic: null };
+    if (first === null || first === undefined) return { args, wrappers, dynamic: null, chdir };
     const name = path.basename(first);
-    if (!WRAPPERS.has(name)) return { args, wrappers, dynamic: null };
-    const next = skipOptions(name)(args, 1);
-    if (typeof next === 'object') return { args, wrappers, dynamic: next.dynamic };
+    if (!WRAPPERS.has(name)) return { args, wrappers, dynamic: null, chdir };
+    const next = skipOptions(name)(args, 1, chdir);
+    if (typeof next === 'object') return { args, wrappers, dynamic: next.dynamic, chdir };
     // `env` or `time` alone is the whole command.
-    if (next >= args.length) return { args, wrappers, dynamic: null };
+    if (next >= args.length) return { args, wrappers, dynamic: null, chdir };
     wrappers.push(name);
     args = args.slice(next);
   }
