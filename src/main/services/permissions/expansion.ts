@@ -3,7 +3,7 @@
 // Braces, `~` and globs are resolved as bash resolves them (globs against the file system, no
 // dotglob, a glob that matches nothing stays as written). Anything decided at run time
 // (`$VAR`, `$(…)`, backticks, arithmetic, `~user`) makes the word unknown, which asks.
-import { lstat, readdir } from 'node:fs/promises';
+import { lstatSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BashNode } from './bashParser';
@@ -268,10 +268,11 @@ interface GlobBudget {
   dirs: number;
 }
 
-async function listDir(dir: string, budget: GlobBudget): Promise<string[]> {
+// Synchronous: a glob reads a few folders, and each promise round trip costs more than the read.
+function listDir(dir: string, budget: GlobBudget): string[] {
   if (++budget.dirs > MAX_DIRS_WALKED) throw new TooMany();
   try {
-    return await readdir(dir);
+    return readdirSync(dir);
   } catch {
     return [];
   }
@@ -279,29 +280,29 @@ async function listDir(dir: string, budget: GlobBudget): Promise<string[]> {
 
 class TooMany extends Error {}
 
-async function isDir(p: string): Promise<boolean> {
+function isDir(p: string): boolean {
   try {
-    return (await lstat(p)).isDirectory();
+    return lstatSync(p).isDirectory();
   } catch {
     return false;
   }
 }
 
 /** Every folder beneath `dir` (itself included) that `**` could walk into: hidden ones are skipped, as bash and zsh do. */
-async function descendants(base: string, dir: string, budget: GlobBudget): Promise<string[]> {
+function descendants(base: string, dir: string, budget: GlobBudget): string[] {
   const out = [dir];
-  for (const name of await listDir(path.resolve(base, dir || '.'), budget)) {
+  for (const name of listDir(path.resolve(base, dir || '.'), budget)) {
     if (name.startsWith('.')) continue;
     const child = dir ? `${dir}/${name}` : name;
-    if (await isDir(path.resolve(base, child))) out.push(...(await descendants(base, child, budget)));
+    if (isDir(path.resolve(base, child))) out.push(...descendants(base, child, budget));
     if (out.length > MAX_WORDS) throw new TooMany();
   }
   return out;
 }
 
-async function exists(p: string): Promise<boolean> {
+function exists(p: string): boolean {
   try {
-    await lstat(p);
+    lstatSync(p);
     return true;
   } catch {
     return false;
@@ -312,7 +313,7 @@ async function exists(p: string): Promise<boolean> {
  * Pathname expansion of one pattern from `cwd`: the names bash would produce, sorted; the
  * pattern itself (unescaped) when nothing matches; null when it cannot be followed.
  */
-export async function expandGlob(p: string, cwd: string): Promise<string[] | null> {
+export function expandGlob(p: string, cwd: string): string[] | null {
   const literal = unescape(p);
   if (!hasGlobChars(p)) return [literal];
   const absolute = p.startsWith('/');
@@ -337,10 +338,10 @@ export async function expandGlob(p: string, cwd: string): Promise<string[] | nul
       const next: string[] = [];
       for (const f of found) {
         // `**` in bash is `*`; with globstar or in zsh it crosses folders. Both are considered.
-        const bases = comp === '**' ? await descendants(cwd, f, budget) : [f];
+        const bases = comp === '**' ? descendants(cwd, f, budget) : [f];
         if (comp === '**' && !last) next.push(...bases);
         for (const b of bases) {
-          const names = await listDir(path.resolve(cwd, b || '.'), budget);
+          const names = listDir(path.resolve(cwd, b || '.'), budget);
           if (m.dot) names.push('.', '..');
           for (const name of names) {
             if (name.startsWith('.') && !m.dot) continue;
@@ -356,7 +357,7 @@ export async function expandGlob(p: string, cwd: string): Promise<string[] | nul
     throw err;
   }
   const real: string[] = [];
-  for (const f of new Set(found)) if (await exists(path.resolve(cwd, f))) real.push(f);
+  for (const f of new Set(found)) if (exists(path.resolve(cwd, f))) real.push(f);
   return real.length ? real.sort() : [literal];
 }
 
@@ -385,7 +386,7 @@ export interface ExpandContext {
  * Every word bash may produce from `w` when run in `cwd`: braces, then `~`, then globs. null
  * when the result is only known at run time (or too large to follow).
  */
-export async function expandWord(w: Word, ctx: ExpandContext): Promise<string[] | null> {
+export function expandWord(w: Word, ctx: ExpandContext): string[] | null {
   if (!isKnown(w)) return null;
   const home = ctx.home ?? os.homedir();
   const braced = ctx.braces === false ? [w.pattern] : expandBraces(w.pattern);
@@ -394,7 +395,7 @@ export async function expandWord(w: Word, ctx: ExpandContext): Promise<string[] 
   for (const b of braced) {
     const t = expandTilde(b, ctx.cwd, home);
     if (t === null) return null;
-    const g = await expandGlob(t, ctx.cwd);
+    const g = expandGlob(t, ctx.cwd);
     if (g === null) return null;
     out.push(...g);
     if (out.length > MAX_WORDS) return null;

@@ -35,17 +35,20 @@ interface Folders {
  */
 async function folders(cds: Word[], start: string): Promise<Folders> {
   const dirs = new Set([start]);
+  const done = new Set<string>();
   for (let round = 0; round < 8; round++) {
     const before = dirs.size;
-    for (const cd of cds) {
+    for (const [i, cd] of cds.entries()) {
       for (const from of [...dirs]) {
-        const targets = await expandWord(cd, { cwd: from });
+        if (done.has(`${i}\0${from}`)) continue;
+        done.add(`${i}\0${from}`);
+        const targets = expandWord(cd, { cwd: from });
         if (!targets) return { dirs: [...dirs], unknown: `cd ${cd.raw} goes to a folder only known when it runs` };
         for (const t of targets) {
           if (process.env.CDPATH && !/^(\/|\.\.?(\/|$))/.test(t)) return { dirs: [...dirs], unknown: `CDPATH is set, so cd ${cd.raw} may go to another folder` };
           // bash's cd is logical (`link/..` is where you started); files opened there are not.
           dirs.add(path.resolve(from, t));
-          const real = await physicalPath(t.startsWith('/') ? t : `${from}/${t}`);
+          const real = physicalPath(t.startsWith('/') ? t : `${from}/${t}`);
           if (real) dirs.add(real);
         }
         if (dirs.size > MAX_FOLDERS) return { dirs: [...dirs], unknown: 'the command changes folder too many ways to follow' };
@@ -79,12 +82,12 @@ export async function judgePaths(a: CommandAnalysis, cwd: string, judge: PathJud
     let bases = absolute ? [cwd] : where.dirs;
     if (!absolute && where.unknown) {
       // Where a relative name lands is unknown; a command we know nothing of only matters if it names a path.
-      const here = await expandWord(ref.word, { cwd });
+      const here = expandWord(ref.word, { cwd });
       if (!ref.ifPathLike || !here || here.some((v) => PATH_LIKE.test(v))) out.push(unknownDecision(ref, `is relative to a folder that is unknown (${where.unknown})`));
       bases = [];
     }
     for (const base of bases) {
-      const words = await expandWord(ref.word, { cwd: base });
+      const words = expandWord(ref.word, { cwd: base });
       if (!words) {
         if (!ref.ifPathLike) out.push(unknownDecision(ref, 'expands to more names than can be checked'));
         continue;
@@ -92,7 +95,7 @@ export async function judgePaths(a: CommandAnalysis, cwd: string, judge: PathJud
       for (const w of words) {
         const v = ref.prefix && w.startsWith(ref.prefix) ? w.slice(ref.prefix.length) : w;
         if (v === '' || v === '-' || HARMLESS_PATHS.test(v) || (ref.ifPathLike && !PATH_LIKE.test(v))) continue;
-        const real = await physicalPath(v.startsWith('/') ? v : `${base}/${v}`);
+        const real = physicalPath(v.startsWith('/') ? v : `${base}/${v}`);
         const key = `${real}\0${ref.write}\0${ref.read}\0${ref.beneath}`;
         if (seen.has(key)) continue;
         seen.add(key);

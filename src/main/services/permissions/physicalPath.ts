@@ -1,7 +1,7 @@
 // Where the kernel will put a file that a command opens, not where the text says: `..` after a
 // symlink climbs out of the symlink's target, and a dangling symlink is followed to the file it
 // would create. Lexical normalisation (path.resolve) gets both wrong.
-import { lstat, readlink } from 'node:fs/promises';
+import { lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 
 const MAX_LINKS = 40;
@@ -10,7 +10,7 @@ const MAX_LINKS = 40;
  * The physical absolute path `abs` (absolute, unnormalised) designates; null when it loops.
  * Components after the first missing one are taken as written.
  */
-export async function physicalPath(abs: string): Promise<string | null> {
+export function physicalPath(abs: string): string | null {
   let pending = abs.split('/').filter(Boolean);
   let cur = '/';
   let links = 0;
@@ -24,7 +24,7 @@ export async function physicalPath(abs: string): Promise<string | null> {
     const next = cur === '/' ? `/${part}` : `${cur}/${part}`;
     let isLink: boolean;
     try {
-      isLink = (await lstat(next)).isSymbolicLink();
+      isLink = lstatSync(next).isSymbolicLink();
     } catch {
       // Missing: the kernel creates it here (or fails, when more components follow).
       return path.join(next, ...pending);
@@ -34,7 +34,7 @@ export async function physicalPath(abs: string): Promise<string | null> {
       continue;
     }
     if (++links > MAX_LINKS) return null;
-    const target = await readlink(next);
+    const target = readlinkSync(next);
     if (target.startsWith('/')) cur = '/';
     pending = [...target.split('/').filter(Boolean), ...pending];
   }
