@@ -7,21 +7,14 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bashExpansions, globSpellings, runtimeSpellings } from './bashSpellings';
-import { bashWorkspace, type BashWorkspace } from './bashWorkspace';
+import { useBashWorkspace, type BashWorkspace } from './bashWorkspace';
 
+const workspace = useBashWorkspace();
 let ws: BashWorkspace;
-let savedHome: string | undefined;
-
-beforeAll(async () => {
-  ws = await bashWorkspace();
-  savedHome = process.env.HOME;
-  process.env.HOME = ws.home;
-});
-afterAll(async () => {
-  process.env.HOME = savedHome;
-  await ws.cleanup();
+beforeAll(() => {
+  ws = workspace();
 });
 
 /** Where a write lands: as written in the corpus, and as bash prints it once expanded. */

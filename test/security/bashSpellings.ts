@@ -58,7 +58,7 @@ export function runtimeSpellings(target: string): string[] {
  */
 export function bashExpansions(words: string[], cwd: string, home: string): (string[] | null)[] {
   const script = words.map((w) => `printf '%s\\0' ${w} 2>/dev/null; printf '\\1\\0'`).join('\n');
-  const out = execFileSync('bash', ['--norc', '--noprofile', '-c', script], { cwd, env: { PATH: process.env.PATH, HOME: home }, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const out = execFileSync('bash', ['--norc', '--noprofile', '-s'], { input: script, cwd, env: { PATH: process.env.PATH, HOME: home }, encoding: 'utf8', maxBuffer: 64 << 20 });
   const groups: string[][] = [[]];
   for (const item of out.split('\0').slice(0, -1)) {
     if (item === '\x01') groups.push([]);

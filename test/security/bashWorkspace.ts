@@ -7,6 +7,7 @@ import path from 'node:path';
 import { ProjectConfig } from '../../src/main/services/permissions/projectConfig';
 import { PermissionEngine } from '../../src/main/services/permissions/ruleEngine';
 import type { PermissionRule } from '../../src/main/services/permissions/types';
+import { afterAll, beforeAll } from 'vitest';
 import { tempDir, writeTree } from '../support/tmp';
 
 /** Every command these corpora run is allowed by a rule like these: none names a protected path. */
@@ -61,4 +62,20 @@ export async function bashWorkspace(): Promise<BashWorkspace> {
       await home.cleanup();
     },
   };
+}
+
+/** One workspace for the whole file, with HOME pointed at its own folder (so `~` is known and outside). */
+export function useBashWorkspace(): () => BashWorkspace {
+  let ws: BashWorkspace | undefined;
+  let savedHome: string | undefined;
+  beforeAll(async () => {
+    ws = await bashWorkspace();
+    savedHome = process.env.HOME;
+    process.env.HOME = ws.home;
+  });
+  afterAll(async () => {
+    process.env.HOME = savedHome;
+    await ws?.cleanup();
+  });
+  return () => ws!;
 }

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { bashParser, type BashNode } from './bashParser';
 import { operandRefs, type PathRef } from './commandPaths';
-import { literalWord, unknownWord, wordOf, type Word } from './expansion';
+import { literalWord, unknownWord, wordOfNodes, type Word } from './expansion';
 import { hasGlob, staticWord } from './shellWords';
 import { riskyAssignment, unwrap, type Arg } from './wrappers';
 import { languageTargets } from './writeTargets';
@@ -47,8 +47,6 @@ interface Walk {
   parse: (source: string, fn: (root: BashNode) => void) => void;
 }
 
-const argOf = (node: BashNode): Arg => ({ value: hasGlob(node) ? null : staticWord(node), raw: node.text, word: wordOf(node) });
-const plainArg = (node: BashNode): Arg => ({ value: staticWord(node), raw: node.text, word: wordOf(node) });
 const textOf = (args: Arg[]) => args.filter((a) => !a.hidden).map((a) => a.value ?? a.raw).join(' ');
 /** An operand the command gets at run time (from xargs' input, find's matches). */
 const runtimeArg = (raw: string, why: string, hidden = false): Arg => ({ value: raw, raw, word: unknownWord(raw, why), ...(hidden ? { hidden: true as const } : {}) });
@@ -108,29 +106,97 @@ function onRedirect(node: BashNode, w: Walk): void {
   const dest = node.childForFieldName('destination');
   if (!dest) return;
   const op = node.children.find((c) => /^[<>&|]+$/.test(c.type))?.type ?? '';
+  const target = redirectTarget(node, dest);
   // `2>&1`, `>&-`: duplicating or closing a descriptor, not a file.
-  if ((op === '>&' || op === '<&') && (dest.type === 'number' || dest.text === '-')) return;
+  if ((op === '>&' || op === '<&') && target.length === 1 && (dest.type === 'number' || dest.text === '-')) return;
   const reads = op === '<' || op === '<&';
-  w.out.paths.push({ word: wordOf(dest), raw: dest.text, by: 'redirect', write: !reads, ...(reads ? { read: true } : {}) });
+  const a = groupArg(target);
+  w.out.paths.push({ word: a.word!, raw: a.raw, by: 'redirect', write: !reads, ...(reads ? { read: true } : {}) });
+}
+
+const LITERALS = new Set([
+  'word',
+  'string',
+  'raw_string',
+  'concatenation',
+  'simple_expansion',
+  'expansion',
+  'command_substitution',
+  'process_substitution',
+  'arithmetic_expansion',
+  'number',
+  'ansi_c_string',
+  'translated_string',
+  'brace_expression',
+]);
+
+/**
+ * Nodes that touch (no space between) are one word to bash, though the grammar sometimes
+ * splits them (`{a,b}\x`, `x}\*`): group them back.
+ */
+function adjacentGroups(nodes: BashNode[]): BashNode[][] {
+  const groups: BashNode[][] = [];
+  for (const n of nodes) {
+    const last = groups[groups.length - 1];
+    if (last && last[last.length - 1].endIndex === n.startIndex) last.push(n);
+    else groups.push([n]);
+  }
+  return groups;
+}
+
+function groupArg(group: BashNode[]): Arg {
+  const raw = group.map((n) => n.text).join('');
+  const values = group.map(staticWord);
+  const value = values.includes(null) ? null : values.join('');
+  return { value, raw, word: wordOfNodes(group), ...(group.some(hasGlob) ? { glob: true as const } : {}) };
+}
+
+/** The redirect's target: its first destination and whatever touches it. */
+function redirectTarget(node: BashNode, dest: BashNode): BashNode[] {
+  const words = node.children.filter((c) => LITERALS.has(c.type) && c.startIndex >= dest.startIndex);
+  return adjacentGroups(words)[0] ?? [dest];
+}
+
+/** Words the grammar put inside a redirect that bash gives the command (`rm 2>/dev/null -rf /`). */
+function wordsAfterRedirects(node: BashNode): BashNode[][] {
+  const parent = node.parent;
+  if (parent?.type !== 'redirected_statement' || parent.childForFieldName('body')?.id !== node.id) return [];
+  const extra: BashNode[][] = [];
+  const visitRedirect = (r: BashNode): void => {
+    if (r.type === 'file_redirect') {
+      const dest = r.childForFieldName('destination');
+      if (!dest) return;
+      const groups = adjacentGroups(r.children.filter((c) => LITERALS.has(c.type) && c.startIndex >= dest.startIndex));
+      extra.push(...groups.slice(1));
+    } else if (r.type === 'heredoc_redirect' || r.type === 'herestring_redirect') {
+      const words = r.children.filter((c) => LITERALS.has(c.type));
+      extra.push(...adjacentGroups(words).slice(r.type === 'herestring_redirect' ? 1 : 0));
+      if (r.type === 'heredoc_redirect') r.children.forEach(visitRedirect);
+    }
+  };
+  parent.children.forEach(visitRedirect);
+  return extra;
 }
 
 function onCommand(node: BashNode, w: Walk): void {
   let dynamic: string | null = null;
-  const args: Arg[] = [];
+  const words: BashNode[] = [];
   node.children.forEach((c, i) => {
     const field = node.fieldNameForChild(i);
     if (c.type === 'variable_assignment') {
       const risky = riskyAssignment(c.childForFieldName('name')?.text ?? '');
       if (risky) dynamic ??= `it ${risky}`;
     } else if (field === 'name') {
-      const word = c.firstNamedChild ?? c;
-      const a = argOf(word);
-      if (a.value === null) dynamic ??= `its command name ${word.text} is only known when it runs`;
-      args.push(a);
+      words.push(c.firstNamedChild ?? c);
     } else if (field === 'argument') {
-      args.push(plainArg(c));
+      words.push(c);
     }
   });
+  const args = [...adjacentGroups(words), ...wordsAfterRedirects(node)].map(groupArg);
+  if (args[0] && (args[0].value === null || args[0].glob)) {
+    dynamic ??= `its command name ${args[0].raw} is only known when it runs`;
+    args[0] = { ...args[0], value: null };
+  }
   runArgs(args, dynamic, w);
 }
 

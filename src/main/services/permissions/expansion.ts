@@ -5,7 +5,6 @@
 // (`$VAR`, `$(…)`, backticks, arithmetic, `~user`) makes the word unknown, which asks.
 import { lstatSync, readdirSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { BashNode } from './bashParser';
 
 /**
@@ -68,8 +67,19 @@ function patternOf(node: BashNode): string | { unknown: string } {
 }
 
 export function wordOf(node: BashNode): Word {
-  const p = patternOf(node);
-  return typeof p === 'string' ? { pattern: p, raw: node.text } : { unknown: p.unknown, raw: node.text };
+  return wordOfNodes([node]);
+}
+
+/** One word made of nodes that touch (the grammar sometimes splits what bash sees as one). */
+export function wordOfNodes(nodes: BashNode[]): Word {
+  const raw = nodes.map((n) => n.text).join('');
+  let pattern = '';
+  for (const n of nodes) {
+    const p = patternOf(n);
+    if (typeof p !== 'string') return { unknown: p.unknown, raw };
+    pattern += p;
+  }
+  return { pattern, raw };
 }
 
 // ---------------------------------------------------------------- braces
@@ -289,12 +299,15 @@ function isDir(p: string): boolean {
 }
 
 /** Every folder beneath `dir` (itself included) that `**` could walk into: hidden ones are skipped, as bash and zsh do. */
+/** `dir` from `cwd` as the kernel reads it: `link/..` is the link target's parent, not cwd. */
+const onDisk = (cwd: string, p: string): string => (p.startsWith('/') ? p : `${cwd}/${p || '.'}`);
+
 function descendants(base: string, dir: string, budget: GlobBudget): string[] {
   const out = [dir];
-  for (const name of listDir(path.resolve(base, dir || '.'), budget)) {
+  for (const name of listDir(onDisk(base, dir), budget)) {
     if (name.startsWith('.')) continue;
     const child = dir ? `${dir}/${name}` : name;
-    if (isDir(path.resolve(base, child))) out.push(...descendants(base, child, budget));
+    if (isDir(onDisk(base, child))) out.push(...descendants(base, child, budget));
     if (out.length > MAX_WORDS) throw new TooMany();
   }
   return out;
@@ -313,7 +326,7 @@ function exists(p: string): boolean {
  * Pathname expansion of one pattern from `cwd`: the names bash would produce, sorted; the
  * pattern itself (unescaped) when nothing matches; null when it cannot be followed.
  */
-export function expandGlob(p: string, cwd: string): string[] | null {
+export function expandGlob(p: string, cwd: string, globstar = false): string[] | null {
   const literal = unescape(p);
   if (!hasGlobChars(p)) return [literal];
   const absolute = p.startsWith('/');
@@ -322,6 +335,8 @@ export function expandGlob(p: string, cwd: string): string[] | null {
   let found: string[] = [absolute ? '/' : ''];
   const budget: GlobBudget = { dirs: 0 };
   const join = (a: string, b: string) => (a === '' ? b : a.endsWith('/') ? a + b : `${a}/${b}`);
+  // Names reached through a glob matching `.` or `..`: bash 5.2 skips those, older ones do not.
+  const viaDots = new Set<string>();
   try {
     for (const [ci, comp] of components.entries()) {
       if (comp === '') {
@@ -329,7 +344,11 @@ export function expandGlob(p: string, cwd: string): string[] | null {
         continue;
       }
       if (!hasGlobChars(comp)) {
-        found = found.map((f) => join(f, unescape(comp)));
+        found = found.map((f) => {
+          const j = join(f, unescape(comp));
+          if (viaDots.has(f)) viaDots.add(j);
+          return j;
+        });
         continue;
       }
       const m = componentMatcher(comp);
@@ -337,15 +356,18 @@ export function expandGlob(p: string, cwd: string): string[] | null {
       if (m === 'unknown') return null;
       const next: string[] = [];
       for (const f of found) {
-        // `**` in bash is `*`; with globstar or in zsh it crosses folders. Both are considered.
-        const bases = comp === '**' ? descendants(cwd, f, budget) : [f];
-        if (comp === '**' && !last) next.push(...bases);
+        // `**` in bash is `*`; with globstar or in zsh it crosses folders (expandWord tries both).
+        const bases = globstar && comp === '**' ? descendants(cwd, f, budget) : [f];
+        if (globstar && comp === '**' && !last) next.push(...bases);
         for (const b of bases) {
-          const names = listDir(path.resolve(cwd, b || '.'), budget);
+          const names = listDir(onDisk(cwd, b), budget);
           if (m.dot) names.push('.', '..');
           for (const name of names) {
             if (name.startsWith('.') && !m.dot) continue;
-            if (m.re.test(name)) next.push(join(b, name));
+            if (!m.re.test(name)) continue;
+            const j = join(b, name);
+            if (viaDots.has(b) || name === '.' || name === '..') viaDots.add(j);
+            next.push(j);
           }
         }
         if (next.length > MAX_WORDS) return null;
@@ -357,8 +379,9 @@ export function expandGlob(p: string, cwd: string): string[] | null {
     throw err;
   }
   const real: string[] = [];
-  for (const f of new Set(found)) if (exists(path.resolve(cwd, f))) real.push(f);
-  return real.length ? real.sort() : [literal];
+  for (const f of new Set(found)) if (exists(onDisk(cwd, f))) real.push(f);
+  // Nothing matched (dots aside): bash leaves the word as written.
+  return real.some((f) => !viaDots.has(f)) ? real.sort() : [literal, ...real.sort()];
 }
 
 function splitUnescaped(p: string): string[] {
@@ -396,8 +419,9 @@ export function expandWord(w: Word, ctx: ExpandContext): string[] | null {
     const t = expandTilde(b, ctx.cwd, home);
     if (t === null) return null;
     const g = expandGlob(t, ctx.cwd);
-    if (g === null) return null;
-    out.push(...g);
+    const star = /(^|\/)\*\*(\/|$)/.test(t) ? expandGlob(t, ctx.cwd, true) : [];
+    if (g === null || star === null) return null;
+    out.push(...new Set([...g, ...star]));
     if (out.length > MAX_WORDS) return null;
   }
   return out;

@@ -12,6 +12,8 @@ export interface Arg {
   word?: Word;
   /** Supplied at run time (xargs' input): a path to check, not part of the text rules match. */
   hidden?: true;
+  /** Unquoted glob characters: as a command name, only known once bash has matched it. */
+  glob?: true;
 }
 
 export interface Unwrapped {
