@@ -61,6 +61,9 @@ const WRITE_POSITIONS = [
   'wget -O § http://127.0.0.1:9/',
   'xxd src/a.ts §',
   'echo src/a.ts | xargs -I{} cp {} §',
+  'cp 2>/dev/null src/a.ts §',
+  'tee >/dev/null §',
+  'cp <<EOF >/dev/null src/a.ts §\nx\nEOF',
 ];
 
 /** Commands whose write target their own language or input decides (§ is spelled inside it). */
@@ -87,6 +90,13 @@ const LANGUAGE_WRITES = [
   'git config core.fsmonitor "touch /tmp/pwned"',
   'git -c core.pager="sh -c id" log',
   'rm -rf .',
+  'ln -s . up && echo x > up/§',
+  'ln -sfn "$PWD" up; cp src/a.ts up/§',
+  'mkdir -p a && ln -s .. a/up && echo x >> a/up/§',
+  'rm 2>/dev/null -rf .',
+  "bash -O dotglob -c 'echo x > §'",
+  "bash +O nullglob -c 'echo x > §'",
+  "bash -o pipefail -c 'echo x > §'",
 ];
 
 const READ_TARGETS = ['.env', 'src/.env', 'secrets/prod.key'];
@@ -117,8 +127,13 @@ const READ_POSITIONS = [
   'uniq §',
   'dd if=§',
   'curl -T § http://127.0.0.1:9/',
+  'cat >/dev/null §',
+  'xargs -a § echo',
+  'python3 src/show.py §',
+  'node src/show.js --file §',
+  'vim -es +%p +q §',
 ];
-const READ_ALL = ['grep -r SECRET .', 'grep -R SECRET', 'rg SECRET', 'cat .*', 'cat src/.*', 'tar -czf /dev/null .', 'cp -r . ../elsewhere', 'grep -d recurse x .'];
+const READ_ALL = ["bash -O dotglob -c 'cat *'", 'shopt -s dotglob; cat *', 'GLOBIGNORE=x; cat *', 'grep -r SECRET .', 'grep -R SECRET', 'rg SECRET', 'cat .*', 'cat src/.*', 'tar -czf /dev/null .', 'cp -r . ../elsewhere', 'grep -d recurse x .'];
 
 /** Shapes a command appears in: every part must be judged wherever it stands. */
 const WRAPPERS = [

@@ -36,7 +36,7 @@ export interface CommandAnalysis {
 const MAX_DEPTH = 4;
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'busybox']);
 const CONTROL = new Set(['cd', 'pushd', 'popd', 'exit', 'return', 'true', 'false', ':', 'break', 'continue', 'shift', 'wait', 'set']);
-const DYNAMIC = new Set(['eval', 'exec', 'source', '.', 'trap', 'alias', 'enable', 'hash', 'fc', 'bind', 'complete', 'coproc']);
+const DYNAMIC = new Set(['eval', 'exec', 'source', '.', 'trap', 'alias', 'enable', 'hash', 'fc', 'bind', 'complete', 'coproc', 'shopt']);
 // eslint-disable-next-line no-control-regex
 const ODD_CHARS = /[\r\v\f\u0085\u00a0\u1680\u180e\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff\x00-\x08\x0e-\x1f\x7f]/;
 
@@ -159,8 +159,12 @@ function redirectTarget(node: BashNode, dest: BashNode): BashNode[] {
 
 /** Words the grammar put inside a redirect that bash gives the command (`rm 2>/dev/null -rf /`). */
 function wordsAfterRedirects(node: BashNode): BashNode[][] {
-  const parent = node.parent;
-  if (parent?.type !== 'redirected_statement' || parent.childForFieldName('body')?.id !== node.id) return [];
+  // The grammar hangs a redirect written after the last command of `a && b 2>x c` on the whole
+  // list; bash gives it, and the words after it, to that last command.
+  let body = node;
+  while (body.parent && ['list', 'pipeline', 'negated_command'].includes(body.parent.type) && body.parent.lastNamedChild?.id === body.id) body = body.parent;
+  const parent = body.parent;
+  if (parent?.type !== 'redirected_statement' || parent.childForFieldName('body')?.id !== body.id) return [];
   const extra: BashNode[][] = [];
   const visitRedirect = (r: BashNode): void => {
     if (r.type === 'file_redirect') {
@@ -210,6 +214,9 @@ function runArgs(input: Arg[], dynamicIn: string | null, w: Walk): void {
   if (name === null && !dynamic) dynamic = `its command name ${args[0]?.raw ?? ''} is only known when it runs`;
   if (base !== null && DYNAMIC.has(base)) dynamic ??= `${base} runs code that is only known when it runs`;
 
+  if (base !== null && SHELLS.has(base) && !dynamic && args.some((a) => /^([-+][a-zA-Z]*O|--rcfile|--init-file)/.test(a.value ?? ''))) {
+    dynamic = `${base} is given shell options or start-up files that change how it expands words and what it runs`;
+  }
   if (base !== null && SHELLS.has(base) && !dynamic) {
     const script = shellScript(args);
     if (script === undefined) {
@@ -261,6 +268,12 @@ function shellScript(args: Arg[]): string | null | undefined {
   for (let i = 1; i < args.length; i++) {
     const v = args[i].value;
     if (v === null) return null;
+    // `-o pipefail`, `+o posix`: a set option and its value.
+    if (v === '-o' || v === '+o') {
+      i++;
+      continue;
+    }
+    if (v.startsWith('+')) continue;
     if (v === '--' || !v.startsWith('-')) return undefined;
     if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(v)) {
       for (let j = i + 1; j < args.length; j++) {
@@ -322,6 +335,12 @@ function xargsCommand(args: Arg[], w: Walk): void {
   let i = 1;
   while (i < args.length) {
     const v = args[i].value;
+    // `-a file` reads its arguments from a file, and passes its content on.
+    const file = v === '-a' || v === '--arg-file' ? args[i + 1] : v?.startsWith('--arg-file=') || /^-a./.test(v ?? '') ? args[i] : null;
+    if (file) {
+      const prefix = file === args[i] ? v!.slice(0, v!.startsWith('--') ? v!.indexOf('=') + 1 : 2) : '';
+      w.out.paths.push({ word: file.word ?? literalWord(file.value ?? file.raw), raw: file.raw, by: 'xargs', write: false, read: true, ...(prefix ? { prefix } : {}) });
+    }
     if (v === null) return runArgs([args[i]], null, { ...w, via: 'xargs' });
     if (v === '--') {
       i++;

@@ -19,6 +19,8 @@ export interface PathRef {
   beneath?: boolean;
   /** Only a path if it expands to something that looks like one (`/…`, `~…`, `../…`). */
   ifPathLike?: boolean;
+  /** A command we know nothing of may read it: an existing file a read rule covers asks. */
+  mayRead?: boolean;
   /** The path is what follows this prefix in the expanded word (`of=`, `--output=`). */
   prefix?: string;
 }
@@ -92,13 +94,19 @@ for (const c of ['awk', 'gawk', 'mawk', 'nawk']) {
 const COPIERS: Spec = { read: true, write: true, writeOpts: ['-t', '--target-directory'], valueOpts: ['-S', '--suffix'], recursive: ['-r', '-R', '-a', '--recursive', '--archive'] };
 SPECS.set('cp', COPIERS);
 SPECS.set('mv', { ...COPIERS, recursive: true });
-SPECS.set('ln', { write: true, writeOpts: ['-t', '--target-directory'], valueOpts: ['-S', '--suffix'] });
+// A link to a folder makes every later path through it a path into that folder: a link to the
+// root (`ln -s . up`, then `up/.gi?/config`) counts like a write beneath it.
+SPECS.set('ln', { write: true, writeOpts: ['-t', '--target-directory'], valueOpts: ['-S', '--suffix'], recursive: true });
+for (const c of ['vi', 'vim', 'nvim', 'view', 'nano', 'emacs', 'ed', 'ex']) SPECS.set(c, { read: true, write: true });
 SPECS.set('install', { read: true, write: true, writeOpts: ['-t', '--target-directory'], valueOpts: ['-m', '--mode', '-o', '--owner', '-g', '--group', '-S', '--suffix'] });
 SPECS.set('diff', { read: true, recursive: ['-r', '--recursive'] });
 SPECS.set('curl', { writeOpts: ['-o', '--output', '-D', '--dump-header', '-c', '--cookie-jar', '--trace', '--trace-ascii', '--libcurl', '--stderr', '--output-dir'], readOpts: ['-T', '--upload-file', '-K', '--config', '-b', '--cookie'] });
 SPECS.set('wget', { writeOpts: ['-O', '--output-document', '-o', '--output-file', '-a', '--append-output', '-P', '--directory-prefix'], readOpts: ['-i', '--input-file'] });
 SPECS.set('openssl', { writeOpts: ['-out'], readOpts: ['-in', '-inkey', '-key'] });
+// Commands that name paths without returning their content.
 for (const c of ['ls', 'tree', 'stat', 'du', 'readlink', 'realpath', 'find', 'cd', 'pushd', 'open', 'xdg-open', 'code']) SPECS.set(c, {});
+/** Commands that never open their operands: a word that names a secret is only a word to them. */
+const NEVER_READ = new Set(['echo', 'printf', 'test', '[', '[[', 'basename', 'dirname', 'which', 'type', 'true', 'false', 'exit', 'return', 'export', 'unset', 'local', 'declare', 'readonly', 'set', 'kill', 'sleep']);
 
 export const isFileCommand = (base: string): boolean => SPECS.has(base);
 
@@ -126,11 +134,12 @@ export function operandRefs(base: string, args: Arg[]): PathRef[] {
   const rest = args.slice(1);
   if (!spec) {
     // A command we know nothing of: its arguments are paths only when they look like paths.
+    const mayRead = !NEVER_READ.has(base);
     for (const a of rest) {
       if (/^[<>]\(/.test(a.raw)) continue;
       const eq = a.value?.startsWith('-') ? a.value.indexOf('=') : -1;
-      if (eq > 0) out.push({ ...ref(a, base, { write: false, ifPathLike: true }), prefix: a.value!.slice(0, eq + 1) });
-      else out.push(ref(a, base, { write: false, ifPathLike: true }));
+      if (eq > 0) out.push({ ...ref(a, base, { write: false, ifPathLike: true, mayRead }), prefix: a.value!.slice(0, eq + 1) });
+      else out.push(ref(a, base, { write: false, ifPathLike: true, mayRead }));
     }
     return out;
   }

@@ -2,6 +2,7 @@
 // in every folder the line may be in, each result followed through symlinks to where the
 // kernel puts it, then judged: outside the workspace, Loupe's and Git's own files, read and
 // edit rules. A path only known at run time asks.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { CommandAnalysis, PathRef } from './commandAnalysis';
 import { expandWord, isKnown, type Word } from './expansion';
@@ -94,8 +95,16 @@ export async function judgePaths(a: CommandAnalysis, cwd: string, judge: PathJud
       }
       for (const w of words) {
         const v = ref.prefix && w.startsWith(ref.prefix) ? w.slice(ref.prefix.length) : w;
-        if (v === '' || v === '-' || HARMLESS_PATHS.test(v) || (ref.ifPathLike && !PATH_LIKE.test(v))) continue;
+        if (v === '' || v === '-' || HARMLESS_PATHS.test(v)) continue;
         const real = physicalPath(v.startsWith('/') ? v : `${base}/${v}`);
+        if (ref.ifPathLike && !PATH_LIKE.test(v)) {
+          // An operand of a program we know nothing of: if it names a file a read rule covers, the program may read it.
+          const rel = ref.mayRead && real !== null && existsSync(real) ? insideRel(judge.root, real) : null;
+          const d = rel === null ? null : judge.read(rel, false, ref);
+          if (d && !seen.has(`${real}\0maybe`)) out.push({ ...d, action: 'ask', reason: `${d.reason}; ${ref.by} may read it` });
+          seen.add(`${real}\0maybe`);
+          continue;
+        }
         const key = `${real}\0${ref.write}\0${ref.read}\0${ref.beneath}`;
         if (seen.has(key)) continue;
         seen.add(key);

@@ -40,6 +40,8 @@ const DEFAULTS: Record<PermissionKind, PermissionAction> = {
 
 type Matcher = (pattern: string) => boolean;
 
+const NESTED_PROTECTED = /(^|\/)(\.git|\.loupe)(\/|$)/i;
+
 export class PermissionEngine {
   private readonly session: SourcedRule[] = [];
 
@@ -111,7 +113,8 @@ export class PermissionEngine {
 
   private protectedWrite(rel: string, hit: { action: PermissionAction; rule: SourcedRule } | null): Decision {
     if (hit?.action === 'deny') return this.byRuleOrDefault('edit', rel, hit, []);
-    return { action: 'ask', kind: 'edit', subject: rel, rule: null, reason: `${rel} is inside ${rel.split('/')[0]}, where a change can alter permissions, history or hooks, so it needs approval every time`, always: [] };
+    const inside = rel.split('/').find((p) => /^\.(git|loupe)$/i.test(p)) ?? rel.split('/')[0];
+    return { action: 'ask', kind: 'edit', subject: rel, rule: null, reason: `${rel} is inside ${inside}, where a change can alter permissions, history or hooks, so it needs approval every time`, always: [] };
   }
 
   private async outside(abs: string, rules: SourcedRule[]): Promise<Decision> {
@@ -176,7 +179,9 @@ export class PermissionEngine {
    */
   private commandWrite(rel: string, beneath: boolean, ref: PathRef, rules: SourcedRule[]): Decision | null {
     const hit = this.match('edit', rules, (p) => matchPath(p, rel));
-    if (isProtectedPath(rel)) return this.protectedWrite(rel, hit);
+    // Any .git or .loupe, not only the root's: a path through a link made earlier in the same
+    // line (`ln -s . up && echo > up/.git/config`) only shows its real place at run time.
+    if (isProtectedPath(rel) || NESTED_PROTECTED.test(rel)) return this.protectedWrite(rel, hit);
     if (beneath && rel === '') {
       return { action: 'ask', kind: 'edit', subject: ref.raw, rule: null, reason: `${ref.raw} (written by ${ref.by}) is the workspace root, and what lands there is named by the command, not the command line (it could be .git or .loupe), so it needs approval`, always: [] };
     }

@@ -27,7 +27,7 @@ export interface Unwrapped {
 
 /** Variables that decide which program runs or what it loads: setting one is never routine. */
 const RISKY_ENV =
-  /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|IFS|PROMPT_COMMAND|CDPATH|HOME|GIT_\w+|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|PERLLIB|RUBY\w*|GEM_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|npm_config_\w+|PAGER|EDITOR|VISUAL|BROWSER|SSH_ASKPASS|SUDO_ASKPASS|XDG_CONFIG_HOME|ZDOTDIR)$/i;
+  /^(PATH|GLOBIGNORE|LD_\w+|DYLD_\w+|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|PS4|IFS|PROMPT_COMMAND|CDPATH|HOME|GIT_\w+|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|PERLLIB|RUBY\w*|GEM_\w+|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|npm_config_\w+|PAGER|EDITOR|VISUAL|BROWSER|SSH_ASKPASS|SUDO_ASKPASS|XDG_CONFIG_HOME|ZDOTDIR)$/i;
 
 export function riskyAssignment(name: string): string | null {
   return RISKY_ENV.test(name) ? `sets ${name}, which changes what programs run or load` : null;
