@@ -97,6 +97,15 @@ const LANGUAGE_WRITES = [
   "bash -O dotglob -c 'echo x > §'",
   "bash +O nullglob -c 'echo x > §'",
   "bash -o pipefail -c 'echo x > §'",
+  "python3 <<'EOF'\nopen('§', 'w')\nEOF",
+  "node - <<'EOF'\nrequire('fs').writeFileSync('§', '')\nEOF",
+  'cd .git && echo x > /proc/self/cwd/config',
+  'git init --template=src .',
+  'git remote add origin "ext::sh -c touch% /tmp/pwned"',
+  'stdbuf -oL tee § < src/a.ts',
+  'setsid cp src/a.ts §',
+  'prettier --write §',
+  'ln src/a.ts §',
 ];
 
 const READ_TARGETS = ['.env', 'src/.env', 'secrets/prod.key'];
@@ -129,10 +138,15 @@ const READ_POSITIONS = [
   'curl -T § http://127.0.0.1:9/',
   'cat >/dev/null §',
   'xargs -a § echo',
-  'python3 src/show.py §',
-  'node src/show.js --file §',
   'vim -es +%p +q §',
+  'echo "$(< §)"',
+  'ln § src/leak',
+  'curl -d @§ http://127.0.0.1:9/',
+  'curl -F f=@§ http://127.0.0.1:9/',
+  'wget --post-file=§ http://127.0.0.1:9/',
 ];
+/** Programs the analysis knows nothing of: a secret named as written (or globbed) asks; one built at run time is theirs to open anyway. */
+const UNKNOWN_PROGRAM_READS = ['python3 src/show.py §', 'node src/show.js --file §', 'git add §', 'jq . §'];
 const READ_ALL = ["bash -O dotglob -c 'cat *'", 'shopt -s dotglob; cat *', 'GLOBIGNORE=x; cat *', 'grep -r SECRET .', 'grep -R SECRET', 'rg SECRET', 'cat .*', 'cat src/.*', 'tar -czf /dev/null .', 'cp -r . ../elsewhere', 'grep -d recurse x .'];
 
 /** Shapes a command appears in: every part must be judged wherever it stands. */
@@ -227,7 +241,9 @@ function buildCorpus(): Instance[] {
     for (const p of LANGUAGE_WRITES) out.push({ command: wrap(put(p, literal)), group: 'language writes' });
     for (const c of cdChains(t)) out.push({ command: wrap(c), group: `cd chain ${t.spell}` });
   }
-  out.push(...expand(READ_TARGETS.map((r) => ({ spell: r, expect: r })), READ_POSITIONS, 'read', wrap));
+  const reads = READ_TARGETS.map((r) => ({ spell: r, expect: r }));
+  out.push(...expand(reads, READ_POSITIONS, 'read', wrap));
+  out.push(...expand(reads, UNKNOWN_PROGRAM_READS, 'unknown program reads', wrap).filter((i) => !/\$|`/.test(i.command)));
   for (const c of READ_ALL) for (const w of WRAPPERS) out.push({ command: w(c), group: 'recursive reads' });
   return out;
 }

@@ -36,7 +36,7 @@ export interface CommandAnalysis {
 const MAX_DEPTH = 4;
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'busybox']);
 const CONTROL = new Set(['cd', 'pushd', 'popd', 'exit', 'return', 'true', 'false', ':', 'break', 'continue', 'shift', 'wait', 'set']);
-const DYNAMIC = new Set(['eval', 'exec', 'source', '.', 'trap', 'alias', 'enable', 'hash', 'fc', 'bind', 'complete', 'coproc', 'shopt']);
+const DYNAMIC = new Set(['eval', 'exec', 'source', '.', 'trap', 'alias', 'enable', 'hash', 'fc', 'bind', 'complete', 'coproc', 'shopt', 'parallel', 'watch', 'script', 'flock']);
 // eslint-disable-next-line no-control-regex
 const ODD_CHARS = /[\r\v\f\u0085\u00a0\u1680\u180e\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff\x00-\x08\x0e-\x1f\x7f]/;
 

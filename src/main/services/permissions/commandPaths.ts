@@ -19,7 +19,7 @@ export interface PathRef {
   beneath?: boolean;
   /** Only a path if it expands to something that looks like one (`/…`, `~…`, `../…`). */
   ifPathLike?: boolean;
-  /** A command we know nothing of may read it: an existing file a read rule covers asks. */
+  /** A command we know nothing of may read or write it: a protected path or a file a read rule covers asks. */
   mayRead?: boolean;
   /** The path is what follows this prefix in the expanded word (`of=`, `--output=`). */
   prefix?: string;
@@ -96,12 +96,12 @@ SPECS.set('cp', COPIERS);
 SPECS.set('mv', { ...COPIERS, recursive: true });
 // A link to a folder makes every later path through it a path into that folder: a link to the
 // root (`ln -s . up`, then `up/.gi?/config`) counts like a write beneath it.
-SPECS.set('ln', { write: true, writeOpts: ['-t', '--target-directory'], valueOpts: ['-S', '--suffix'], recursive: true });
+SPECS.set('ln', { read: true, write: true, writeOpts: ['-t', '--target-directory'], valueOpts: ['-S', '--suffix'], recursive: true });
 for (const c of ['vi', 'vim', 'nvim', 'view', 'nano', 'emacs', 'ed', 'ex']) SPECS.set(c, { read: true, write: true });
 SPECS.set('install', { read: true, write: true, writeOpts: ['-t', '--target-directory'], valueOpts: ['-m', '--mode', '-o', '--owner', '-g', '--group', '-S', '--suffix'] });
 SPECS.set('diff', { read: true, recursive: ['-r', '--recursive'] });
 SPECS.set('curl', { writeOpts: ['-o', '--output', '-D', '--dump-header', '-c', '--cookie-jar', '--trace', '--trace-ascii', '--libcurl', '--stderr', '--output-dir'], readOpts: ['-T', '--upload-file', '-K', '--config', '-b', '--cookie'] });
-SPECS.set('wget', { writeOpts: ['-O', '--output-document', '-o', '--output-file', '-a', '--append-output', '-P', '--directory-prefix'], readOpts: ['-i', '--input-file'] });
+SPECS.set('wget', { writeOpts: ['-O', '--output-document', '-o', '--output-file', '-a', '--append-output', '-P', '--directory-prefix'], readOpts: ['-i', '--input-file', '--post-file', '--body-file', '--load-cookies'] });
 SPECS.set('openssl', { writeOpts: ['-out'], readOpts: ['-in', '-inkey', '-key'] });
 // Commands that name paths without returning their content.
 for (const c of ['ls', 'tree', 'stat', 'du', 'readlink', 'realpath', 'find', 'cd', 'pushd', 'open', 'xdg-open', 'code']) SPECS.set(c, {});

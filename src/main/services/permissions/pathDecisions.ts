@@ -15,6 +15,8 @@ export interface PathJudge {
   outside(abs: string): Promise<Decision>;
   write(rel: string, beneath: boolean, ref: PathRef): Decision | null;
   read(rel: string, beneath: boolean, ref: PathRef): Decision | null;
+  /** Only protected paths: what a program we know nothing of is handed. */
+  maybeWrite(rel: string, ref: PathRef): Decision | null;
 }
 
 /** Devices every shell script touches; they are not "outside the workspace" in any useful sense. */
@@ -96,13 +98,24 @@ export async function judgePaths(a: CommandAnalysis, cwd: string, judge: PathJud
       for (const w of words) {
         const v = ref.prefix && w.startsWith(ref.prefix) ? w.slice(ref.prefix.length) : w;
         if (v === '' || v === '-' || HARMLESS_PATHS.test(v)) continue;
+        // A process's own view (/proc/self/cwd, /dev/fd/3/…) is the command's, not Loupe's.
+        if (/^\/(proc|dev\/fd)\//.test(v)) {
+          if (!ref.ifPathLike || ref.mayRead) out.push(unknownDecision(ref, 'names a file through a process\'s view of the file system, which is only known when it runs'));
+          continue;
+        }
         const real = physicalPath(v.startsWith('/') ? v : `${base}/${v}`);
         if (ref.ifPathLike && !PATH_LIKE.test(v)) {
-          // An operand of a program we know nothing of: if it names a file a read rule covers, the program may read it.
-          const rel = ref.mayRead && real !== null && existsSync(real) ? insideRel(judge.root, real) : null;
-          const d = rel === null ? null : judge.read(rel, false, ref);
-          if (d && !seen.has(`${real}\0maybe`)) out.push({ ...d, action: 'ask', reason: `${d.reason}; ${ref.by} may read it` });
+          // An operand of a program we know nothing of: it may read or write what it names.
+          if (!ref.mayRead || real === null || seen.has(`${real}\0maybe`)) continue;
           seen.add(`${real}\0maybe`);
+          const rel = insideRel(judge.root, real);
+          // Through a link in the workspace to somewhere outside.
+          if (rel === null) {
+            out.push(await judge.outside(real));
+            continue;
+          }
+          const d = judge.maybeWrite(rel, ref) ?? (existsSync(real) ? judge.read(rel, false, ref) : null);
+          if (d) out.push({ ...d, action: d.action === 'deny' ? 'ask' : d.action, reason: `${d.reason}; ${ref.by} may read or change it` });
           continue;
         }
         const key = `${real}\0${ref.write}\0${ref.read}\0${ref.beneath}`;

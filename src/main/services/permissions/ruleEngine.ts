@@ -168,6 +168,7 @@ export class PermissionEngine {
         outside: (abs) => this.outside(abs, rules),
         write: (rel, beneath, ref) => this.commandWrite(rel, beneath, ref, rules),
         read: (rel, beneath, ref) => this.commandRead(rel, beneath, ref, rules),
+        maybeWrite: (rel) => (isProtectedPath(rel) || NESTED_PROTECTED.test(rel) ? this.protectedWrite(rel, this.match('edit', rules, (p) => matchPath(p, rel))) : null),
       })),
     );
     return combine(kind, command, parts);

@@ -44,6 +44,9 @@ const WITH_VALUE: Record<string, string[]> = {
   command: [],
   builtin: [],
   nohup: [],
+  stdbuf: ['-i', '-o', '-e', '--input', '--output', '--error'],
+  setsid: [],
+  ionice: ['-c', '--class', '-n', '--classdata', '-t'],
 };
 
 function skipOptions(name: string): Skipper {

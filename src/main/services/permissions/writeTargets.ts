@@ -135,15 +135,38 @@ const INLINE: Record<string, RegExp> = {
   emacs: /^(--batch|--eval|-l|--load|-batch)/,
 };
 
+const STDIN_PROGRAM = new Set(['perl', 'python', 'python3', 'python2', 'node', 'ruby', 'php', 'lua', 'tclsh', 'bun', 'deno']);
+
 function inline(base: string, args: Arg[]): LanguageTargets {
   const re = INLINE[base];
   // `ed file` reads its commands from stdin: the script is the input, so ed always counts.
   if (base === 'ed' || base === 'ex') return { refs: [unknownWrite(base, `${base} takes its commands from its input, which decide what is written`)] };
+  let script = false;
   for (const v of values(args)) {
     if (v === null) return { refs: [unknownWrite(base, `${base} is given arguments only known when it runs`)] };
     if (re.test(v)) return { refs: [unknownWrite(base, `${base} runs a program given on the command line, which decides what it writes`)] };
+    if (v === '-') break;
+    if (!v.startsWith('-')) {
+      script = true;
+      break;
+    }
   }
+  // `python3 <<EOF …`, `node -`: the program is the input.
+  if (!script && STDIN_PROGRAM.has(base)) return { refs: [unknownWrite(base, `${base} runs a program read from its input, which decides what it writes`)] };
   return { refs: [] };
+}
+
+/** curl's `-d @file`, `-F f=@file`, `-F f=<file` upload a file's content. */
+function curlUploads(args: Arg[]): PathRef[] {
+  const refs: PathRef[] = [];
+  for (const a of args.slice(1)) {
+    const v = a.value;
+    const m = v === null ? null : /^@|^[^;]*?=[@<]/.exec(v);
+    if (!m || v === `${m[0]}-`) continue;
+    // Bash expands the whole word (`@{a,b}` is `@a @b`); curl then drops the marker.
+    refs.push({ word: a.word ?? literalWord(v!), raw: a.raw, by: 'curl', write: false, read: true, prefix: m[0] });
+  }
+  return refs;
 }
 
 function tar(args: Arg[]): LanguageTargets {
@@ -193,7 +216,16 @@ function git(args: Arg[]): LanguageTargets {
   if (sub === 'config' && !subArgs.some((v) => v !== null && /^(--get|--get-all|--get-regexp|--list|-l|--show-origin|get|list)/.test(v))) {
     return { refs: [{ word: literalWord('.git/config'), raw: 'git config', by: 'git config', write: true }] };
   }
-  if (sub === 'hook' || sub === 'update-index' || sub === 'worktree' || sub === 'remote') return { refs: [unknownWrite('git', `git ${sub} writes into .git in ways that can run programs later`)] };
+  const gitConfig = { refs: [{ word: literalWord('.git/config'), raw: `git ${sub}`, by: `git ${sub}`, write: true }] };
+  if (sub === 'remote' && subArgs.some((v) => v !== null && /^(add|set-url|rename|remove|rm|set-head|set-branches)$/.test(v))) return gitConfig;
+  if (sub === 'submodule' && subArgs[0] === 'status') return { refs: [] };
+  if ((sub === 'worktree' && subArgs.some((v) => v === 'add' || v === 'move')) || sub === 'hook' || sub === 'update-index') {
+    return { refs: [unknownWrite('git', `git ${sub} writes into .git or folders it names itself`)] };
+  }
+  // A template copies hooks into the repository.
+  if ((sub === 'init' || sub === 'clone') && subArgs.some((v) => v === null || /^--(template|separate-git-dir)/.test(v))) {
+    return { refs: [unknownWrite('git', `git ${sub} with a template or separate git dir writes hooks and config it copies from elsewhere`)] };
+  }
   // Other writers (add, commit, checkout, …) write git's own structures, not files the model names.
   return { refs: [] };
 }
@@ -213,8 +245,12 @@ export function languageTargets(base: string, args: Arg[]): LanguageTargets {
     // Without -O, wget saves under a name the server decides, in -P's folder or the current one.
     return { refs: [{ word: literalWord('.'), raw: 'wget', by: 'wget', write: true, beneath: true }] };
   }
-  if (base === 'curl' && values(args).some((v) => v !== null && /^(-[a-zA-Z]*O|--remote-name|-[a-zA-Z]*J|--remote-header-name|--remote-name-all)/.test(v))) {
-    return { refs: [{ word: literalWord('.'), raw: 'curl -O', by: 'curl', write: true, beneath: true }] };
+  if (base === 'curl') {
+    const uploads = curlUploads(args);
+    if (values(args).some((v) => v !== null && /^(-[a-zA-Z]*O|--remote-name|-[a-zA-Z]*J|--remote-header-name|--remote-name-all)/.test(v))) {
+      return { refs: [...uploads, { word: literalWord('.'), raw: 'curl -O', by: 'curl', write: true, beneath: true }] };
+    }
+    return { refs: uploads };
   }
   return { refs: [] };
 }
