@@ -99,6 +99,8 @@ const LANGUAGE_WRITES = [
   "bash -o pipefail -c 'echo x > §'",
   "python3 <<'EOF'\nopen('§', 'w')\nEOF",
   "node - <<'EOF'\nrequire('fs').writeFileSync('§', '')\nEOF",
+  "bash <<'EOF'\necho x > §\nEOF",
+  "echo 'echo x > §' | sh -s",
   'cd .git && echo x > /proc/self/cwd/config',
   'git init --template=src .',
   'git remote add origin "ext::sh -c touch% /tmp/pwned"',

@@ -220,7 +220,9 @@ function runArgs(input: Arg[], dynamicIn: string | null, w: Walk): void {
   if (base !== null && SHELLS.has(base) && !dynamic) {
     const script = shellScript(args);
     if (script === undefined) {
-      // A shell reading a script file or stdin: an ordinary command.
+      // A shell reading a script file: an ordinary command. Reading its program from its input
+      // (`bash <<EOF`, `sh -s`), what it writes is decided by that input.
+      if (readsStdin(args)) w.out.paths.push({ word: unknownWord(base, 'the script comes from its input'), raw: base, by: base, write: true });
     } else if (script === null) {
       dynamic = `${base} -c is given a script that is only known when it runs`;
     } else {
@@ -285,6 +287,17 @@ function shellScript(args: Arg[]): string | null | undefined {
     }
   }
   return undefined;
+}
+
+function readsStdin(args: Arg[]): boolean {
+  for (let i = 1; i < args.length; i++) {
+    const v = args[i].value ?? '';
+    if (v === '-o' || v === '+o') i++;
+    else if (v === '-' || /^-[a-zA-Z]*s/.test(v)) return true;
+    else if (v === '--') return i + 1 >= args.length;
+    else if (!v.startsWith('-') && !v.startsWith('+')) return false;
+  }
+  return true;
 }
 
 function nested(script: string, via: string, w: Walk): void {
