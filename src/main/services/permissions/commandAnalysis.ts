@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { bashParser, type BashNode } from './bashParser';
 import { operandRefs, type PathRef } from './commandPaths';
-import { literalWord, unknownWord, wordOfNodes, type Word } from './expansion';
+import { expandBraces, isKnown, literalWord, unescape, unknownWord, wordOfNodes, type Word } from './expansion';
 import { hasGlob, staticWord } from './shellWords';
 import { riskyAssignment, unwrap, type Arg } from './wrappers';
 import { languageTargets } from './writeTargets';
@@ -47,7 +47,14 @@ interface Walk {
   parse: (source: string, fn: (root: BashNode) => void) => void;
 }
 
-const textOf = (args: Arg[]) => args.filter((a) => !a.hidden).map((a) => a.value ?? a.raw).join(' ');
+/** What rules match: each word as bash passes it, braces expanded (`rm -rf {/,x}` is `rm -rf / x`). */
+const textOf = (args: Arg[]) => args.filter((a) => !a.hidden).flatMap(braceWords).join(' ');
+
+function braceWords(a: Arg): string[] {
+  if (a.value === null || !a.word || !isKnown(a.word)) return [a.value ?? a.raw];
+  const words = expandBraces(a.word.pattern);
+  return words && words.length > 1 ? words.map(unescape) : [a.value];
+}
 /** An operand the command gets at run time (from xargs' input, find's matches). */
 const runtimeArg = (raw: string, why: string, hidden = false): Arg => ({ value: raw, raw, word: unknownWord(raw, why), ...(hidden ? { hidden: true as const } : {}) });
 
@@ -196,7 +203,11 @@ function onCommand(node: BashNode, w: Walk): void {
       words.push(c);
     }
   });
-  const args = [...adjacentGroups(words), ...wordsAfterRedirects(node)].map(groupArg);
+  let args = [...adjacentGroups(words), ...wordsAfterRedirects(node)].map(groupArg);
+  // `{cat,.env}` runs `cat .env`: a command name that braces split is that many words.
+  if (args[0] && !args[0].glob && braceWords(args[0]).length > 1) {
+    args = [...braceWords(args[0]).map((v): Arg => ({ value: v, raw: v, word: literalWord(v) })), ...args.slice(1)];
+  }
   if (args[0] && (args[0].value === null || args[0].glob)) {
     dynamic ??= `its command name ${args[0].raw} is only known when it runs`;
     args[0] = { ...args[0], value: null };
