@@ -121,14 +121,14 @@ function topLevelCommas(inner: string): string[] {
   return parts;
 }
 
-function sequence(inner: string): string[] | null {
+function sequence(inner: string): string[] | null | 'too many' {
   const num = /^([-+]?\d+)\.\.([-+]?\d+)(?:\.\.([-+]?\d+))?$/.exec(inner);
   const chr = /^([A-Za-z])\.\.([A-Za-z])(?:\.\.([-+]?\d+))?$/.exec(inner);
   const m = num ?? chr;
   if (!m) return null;
   const step = Math.abs(Number(m[3] ?? 1)) || 1;
   const [a, b] = num ? [Number(m[1]), Number(m[2])] : [m[1].codePointAt(0)!, m[2].codePointAt(0)!];
-  if (Math.abs(b - a) / step > MAX_WORDS) return null;
+  if (Math.abs(b - a) / step > MAX_WORDS) return 'too many';
   const width = num && (/^[-+]?0\d/.test(m[1]) || /^[-+]?0\d/.test(m[2])) ? Math.max(m[1].length, m[2].length) : 0;
   const out: string[] = [];
   for (let v = a; a <= b ? v <= b : v >= b; v += a <= b ? step : -step) {
@@ -146,6 +146,7 @@ export function expandBraces(p: string): string[] | null {
     const inner = p.slice(i + 1, j);
     const parts = topLevelCommas(inner);
     const alternatives = parts.length > 1 ? parts : sequence(inner);
+    if (alternatives === 'too many') return null;
     if (!alternatives) continue;
     const out: string[] = [];
     for (const alt of alternatives) {
