@@ -69,7 +69,7 @@ function describeRef(ref: PathRef): string {
 
 function unknownDecision(ref: PathRef, why: string): Decision {
   const risk = ref.write ? 'so it may be in .git, .loupe or outside the workspace' : 'so it may be outside the workspace or a file a read rule denies';
-  return { action: 'ask', kind: 'external_directory', subject: ref.raw, rule: null, reason: `${ref.raw} (${describeRef(ref)}) ${why}, ${risk}`, always: [] };
+  return { action: 'ask', kind: 'external_directory', subject: ref.raw, rule: null, reason: `${ref.raw} (${describeRef(ref)}): ${why}, ${risk}`, always: [] };
 }
 
 export async function judgePaths(a: CommandAnalysis, cwd: string, judge: PathJudge): Promise<Decision[]> {
@@ -86,13 +86,13 @@ export async function judgePaths(a: CommandAnalysis, cwd: string, judge: PathJud
     if (!absolute && where.unknown) {
       // Where a relative name lands is unknown; a command we know nothing of only matters if it names a path.
       const here = expandWord(ref.word, { cwd });
-      if (!ref.ifPathLike || !here || here.some((v) => PATH_LIKE.test(v))) out.push(unknownDecision(ref, `is relative to a folder that is unknown (${where.unknown})`));
+      if (!ref.ifPathLike || !here || here.some((v) => PATH_LIKE.test(v))) out.push(unknownDecision(ref, `it is relative to a folder that is unknown (${where.unknown})`));
       bases = [];
     }
     for (const base of bases) {
       const words = expandWord(ref.word, { cwd: base });
       if (!words) {
-        if (!ref.ifPathLike) out.push(unknownDecision(ref, 'expands to more names than can be checked'));
+        if (!ref.ifPathLike) out.push(unknownDecision(ref, 'it expands to more names than can be checked'));
         continue;
       }
       for (const w of words) {
@@ -100,7 +100,7 @@ export async function judgePaths(a: CommandAnalysis, cwd: string, judge: PathJud
         if (v === '' || v === '-' || HARMLESS_PATHS.test(v)) continue;
         // A process's own view (/proc/self/cwd, /dev/fd/3/…) is the command's, not Loupe's.
         if (/^\/(proc|dev\/fd)\//.test(v)) {
-          if (!ref.ifPathLike || ref.mayRead) out.push(unknownDecision(ref, 'names a file through a process\'s view of the file system, which is only known when it runs'));
+          if (!ref.ifPathLike || ref.mayRead) out.push(unknownDecision(ref, 'it names a file through a process\'s view of the file system, which is only known when it runs'));
           continue;
         }
         const real = physicalPath(v.startsWith('/') ? v : `${base}/${v}`);
@@ -122,7 +122,7 @@ export async function judgePaths(a: CommandAnalysis, cwd: string, judge: PathJud
         if (seen.has(key)) continue;
         seen.add(key);
         if (real === null) {
-          out.push(unknownDecision(ref, 'goes through a loop of symlinks'));
+          out.push(unknownDecision(ref, 'it goes through a loop of symlinks'));
           continue;
         }
         const rel = insideRel(judge.root, real);
