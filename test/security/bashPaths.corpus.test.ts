@@ -274,7 +274,7 @@ describe('no spelling of a protected, outside or denied path is allowed by a bro
 });
 
 describe('random compositions (fast-check)', () => {
-  const benign = ['echo ok', 'cat src/a.ts', 'ls -la src', 'grep -n a src/a.ts', 'echo x > src/out.txt', 'head -1 src/a.ts | wc -l', 'cd sub && ls', 'touch src/new.txt'];
+  const benign = ['echo ok', 'cat src/a.ts', 'cat src/*', 'grep -n a src/* sub/*', 'head -1 s?c/*.ts', 'ls -la src', 'grep -n a src/a.ts', 'echo x > src/out.txt', 'head -1 src/a.ts | wc -l', 'cd sub && ls', 'touch src/new.txt'];
   // A word glued after `of=` or `--output=` is not globbed by bash, so those positions get
   // only spellings that still reach the target there.
   const writeWords = ['.loup?/config.json', '.gi[t]/config', '.git/hook*/pre-commit', 'outdi?/file', 'dangl*', '{.git,x}/info/exclude', '~/.bashrc', '"$F"', '$(echo .git)/config'];

@@ -2,7 +2,7 @@
 // in every folder the line may be in, each result followed through symlinks to where the
 // kernel puts it, then judged: outside the workspace, Loupe's and Git's own files, read and
 // edit rules. A path only known at run time asks.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { CommandAnalysis, PathRef } from './commandAnalysis';
 import { expandWord, isKnown, type Word } from './expansion';
@@ -60,6 +60,14 @@ async function folders(cds: Word[], start: string): Promise<Folders> {
     if (dirs.size === before) break;
   }
   return { dirs: [...dirs], unknown: null };
+}
+
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function describeRef(ref: PathRef): string {
@@ -131,7 +139,8 @@ export async function judgePaths(a: CommandAnalysis, cwd: string, judge: PathJud
           continue;
         }
         const wd = ref.write ? judge.write(rel, !!ref.beneath, ref) : null;
-        const rd = ref.read ? judge.read(rel, !!ref.beneath, ref) : null;
+        // A folder handed to a command that does not recurse is not read (`cat *` meets `secrets/`).
+        const rd = ref.read && (ref.beneath || !isFolder(real)) ? judge.read(rel, !!ref.beneath, ref) : null;
         if (wd) out.push(wd);
         if (rd) out.push(rd);
       }
