@@ -44,6 +44,7 @@ function scriptA(req: RecordedRequest): ScriptedReply {
   if (prompt.includes('run')) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo loupe-bash-output && echo second line', description: 'Print two lines' }) }] };
   if (prompt.includes('edit')) return { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: 'src/greet.ts' }) }] };
   if (prompt.includes('snippet')) return { content: SNIPPET_REPLY, frameDelayMs: 5 };
+  if (prompt.includes('ponder')) return { content: '<think>\nLet me weigh it: six times seven.\n</think>\n\nThe answer is 42.', frameDelayMs: 5 };
   return { content: 'Hello **there**, streamed in pieces.\n\nHere is code:\n\n```ts\nconst answer = 42;\n```\n', frameDelayMs: 15 };
 }
 
@@ -92,6 +93,19 @@ test('a reply streams into the chat as Markdown', async ({ page }) => {
   await expect(reply.locator('pre')).toContainText('const answer = 42;');
   await expect(page.getByTestId('chat-send')).toBeVisible();
   await expect(page.getByTestId('chat-usage')).toContainText('tokens');
+});
+
+test('reasoning shows collapsed, apart from the answer', async ({ page }) => {
+  await openAgent(page);
+  await say(page, 'ponder this');
+  const answer = page.getByTestId('chat-message').filter({ hasText: 'The answer is 42.' });
+  await expect(answer).toBeVisible();
+  await expect(answer).not.toContainText('weigh');
+  const reasoning = page.getByTestId('chat-reasoning').last();
+  await expect(reasoning.locator('summary')).toHaveText('Reasoning');
+  await expect(reasoning.locator('.chat-reasoning-text')).toBeHidden();
+  await reasoning.locator('summary').click();
+  await expect(reasoning.locator('.chat-reasoning-text')).toHaveText('Let me weigh it: six times seven.');
 });
 
 test('code blocks are coloured by Monaco, labelled, and copy their source', async ({ page, context }) => {
@@ -240,4 +254,6 @@ test('settings save and take effect: the next message goes to the second server'
   await expect(page.getByTestId('settings-base-url')).toHaveValue(llmB.baseURL);
   await expect(page.getByTestId('settings-api-key')).toHaveValue('');
   await expect(page.getByTestId('settings-api-key')).toHaveAttribute('placeholder', /key is saved/);
+  // Where it is kept, said plainly (no keychain in this run: the owner-only settings file).
+  await expect(page.getByTestId('settings-key-where')).toContainText(/settings\.json, in plain text readable only by your user account/);
 });

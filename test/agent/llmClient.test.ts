@@ -60,6 +60,12 @@ describe('LlmClient', () => {
     expect(llm.completions.length - before).toBe(4);
   });
 
+  it('a summary (complete) is the answer without the <think> block before it', async () => {
+    llm.enqueue({ content: '<think>\nweigh it {not json}\n</think>\n\nThe summary.' });
+    const client = new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'm' });
+    expect(await client.complete({ messages: [{ role: 'user', content: 'sum up' }] })).toBe('The summary.');
+  });
+
   it('aborts while waiting to retry', async () => {
     llm.enqueue({ status: 503, headers: { 'retry-after': '30' } });
     const client = new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'm' }, { retry: { maxDelayMs: 60_000 } });

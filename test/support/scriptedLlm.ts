@@ -2,8 +2,14 @@
 // SSE exactly as the API does: a role chunk, content deltas, tool_call deltas whose arguments
 // are split mid-JSON, a finish_reason chunk, an optional usage chunk, then `data: [DONE]`.
 // With stream:false it answers one chat.completion object. Every request is recorded.
+// `{ server: 'deepseek' | 'mistral' | … }` makes it speak like that real server instead, quirks
+// and documented refusals included (serverDialects.ts).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerFrames, callIdFor, pieces, refusal, type ServerOptions } from './serverDialects';
+
+export { pieces };
+export type { ServerKind, ServerOptions } from './serverDialects';
 
 export interface ScriptedToolCall {
   id?: string;
@@ -28,6 +34,21 @@ export interface ScriptedReply {
   stallAfterFrames?: number;
   /** Stream only: pause between frames. */
   frameDelayMs?: number;
+  /** With stallAfterFrames: an SSE comment every so often while silent (a keep-alive). */
+  keepAliveMs?: number;
+  /** With status: this error body instead of the generic one. */
+  errorBody?: unknown;
+  /** Answer HTTP 200 with this JSON body (an error a proxy sends as a success). */
+  jsonBody?: unknown;
+  /** Reasoning, sent the way the server sends it (its own field, or in the text: thinkInContent). */
+  reasoning?: string;
+  thinkInContent?: 'tags' | 'close-only';
+  /** The tool calls written into the content instead of sent as calls. */
+  textualToolCalls?: 'tagged' | 'fenced' | 'qwen3-xml';
+  /** After the content, the server reports this error inside the stream. */
+  streamError?: { code: number; message: string; type?: string; metadata?: Record<string, unknown> };
+  /** The stream ends without any finish_reason. */
+  noFinishReason?: boolean;
 }
 
 export interface RecordedRequest {
@@ -56,17 +77,6 @@ export interface ScriptedLlm {
   /** Answers every request the queue does not. */
   respondWith(responder: Responder | null): void;
   close(): Promise<void>;
-}
-
-/** Splits text into a few chunks of uneven size, as a real stream arrives. */
-export function pieces(text: string, size = 7): string[] {
-  const out: string[] = [];
-  for (let i = 0, n = 0; i < text.length; n++) {
-    const len = size + (n % 3);
-    out.push(text.slice(i, i + len));
-    i += len;
-  }
-  return out;
 }
 
 let counter = 0;
@@ -104,8 +114,8 @@ function streamFrames(reply: ScriptedReply, req: RecordedRequest): string[] {
   return frames;
 }
 
-async function sendStream(res: ServerResponse, reply: ScriptedReply, req: RecordedRequest): Promise<void> {
-  const frames = streamFrames(reply, req);
+async function sendStream(res: ServerResponse, reply: ScriptedReply, req: RecordedRequest, opts: ServerOptions): Promise<void> {
+  const frames = opts.server && opts.server !== 'openai' ? answerFrames(opts.server, opts.variant, reply, req, callIdFor(opts.server)) : streamFrames(reply, req);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...reply.headers });
   for (let i = 0; i < frames.length; i++) {
     if (i === reply.cutAfterFrames) {
@@ -113,7 +123,12 @@ async function sendStream(res: ServerResponse, reply: ScriptedReply, req: Record
       await new Promise((r) => setTimeout(r, 20));
       return void res.socket?.destroy();
     }
-    if (i === reply.stallAfterFrames) return; // the client's abort closes the socket
+    if (i === reply.stallAfterFrames) {
+      if (!reply.keepAliveMs) return; // the client's abort closes the socket
+      const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(': OPENROUTER PROCESSING\n\n')), reply.keepAliveMs);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
     if (reply.frameDelayMs) await new Promise((r) => setTimeout(r, reply.frameDelayMs));
     if (res.destroyed) return;
     res.write(frames[i]);
@@ -146,7 +161,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function startScriptedLlm(script: ScriptedReply[] | Responder = []): Promise<ScriptedLlm> {
+export async function startScriptedLlm(script: ScriptedReply[] | Responder = [], opts: ServerOptions = {}): Promise<ScriptedLlm> {
   const queue: ScriptedReply[] = Array.isArray(script) ? [...script] : [];
   let responder: Responder | null = Array.isArray(script) ? null : script;
   const requests: RecordedRequest[] = [];
@@ -168,15 +183,19 @@ export async function startScriptedLlm(script: ScriptedReply[] | Responder = [])
     if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') {
       return sendJson(res, 404, { error: { message: `no route ${req.method} ${url.pathname}`, type: 'invalid_request_error' } });
     }
+    // The real server's documented refusal comes before any scripted answer is used.
+    const refused = opts.server ? refusal(opts.server, opts.variant, body) : null;
+    if (refused) return sendJson(res, refused.status, refused.body);
     const reply = queue.shift() ?? (responder ? await responder(recorded) : undefined);
     if (!reply) return sendJson(res, 500, { error: { message: 'scripted LLM: no reply left in the script', type: 'server_error' } });
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if (res.destroyed) return;
     if (reply.status && reply.status >= 400) {
       for (const [k, v] of Object.entries(reply.headers ?? {})) res.setHeader(k, v);
-      return sendJson(res, reply.status, { error: { message: `scripted error ${reply.status}`, type: 'server_error' } });
+      return sendJson(res, reply.status, reply.errorBody ?? { error: { message: `scripted error ${reply.status}`, type: 'server_error' } });
     }
-    if (body.stream) await sendStream(res, reply, recorded);
+    if (reply.jsonBody !== undefined) return sendJson(res, 200, reply.jsonBody);
+    if (body.stream) await sendStream(res, reply, recorded, opts);
     else sendCompletion(res, reply, recorded);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

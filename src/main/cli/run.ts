@@ -1,5 +1,5 @@
-// `loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] "prompt"`: the agent loop
-// headless. Stdout carries the answer (or NDJSON events with --json); questions, notes and
+// `loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] "prompt"`: the agent
+// loop headless. Stdout carries the answer (or NDJSON events with --json); questions, notes and
 // errors go to stderr. Asks: --yes allows them (deny rules still deny), --deny refuses them with
 // the rule to add; with neither flag, an interactive terminal is asked, anything else refuses.
 import { createInterface } from 'node:readline/promises';
@@ -7,7 +7,7 @@ import { InvalidArgumentError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
 import { nullLogger, streamLogger } from '../agent/edit/logger';
 import { LlmClient } from '../agent/llm/client';
-import { resolveLlmConfig } from '../agent/llm/config';
+import { resolveLlmConfig, type LlmConfig } from '../agent/llm/config';
 import { describeDetected, detectLocalServers } from '../agent/llm/detect';
 import { createJsonChat } from '../agent/llm/jsonChat';
 import type { ChatMessage } from '../agent/llm/types';
@@ -22,11 +22,14 @@ import { ProjectConfig } from '../services/permissions/projectConfig';
 import { PermissionEngine } from '../services/permissions/ruleEngine';
 import { defaultConfigDir } from '../services/settings/configDir';
 import { UserSettings } from '../services/settings/userSettings';
+import { systemKeyStore, type KeyStore } from '../services/settings/keyStore';
+import { LlmSettingsFile } from '../host/llmSettings';
 import { SessionStore, titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
 import { parseArgs } from './args';
 import { workspaceRoot } from './mcp';
+import { settleTrust } from './trust';
 
-const USAGE = 'Usage: loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] "prompt"';
+const USAGE = 'Usage: loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] "prompt"';
 const EXIT: Record<RunStatus, number> = { done: 0, error: 1, turn_limit: 3, aborted: 130 };
 
 type Mode = 'yes' | 'deny' | 'ask';
@@ -93,6 +96,8 @@ function humanPrinter(): (e: AgentEvent) => void {
         return out(`→ ${e.tool} ${argSummary(e.args)}\n`);
       case 'tool_call_finished':
         return out(e.ok ? `  ✓ ${e.tool}: ${oneLine(e.output) || 'done'}\n` : `  ✗ ${e.tool}: ${e.error ? `${e.error.code}: ${oneLine(e.error.message, 200)}` : oneLine(e.output, 200)}\n`);
+      case 'notice':
+        return void process.stderr.write(`(${oneLine(e.text, 300)})\n`);
       case 'retry':
         return void process.stderr.write(`(model request failed: ${oneLine(e.reason)}; retry ${e.attempt} in ${(e.delay_ms / 1000).toFixed(1)}s)\n`);
       case 'compacted':
@@ -106,13 +111,37 @@ function humanPrinter(): (e: AgentEvent) => void {
   };
 }
 
+/**
+ * The model: the user's settings (those the app saves, key included), each field overridden
+ * by its environment variable. Says why a saved key could not be read.
+ */
+export async function runLlmConfig(
+  configDir: string,
+  env: NodeJS.ProcessEnv,
+  note: (s: string) => void,
+  keyStore: KeyStore | null = systemKeyStore(configDir, process.platform, env),
+): Promise<LlmConfig | null> {
+  const saved = await new LlmSettingsFile(configDir, { keyStore }).read();
+  if (saved.key_problem && !env.OPENAI_API_KEY) note(`loupe run: ${saved.key_problem}`);
+  const fromEnv = (v: string | undefined) => v?.trim() || undefined;
+  return resolveLlmConfig(
+    {
+      baseURL: fromEnv(env.OPENAI_BASE_URL) ?? saved.base_url,
+      apiKey: fromEnv(env.OPENAI_API_KEY) ?? saved.api_key,
+      model: fromEnv(env.LOUPE_MODEL) ?? saved.model,
+      contextTokens: envInt(env.LOUPE_CONTEXT_TOKENS) ?? saved.context_tokens,
+    },
+    {},
+  );
+}
+
 function envInt(value: string | undefined): number | undefined {
   const n = Number(value);
   return value && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 export async function runRun(args: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(args, { cwd: 'string', yes: 'boolean', deny: 'boolean', json: 'boolean', session: 'string' });
+  const { flags, positionals } = parseArgs(args, { cwd: 'string', yes: 'boolean', deny: 'boolean', json: 'boolean', session: 'string', trust: 'boolean' });
   const prompt = positionals.join(' ').trim();
   if (!prompt) throw new InvalidArgumentError(`Give the agent a request. ${USAGE}`);
   if (flags.yes && flags.deny) throw new InvalidArgumentError(`--yes and --deny exclude each other. ${USAGE}`);
@@ -125,14 +154,17 @@ export async function runRun(args: string[]): Promise<number> {
   const store = new SessionStore(root);
   const record: SessionRecord<ChatMessage> = typeof flags.session === 'string' ? await store.load<ChatMessage>(flags.session) : store.create<ChatMessage>(titleFrom(prompt));
 
-  const config = resolveLlmConfig(undefined, process.env);
+  const config = await runLlmConfig(defaultConfigDir(), process.env, note);
   const llm = config ? new LlmClient(config) : null;
   const noModelHint = llm ? undefined : describeDetected(await detectLocalServers({ timeoutMs: 300 }));
 
-  const project = new ProjectConfig(root);
+  // Said on stderr even with --json: stdout is the event stream.
+  await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`));
+  const user = new UserSettings(defaultConfigDir());
+  const project = new ProjectConfig(root, user);
   const queue = new ApprovalQueue('deny');
   queue.setResponder(responderFor(mode, note));
-  const permissions = new PermissionGate(new PermissionEngine({ root, project, userRules: new UserSettings(defaultConfigDir()).permissions }), queue, { persist: (rules) => project.addRules(rules), onWarning: note });
+  const permissions = new PermissionGate(new PermissionEngine({ root, project, userRules: user.permissions }), queue, { persist: (rules) => project.addRules(rules), onWarning: note });
   const corrector = config ? new LlmEditCorrector(createJsonChat(config), logger) : null;
   const { signal: _own, ...toolContext } = createToolContext({ root, logger, corrector, session: new FileSession(record.id) });
 

@@ -62,6 +62,40 @@ describe('Host agent channels', () => {
     expect(await host.handle('settings.test', undefined)).toMatchObject({ ok: true });
   });
 
+  it('settings show what was learned of the endpoint: a Mistral-like server that refuses stream_options', async () => {
+    const mistral = await startScriptedLlm([{ content: 'Hello.' }], { server: 'mistral' });
+    try {
+      await host.handle('settings.save', { base_url: mistral.baseURL, model: 'scripted' });
+      expect((await host.handle('settings.get', undefined)).endpoint_profile).toBeUndefined();
+      await host.handle('chat.send', { text: 'hi' });
+      await until(() => finished(), 10_000);
+      expect(finished()).toMatchObject({ status: 'done', text: 'Hello.' });
+      expect((await host.handle('settings.get', undefined)).endpoint_profile).toBe('no stream_options');
+    } finally {
+      await mistral.close();
+    }
+  });
+
+  it('reasoning streams as its own events and comes back, collapsed, in a resumed session', async () => {
+    const deepseek = await startScriptedLlm([{ content: 'Hello.', reasoning: 'Weighing a greeting.' }], { server: 'deepseek' });
+    try {
+      await host.handle('settings.save', { base_url: deepseek.baseURL, model: 'scripted' });
+      const { session_id } = await host.handle('chat.send', { text: 'hi' });
+      await until(() => finished(), 10_000);
+      expect(finished()).toMatchObject({ status: 'done', text: 'Hello.' });
+      expect(chat().filter((e) => e.type === 'reasoning_delta').map((e) => (e as { text: string }).text).join('')).toBe('Weighing a greeting.');
+      await until(async () => (await host.handle('chat.sessions', undefined)).find((s) => s.id === session_id && s.requests === 1));
+      const view = await host.handle('chat.session', { id: session_id });
+      expect(view.items).toEqual([
+        { kind: 'user', text: 'hi' },
+        { kind: 'reasoning', text: 'Weighing a greeting.' },
+        { kind: 'assistant', text: 'Hello.' },
+      ]);
+    } finally {
+      await deepseek.close();
+    }
+  });
+
   it('streams a request as chat.event, asks for bash through approvals, and resumes the session', async () => {
     await host.handle('settings.save', { base_url: llm.baseURL, model: 'scripted' });
     llm.enqueue({ toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo from-bash', description: 'say' }) }] }, { content: 'All done.' });
@@ -140,24 +174,5 @@ describe('switching folders', () => {
     await host.open(path.join(dir, 'other'));
     expect(finished()).toMatchObject({ status: 'aborted' });
     expect(await host.handle('approvals.list', undefined)).toEqual([]);
-  });
-});
-
-describe('sealed API key', () => {
-  it('with a codec (Electron safeStorage) the key is stored sealed and still used', async () => {
-    const codec = { encrypt: (s: string) => Buffer.from(`sealed:${s}`).toString('base64'), decrypt: (s: string) => Buffer.from(s, 'base64').toString().replace(/^sealed:/, '') };
-    const sealedHost = new Host({ transport: 'electron', configDir: path.join(dir, 'config2'), secrets: codec });
-    try {
-      await sealedHost.open(path.join(dir, 'ws'));
-      await sealedHost.handle('settings.save', { base_url: llm.baseURL, model: 'scripted', api_key: 'sk-sealed' });
-      const onDisk = JSON.parse(await readFile(path.join(dir, 'config2', 'settings.json'), 'utf8'));
-      expect(onDisk.llm.api_key).toBeUndefined();
-      expect(JSON.stringify(onDisk)).not.toContain('sk-sealed');
-      expect((await sealedHost.handle('settings.get', undefined)).has_api_key).toBe(true);
-      await sealedHost.handle('settings.test', undefined);
-      expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer sk-sealed');
-    } finally {
-      await sealedHost.dispose();
-    }
   });
 });

@@ -19,6 +19,7 @@ import { LlmClient } from '../agent/llm/client';
 import { resolveLlmConfig, type LlmConfig } from '../agent/llm/config';
 import { detectLocalServers, describeDetected } from '../agent/llm/detect';
 import { NoModelError } from '../agent/llm/errors';
+import { DEFAULT_BASE_URL, knownProfile } from '../agent/llm/profile';
 import { createJsonChat } from '../agent/llm/jsonChat';
 import type { ChatMessage } from '../agent/llm/types';
 import { Agent, newCorrelationId } from '../agent/loop/agentLoop';
@@ -32,7 +33,7 @@ import { CONFIG_REL, ProjectConfig } from '../services/permissions/projectConfig
 import { PermissionEngine } from '../services/permissions/ruleEngine';
 import { SessionStore, titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
 import { UserSettings } from '../services/settings/userSettings';
-import { LlmSettingsFile, type SecretCodec } from './llmSettings';
+import { LlmSettingsFile, savedAsLlmSettings, type LlmSettingsFileOptions } from './llmSettings';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
@@ -55,7 +56,7 @@ class WorkspaceAgent {
     user: UserSettings,
     onWarning: (m: string) => void,
   ) {
-    this.project = new ProjectConfig(root);
+    this.project = new ProjectConfig(root, user);
     this.store = new SessionStore(root);
     this.gate = new PermissionGate(new PermissionEngine({ root, project: this.project, userRules: user.permissions }), this.queue, {
       persist: (rules) => this.project.addRules(rules),
@@ -79,9 +80,11 @@ export function transcriptOf(messages: ChatMessage[]): ChatTranscriptItem[] {
   for (const m of messages) {
     if (m.role === 'user') items.push({ kind: 'user', text: m.content });
     else if (m.role === 'assistant') {
+      const reasoning = m.reasoning_content || m.reasoning;
+      if (reasoning) items.push({ kind: 'reasoning', text: reasoning });
       if (m.content) items.push({ kind: 'assistant', text: m.content });
       for (const c of m.tool_calls ?? []) {
-        const item = { kind: 'tool' as const, call_id: c.id, tool: c.function.name, args: parseArgs(c.function.arguments), status: 'error' as 'done' | 'error', output: '(no result)' };
+        const item = { kind: 'tool' as const, call_id: c.id, tool: c.function.name, args: parseArgs(c.raw_arguments ?? c.function.arguments), status: 'error' as 'done' | 'error', output: '(no result)' };
         tools.set(c.id, item);
         items.push(item);
       }
@@ -102,8 +105,8 @@ export interface AgentHostOptions {
   /** The open workspace's root; throws NO_WORKSPACE when none. */
   root: () => string;
   env?: NodeJS.ProcessEnv;
-  /** Seals the API key at rest (the desktop app's safeStorage). */
-  secrets?: SecretCodec;
+  /** Where the API key is kept: the OS keychain, and the desktop app's reader of old sealed keys. */
+  keys?: LlmSettingsFileOptions;
   /** Tests: the tools the agent may call. */
   registry?: ToolRegistry;
 }
@@ -116,7 +119,7 @@ export class AgentHost {
   private readonly registry: ToolRegistry;
 
   constructor(private readonly opts: AgentHostOptions) {
-    this.settings = new LlmSettingsFile(opts.configDir, opts.secrets);
+    this.settings = new LlmSettingsFile(opts.configDir, opts.keys);
     this.user = new UserSettings(opts.configDir);
     this.env = opts.env ?? process.env;
     this.registry = opts.registry ?? createToolRegistry();
@@ -145,12 +148,13 @@ export class AgentHost {
   private async config(probe?: LlmProbe | void): Promise<LlmConfig | null> {
     const saved = await this.settings.read();
     const p = probe ?? {};
+    const fromSaved = savedAsLlmSettings(saved);
     return resolveLlmConfig(
       {
-        baseURL: p.base_url?.trim() || saved.base_url,
-        apiKey: p.api_key || saved.api_key,
-        model: p.model?.trim() || saved.model,
-        contextTokens: saved.context_tokens,
+        ...fromSaved,
+        baseURL: p.base_url?.trim() || fromSaved.baseURL,
+        apiKey: p.api_key || fromSaved.apiKey,
+        model: p.model?.trim() || fromSaved.model,
       },
       this.env,
     );
@@ -161,14 +165,18 @@ export class AgentHost {
     const config = await this.config();
     const detected = await detectLocalServers({ timeoutMs: 300 });
     const fromSettings = Boolean(saved.base_url || saved.model);
+    const profile = config ? knownProfile(config.baseURL ?? DEFAULT_BASE_URL)?.describe() : undefined;
     return {
       base_url: saved.base_url ?? this.env.OPENAI_BASE_URL ?? '',
       model: saved.model ?? this.env.LOUPE_MODEL ?? '',
       ...(saved.context_tokens ? { context_tokens: saved.context_tokens } : {}),
       has_api_key: Boolean(saved.api_key || this.env.OPENAI_API_KEY),
+      ...(saved.key_where ? { api_key_where: saved.key_where } : this.env.OPENAI_API_KEY ? { api_key_where: 'the OPENAI_API_KEY environment variable' } : {}),
+      ...(saved.key_problem ? { api_key_problem: saved.key_problem } : {}),
       source: fromSettings ? 'settings' : this.env.LOUPE_MODEL || this.env.OPENAI_BASE_URL ? 'env' : 'none',
       configured: config !== null,
       detected: detected.map((d) => ({ name: d.name, base_url: d.baseURL, models: d.models })),
+      ...(profile ? { endpoint_profile: profile } : {}),
     };
   }
 

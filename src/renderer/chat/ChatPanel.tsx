@@ -21,6 +21,14 @@ function Item({ item }: { item: ChatItem }) {
           <Markdown text={item.text} streaming={item.streaming} />
         </div>
       );
+    case 'reasoning':
+      // Collapsed: the model's thinking is there to check, not to read as the answer.
+      return (
+        <details className="chat-reasoning" data-testid="chat-reasoning">
+          <summary>{item.streaming ? 'Thinking…' : 'Reasoning'}</summary>
+          <div className="chat-reasoning-text">{item.text}</div>
+        </details>
+      );
     case 'tool':
       return <ToolCard item={item} />;
     case 'error':

@@ -105,11 +105,22 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
             onChange={(e) => setApiKey(e.target.value)}
           />
         </label>
+        {settings.api_key_problem && <div className="settings-fail" data-testid="settings-key-problem">{settings.api_key_problem}</div>}
+        {settings.has_api_key && settings.api_key_where && (
+          <div className="muted settings-note" data-testid="settings-key-where">
+            The key is kept in {settings.api_key_where}.
+          </div>
+        )}
         <label>
           Context window (tokens)
           <input className="text-input" inputMode="numeric" value={context} placeholder="32768" onChange={(e) => setContext(e.target.value.replace(/[^\d]/g, ''))} />
         </label>
         {settings.source === 'env' && <div className="muted settings-note">Currently from the environment (OPENAI_BASE_URL, LOUPE_MODEL); saving here overrides it.</div>}
+        {settings.endpoint_profile && (
+          <div className="muted settings-note" data-testid="settings-endpoint-profile">
+            This endpoint: {settings.endpoint_profile}
+          </div>
+        )}
         {result && (
           <div className={result.ok ? 'settings-ok' : 'settings-fail'} data-testid="settings-test-result">
             {result.message}

@@ -43,6 +43,20 @@ describe('chat events → the rendered conversation', () => {
     expect(items[2]).toMatchObject({ status: 'error', error: 'Stopped.' });
     expect(items[4]).toMatchObject({ code: 'LLM_ERROR', message: 'boom' });
   });
+
+  it('reasoning is its own collapsed item, never the answer; a notice is a note; a retry drops both half-streamed', () => {
+    const items = run([
+      { type: 'reasoning_delta', text: 'Let me ' },
+      { type: 'reasoning_delta', text: 'think.' },
+      { type: 'text_delta', text: 'The answer.' },
+      { type: 'notice', text: 'The model wrote a tool call as text (grep); recognised and run like a real call.' },
+    ]);
+    expect(items.map((i) => i.kind)).toEqual(['reasoning', 'assistant', 'note']);
+    expect(items[0]).toMatchObject({ text: 'Let me think.', streaming: false });
+    expect(items[1]).toMatchObject({ text: 'The answer.' });
+    const retried = run([{ type: 'reasoning_delta', text: 'half' }, { type: 'retry', attempt: 1, delay_ms: 5, reason: 'cut' }]);
+    expect(retried.map((i) => i.kind)).toEqual(['note']);
+  });
 });
 
 describe('chat slice', () => {

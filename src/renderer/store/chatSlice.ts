@@ -7,6 +7,8 @@ export type ToolStatus = 'running' | 'done' | 'error';
 export type ChatItem =
   | { kind: 'user'; id: string; text: string }
   | { kind: 'assistant'; id: string; text: string; streaming: boolean }
+  /** The model's reasoning: shown collapsed, apart from the answer. */
+  | { kind: 'reasoning'; id: string; text: string; streaming: boolean }
   | { kind: 'tool'; id: string; tool: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; data?: Record<string, unknown>; durationMs?: number }
   | { kind: 'error'; id: string; code: string; message: string }
   | { kind: 'note'; id: string; text: string };
@@ -44,6 +46,7 @@ function fromTranscript(items: ChatTranscriptItem[]): ChatItem[] {
   return items.map((i) => {
     if (i.kind === 'user') return { kind: 'user', id: nextId('u'), text: i.text };
     if (i.kind === 'assistant') return { kind: 'assistant', id: nextId('a'), text: i.text, streaming: false };
+    if (i.kind === 'reasoning') return { kind: 'reasoning', id: nextId('r'), text: i.text, streaming: false };
     return { kind: 'tool', id: i.call_id, tool: i.tool, args: i.args, argsText: '', status: i.status, output: i.output };
   });
 }
@@ -58,11 +61,16 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent): ChatItem[] {
     next[i] = f(items[i] as Extract<ChatItem, { kind: 'tool' }>);
     return next;
   };
-  const settle = (list: ChatItem[]) => list.map((x) => (x.kind === 'assistant' && x.streaming ? { ...x, streaming: false } : x));
+  const settle = (list: ChatItem[]) => list.map((x) => ((x.kind === 'assistant' || x.kind === 'reasoning') && x.streaming ? { ...x, streaming: false } : x));
   switch (e.type) {
     case 'text_delta':
       if (last?.kind === 'assistant' && last.streaming) return [...items.slice(0, -1), { ...last, text: last.text + e.text }];
-      return [...items, { kind: 'assistant', id: nextId('a'), text: e.text, streaming: true }];
+      return [...settle(items), { kind: 'assistant', id: nextId('a'), text: e.text, streaming: true }];
+    case 'reasoning_delta':
+      if (last?.kind === 'reasoning' && last.streaming) return [...items.slice(0, -1), { ...last, text: last.text + e.text }];
+      return [...settle(items), { kind: 'reasoning', id: nextId('r'), text: e.text, streaming: true }];
+    case 'notice':
+      return [...items, { kind: 'note', id: nextId('n'), text: e.text }];
     case 'tool_call_streaming':
       return [...settle(items), { kind: 'tool', id: e.call_id, tool: e.tool, args: undefined, argsText: '', status: 'running', output: '' }];
     case 'tool_call_args':
@@ -89,7 +97,7 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent): ChatItem[] {
       );
     case 'retry': {
       // Whatever streamed in the failed attempt is void.
-      const kept = last?.kind === 'assistant' && last.streaming ? items.slice(0, -1) : items;
+      const kept = items.filter((x) => !((x.kind === 'assistant' || x.kind === 'reasoning') && x.streaming));
       return [...kept, { kind: 'note', id: nextId('n'), text: `The model request failed (${e.reason}); retry ${e.attempt} in ${(e.delay_ms / 1000).toFixed(1)} s…` }];
     }
     case 'compacted':

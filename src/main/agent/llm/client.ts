@@ -1,13 +1,18 @@
 // The agent's model: streaming chat completions with tools against any OpenAI-compatible
-// endpoint. The openai client's own retries are off so that every retry (429/5xx, a dropped
+// endpoint. The stream is read here rather than by the openai package, because real servers
+// bend the format (see sse.ts, assembler.ts, turnReader.ts); every retry (429/5xx, a dropped
 // connection, a stream cut mid-way) goes through one policy and is reported to the UI.
 import OpenAI from 'openai';
-import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { AbortedError, LoupeError } from '../../errors';
 import type { LlmConfig } from './config';
-import { LlmError, StreamCutError } from './errors';
-import { DEFAULT_RETRY, backoffMs, isRetryable, sleep, type RetryPolicy } from './retry';
-import type { AssistantTurn, ChatMessage, ChatToolCall, ChatToolSpec, StreamHandlers } from './types';
+import { IdleTimeoutError, LlmError, ServerError } from './errors';
+import { endpointProfile, type EndpointProfile } from './profile';
+import { DEFAULT_RETRY, backoffMs, fromHeaders, isRetryable, sleep, type RetryPolicy } from './retry';
+import { errorCode, serverMessage, serverMessageFromText } from './serverMessage';
+import { splitThink } from './thinkSplitter';
+import { TurnReader } from './turnReader';
+import type { AssistantTurn, ChatMessage, ChatToolSpec, StreamHandlers } from './types';
+import { toWire } from './wire';
 
 export interface ChatRequest {
   messages: ChatMessage[];
@@ -17,7 +22,7 @@ export interface ChatRequest {
 
 export interface LlmClientOptions {
   retry?: Partial<RetryPolicy>;
-  /** Per attempt; a stalled server counts as a failed attempt. */
+  /** How long the model may send no content (headers included) before the attempt fails. */
   timeoutMs?: number;
 }
 
@@ -29,9 +34,18 @@ export interface ConnectionTest {
   error?: string;
 }
 
+export const DEFAULT_IDLE_TIMEOUT_MS = 180_000;
+
+function idleTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.LOUPE_LLM_IDLE_TIMEOUT_MS);
+  return Number.isFinite(n) && n > 0 ? n : DEFAULT_IDLE_TIMEOUT_MS;
+}
+
 function describe(err: unknown): string {
   if (err instanceof OpenAI.APIError && err.status) return `HTTP ${err.status}: ${err.message.replace(/\.+$/, '')}`;
-  return ((err as Error)?.message ?? String(err)).replace(/\.+$/, '');
+  const e = err as Error & { cause?: { code?: string; message?: string } };
+  const cause = e?.cause?.code ?? e?.cause?.message;
+  return `${e?.message ?? String(err)}${cause && !String(e?.message).includes(cause) ? ` (${cause})` : ''}`.replace(/\.+$/, '');
 }
 
 /** Turns whatever the client threw into LLM_ERROR (or ABORTED) with a next step. */
@@ -44,50 +58,41 @@ export function toLlmError(err: unknown, baseURL: string, signal?: AbortSignal):
       ? ' Check OPENAI_API_KEY (or the API key in Settings).'
       : status === 404
         ? ' Check the model name (LOUPE_MODEL) and that the base URL ends in /v1.'
-        : err instanceof OpenAI.APIConnectionError
+        : err instanceof OpenAI.APIConnectionError || err instanceof TypeError
           ? ` Is the server at ${baseURL} running?`
           : '';
   return new LlmError(`The model request failed: ${describe(err)}.${hint}`, status);
 }
 
-class ToolCallAssembler {
-  private readonly calls: ChatToolCall[] = [];
+function statusHint(status: number, baseURL: string): string {
+  if (status === 401 || status === 403) return ' Check OPENAI_API_KEY (or the API key in Settings).';
+  if (status === 404) return ` Check the model name (LOUPE_MODEL) and that the base URL (${baseURL}) ends in /v1.`;
+  return '';
+}
 
-  constructor(private readonly handlers: StreamHandlers) {}
+const retryableStatus = (status: number | undefined): boolean => status === 429 || status === 408 || (status !== undefined && status >= 500);
 
-  add(deltas: NonNullable<ChatCompletionChunk.Choice['delta']['tool_calls']>): void {
-    for (const d of deltas) {
-      let call = this.calls[d.index];
-      if (!call) {
-        call = { id: d.id || `call_${d.index}`, type: 'function', function: { name: d.function?.name ?? '', arguments: '' } };
-        this.calls[d.index] = call;
-        this.handlers.onToolCallStart?.({ index: d.index, id: call.id, name: call.function.name });
-      } else if (d.function?.name) {
-        call.function.name += d.function.name;
-      }
-      const piece = d.function?.arguments;
-      if (piece) {
-        call.function.arguments += piece;
-        this.handlers.onToolCallArgs?.({ index: d.index, id: call.id, delta: piece });
-      }
-    }
-  }
-
-  result(): ChatToolCall[] {
-    return this.calls.filter(Boolean);
-  }
+/** An error the server sent: its own message first, then what to do. */
+export function serverError(status: number | undefined, message: string | undefined, baseURL: string, retryAfterMs?: number): ServerError {
+  const head = status ? `The model server answered HTTP ${status}` : 'The model server reported an error';
+  const text = `${head}: ${(message ?? 'no message').replace(/\.+$/, '')}.${status ? statusHint(status, baseURL) : ''}`;
+  return new ServerError(text, status, retryableStatus(status), retryAfterMs);
 }
 
 export class LlmClient {
   private readonly client: OpenAI;
   private readonly retry: RetryPolicy;
+  private readonly idleMs: number;
+  readonly profile: EndpointProfile;
 
   constructor(
     readonly config: LlmConfig,
     opts: LlmClientOptions = {},
   ) {
+    this.idleMs = opts.timeoutMs ?? idleTimeoutFromEnv();
     this.client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: opts.timeoutMs ?? 300_000 });
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
+    this.profile = endpointProfile(this.client.baseURL);
   }
 
   get baseURL(): string {
@@ -96,14 +101,16 @@ export class LlmClient {
 
   /** Streams one answer, retrying transient failures; resolves with the whole turn. */
   async streamChat(req: ChatRequest, handlers: StreamHandlers = {}): Promise<AssistantTurn> {
-    return this.withRetries(req.signal, handlers, () => this.streamOnce(req, handlers));
+    return this.withRetries(req.signal, handlers, () => this.streamLearning(req, handlers));
   }
 
   /** One non-streamed answer without tools (compaction summaries). */
   async complete(req: Omit<ChatRequest, 'tools'>): Promise<string> {
     return this.withRetries(req.signal, {}, async () => {
-      const res = await this.client.chat.completions.create({ model: this.config.model, messages: req.messages }, { signal: req.signal });
-      const content = res.choices[0]?.message?.content;
+      const res = await this.client.chat.completions.create({ model: this.config.model, messages: toWire(req.messages, this.profile).messages as never }, { signal: req.signal });
+      const raw = res.choices[0]?.message?.content;
+      // A summary is the answer, not the model's thinking before it.
+      const content = raw ? splitThink(raw, this.profile.thinkOpensInPrompt).content.trim() || raw : raw;
       if (!content) throw new LlmError('The model returned an empty answer.');
       return content;
     });
@@ -142,44 +149,80 @@ export class LlmClient {
         if (signal?.aborted) throw new AbortedError('The model request');
         if (n > this.retry.maxRetries || !isRetryable(err)) throw toLlmError(err, this.baseURL, signal);
         const delayMs = backoffMs(n, this.retry, err);
-        handlers.onRetry?.({ attempt: n, delayMs: Math.round(delayMs), reason: describe(err) });
+        handlers.onRetry?.({ attempt: n, delayMs: Math.round(delayMs), reason: err instanceof LoupeError ? err.message.replace(/\.+$/, '') : describe(err) });
         await sleep(delayMs, signal);
       }
     }
   }
 
-  private async streamOnce(req: ChatRequest, handlers: StreamHandlers): Promise<AssistantTurn> {
-    const tools = req.tools?.length ? req.tools.map((t) => ({ type: 'function' as const, function: t })) : undefined;
-    const stream = await this.client.chat.completions.create(
-      { model: this.config.model, messages: req.messages, stream: true, stream_options: { include_usage: true }, ...(tools ? { tools } : {}) },
-      { signal: req.signal },
-    );
-    const calls = new ToolCallAssembler(handlers);
-    const turn: AssistantTurn = { content: '', toolCalls: [], finishReason: '' };
-    try {
-      for await (const chunk of stream) {
-        if (chunk.usage) {
-          turn.usage = { prompt_tokens: chunk.usage.prompt_tokens, completion_tokens: chunk.usage.completion_tokens, total_tokens: chunk.usage.total_tokens };
-          handlers.onUsage?.(turn.usage);
-        }
-        const choice = chunk.choices[0];
-        if (!choice) continue;
-        const text = choice.delta?.content;
-        if (text) {
-          turn.content += text;
-          handlers.onText?.(text);
-        }
-        if (choice.delta?.tool_calls) calls.add(choice.delta.tool_calls);
-        if (choice.finish_reason) turn.finishReason = choice.finish_reason;
+  /** One attempt; a refusal naming an optional field is learned and asked again without it. */
+  private async streamLearning(req: ChatRequest, handlers: StreamHandlers): Promise<AssistantTurn> {
+    for (;;) {
+      const wire = toWire(req.messages, this.profile);
+      const sent = new Set([...wire.sent, ...(this.profile.sends('stream_options') ? (['stream_options'] as const) : [])]);
+      try {
+        return await this.streamOnce(req, wire.messages, handlers);
+      } catch (err) {
+        const learned = err instanceof ServerError && err.status ? this.profile.learnFromRefusal(err.status, err.message, sent) : null;
+        if (!learned) throw err;
+        handlers.onNotice?.(`The server refused "${learned}" (${this.baseURL}); asked again without it, and this endpoint will not be sent it again.`);
       }
-    } catch (err) {
-      // An error event inside the stream is the server's answer; anything else broke the stream.
-      if (req.signal?.aborted || (err instanceof OpenAI.APIError && !(err instanceof OpenAI.APIConnectionError))) throw err;
-      throw new StreamCutError(describe(err));
     }
-    // No finish_reason means the connection closed early: the answer may be missing its end.
-    if (!turn.finishReason) throw new StreamCutError('no finish_reason before the stream ended');
-    turn.toolCalls = calls.result();
-    return turn;
+  }
+
+  private async streamOnce(req: ChatRequest, messages: Record<string, unknown>[], handlers: StreamHandlers): Promise<AssistantTurn> {
+    const tools = req.tools?.length ? req.tools.map((t) => ({ type: 'function' as const, function: t })) : undefined;
+    const body = {
+      model: this.config.model,
+      messages,
+      stream: true,
+      ...(this.profile.sends('stream_options') ? { stream_options: { include_usage: true } } : {}),
+      ...(tools ? { tools } : {}),
+    };
+    // The idle limit covers waiting for headers and every silence between content chunks.
+    const idle = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => idle.abort(), this.idleMs);
+    };
+    const signal = req.signal ? AbortSignal.any([req.signal, idle.signal]) : idle.signal;
+    arm();
+    try {
+      const res = await fetch(`${this.baseURL.replace(/\/+$/, '')}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${this.config.apiKey}` },
+        body: JSON.stringify(body),
+        signal,
+      });
+      if (!res.ok) {
+        const text = await res.text().catch(() => '');
+        throw serverError(res.status, serverMessageFromText(text) ?? res.statusText, this.baseURL, fromHeaders(res.headers));
+      }
+      const reader = new TurnReader(this.profile, handlers, { toolNames: (req.tools ?? []).map((t) => t.name), onContent: arm });
+      const type = res.headers.get('content-type') ?? '';
+      if (!type.includes('text/event-stream')) {
+        // A 200 that is not a stream: a JSON error body, a whole completion, or SSE mislabelled.
+        const text = await res.text();
+        if (/^\s*(?:data|event|error)?:/.test(text)) {
+          return await reader.read([new TextEncoder().encode(text)], (code, message) => serverError(code, message, this.baseURL));
+        }
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          throw serverError(undefined, `an unreadable answer (${type || 'no content type'}): ${text.slice(0, 300)}`, this.baseURL);
+        }
+        const errorBody = (parsed as { error?: unknown }).error !== undefined || Array.isArray(parsed);
+        if (errorBody) throw serverError(errorCode(parsed), serverMessage(parsed), this.baseURL);
+        return reader.whole(parsed);
+      }
+      return await reader.read(res.body as unknown as AsyncIterable<Uint8Array>, (code, message) => serverError(code, message, this.baseURL));
+    } catch (err) {
+      if (idle.signal.aborted && !req.signal?.aborted) throw new IdleTimeoutError(this.idleMs);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

@@ -23,3 +23,24 @@ export class StreamCutError extends LlmError {
     super(`The model's answer was cut off mid-stream (${detail}).`);
   }
 }
+
+/** The server answered with an error (an HTTP status, an error event, a JSON error body). */
+export class ServerError extends LlmError {
+  constructor(
+    message: string,
+    status: number | undefined,
+    /** Whether another attempt can help: rate limits, overload, server faults. */
+    readonly retryable: boolean,
+    /** The server's retry-after, when it gave one. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message, status);
+  }
+}
+
+/** The stream went silent: no content for the idle limit (keep-alive comments do not count). */
+export class IdleTimeoutError extends LlmError {
+  constructor(ms: number) {
+    super(`The model sent no content for ${Math.round(ms / 1000)} s. Is the server overloaded? Raise LOUPE_LLM_IDLE_TIMEOUT_MS (milliseconds) for a slow local model.`);
+  }
+}

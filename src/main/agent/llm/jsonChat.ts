@@ -5,6 +5,7 @@ import { AbortedError } from '../../errors';
 import type { LlmConfig } from './config';
 import { LlmError } from './errors';
 import { parseJsonAnswer } from './jsonAnswer';
+import { splitThink } from './thinkSplitter';
 
 export interface JsonQuestion {
   system: string;
@@ -36,6 +37,7 @@ export function createJsonChat(config: LlmConfig, opts: { timeoutMs?: number } =
       throw new LlmError(`The model request failed: ${(err as Error).message}`);
     }
     if (!content) throw new LlmError('The model returned an empty answer.');
-    return parseJsonAnswer(content);
+    // Reasoning models write their thinking first, braces and all: the answer is what follows.
+    return parseJsonAnswer(splitThink(content).content || content);
   };
 }

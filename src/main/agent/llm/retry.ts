@@ -2,7 +2,7 @@
 // jitter, or the server's own retry-after when it gives one, always capped so Stop stays snappy.
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { AbortedError } from '../../errors';
-import { StreamCutError } from './errors';
+import { IdleTimeoutError, ServerError, StreamCutError } from './errors';
 
 export interface RetryPolicy {
   /** Retries after the first attempt. */
@@ -15,14 +15,22 @@ export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 500, max
 
 export function isRetryable(err: unknown): boolean {
   if (err instanceof APIUserAbortError || err instanceof AbortedError) return false;
-  if (err instanceof StreamCutError || err instanceof APIConnectionError) return true;
+  if (err instanceof StreamCutError || err instanceof IdleTimeoutError || err instanceof APIConnectionError) return true;
+  if (err instanceof ServerError) return err.retryable;
+  // fetch's own failures: refused, reset, DNS.
+  if (err instanceof TypeError && /fetch failed|terminated|ECONN|socket/i.test(`${err.message} ${String((err as { cause?: unknown }).cause ?? '')}`)) return true;
   if (err instanceof APIError) return err.status === 429 || err.status === 408 || (err.status !== undefined && err.status >= 500);
   return false;
 }
 
-/** retry-after-ms, then retry-after (seconds or an HTTP date); undefined when absent or unreadable. */
+/** The wait a failed attempt asked for; undefined when absent or unreadable. */
 export function retryAfterMs(err: unknown, now = Date.now()): number | undefined {
-  const headers = err instanceof APIError ? err.headers : undefined;
+  if (err instanceof ServerError) return err.retryAfterMs;
+  return fromHeaders(err instanceof APIError ? err.headers : undefined, now);
+}
+
+/** retry-after-ms, then retry-after (seconds or an HTTP date). */
+export function fromHeaders(headers: Headers | undefined, now = Date.now()): number | undefined {
   if (!headers) return undefined;
   const ms = Number(headers.get('retry-after-ms'));
   if (headers.get('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;

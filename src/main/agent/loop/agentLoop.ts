@@ -14,7 +14,7 @@ import { conversationTokens, toolOutputCap, truncateMiddle } from './budget';
 import { compact } from './compaction';
 import { TurnLimitError } from './errors';
 import { AgentEvents, now, type AgentEventBody, type RunStatus } from './events';
-import { prepareCall, runToolCalls } from './toolCalls';
+import { assistantMessage, prepareCall, runToolCalls } from './toolCalls';
 
 export const DEFAULT_MAX_TURNS = 25;
 /** Compact when the estimate passes this share of the window: the answer needs room too. */
@@ -101,7 +101,7 @@ export class Agent {
       const turn = await this.ask(llm, [system, ...this.messages], tools, signal, emit);
       emit({ type: 'turn_completed', turn: state.turns, finish_reason: turn.finishReason, tool_calls: turn.toolCalls.length });
       state.text = turn.content;
-      this.messages.push({ role: 'assistant', content: turn.content || null, ...(turn.toolCalls.length ? { tool_calls: turn.toolCalls } : {}) });
+      this.messages.push(assistantMessage(turn));
       if (!turn.toolCalls.length) {
         if (turn.finishReason === 'length') throw new LoupeError('LLM_ERROR', 'The answer hit the model’s output limit and was cut. Ask it to continue, or raise the model’s max tokens.');
         return;
@@ -121,6 +121,8 @@ export class Agent {
             partial += text;
             emit({ type: 'text_delta', text });
           },
+          onReasoning: (text) => emit({ type: 'reasoning_delta', text }),
+          onNotice: (text) => emit({ type: 'notice', text }),
           onToolCallStart: (c) => emit({ type: 'tool_call_streaming', call_id: c.id, tool: c.name }),
           onToolCallArgs: (c) => emit({ type: 'tool_call_args', call_id: c.id, delta: c.delta }),
           onUsage: (usage) => emit({ type: 'usage', usage }),

@@ -8,7 +8,11 @@ export const estimateTokens = (chars: number): number => Math.ceil(chars / CHARS
 
 export function messageChars(m: ChatMessage): number {
   let n = (m.content ?? '').length + 16; // role and framing
-  if (m.role === 'assistant') for (const c of m.tool_calls ?? []) n += c.function.name.length + c.function.arguments.length + 32;
+  if (m.role === 'assistant') {
+    for (const c of m.tool_calls ?? []) n += c.function.name.length + c.function.arguments.length + 32 + (c.extra_content ? JSON.stringify(c.extra_content).length : 0);
+    // Reasoning a provider wants back is sent back, so it takes room too.
+    n += (m.reasoning_content?.length ?? 0) + (m.reasoning?.length ?? 0) + (m.reasoning_details ? JSON.stringify(m.reasoning_details).length : 0);
+  }
   return n;
 }
 

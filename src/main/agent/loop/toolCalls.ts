@@ -2,7 +2,8 @@
 // may write or run something, the turn runs in order, so a later call sees what an earlier one
 // did. Bad arguments and unknown tools become error results the model can correct.
 import { LoupeError } from '../../errors';
-import type { ChatToolCall } from '../llm/types';
+import type { AssistantTurn, ChatMessage, ChatToolCall } from '../llm/types';
+import { isJsonObject } from '../llm/wire';
 import type { ToolOutputHook } from '../tools/bash';
 import { failure, type ToolRegistry } from '../tools/registry';
 import type { ToolContext, ToolResult } from '../tools/types';
@@ -37,6 +38,19 @@ export function prepareCall(call: ChatToolCall, registry: ToolRegistry, correlat
   }
   if (CORRELATED_TOOLS.has(name)) args = { ...args, correlation_id: correlationId };
   return { call, args };
+}
+
+/**
+ * The turn as it is kept in the conversation. Arguments that are not a JSON object (cut off at
+ * the token limit, say) are replayed as "{}": vLLM, llama-server, SGLang and Ollama parse
+ * history and would refuse every later request. The model's text stays in raw_arguments for
+ * the person, and the tool's answer tells the model what was wrong.
+ */
+export function assistantMessage(turn: AssistantTurn): ChatMessage {
+  const calls = turn.toolCalls.map((c) =>
+    !c.function.arguments.trim() || isJsonObject(c.function.arguments) ? c : { ...c, function: { ...c.function, arguments: '{}' }, raw_arguments: c.function.arguments },
+  );
+  return { role: 'assistant', content: turn.content || null, ...(calls.length ? { tool_calls: calls } : {}), ...turn.reasoningFields };
 }
 
 export interface RunHooks {
