@@ -50,7 +50,9 @@ export async function bashWorkspace(): Promise<BashWorkspace> {
   await symlink(path.join(out.dir, 'made-by-link'), path.join(root, 'dangling'));
   await symlink('.git', path.join(root, 'gitlink'));
   await symlink(home.dir, path.join(root, 'homelink'));
-  const engine = new PermissionEngine({ root, project: new ProjectConfig(root), userRules: () => RULES });
+  // The rules are the user's (always in force); the folder's own config is empty and untrusted.
+  const untrusted = { trustedDigest: () => null, trust: async () => {} };
+  const engine = new PermissionEngine({ root, project: new ProjectConfig(root, untrusted), userRules: () => RULES });
   return {
     root,
     outside: out.dir,
