@@ -213,7 +213,10 @@ function git(args: Arg[]): LanguageTargets {
   if (GIT_CODE_RUNNERS.has(sub) || (sub === 'rebase' && subArgs.some((v) => v === '-x' || v?.startsWith('--exec'))) || (sub === 'grep' && subArgs.some((v) => v === '-O' || v?.startsWith('--open-files-in-pager')))) {
     return { refs: [], dynamic: `git ${sub} runs programs` };
   }
-  if (sub === 'config' && !subArgs.some((v) => v !== null && /^(--get|--get-all|--get-regexp|--list|-l|--show-origin|get|list)/.test(v))) {
+  // `git config key` reads; `git config key value`, `set`, `--unset`, `--edit` … write.
+  const configOperands = subArgs.filter((v) => v === null || !v.startsWith('-'));
+  const configReads = subArgs.some((v) => v !== null && /^(--get|--get-all|--get-regexp|--list|-l|--show-origin|get|list)/.test(v)) || (configOperands.length === 1 && !subArgs.some((v) => v === null || /^(-e|--edit|--unset|--add|--replace-all|--rename-section|--remove-section)/.test(v)));
+  if (sub === 'config' && !configReads) {
     return { refs: [{ word: literalWord('.git/config'), raw: 'git config', by: 'git config', write: true }] };
   }
   const gitConfig = { refs: [{ word: literalWord('.git/config'), raw: `git ${sub}`, by: `git ${sub}`, write: true }] };
