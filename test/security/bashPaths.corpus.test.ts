@@ -108,6 +108,10 @@ const LANGUAGE_WRITES = [
   'setsid cp src/a.ts §',
   'prettier --write §',
   'ln src/a.ts §',
+  "sqlite3 src/x.db '.output §' 'select 1;'",
+  "yq -i '.a = 1' §",
+  'convert src/a.ts §',
+  'git config user.name x',
 ];
 
 const READ_TARGETS = ['.env', 'src/.env', 'secrets/prod.key'];

@@ -59,6 +59,7 @@ for (const c of WRITE_ONLY) SPECS.set(c, { write: true });
 for (const c of ARCHIVERS) SPECS.set(c, { read: true, write: true, recursive: ['-r', '--recursive'] });
 // uniq and xxd write their second operand; dos2unix converts in place.
 for (const c of ['uniq', 'xxd', 'dos2unix', 'unix2dos']) SPECS.set(c, { read: true, write: true });
+SPECS.set('yq', { read: true, writeWith: ['-i', '--inplace'] });
 SPECS.set('sort', { read: true, writeOpts: ['-o', '--output'], valueOpts: ['-k', '--key', '-t', '--field-separator', '-S', '--buffer-size', '-T', '--temporary-directory'] });
 SPECS.set('shuf', { read: true, writeOpts: ['-o', '--output'] });
 SPECS.set('split', { read: true, write: true });

@@ -243,7 +243,7 @@ export function languageTargets(base: string, args: Arg[]): LanguageTargets {
   if (base === 'unzip') return unzip(args);
   if (base === 'git') return git(args);
   if (base === 'cpio') return hasFlag(args, 'o', ['--create']) && !hasFlag(args, 'i', ['--extract']) && !hasFlag(args, 'p', ['--pass-through']) ? { refs: [] } : { refs: [unknownWrite('cpio', 'cpio writes files whose names come from its input')] };
-  if (['7z', '7za', '7zr', 'ar', 'unrar', 'patch', 'rsync', 'scp', 'sftp'].includes(base)) return { refs: [unknownWrite(base, `${base} writes files whose names come from its input or the other side`)] };
+  if (['7z', '7za', '7zr', 'ar', 'unrar', 'patch', 'rsync', 'scp', 'sftp', 'sqlite3', 'duckdb'].includes(base)) return { refs: [unknownWrite(base, `${base} writes files whose names come from its input or the other side`)] };
   if (base === 'wget' && !values(args).some((v) => v !== null && /^(-O|--output-document|-[a-zA-Z]*O)/.test(v))) {
     // Without -O, wget saves under a name the server decides, in -P's folder or the current one.
     return { refs: [{ word: literalWord('.'), raw: 'wget', by: 'wget', write: true, beneath: true }] };
