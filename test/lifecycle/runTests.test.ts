@@ -57,7 +57,9 @@ describe('run_tests', () => {
     expect(denied.error?.code).toBe('PERMISSION_DENIED');
     await h.write('.loupe/config.json', JSON.stringify({ permissions: [{ kind: 'test', pattern: 'node *', action: 'allow' }] }));
     await h.trust();
-    const allowed = await h.call('run_tests', { test_command: 'node -e "console.log(\'# pass 1\\n# fail 0\')"' });
+    // A script file, not `node -e`: an inline program decides its own writes, so no rule allows it.
+    await h.write('pass.js', "console.log('# pass 1\\n# fail 0')");
+    const allowed = await h.call('run_tests', { test_command: 'node pass.js' });
     expect(allowed.data, allowed.output).toMatchObject({ status: 'success', tests_passed: 1, source: 'argument' });
   });
 

@@ -125,7 +125,13 @@ const TABLE: Record<string, Row[]> = {
     ['f() { git status; }; f', 'ask', null],
     ["trap 'curl x' EXIT", 'ask', null],
     ["alias ls='curl x'", 'ask', null],
-    ['echo {rm,-rf,/}', 'allow', 'echo *'],
+    ['echo {rm,-rf,build}', 'allow', 'echo *'],
+    // Braces expand: `/` is then an argument that names a folder outside, as in `echo /`.
+    ['echo {rm,-rf,/}', 'ask', null],
+    // Rules see words as bash passes them: braces cannot hide a denied command.
+    ['{rm,-rf,/}', 'ask', null],
+    ['rm -rf {/,x}', 'deny', 'rm -rf /*'],
+    ['git {push,origin}', 'deny', 'git push *'],
     ['echo "unterminated', 'ask', null],
     ['ls ((', 'ask', null],
   ],

@@ -4,26 +4,19 @@
 // known at run time is marked dynamic and can never be allowed by a rule.
 import path from 'node:path';
 import { bashParser, type BashNode } from './bashParser';
+import { operandRefs, type PathRef } from './commandPaths';
+import { expandBraces, isKnown, literalWord, unescape, unknownWord, wordOfNodes, type Word } from './expansion';
 import { hasGlob, staticWord } from './shellWords';
 import { riskyAssignment, unwrap, type Arg } from './wrappers';
+import { languageTargets } from './writeTargets';
 
-export interface PathRef {
-  /** The path as the command will see it, or null when only known at run time. */
-  value: string | null;
-  raw: string;
-  /** What refers to it: "redirect", or the command name. */
-  by: string;
-  /** The command may create, change or delete it (an output redirect, rm, mv, tee, …). */
-  write: boolean;
-}
+export type { PathRef } from './commandPaths';
 
 export interface AnalysedCommand {
   /** Words after wrappers, joined by spaces: what bash rules match. */
   text: string;
   /** Why no rule may allow it (eval, `$CMD`, …), else null. */
   dynamic: string | null;
-  /** Set when the command is `cd`: where it goes (null when unknowable). */
-  cd?: string | null;
   /** How it was reached when not written at top level: "bash -c", "find -exec", "xargs", "eval". */
   via?: string;
   /** A shell builtin that runs no program (`cd`, `exit`, `true`): needs no rule, its paths are still checked. */
@@ -32,8 +25,10 @@ export interface AnalysedCommand {
 
 export interface CommandAnalysis {
   commands: AnalysedCommand[];
-  /** Redirect targets and path arguments, in source order, for external_directory checks. */
+  /** Redirect targets and path operands, in source order: what each reads or writes. */
   paths: PathRef[];
+  /** Every folder a `cd`, `pushd` or `env -C` may move to, as written. */
+  cds: Word[];
   /** Reasons the whole input can never be allowed (unparsable, CR, odd whitespace). */
   problems: string[];
 }
@@ -41,19 +36,7 @@ export interface CommandAnalysis {
 const MAX_DEPTH = 4;
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'busybox']);
 const CONTROL = new Set(['cd', 'pushd', 'popd', 'exit', 'return', 'true', 'false', ':', 'break', 'continue', 'shift', 'wait', 'set']);
-const DYNAMIC = new Set(['eval', 'exec', 'source', '.', 'trap', 'alias', 'enable', 'hash', 'fc', 'bind', 'complete', 'coproc']);
-/** Commands whose plain arguments are files or folders. */
-const FILE_COMMANDS = new Set(
-  'cd pushd ls cat tac head tail less more nl rm rmdir unlink mkdir touch cp mv ln install chmod chown chgrp stat file wc du find tree diff cmp tee truncate shred readlink realpath tar zip unzip gzip gunzip bzip2 xz sort uniq cut paste split sha1sum sha256sum md5sum base64 strings hexdump xxd od dd rsync scp source grep egrep fgrep rg ag ack sed awk open xdg-open code'.split(
-    ' ',
-  ),
-);
-/** File commands that change what they name. */
-const WRITERS = new Set('rm rmdir unlink mkdir touch cp mv ln install chmod chown chgrp tee truncate shred tar zip unzip gzip gunzip bzip2 xz split dd rsync scp sed'.split(' '));
-/** File commands whose first plain argument is a pattern or a script, not a path. */
-const PATTERN_FIRST = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack', 'sed', 'awk']);
-/** Anything else: arguments that are paths beyond doubt. */
-const PATH_LIKE = /^(\/|~|\.\.(\/|$))/;
+const DYNAMIC = new Set(['eval', 'exec', 'source', '.', 'trap', 'alias', 'enable', 'hash', 'fc', 'bind', 'complete', 'coproc', 'shopt', 'parallel', 'watch', 'script', 'flock']);
 // eslint-disable-next-line no-control-regex
 const ODD_CHARS = /[\r\v\f\u0085\u00a0\u1680\u180e\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff\x00-\x08\x0e-\x1f\x7f]/;
 
@@ -64,9 +47,16 @@ interface Walk {
   parse: (source: string, fn: (root: BashNode) => void) => void;
 }
 
-const argOf = (node: BashNode): Arg => ({ value: hasGlob(node) ? null : staticWord(node), raw: node.text });
-const plainArg = (node: BashNode): Arg => ({ value: staticWord(node), raw: node.text });
-const textOf = (args: Arg[]) => args.map((a) => a.value ?? a.raw).join(' ');
+/** What rules match: each word as bash passes it, braces expanded (`rm -rf {/,x}` is `rm -rf / x`). */
+const textOf = (args: Arg[]) => args.filter((a) => !a.hidden).flatMap(braceWords).join(' ');
+
+function braceWords(a: Arg): string[] {
+  if (a.value === null || !a.word || !isKnown(a.word)) return [a.value ?? a.raw];
+  const words = expandBraces(a.word.pattern);
+  return words && words.length > 1 ? words.map(unescape) : [a.value];
+}
+/** An operand the command gets at run time (from xargs' input, find's matches). */
+const runtimeArg = (raw: string, why: string, hidden = false): Arg => ({ value: raw, raw, word: unknownWord(raw, why), ...(hidden ? { hidden: true as const } : {}) });
 
 function describeChar(c: string): string {
   return c === '\r' ? 'a carriage return' : `the character U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -74,7 +64,7 @@ function describeChar(c: string): string {
 
 export async function analyseCommand(source: string): Promise<CommandAnalysis> {
   const parser = await bashParser();
-  const out: CommandAnalysis = { commands: [], paths: [], problems: [] };
+  const out: CommandAnalysis = { commands: [], paths: [], cds: [], problems: [] };
   const odd = ODD_CHARS.exec(source);
   if (odd) out.problems.push(`it contains ${describeChar(odd[0])}, which can hide what runs`);
   const walk: Walk = { out, depth: 0, parse: (s, fn) => parser.withTree(s, fn) };
@@ -123,44 +113,127 @@ function onRedirect(node: BashNode, w: Walk): void {
   const dest = node.childForFieldName('destination');
   if (!dest) return;
   const op = node.children.find((c) => /^[<>&|]+$/.test(c.type))?.type ?? '';
+  const target = redirectTarget(node, dest);
   // `2>&1`, `>&-`: duplicating or closing a descriptor, not a file.
-  if ((op === '>&' || op === '<&') && (dest.type === 'number' || dest.text === '-')) return;
-  w.out.paths.push({ value: staticWord(dest), raw: dest.text, by: 'redirect', write: op !== '<' && op !== '<&' });
+  if ((op === '>&' || op === '<&') && target.length === 1 && (dest.type === 'number' || dest.text === '-')) return;
+  const reads = op === '<' || op === '<&';
+  const a = groupArg(target);
+  w.out.paths.push({ word: a.word!, raw: a.raw, by: 'redirect', write: !reads, ...(reads ? { read: true } : {}) });
+}
+
+const LITERALS = new Set([
+  'word',
+  'string',
+  'raw_string',
+  'concatenation',
+  'simple_expansion',
+  'expansion',
+  'command_substitution',
+  'process_substitution',
+  'arithmetic_expansion',
+  'number',
+  'ansi_c_string',
+  'translated_string',
+  'brace_expression',
+]);
+
+/**
+ * Nodes that touch (no space between) are one word to bash, though the grammar sometimes
+ * splits them (`{a,b}\x`, `x}\*`): group them back.
+ */
+function adjacentGroups(nodes: BashNode[]): BashNode[][] {
+  const groups: BashNode[][] = [];
+  for (const n of nodes) {
+    const last = groups[groups.length - 1];
+    if (last && last[last.length - 1].endIndex === n.startIndex) last.push(n);
+    else groups.push([n]);
+  }
+  return groups;
+}
+
+function groupArg(group: BashNode[]): Arg {
+  const raw = group.map((n) => n.text).join('');
+  const values = group.map(staticWord);
+  const value = values.includes(null) ? null : values.join('');
+  return { value, raw, word: wordOfNodes(group), ...(group.some(hasGlob) ? { glob: true as const } : {}) };
+}
+
+/** The redirect's target: its first destination and whatever touches it. */
+function redirectTarget(node: BashNode, dest: BashNode): BashNode[] {
+  const words = node.children.filter((c) => LITERALS.has(c.type) && c.startIndex >= dest.startIndex);
+  return adjacentGroups(words)[0] ?? [dest];
+}
+
+/** Words the grammar put inside a redirect that bash gives the command (`rm 2>/dev/null -rf /`). */
+function wordsAfterRedirects(node: BashNode): BashNode[][] {
+  // The grammar hangs a redirect written after the last command of `a && b 2>x c` on the whole
+  // list; bash gives it, and the words after it, to that last command.
+  let body = node;
+  while (body.parent && ['list', 'pipeline', 'negated_command'].includes(body.parent.type) && body.parent.lastNamedChild?.id === body.id) body = body.parent;
+  const parent = body.parent;
+  if (parent?.type !== 'redirected_statement' || parent.childForFieldName('body')?.id !== body.id) return [];
+  const extra: BashNode[][] = [];
+  const visitRedirect = (r: BashNode): void => {
+    if (r.type === 'file_redirect') {
+      const dest = r.childForFieldName('destination');
+      if (!dest) return;
+      const groups = adjacentGroups(r.children.filter((c) => LITERALS.has(c.type) && c.startIndex >= dest.startIndex));
+      extra.push(...groups.slice(1));
+    } else if (r.type === 'heredoc_redirect' || r.type === 'herestring_redirect') {
+      const words = r.children.filter((c) => LITERALS.has(c.type));
+      extra.push(...adjacentGroups(words).slice(r.type === 'herestring_redirect' ? 1 : 0));
+      if (r.type === 'heredoc_redirect') r.children.forEach(visitRedirect);
+    }
+  };
+  parent.children.forEach(visitRedirect);
+  return extra;
 }
 
 function onCommand(node: BashNode, w: Walk): void {
   let dynamic: string | null = null;
-  const args: Arg[] = [];
+  const words: BashNode[] = [];
   node.children.forEach((c, i) => {
     const field = node.fieldNameForChild(i);
     if (c.type === 'variable_assignment') {
       const risky = riskyAssignment(c.childForFieldName('name')?.text ?? '');
       if (risky) dynamic ??= `it ${risky}`;
     } else if (field === 'name') {
-      const word = c.firstNamedChild ?? c;
-      const a = argOf(word);
-      if (a.value === null) dynamic ??= `its command name ${word.text} is only known when it runs`;
-      args.push(a);
+      words.push(c.firstNamedChild ?? c);
     } else if (field === 'argument') {
-      args.push(plainArg(c));
+      words.push(c);
     }
   });
+  let args = [...adjacentGroups(words), ...wordsAfterRedirects(node)].map(groupArg);
+  // `{cat,.env}` runs `cat .env`: a command name that braces split is that many words.
+  if (args[0] && !args[0].glob && braceWords(args[0]).length > 1) {
+    args = [...braceWords(args[0]).map((v): Arg => ({ value: v, raw: v, word: literalWord(v) })), ...args.slice(1)];
+  }
+  if (args[0] && (args[0].value === null || args[0].glob)) {
+    dynamic ??= `its command name ${args[0].raw} is only known when it runs`;
+    args[0] = { ...args[0], value: null };
+  }
   runArgs(args, dynamic, w);
 }
 
 /** Applies wrappers, special forms and path extraction to one command's words. */
 function runArgs(input: Arg[], dynamicIn: string | null, w: Walk): void {
-  const { args, dynamic: wrapDynamic } = unwrap(input);
+  const { args, dynamic: wrapDynamic, chdir } = unwrap(input);
+  for (const c of chdir) w.out.cds.push(c.word ?? literalWord(c.value ?? c.raw));
   let dynamic = dynamicIn ?? wrapDynamic;
   const name = args[0]?.value ?? null;
   const base = name === null ? null : path.basename(name);
   if (name === null && !dynamic) dynamic = `its command name ${args[0]?.raw ?? ''} is only known when it runs`;
   if (base !== null && DYNAMIC.has(base)) dynamic ??= `${base} runs code that is only known when it runs`;
 
+  if (base !== null && SHELLS.has(base) && !dynamic && args.some((a) => /^([-+][a-zA-Z]*O|--rcfile|--init-file)/.test(a.value ?? ''))) {
+    dynamic = `${base} is given shell options or start-up files that change how it expands words and what it runs`;
+  }
   if (base !== null && SHELLS.has(base) && !dynamic) {
     const script = shellScript(args);
     if (script === undefined) {
-      // A shell reading a script file or stdin: an ordinary command.
+      // A shell reading a script file: an ordinary command. Reading its program from its input
+      // (`bash <<EOF`, `sh -s`), what it writes is decided by that input.
+      if (readsStdin(args)) w.out.paths.push({ word: unknownWord(base, 'the script comes from its input'), raw: base, by: base, write: true });
     } else if (script === null) {
       dynamic = `${base} -c is given a script that is only known when it runs`;
     } else {
@@ -169,18 +242,38 @@ function runArgs(input: Arg[], dynamicIn: string | null, w: Walk): void {
   }
   const command: AnalysedCommand = { text: textOf(args), dynamic };
   if (base !== null && CONTROL.has(base) && !dynamic) command.control = true;
-  if (base === 'cd' || base === 'pushd') {
-    const to = args.length > 1 ? args[args.length - 1].value : '~';
-    // `cd -` goes back to a folder we never saw.
-    command.cd = to === '-' ? null : to;
-  }
+  if (base === 'cd' || base === 'pushd') w.out.cds.push(cdTarget(args));
+  if (base === 'git') gitChdir(args, w);
+  const targets = base === null ? { refs: [] } : languageTargets(base, args);
+  if (targets.dynamic) command.dynamic ??= targets.dynamic;
   push(w, command);
 
   if (base === 'eval' && args.slice(1).every((a) => a.value !== null)) nested(args.slice(1).map((a) => a.value).join(' '), 'eval', w);
   if (base === 'exec' && args.length > 1) runArgs(args.slice(1), null, { ...w, via: 'exec' });
-  if (base === 'find') findExec(args, w);
+  if (base === 'find') {
+    findExec(args, w);
+    findWrites(args, w);
+  }
   if (base === 'xargs') xargsCommand(args, w);
-  collectPaths(base, args, w);
+  if (base !== null) w.out.paths.push(...operandRefs(base, args), ...targets.refs);
+}
+
+/** Where `cd`/`pushd` goes: `cd` alone is home, `cd -` and `pushd +N` a folder we never saw. */
+function cdTarget(args: Arg[]): Word {
+  const operands = args.slice(1).filter((a) => !/^-[LPe@]*$/.test(a.value ?? 'x') || a.value === '-');
+  const last = operands[operands.length - 1];
+  if (!last) return literalWord('~');
+  if (last.value === '-' || /^[+-]\d+$/.test(last.value ?? '')) return unknownWord(last.raw, 'it returns to an earlier folder');
+  return last.word ?? literalWord(last.value ?? last.raw);
+}
+
+/** `git -C dir …` works in dir: count it as a folder the command line may be in. */
+function gitChdir(args: Arg[], w: Walk): void {
+  for (let i = 1; i < args.length - 1; i++) {
+    const v = args[i].value;
+    if (v === '-C') w.out.cds.push(args[i + 1].word ?? literalWord(args[i + 1].value ?? args[i + 1].raw));
+    else if (v === null || !v.startsWith('-')) return;
+  }
 }
 
 /** The script of `sh -c script`: undefined when there is no -c, null when it is not static. */
@@ -188,6 +281,12 @@ function shellScript(args: Arg[]): string | null | undefined {
   for (let i = 1; i < args.length; i++) {
     const v = args[i].value;
     if (v === null) return null;
+    // `-o pipefail`, `+o posix`: a set option and its value.
+    if (v === '-o' || v === '+o') {
+      i++;
+      continue;
+    }
+    if (v.startsWith('+')) continue;
     if (v === '--' || !v.startsWith('-')) return undefined;
     if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(v)) {
       for (let j = i + 1; j < args.length; j++) {
@@ -199,6 +298,17 @@ function shellScript(args: Arg[]): string | null | undefined {
     }
   }
   return undefined;
+}
+
+function readsStdin(args: Arg[]): boolean {
+  for (let i = 1; i < args.length; i++) {
+    const v = args[i].value ?? '';
+    if (v === '-o' || v === '+o') i++;
+    else if (v === '-' || /^-[a-zA-Z]*s/.test(v)) return true;
+    else if (v === '--') return i + 1 >= args.length;
+    else if (!v.startsWith('-') && !v.startsWith('+')) return false;
+  }
+  return true;
 }
 
 function nested(script: string, via: string, w: Walk): void {
@@ -217,8 +327,29 @@ function findExec(args: Arg[], w: Walk): void {
     if (!['-exec', '-execdir', '-ok', '-okdir'].includes(args[i].value ?? '')) continue;
     let end = i + 1;
     while (end < args.length && args[end].value !== ';' && args[end].value !== '+') end++;
-    if (end > i + 1) runArgs(args.slice(i + 1, end), null, { ...w, via: 'find -exec' });
+    const inner = args.slice(i + 1, end).map((a) => (a.value?.includes('{}') ? runtimeArg(a.value, 'a path find finds') : a));
+    if (end > i + 1) runArgs(inner, null, { ...w, via: 'find -exec' });
     i = end;
+  }
+}
+
+/** find's own writes: -delete under each start folder, -fprint and friends to a named file. */
+function findWrites(args: Arg[], w: Walk): void {
+  const starts: Arg[] = [];
+  let i = 1;
+  for (; i < args.length; i++) {
+    const v = args[i].value;
+    if (v !== null && (v.startsWith('-') || v === '(' || v === '!')) break;
+    if (!['-H', '-L', '-P'].includes(v ?? '')) starts.push(args[i]);
+  }
+  if (!starts.length) starts.push({ value: '.', raw: '.', word: literalWord('.') });
+  for (; i < args.length; i++) {
+    const v = args[i].value;
+    if (v === '-delete') for (const s of starts) w.out.paths.push({ word: s.word ?? literalWord(s.value ?? s.raw), raw: s.raw, by: 'find -delete', write: true, beneath: true });
+    if (v !== null && /^-f(print0?|printf|ls)$/.test(v) && args[i + 1]) {
+      const f = args[i + 1];
+      w.out.paths.push({ word: f.word ?? literalWord(f.value ?? f.raw), raw: f.raw, by: `find ${v}`, write: true });
+    }
   }
 }
 
@@ -228,6 +359,12 @@ function xargsCommand(args: Arg[], w: Walk): void {
   let i = 1;
   while (i < args.length) {
     const v = args[i].value;
+    // `-a file` reads its arguments from a file, and passes its content on.
+    const file = v === '-a' || v === '--arg-file' ? args[i + 1] : v?.startsWith('--arg-file=') || /^-a./.test(v ?? '') ? args[i] : null;
+    if (file) {
+      const prefix = file === args[i] ? v!.slice(0, v!.startsWith('--') ? v!.indexOf('=') + 1 : 2) : '';
+      w.out.paths.push({ word: file.word ?? literalWord(file.value ?? file.raw), raw: file.raw, by: 'xargs', write: false, read: true, ...(prefix ? { prefix } : {}) });
+    }
     if (v === null) return runArgs([args[i]], null, { ...w, via: 'xargs' });
     if (v === '--') {
       i++;
@@ -236,32 +373,19 @@ function xargsCommand(args: Arg[], w: Walk): void {
     if (!v.startsWith('-')) break;
     i += XARGS_WITH_VALUE.has(v) ? 2 : 1;
   }
-  if (i < args.length) runArgs(args.slice(i), null, { ...w, via: 'xargs' });
+  if (i >= args.length) return;
+  // What xargs reads becomes arguments: `-I` puts it where the marker is, else at the end.
+  const marker = replaceString(args.slice(1, i));
+  const inner = marker ? args.slice(i).map((a) => (a.value?.includes(marker) ? runtimeArg(a.value, 'it comes from the input of xargs') : a)) : [...args.slice(i), runtimeArg('(input of xargs)', 'it comes from the input of xargs', true)];
+  runArgs(inner, null, { ...w, via: 'xargs' });
 }
 
-function collectPaths(base: string | null, args: Arg[], w: Walk): void {
-  if (base === null) return;
-  const isFileCommand = FILE_COMMANDS.has(base);
-  const write = WRITERS.has(base);
-  let skipPattern = PATTERN_FIRST.has(base);
-  let afterDashDash = false;
-  for (const a of args.slice(1)) {
-    const v = a.value;
-    // `<(cmd)` is a pipe the shell makes; the command inside is judged on its own.
-    if (/^[<>]\(/.test(a.raw)) continue;
-    if (v === '--' && !afterDashDash) {
-      afterDashDash = true;
-      continue;
-    }
-    if (v !== null && v.startsWith('-') && !afterDashDash) {
-      const eq = v.indexOf('=');
-      if (eq > 0 && PATH_LIKE.test(v.slice(eq + 1))) w.out.paths.push({ value: v.slice(eq + 1), raw: a.raw, by: base, write });
-      continue;
-    }
-    if (skipPattern) {
-      skipPattern = false;
-      continue;
-    }
-    if (isFileCommand || (v !== null && PATH_LIKE.test(v))) w.out.paths.push({ value: v, raw: a.raw, by: base, write });
+function replaceString(opts: Arg[]): string | null {
+  for (let i = 0; i < opts.length; i++) {
+    const v = opts[i].value ?? '';
+    if (v === '-I' || v === '--replace') return opts[i + 1]?.value ?? '{}';
+    if (v.startsWith('-I')) return v.slice(2);
+    if (v === '-i' || v.startsWith('--replace=')) return v.slice(10) || '{}';
   }
+  return null;
 }

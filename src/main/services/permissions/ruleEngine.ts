@@ -6,6 +6,7 @@ import { isProtectedPath } from '../modlog/modificationLog';
 import { resolveInWorkspace, toPosix } from '../workspace/pathGuard';
 import { alwaysCommandPattern, alwaysFolderPattern, alwaysUrlPattern } from './alwaysPatterns';
 import { analyseCommand, type PathRef } from './commandAnalysis';
+import { judgePaths, mayMatchUnder } from './pathDecisions';
 import { expandHome, matchCommand, matchPath, matchUrl } from './patterns';
 import { coversPath } from './patterns';
 import type { EditsMode, ProjectRules } from './projectConfig';
@@ -38,10 +39,9 @@ const DEFAULTS: Record<PermissionKind, PermissionAction> = {
 };
 
 
-/** Devices every shell script touches; they are not "outside the workspace" in any useful sense. */
-const HARMLESS_PATHS = /^\/dev\/(null|zero|u?random|stdin|stdout|stderr|tty|fd\/\d+)$/;
-
 type Matcher = (pattern: string) => boolean;
+
+const NESTED_PROTECTED = /(^|\/)(\.git|\.loupe)(\/|$)/i;
 
 export class PermissionEngine {
   private readonly session: SourcedRule[] = [];
@@ -140,7 +140,8 @@ export class PermissionEngine {
 
   private protectedWrite(rel: string, hit: { action: PermissionAction; rule: SourcedRule } | null): Decision {
     if (hit?.action === 'deny') return this.byRuleOrDefault('edit', rel, hit, []);
-    return { action: 'ask', kind: 'edit', subject: rel, rule: null, reason: `${rel} is inside ${rel.split('/')[0]}, where a change can alter permissions, history or hooks, so it needs approval every time`, always: [] };
+    const inside = rel.split('/').find((p) => /^\.(git|loupe)$/i.test(p)) ?? rel.split('/')[0];
+    return { action: 'ask', kind: 'edit', subject: rel, rule: null, reason: `${rel} is inside ${inside}, where a change can alter permissions, history or hooks, so it needs approval every time`, always: [] };
   }
 
   private async outside(abs: string, rules: SourcedRule[]): Promise<Decision> {
@@ -188,51 +189,49 @@ export class PermissionEngine {
     for (const problem of analysis.problems) {
       parts.push({ action: 'ask', kind, subject: command, rule: null, reason: `the command cannot be checked: ${problem}`, always: [] });
     }
-    parts.push(...(await this.commandPaths(analysis.paths, analysis.commands.map((c) => c.cd), cwd, rules)));
+    parts.push(
+      ...(await judgePaths(analysis, cwd, {
+        root: this.opts.root,
+        outside: (abs) => this.outside(abs, rules),
+        write: (rel, beneath, ref) => this.commandWrite(rel, beneath, ref, rules),
+        read: (rel, beneath, ref) => this.commandRead(rel, beneath, ref, rules),
+        maybeWrite: (rel) => (isProtectedPath(rel) || NESTED_PROTECTED.test(rel) ? this.protectedWrite(rel, this.match('edit', rules, (p) => matchPath(p, rel))) : null),
+      })),
+    );
     return combine(kind, command, parts);
   }
 
-  /** external_directory decisions for every path a command names that may lie outside. */
-  private async commandPaths(paths: PathRef[], cds: (string | null | undefined)[], cwd: string, rules: SourcedRule[]): Promise<Decision[]> {
-    // Where relative paths may be resolved: the start folder and every `cd` target. Order is
-    // not tracked through subshells, so a path is checked against each of them.
-    const cwds: (string | null)[] = [cwd];
-    for (const cd of cds) if (cd !== undefined) cwds.push(unknowable(cd) ? null : path.resolve(cwd, expandHome(cd!)));
-    const out: Decision[] = [];
-    const seen = new Set<string>();
-    for (const ref of paths) {
-      if (ref.value !== null && HARMLESS_PATHS.test(ref.value)) continue;
-      const bases = unknowable(ref.value) ? [null] : path.isAbsolute(expandHome(ref.value!)) ? [cwd] : cwds;
-      if (bases.includes(null)) {
-        const what = ref.by === 'redirect' ? 'a redirect' : `an argument of ${ref.by}`;
-        const why = unknowable(ref.value) ? 'is only known when it runs' : 'is relative to a folder only known when it runs';
-        out.push({ action: 'ask', kind: 'external_directory', subject: ref.raw, rule: null, reason: `${ref.raw} (${what}) ${why}, so it may be outside the workspace`, always: [] });
-        continue;
-      }
-      for (const base of bases) {
-        const abs = path.resolve(base!, expandHome(ref.value!));
-        if (seen.has(abs)) continue;
-        seen.add(abs);
-        const rel = await workspaceRel(this.opts.root, abs);
-        if (rel === null) out.push(await this.outside(abs, rules));
-        else if (ref.write && isProtectedPath(rel)) out.push(this.protectedWrite(rel, this.match('edit', rules, (p) => matchPath(p, rel))));
-      }
+  /**
+   * A command writing inside the workspace: .git and .loupe always ask (as edits do), so does
+   * anything written beneath the root under names the command picks; edit rules still apply.
+   */
+  private commandWrite(rel: string, beneath: boolean, ref: PathRef, rules: SourcedRule[]): Decision | null {
+    const hit = this.match('edit', rules, (p) => matchPath(p, rel));
+    // Any .git or .loupe, not only the root's: a path through a link made earlier in the same
+    // line (`ln -s . up && echo > up/.git/config`) only shows its real place at run time.
+    if (isProtectedPath(rel) || NESTED_PROTECTED.test(rel)) return this.protectedWrite(rel, hit);
+    if (beneath && rel === '') {
+      return { action: 'ask', kind: 'edit', subject: ref.raw, rule: null, reason: `${ref.raw} (written by ${ref.by}) is the workspace root, and what lands there is named by the command, not the command line (it could be .git or .loupe), so it needs approval`, always: [] };
     }
-    return out;
-  }
-}
-
-/** null, or `~user/…` (another user's home, which we do not look up). */
-function unknowable(p: string | null): boolean {
-  return p === null || (p.startsWith('~') && p !== '~' && !p.startsWith('~/'));
-}
-
-/** Workspace-relative path (symlinks resolved), or null when it lies outside. */
-async function workspaceRel(root: string, abs: string): Promise<string | null> {
-  try {
-    return (await resolveInWorkspace(root, abs)).rel;
-  } catch {
+    if (hit && hit.action !== 'allow') return this.byRuleOrDefault('edit', rel, hit, []);
+    if (beneath) return this.beneathRule('edit', rel, ref, rules);
     return null;
+  }
+
+  /** A command returning a file's content: read rules apply as they do to read_file. */
+  private commandRead(rel: string, beneath: boolean, ref: PathRef, rules: SourcedRule[]): Decision | null {
+    const hit = this.match('read', rules, (p) => matchPath(p, rel));
+    if (hit && hit.action !== 'allow') return this.byRuleOrDefault('read', rel || '.', hit, []);
+    if (beneath) return this.beneathRule('read', rel, ref, rules);
+    return null;
+  }
+
+  /** A deny or ask rule for something under a folder the command walks through: it cannot skip it, so ask. */
+  private beneathRule(kind: 'read' | 'edit', rel: string, ref: PathRef, rules: SourcedRule[]): Decision | null {
+    const rule = rules.find((r) => r.kind === kind && r.action !== 'allow' && mayMatchUnder(r.pattern, rel));
+    if (!rule) return null;
+    const verb = kind === 'read' ? 'reads' : 'writes';
+    return { action: 'ask', kind, subject: rel || '.', rule, reason: `${ref.by} ${verb} everything under ${rel || 'the workspace'}, where the rule ${describeRule(rule)} applies, so it needs approval`, always: [] };
   }
 }
 
