@@ -1,10 +1,10 @@
 // The permission rules of `<workspace>/.loupe/config.json` (DESIGN §9). A malformed file is
 // reported with its line and column and ignored, never a crash; an "allow always" answer is
 // appended to it atomically, every other key kept as the user wrote it.
-import { readFile, stat } from 'node:fs/promises';
+import { lstatInside, readInside } from '../files/safeOpen';
+import { writeAtomicInside } from '../files/safeWrite';
 import path from 'node:path';
 import { z } from 'zod';
-import { writeJsonAtomic } from '../settings/atomicJson';
 import { ConfigMalformedError } from './errors';
 import { findJsonError } from './jsonError';
 import { PERMISSION_ACTIONS, PERMISSION_KINDS, type PermissionRule, type SourcedRule } from './types';
@@ -59,13 +59,15 @@ export class ProjectConfig {
   async load(): Promise<ProjectRules> {
     let key: string;
     try {
-      const s = await stat(this.file);
+      // Through real folders only, and never blocking on a FIFO: .loupe/ may have come with a clone.
+      const s = lstatInside(this.root, this.file);
+      if (!s) return { rules: [], problems: [] };
       key = `${s.mtimeMs}:${s.size}:${s.ino}`;
     } catch {
       return { rules: [], problems: [] };
     }
     if (this.cached?.key === key) return this.cached.value;
-    const value = this.parse(await readFile(this.file, 'utf8').catch(() => ''));
+    const value = this.parse(await readInside(this.root, this.file).then((r) => r?.buf.toString('utf8') ?? '', () => ''));
     this.cached = { key, value };
     return value;
   }
@@ -119,8 +121,10 @@ export class ProjectConfig {
       let doc: Record<string, unknown> = {};
       let mode = 0o644;
       try {
-        const text = await readFile(this.file, 'utf8');
-        mode = (await stat(this.file)).mode & 0o777;
+        const read = await readInside(this.root, this.file);
+        if (!read) throw Object.assign(new Error('no config yet'), { code: 'ENOENT' });
+        const text = read.buf.toString('utf8');
+        mode = read.st.mode & 0o777;
         const parsed = parseJsonWithPosition(text, CONFIG_REL);
         if ('problem' in parsed) throw new ConfigMalformedError(parsed.problem);
         if (!parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
@@ -130,7 +134,7 @@ export class ProjectConfig {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       }
-      await writeJsonAtomic(this.file, change(doc), mode);
+      await writeAtomicInside(this.root, this.file, JSON.stringify(change(doc), null, 2) + '\n', { mode, mkdirs: true });
       this.cached = null;
     });
     this.writing = run.catch(() => {});

@@ -1,8 +1,9 @@
 // Which command runs a project's tests: `.loupe/config.json` "tests" per language first,
 // else what the project itself declares (a package.json test script, pytest, go.mod).
-import { access, readdir, readFile } from 'node:fs/promises';
+import { access, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidArgumentError } from '../../errors';
+import { readInside } from '../files/safeOpen';
 import type { LoupeConfig } from '../config/loupeConfig';
 
 export interface TestCommand {
@@ -32,7 +33,8 @@ function narrow(command: string, language: string | null, testFile: string | und
 }
 
 async function detectNpm(root: string): Promise<string | null> {
-  const pkg = await readFile(path.join(root, 'package.json'), 'utf8').then((t) => JSON.parse(t) as { scripts?: Record<string, string> }, () => null);
+  // A FIFO named package.json must not hang detection: read it as a regular file or not at all.
+  const pkg = await readInside(root, path.join(root, 'package.json'), { maxBytes: 4 * 1024 * 1024 }).then((r) => (r ? (JSON.parse(r.buf.toString('utf8')) as { scripts?: Record<string, string> }) : null), () => null);
   const script = pkg?.scripts?.test;
   return script && !/no test specified/.test(script) ? 'npm test --silent' : null;
 }
