@@ -19,7 +19,6 @@ import { makeHome, SECRET, snapshot } from './outsideHome';
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 const ORIGINAL = 'original\n';
 const V1 = 'v1 line\n';
-const V2 = 'v2 line\n';
 
 interface Plant {
   /** Workspace-relative path of the link. */
