@@ -218,13 +218,13 @@ export async function openInside(root: string, abs: string, flags: number = C.O_
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     if (code === 'ELOOP') throw new UnsafePathError(rel, 'is a symbolic link');
     if (code === 'EISDIR') throw new NotAFileError(rel);
-    if (code === 'ENXIO' || code === 'EOPNOTSUPP') throw new NotAFileError(rel, 'not a regular file (a socket or device)');
+    if (code === 'ENXIO' || code === 'EOPNOTSUPP') throw new NotAFileError(rel, 'a socket or device');
     throw err;
   }
   try {
     const st = await fh.stat();
     if (st.isDirectory()) throw new NotAFileError(rel);
-    if (!st.isFile()) throw new NotAFileError(rel, 'not a regular file (a FIFO, socket or device)');
+    if (!st.isFile()) throw new NotAFileError(rel, 'a FIFO, socket or device');
     await confirmIdentity(dir, name, st);
     return { fh, st, rel };
   } catch (err) {
