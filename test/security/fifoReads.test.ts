@@ -125,6 +125,7 @@ const PATHS: ReadPath[] = [
   { name: 'session list with a FIFO among them', okAllowed: true, run: async () => (fifo('.loupe/sessions/ses-fifo.json'), { read: new SessionStore(h.root).list() }) },
   { name: 'test command detection with package.json a FIFO', run: async () => (fifo('package.json'), { read: resolveTestCommand(h.root, {}) }) },
   { name: 'AGENTS.md a FIFO', okAllowed: true, run: async () => (fifo('AGENTS.md'), { read: readAgentsMd(h.root) }) },
+  { name: 'grep over a folder holding a FIFO', okAllowed: true, run: async () => (fifo('sub/p.txt'), { read: h.call('grep', { pattern: 'x', path: 'sub' }) }) },
   { name: 'host file.read', run: async () => (fifo('p.txt'), { read: (await openHost()).handle('file.read', { path: 'p.txt' }) }) },
   { name: 'host modlog.fileDiff (Compare with HEAD)', run: async () => (fifo('p.txt'), { read: (await openHost()).handle('modlog.fileDiff', { path: 'p.txt' }) }) },
   {
