@@ -44,9 +44,13 @@ const toPosix = (p: string) => p.split(path.sep).join('/');
 
 /** Workspace-relative form of `abs`; throws when it is not inside `root`. */
 export function relInside(root: string, abs: string): string {
+  if (!isInsideRoot(root, abs)) throw new PathOutsideWorkspaceError(abs);
+  return toPosix(path.relative(root, path.resolve(root, abs)));
+}
+
+function isInsideRoot(root: string, abs: string): boolean {
   const rel = path.relative(root, path.resolve(root, abs));
-  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new PathOutsideWorkspaceError(abs);
-  return toPosix(rel);
+  return !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
 /** A folder held open: names built with at() resolve inside this very folder. */
@@ -78,8 +82,11 @@ function realRoot(root: string): string {
   return real;
 }
 
-/** Why `p` (reached as `rel`) could not be opened as a folder: a link is unsafe, anything else is not a folder. */
-function notAFolder(p: string, rel: string): LoupeError {
+/**
+ * Why `p` (reached as `rel`) could not be opened as a folder: a link is unsafe; anything else
+ * means the path does not exist as asked (null), unless folders are to be created there.
+ */
+function notAFolder(p: string, rel: string, create: boolean | undefined): LoupeError | null {
   let st: Stats | null = null;
   try {
     st = fs.lstatSync(p);
@@ -87,7 +94,13 @@ function notAFolder(p: string, rel: string): LoupeError {
     /* gone meanwhile */
   }
   if (st?.isSymbolicLink()) return new UnsafePathError(rel, 'is a symbolic link where a folder was expected');
+  if (!create) return null;
   return new LoupeError('INVALID_PATH', `${rel} is not a folder (it is a file or changed while being opened). Check the path.`);
+}
+
+function missingOr(err: LoupeError | null): null {
+  if (err) throw err;
+  return null;
 }
 
 /**
@@ -95,8 +108,9 @@ function notAFolder(p: string, rel: string): LoupeError {
  * the root. null when a folder on the way is missing (and `create` is off).
  */
 export function holdDir(root: string, absDir: string, opts: HoldOptions = {}): HeldDir | null {
-  const rel = relInside(root, absDir);
   const base = realRoot(root);
+  // `root` is normally a realpath already; a path given under its real form is inside all the same.
+  const rel = isInsideRoot(root, absDir) ? relInside(root, absDir) : relInside(base, absDir);
   const parts = rel === '' ? [] : rel.split('/');
   return viaDescriptors ? holdByDescriptors(base, parts, opts) : holdByLstat(base, parts, opts);
 }
@@ -111,7 +125,13 @@ function holdByDescriptors(base: string, parts: string[], opts: HoldOptions): He
       try {
         next = fs.openSync(p, C.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
       } catch (err) {
-        if (errno(err) !== 'ENOENT') throw errno(err) === 'ENOTDIR' || errno(err) === 'ELOOP' ? notAFolder(p, rel) : err;
+        if (errno(err) === 'ENOTDIR' || errno(err) === 'ELOOP') {
+          const why = notAFolder(p, rel, opts.create);
+          if (why) throw why;
+          fs.closeSync(fd);
+          return null;
+        }
+        if (errno(err) !== 'ENOENT') throw err;
         if (!opts.create) {
           fs.closeSync(fd);
           return null;
@@ -124,7 +144,7 @@ function holdByDescriptors(base: string, parts: string[], opts: HoldOptions): He
         try {
           next = fs.openSync(p, C.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
         } catch (e) {
-          throw errno(e) === 'ENOTDIR' || errno(e) === 'ELOOP' ? notAFolder(p, rel) : e;
+          throw errno(e) === 'ENOTDIR' || errno(e) === 'ELOOP' ? (notAFolder(p, rel, true) ?? e) : e;
         }
       }
       fs.closeSync(fd);
@@ -160,7 +180,7 @@ function holdByLstat(base: string, parts: string[], opts: HoldOptions): HeldDir 
     try {
       st = fs.lstatSync(cur);
     } catch (err) {
-      if (errno(err) === 'ENOTDIR') throw notAFolder(cur, rel);
+      if (errno(err) === 'ENOTDIR') return missingOr(notAFolder(cur, rel, opts.create));
       if (errno(err) !== 'ENOENT') throw err;
       if (!opts.create) return null;
       try {
@@ -170,7 +190,7 @@ function holdByLstat(base: string, parts: string[], opts: HoldOptions): HeldDir 
       }
       st = fs.lstatSync(cur);
     }
-    if (!st.isDirectory()) throw notAFolder(cur, rel);
+    if (!st.isDirectory()) return missingOr(notAFolder(cur, rel, opts.create));
   }
   const abs = cur;
   return { abs, rel: parts.join('/'), self: abs, at: (name) => path.join(abs, checkName(name)), close: () => undefined };
