@@ -157,7 +157,10 @@ describe('a FIFO in place of a file never hangs a read', () => {
     const hostNow = await openHost();
     for (let i = 0; i < 4; i++) fifo(`f${i}.txt`);
     // Two kinds of reader, two FIFOs each: rollbacks and "Compare with HEAD".
-    const stuck = [0, 1].map((i) => h.call('code_rollback', { modification_id: ids[i] })).concat([2, 3].map((i) => hostNow.handle('modlog.fileDiff', { path: `f${i}.txt` })));
+    const stuck: Promise<unknown>[] = [
+      ...[0, 1].map((i) => h.call('code_rollback', { modification_id: ids[i] })),
+      ...[2, 3].map((i) => hostNow.handle('modlog.fileDiff', { path: `f${i}.txt` })),
+    ];
     const outcomes = stuck.map((s) => within(s));
     const plain = await within(h.call('read_file', { path: 'plain.txt' }));
     expect(plain).toMatchObject({ settled: true, ok: true });

@@ -70,7 +70,7 @@ function plant(root: string, home: string, p: Plant, style: Style): void {
 async function driveEverything(root: string): Promise<{ texts: string[]; writeErrors: { code?: string; message?: string }[] }> {
   const texts: string[] = [];
   const writeErrors: { code?: string; message?: string }[] = [];
-  const note = (r: { ok: boolean; output: string; data?: unknown; error?: { code?: string; message?: string } }, isWrite = false) => {
+  const note = (r: { ok: boolean; output: string; data?: Record<string, unknown>; error?: { code?: string; message?: string } }, isWrite = false) => {
     texts.push(r.output, JSON.stringify(r.data ?? null), JSON.stringify(r.error ?? null));
     if (isWrite && !r.ok) writeErrors.push(r.error ?? {});
     return r;

@@ -202,7 +202,7 @@ function checkName(name: string): string {
 }
 
 /** Where links cannot be caught at open time, the opened file must be the one the checked name leads to. */
-async function confirmIdentity(dir: HeldDir, name: string, st: Stats): Promise<void> {
+export async function confirmIdentity(dir: HeldDir, name: string, st: Stats): Promise<void> {
   if (viaDescriptors) return;
   const [named, real] = await Promise.all([lstat(dir.at(name)).catch(() => null), realpath(dir.abs).catch(() => null)]);
   if (!named || named.ino !== st.ino || named.dev !== st.dev || real !== dir.abs) throw new UnsafePathError(dir.rel ? `${dir.rel}/${name}` : name, 'changed while being opened');

@@ -4,10 +4,10 @@
 // new bytes under the name after a crash, never a mix; fdatasync flushes what reading back needs.
 import { randomBytes } from 'node:crypto';
 import { constants as C } from 'node:fs';
-import { open, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { open, readdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { FileNotFoundError } from '../../errors';
-import { holdDir, O_NOFOLLOW, type HoldOptions } from './safeOpen';
+import { confirmIdentity, holdDir, O_NOFOLLOW, type HoldOptions } from './safeOpen';
 
 const TEMP_SUFFIX = '.loupe-tmp';
 const tempName = (base: string) => `.${base}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
@@ -28,22 +28,28 @@ export async function writeAtomicInside(root: string, abs: string, data: Buffer 
   try {
     const tmp = dir.at(tempName(name));
     const fh = await open(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, 0o666);
+    let st;
     try {
+      // Without descriptor paths, the temp file must be the one the checked folder holds.
+      await confirmIdentity(dir, path.basename(tmp), await fh.stat());
       await fh.writeFile(data);
       if (opts.mode !== undefined) await fh.chmod(opts.mode);
       await fh.datasync();
+      st = await fh.stat();
     } catch (err) {
       await fh.close().catch(() => undefined);
-      await rm(tmp, { force: true });
+      await unlink(tmp).catch(() => undefined);
       throw err;
     }
     await fh.close();
     try {
       await rename(tmp, dir.at(name));
     } catch (err) {
-      await rm(tmp, { force: true });
+      await unlink(tmp).catch(() => undefined);
       throw err;
     }
+    // And the bytes must have landed under the name asked for (a no-op with descriptor paths).
+    await confirmIdentity(dir, name, st);
   } finally {
     dir.close();
   }
