@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { approveModification, commitApproved } from '../../src/main/services/modlog/review';
 import { ProjectConfig } from '../../src/main/services/permissions/projectConfig';
 import { loupeConfigFor } from '../../src/main/services/config/loupeConfig';
 import { SessionStore } from '../../src/main/services/sessions/sessionStore';
@@ -161,6 +162,21 @@ describe('links planted where Loupe keeps its own files', () => {
     expect(r.error?.code).toBe('UNSAFE_PATH');
     expectNothingEscaped(home, before, [r.output, JSON.stringify(r.data ?? null)]);
     expect(await h.read('a.txt')).toBe(ORIGINAL);
+  });
+
+  it('an approved change whose blob was swapped for a link never commits the link\'s target', async () => {
+    const home = await setup();
+    git(h.root, 'commit', '-qm', 'base');
+    await h.call('read_file', { path: 'a.txt' });
+    const w = await h.call('write_file', { path: 'a.txt', content: V1 });
+    await approveModification(h.ctx.modlog, w.data!.modification_id as string);
+    const blob = `.loupe/objects/${sha(V1)}`;
+    rmSync(path.join(h.root, blob));
+    plant(h.root, home, { at: blob, to: 'secret.txt', blocks: false }, 'absolute');
+    await expect(commitApproved(h.ctx.modlog, 'approved')).rejects.toMatchObject({ code: 'UNSAFE_PATH' });
+    expect(git(h.root, 'log', '--format=%s')).toBe('base\n');
+    const objects = git(h.root, 'cat-file', '--batch-all-objects', '--batch');
+    expect(objects).not.toContain(SECRET);
   });
 
   it('.loupe as a link to a folder inside the workspace is refused too: it must be a real folder', async () => {
