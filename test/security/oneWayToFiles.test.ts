@@ -17,6 +17,7 @@ const ALLOWED: Record<string, string> = {
   'services/process/processTable.ts': '/proc',
   'services/shell/processReaper.ts': '/proc',
   'cli/serve/staticFiles.ts': "the app's own bundle",
+  'services/pty/spawnHelper.ts': "node-pty's helper binary in the app's own modules",
   'services/modlog/merge3.ts': 'a private mkdtemp folder',
   'services/modlog/review.ts': 'a private mkdtemp folder',
   'services/shell/outputCapture.ts': 'opens its log only at a path from holdDir',
