@@ -240,4 +240,6 @@ test('settings save and take effect: the next message goes to the second server'
   await expect(page.getByTestId('settings-base-url')).toHaveValue(llmB.baseURL);
   await expect(page.getByTestId('settings-api-key')).toHaveValue('');
   await expect(page.getByTestId('settings-api-key')).toHaveAttribute('placeholder', /key is saved/);
+  // Where it is kept, said plainly (no keychain in this run: the owner-only settings file).
+  await expect(page.getByTestId('settings-key-where')).toContainText(/settings\.json, in plain text readable only by your user account/);
 });

@@ -54,6 +54,7 @@ test.describe('desktop app (Electron)', () => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'ELECTRON_RUN_AS_NODE') env[k] = v;
     env.LOUPE_HOME = loupeHome; // recent folders and settings stay out of the user's config
+    env.LOUPE_KEYCHAIN = 'off'; // and any saved key out of the user's keyring
 
     const app = await electron.launch({ executablePath: bin, args: ['.', workspace], cwd: ROOT, env });
     try {

@@ -53,6 +53,10 @@ async function openApp(page: Page) {
 // The active tab's xterm (xterm's DOM renderer keeps its text readable in .xterm-rows).
 const activeTerminal = (page: Page) => page.locator('[data-testid="terminal"] [data-active="true"]');
 const terminalText = (page: Page) => activeTerminal(page).locator('.xterm-rows');
+/** Keys typed before the visible terminal owns the keyboard go elsewhere (CI lost a first `g`). */
+async function terminalHasFocus(page: Page) {
+  await expect(activeTerminal(page).locator('textarea.xterm-helper-textarea')).toBeFocused();
+}
 
 test('refuses requests without the token or from a foreign origin', async () => {
   const base = `http://127.0.0.1:${served.port}`;
@@ -97,6 +101,7 @@ test('a command typed into the terminal prints its output', async ({ page }) => 
   await openApp(page);
   await expect(terminalText(page)).toBeVisible();
   await activeTerminal(page).locator('.xterm').click();
+  await terminalHasFocus(page);
   await page.keyboard.type('echo loupe-$((6*7))');
   await page.keyboard.press('Enter');
   await expect(terminalText(page)).toContainText('loupe-42');
@@ -105,10 +110,34 @@ test('a command typed into the terminal prints its output', async ({ page }) => 
   const firstId = await activeTerminal(page).getAttribute('data-terminal-id');
   await page.getByTestId('terminal-new').click();
   await expect(activeTerminal(page)).not.toHaveAttribute('data-terminal-id', firstId!);
+  await terminalHasFocus(page);
   await page.keyboard.type('echo second-tab-ok');
   await page.keyboard.press('Enter');
   await expect(terminalText(page)).toContainText('second-tab-ok');
   await expect(terminalText(page)).not.toContainText('loupe-42');
+});
+
+test('Ctrl+Shift+V pastes into the terminal with no clipboard permission, as in the desktop app', async ({ page }) => {
+  await openApp(page);
+  await expect(terminalText(page)).toBeVisible();
+  // The user copies a command somewhere: a real copy, which needs no permission. The context
+  // grants none, so a navigator.clipboard.readText() would be refused, as the app's session does.
+  await page.evaluate(() => {
+    const d = (globalThis as unknown as { document: { createElement(t: string): { id: string; value: string }; body: { append(e: unknown): void } } }).document;
+    const src = d.createElement('textarea');
+    src.id = 'paste-source';
+    src.value = 'echo pasted-$((6*7))';
+    d.body.append(src);
+  });
+  await page.focus('#paste-source');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+C');
+  await page.evaluate(() => (globalThis as unknown as { document: { getElementById(id: string): { remove(): void } } }).document.getElementById('paste-source').remove());
+
+  await activeTerminal(page).locator('.xterm').click();
+  await page.keyboard.press('Control+Shift+V');
+  await page.keyboard.press('Enter');
+  await expect(terminalText(page)).toContainText('pasted-42');
 });
 
 test('README screenshot', async ({ page }) => {
@@ -119,6 +148,7 @@ test('README screenshot', async ({ page }) => {
   await expect(page.getByTestId('file-viewer')).toContainText('greet');
   await page.getByTestId('terminal-new').click();
   await expect(terminalText(page)).not.toHaveText(/^\s*$/); // the new shell's prompt
+  await terminalHasFocus(page);
   await page.keyboard.type('git status --short');
   await page.keyboard.press('Enter');
   await expect(terminalText(page)).toContainText('M src/app.ts');

@@ -1,9 +1,12 @@
-// Electron (>= 45) fetches its binary lazily; we try once at install time so the desktop
-// app is ready, and tolerate failure: everything but the Electron shell runs on plain Node.
+// Install-time fixes. Electron (>= 45) fetches its binary lazily; we try once at install time so
+// the desktop app is ready, and tolerate failure: everything but the Electron shell runs on plain
+// Node. node-pty's macOS helper loses its executable bit in the published package; we restore it.
 import { existsSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { isEntryModule } from './entryModule.mjs';
+import { fixSpawnHelpers } from './spawnHelper.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -23,7 +26,23 @@ export function electronBinary(dir = electronDir()) {
   return existsSync(bin) ? bin : null;
 }
 
+function nodePtyDir() {
+  try {
+    return path.dirname(require.resolve('node-pty/package.json'));
+  } catch {
+    return null;
+  }
+}
+
 function main() {
+  const pty = nodePtyDir();
+  if (pty) {
+    try {
+      for (const file of fixSpawnHelpers(pty)) console.log(`loupe: made ${path.relative(process.cwd(), file)} executable (node-pty ships it without the bit)`);
+    } catch (err) {
+      console.warn(`loupe: WARNING: could not make node-pty's spawn-helper executable (${err.message}); terminals on macOS will fail until you run \`chmod +x node_modules/node-pty/prebuilds/darwin-*/spawn-helper\`.`);
+    }
+  }
   const dir = electronDir();
   if (!dir || electronBinary(dir)) return;
   if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) {
@@ -40,4 +59,4 @@ function main() {
   );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main();
+if (isEntryModule(import.meta.url, process.argv[1])) main();

@@ -1,10 +1,12 @@
 // `npm start`: build if the sources are newer than out/, then open the desktop app where
 // Electron can run, else fall back to `loupe serve` (same UI in a browser) and print its URL.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runDesktopOrServe, runServe } from './desktopLaunch.mjs';
+import { isEntryModule } from './entryModule.mjs';
 import { electronBinary } from './postinstall.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,8 +51,17 @@ export function electronUnavailableReason({ platform, env, electronBin }) {
 }
 
 /**
- * What `npm start` runs: the Electron app on the project, or `loupe serve` on the folder
- * (the folder argument, else the directory the user ran npm from).
+ * `loupe serve` on the folder (the folder argument, else the directory the user ran npm from).
+ * @param {{ env: Record<string, string | undefined>, folder: string | null, port: string | null, cwd: string, nodePath: string }} o
+ * @returns {{ command: string, args: string[], env: Record<string, string | undefined> }}
+ */
+export function serveLaunch({ env, folder, port, cwd, nodePath }) {
+  return { command: nodePath, args: ['bin/loupe.mjs', 'serve', folder ?? cwd, ...(port !== null ? ['--port', port] : [])], env };
+}
+
+/**
+ * What `npm start` runs: the Electron app, else `loupe serve`; either on the folder argument,
+ * else the directory the user ran npm from (as the README promises).
  * @param {{ platform: NodeJS.Platform, env: Record<string, string | undefined>, electronBin: string | null, folder: string | null, port: string | null, cwd: string, nodePath: string }} o
  * @returns {{ mode: 'electron', command: string, args: string[], env: Record<string, string | undefined> } | { mode: 'serve', reason: string, command: string, args: string[], env: Record<string, string | undefined> }}
  */
@@ -59,15 +70,9 @@ export function decideLaunch({ platform, env, electronBin, folder, port, cwd, no
   if (reason === null && electronBin) {
     // ELECTRON_RUN_AS_NODE would turn the app into a plain Node process.
     const { ELECTRON_RUN_AS_NODE: _drop, ...childEnv } = env;
-    return { mode: 'electron', command: electronBin, args: ['.', ...(folder ? [folder] : [])], env: childEnv };
+    return { mode: 'electron', command: electronBin, args: ['.', folder ?? cwd], env: childEnv };
   }
-  return {
-    mode: 'serve',
-    reason: reason ?? 'unknown',
-    command: nodePath,
-    args: ['bin/loupe.mjs', 'serve', folder ?? cwd, ...(port !== null ? ['--port', port] : [])],
-    env,
-  };
+  return { mode: 'serve', reason: reason ?? 'unknown', ...serveLaunch({ env, folder, port, cwd, nodePath }) };
 }
 
 /**
@@ -111,7 +116,7 @@ function electronViteCli() {
   return path.join(path.dirname(pkgPath), typeof bin === 'string' ? bin : bin['electron-vite']);
 }
 
-function main() {
+async function main() {
   const why = buildReason(ROOT);
   if (why) {
     console.log(`loupe: building (${why}): electron-vite build`);
@@ -126,29 +131,19 @@ function main() {
 
   const userCwd = process.env.INIT_CWD || process.cwd();
   const { folder, port } = parseStartArgs(process.argv.slice(2), userCwd);
-  const launch = decideLaunch({
-    platform: process.platform,
-    env: process.env,
-    electronBin: electronBinary(),
-    folder,
-    port,
-    cwd: userCwd,
-    nodePath: process.execPath,
-  });
-  if (launch.mode === 'electron') console.log(`loupe: starting the desktop app${folder ? ` on ${folder}` : ''}`);
-  else console.log(`loupe: not starting the desktop app: ${launch.reason}. Serving Loupe in the browser instead.`);
+  const o = { platform: process.platform, env: process.env, electronBin: electronBinary(), folder, port, cwd: userCwd, nodePath: process.execPath };
+  const launch = decideLaunch(o);
 
-  const child = spawn(launch.command, launch.args, { cwd: ROOT, stdio: 'inherit', env: launch.env });
-  const forward = (signal) => () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-  };
-  process.on('SIGINT', forward('SIGINT'));
-  process.on('SIGTERM', forward('SIGTERM'));
-  child.on('error', (err) => {
-    console.error(`loupe: could not start ${launch.command}: ${err.message}`);
-    process.exit(1);
-  });
-  child.on('exit', (code, signal) => process.exit(code ?? (signal === 'SIGINT' ? 130 : signal === 'SIGTERM' ? 143 : 1)));
+  let kill = (_signal) => {};
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => kill(signal));
+  const onChild = (k) => (kill = k);
+
+  if (launch.mode === 'electron') {
+    console.log(`loupe: starting the desktop app on ${launch.args[1]}`);
+    process.exit((await runDesktopOrServe({ electron: launch, serve: serveLaunch(o), cwd: ROOT, onChild })).code);
+  }
+  console.log(`loupe: not starting the desktop app: ${launch.reason}. Serving Loupe in the browser instead.`);
+  process.exit(await runServe({ serve: launch, cwd: ROOT, onChild }));
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
+if (isEntryModule(import.meta.url, process.argv[1])) await main();

@@ -47,11 +47,11 @@ describe('electronUnavailableReason', () => {
 });
 
 describe('decideLaunch', () => {
-  it('runs Electron on the project, with the folder when given', () => {
+  it('runs Electron on the folder when given, else on the directory npm was run from', () => {
     const env = { DISPLAY: ':0', ELECTRON_RUN_AS_NODE: '1', HOME: '/home/u' };
     const d = decideLaunch({ ...base, platform: 'linux', env, electronBin: BIN, folder: '/w/app' });
     expect(d).toEqual({ mode: 'electron', command: BIN, args: ['.', '/w/app'], env: { DISPLAY: ':0', HOME: '/home/u' } });
-    expect(decideLaunch({ ...base, platform: 'darwin', env: {}, electronBin: BIN }).args).toEqual(['.']);
+    expect(decideLaunch({ ...base, platform: 'darwin', env: {}, electronBin: BIN }).args).toEqual(['.', '/home/u/proj']);
   });
 
   it('falls back to `loupe serve` on the folder, else the current directory', () => {

@@ -18,8 +18,9 @@ const BIN = fileURLToPath(new URL('../../bin/loupe.mjs', import.meta.url));
 export async function startServe(folder: string, env: Record<string, string> = {}): Promise<Served> {
   const home = await realpath(await mkdtemp(path.join(os.tmpdir(), 'loupe-home-')));
   const proc = spawn(process.execPath, [BIN, 'serve', folder, '--port', '0'], {
-    // HOME too: the terminal's shells must not run (or, killed mid-way, damage) the machine's rc files.
-    env: { ...process.env, LOUPE_HOME: home, HOME: home, ...env },
+    // HOME too: the terminal's shells must not run (or, killed mid-way, damage) the machine's rc
+    // files. LOUPE_KEYCHAIN=off: a key saved by a test stays in that home, out of the user's keyring.
+    env: { ...process.env, LOUPE_HOME: home, HOME: home, LOUPE_KEYCHAIN: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

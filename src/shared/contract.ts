@@ -178,6 +178,10 @@ export interface LlmSettingsView {
   context_tokens?: number;
   /** The key itself never leaves the host. */
   has_api_key: boolean;
+  /** Where the key in use lives (the OS keychain, the settings file, the environment). */
+  api_key_where?: string;
+  /** Why a saved key could not be read, when that happened. */
+  api_key_problem?: string;
   /** Where the values come from: the settings file, the environment, or nowhere yet. */
   source: 'settings' | 'env' | 'none';
   configured: boolean;

@@ -2,7 +2,7 @@
 // server, on a real temp git repo. Needs `npm run build` first.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as pty from 'node-pty';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +44,8 @@ async function repo(): Promise<string> {
 }
 
 function loupe(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const base: Record<string, string | undefined> = { ...process.env, LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: llm.baseURL, OPENAI_API_KEY: 'k', ...env };
+  // A Loupe home of its own: the user's settings and keyring stay out of the test.
+  const base: Record<string, string | undefined> = { ...process.env, LOUPE_HOME: path.join(sandbox.dir, 'home'), LOUPE_KEYCHAIN: 'off', LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: llm.baseURL, OPENAI_API_KEY: 'k', ...env };
   for (const k of Object.keys(base)) if (base[k] === undefined) delete base[k];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'run', ...args], { env: base, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -145,6 +146,22 @@ describe('loupe run', () => {
     const bad = await loupe(['--yes', '--deny', 'x']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--yes and --deny exclude each other\. Usage: loupe run/);
+  });
+
+  it('uses the model and API key saved in the app, with no environment variables', async () => {
+    const dir = await repo();
+    await writeTree(path.join(sandbox.dir, 'home'), {
+      'settings.json': JSON.stringify({ llm: { base_url: llm.baseURL, model: 'scripted', api_key: 'sk-saved-in-the-app' } }),
+    });
+    try {
+      llm.enqueue({ content: 'hello from the saved model' });
+      const r = await loupe(['--cwd', dir, 'hello'], { LOUPE_MODEL: undefined, OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('hello from the saved model');
+      expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer sk-saved-in-the-app');
+    } finally {
+      await rm(path.join(sandbox.dir, 'home', 'settings.json'), { force: true });
+    }
   });
 
   it('asks on the terminal when stdin is interactive: "once" runs the command', async () => {

@@ -7,7 +7,7 @@ import { InvalidArgumentError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
 import { nullLogger, streamLogger } from '../agent/edit/logger';
 import { LlmClient } from '../agent/llm/client';
-import { resolveLlmConfig } from '../agent/llm/config';
+import { resolveLlmConfig, type LlmConfig } from '../agent/llm/config';
 import { describeDetected, detectLocalServers } from '../agent/llm/detect';
 import { createJsonChat } from '../agent/llm/jsonChat';
 import type { ChatMessage } from '../agent/llm/types';
@@ -22,6 +22,8 @@ import { ProjectConfig } from '../services/permissions/projectConfig';
 import { PermissionEngine } from '../services/permissions/ruleEngine';
 import { defaultConfigDir } from '../services/settings/configDir';
 import { UserSettings } from '../services/settings/userSettings';
+import { systemKeyStore, type KeyStore } from '../services/settings/keyStore';
+import { LlmSettingsFile } from '../host/llmSettings';
 import { SessionStore, titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
 import { parseArgs } from './args';
 import { workspaceRoot } from './mcp';
@@ -106,6 +108,30 @@ function humanPrinter(): (e: AgentEvent) => void {
   };
 }
 
+/**
+ * The model: the user's settings (those the app saves, key included), each field overridden
+ * by its environment variable. Says why a saved key could not be read.
+ */
+export async function runLlmConfig(
+  configDir: string,
+  env: NodeJS.ProcessEnv,
+  note: (s: string) => void,
+  keyStore: KeyStore | null = systemKeyStore(configDir, process.platform, env),
+): Promise<LlmConfig | null> {
+  const saved = await new LlmSettingsFile(configDir, { keyStore }).read();
+  if (saved.key_problem && !env.OPENAI_API_KEY) note(`loupe run: ${saved.key_problem}`);
+  const fromEnv = (v: string | undefined) => v?.trim() || undefined;
+  return resolveLlmConfig(
+    {
+      baseURL: fromEnv(env.OPENAI_BASE_URL) ?? saved.base_url,
+      apiKey: fromEnv(env.OPENAI_API_KEY) ?? saved.api_key,
+      model: fromEnv(env.LOUPE_MODEL) ?? saved.model,
+      contextTokens: envInt(env.LOUPE_CONTEXT_TOKENS) ?? saved.context_tokens,
+    },
+    {},
+  );
+}
+
 function envInt(value: string | undefined): number | undefined {
   const n = Number(value);
   return value && Number.isInteger(n) && n > 0 ? n : undefined;
@@ -125,7 +151,7 @@ export async function runRun(args: string[]): Promise<number> {
   const store = new SessionStore(root);
   const record: SessionRecord<ChatMessage> = typeof flags.session === 'string' ? await store.load<ChatMessage>(flags.session) : store.create<ChatMessage>(titleFrom(prompt));
 
-  const config = resolveLlmConfig(undefined, process.env);
+  const config = await runLlmConfig(defaultConfigDir(), process.env, note);
   const llm = config ? new LlmClient(config) : null;
   const noModelHint = llm ? undefined : describeDetected(await detectLocalServers({ timeoutMs: 300 }));
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Host } from '../host/host';
 import { defaultConfigDir } from '../host/configDir';
+import { systemKeys } from '../services/settings/keyStore';
 import { parseArgs, parsePort } from './args';
 import { startServer } from './serve/server';
 import type { CliPaths } from './paths';
@@ -12,7 +13,8 @@ export async function runServe(argv: string[], paths: CliPaths): Promise<void> {
   if (!existsSync(staticDir)) {
     throw new Error(`The UI is not built (${staticDir} is missing). Run \`npm run build\` first.`);
   }
-  const host = new Host({ transport: 'websocket', configDir: defaultConfigDir() });
+  const configDir = defaultConfigDir();
+  const host = new Host({ transport: 'websocket', configDir, keys: systemKeys(configDir) });
   await host.open(folder);
   const running = await startServer({ host, staticDir, port: parsePort(flags.port) });
   // stdout carries exactly one line, the URL, so scripts and tests can read it.

@@ -6,11 +6,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defaultConfigDir } from '../host/configDir';
 import { Host } from '../host/host';
 import { toWireError } from '../errors';
+import { systemKeys } from '../services/settings/keyStore';
 import { folderFromArgv } from './argv';
 import { bindIpc } from './ipc';
 import { menuTemplate } from './menu';
+import { offerReload } from './rendererGone';
 import { hardenSession, hardenWebContents, type SecurityOptions } from './security';
-import { devServerUrl, newAppWindow } from './windowOptions';
+import { devServerUrl, isDeveloperRun, newAppWindow } from './windowOptions';
 
 const here = path.dirname(fileURLToPath(import.meta.url)); // out/main
 const PRELOAD = path.join(here, '../preload/index.cjs');
@@ -18,6 +20,8 @@ const RENDERER_INDEX = path.join(here, '../renderer/index.html');
 const DISPOSE_TIMEOUT_MS = 5_000;
 
 const devUrl = devServerUrl(process.env, app.isPackaged);
+const developer = isDeveloperRun(process.env, app.isPackaged);
+const configDir = defaultConfigDir();
 const appUrl = devUrl ?? pathToFileURL(RENDERER_INDEX).href;
 const security: SecurityOptions = { appUrl, openExternal: (url) => shell.openExternal(url) };
 
@@ -53,7 +57,7 @@ async function openFolderFromMenu(): Promise<void> {
 }
 
 function createWindow(): void {
-  const w = newAppWindow(BrowserWindow, { preload: PRELOAD, devTools: !app.isPackaged });
+  const w = newAppWindow(BrowserWindow, { preload: PRELOAD, devTools: developer });
   win = w;
   appWebContents = w.webContents;
   w.once('ready-to-show', () => w.show());
@@ -65,8 +69,12 @@ function createWindow(): void {
   });
   w.webContents.on('render-process-gone', (_event, details) => {
     console.error(`loupe: the window's renderer stopped (${details.reason}, exit code ${details.exitCode})`);
+    const target = { isDestroyed: () => w.isDestroyed(), reload: () => w.webContents.reload(), close: () => w.close() };
+    offerReload(target, details, (options) => dialog.showMessageBox(w, options)).catch((err: unknown) => showError('Could not reload the window', err));
   });
-  const loaded = devUrl ? w.loadURL(devUrl) : w.loadFile(RENDERER_INDEX);
+  // loadURL with the escaped URL, not loadFile: loadFile leaves `%` unescaped, so a checkout
+  // path with `%41` in it would load a different (missing) file.
+  const loaded = w.loadURL(appUrl);
   loaded.catch((err: unknown) => showError('Could not load the Loupe window', err));
 }
 
@@ -76,16 +84,19 @@ async function start(): Promise<void> {
     isAppWebContents: (id) => id !== undefined && appWebContents !== null && !appWebContents.isDestroyed() && appWebContents.id === id,
   });
 
-  // The model's API key is sealed with the OS keychain where there is one.
-  const secrets = safeStorage.isEncryptionAvailable()
-    ? { encrypt: (plain: string) => safeStorage.encryptString(plain).toString('base64'), decrypt: (sealed: string) => safeStorage.decryptString(Buffer.from(sealed, 'base64')) }
-    : undefined;
-  host = new Host({ transport: 'electron', configDir: defaultConfigDir(), pickFolder, secrets });
+  // The API key lives where `loupe serve` and `loupe run` find it too (the OS keychain, else the
+  // owner-only settings file). safeStorage only opens a key an earlier version sealed with it.
+  // Asked only when such a key exists: on Linux the first use may prompt for the keyring.
+  const unsealLegacy = async (sealed: string): Promise<string> => {
+    if (!(await safeStorage.isAsyncEncryptionAvailable())) throw new Error('safeStorage is not available');
+    return (await safeStorage.decryptStringAsync(Buffer.from(sealed, 'base64'))).result;
+  };
+  host = new Host({ transport: 'electron', configDir, pickFolder, keys: { ...systemKeys(configDir), unsealLegacy } });
   unbindIpc = bindIpc({ ipcMain, host, appUrl, getWebContents: () => appWebContents });
 
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
-      menuTemplate({ platform: process.platform, isPackaged: app.isPackaged, openFolder: () => void openFolderFromMenu() }),
+      menuTemplate({ platform: process.platform, developer, openFolder: () => void openFolderFromMenu() }),
     ),
   );
 
@@ -127,9 +138,10 @@ async function disposeHost(): Promise<void> {
   }
 }
 
-// An isolated Loupe home (tests, a second profile) gets its own Chromium profile too, and with
-// it its own single-instance lock, so it never hands its argv to the user's running Loupe.
-if (process.env.LOUPE_HOME) app.setPath('userData', path.join(path.resolve(process.env.LOUPE_HOME), 'electron'));
+// Chromium's profile (caches, cookies, Local State) goes in its own subfolder of the config
+// folder, away from settings.json. An isolated Loupe home (tests, a second profile) thereby gets
+// its own profile and single-instance lock, and never hands its argv to the user's running Loupe.
+app.setPath('userData', path.join(path.resolve(configDir), 'electron'));
 
 if (!app.requestSingleInstanceLock()) {
   // Another Loupe is running; it receives our argv through 'second-instance'.

@@ -9,7 +9,7 @@ const roles = (items: MenuItemConstructorOptions[]) => flatten(items).map((i) =>
 describe('menuTemplate', () => {
   it('has File › Open Folder… on Ctrl/Cmd+O, which calls openFolder', () => {
     const openFolder = vi.fn();
-    const item = flatten(menuTemplate({ platform: 'linux', isPackaged: true, openFolder })).find((i) => i.id === 'open-folder');
+    const item = flatten(menuTemplate({ platform: 'linux', developer: false, openFolder })).find((i) => i.id === 'open-folder');
     expect(item?.accelerator).toBe('CmdOrCtrl+O');
     expect(item?.label).toBe('Open Folder…');
     (item!.click as () => void)();
@@ -17,14 +17,14 @@ describe('menuTemplate', () => {
   });
 
   it('has the clipboard roles in Edit', () => {
-    expect(roles(menuTemplate({ platform: 'linux', isPackaged: true, openFolder: () => {} }))).toEqual(
+    expect(roles(menuTemplate({ platform: 'linux', developer: false, openFolder: () => {} }))).toEqual(
       expect.arrayContaining(['copy', 'paste', 'cut', 'selectAll', 'undo', 'redo']),
     );
   });
 
-  it('offers reload and DevTools only when not packaged', () => {
-    const packaged = roles(menuTemplate({ platform: 'linux', isPackaged: true, openFolder: () => {} }));
-    const dev = roles(menuTemplate({ platform: 'linux', isPackaged: false, openFolder: () => {} }));
+  it('offers reload and DevTools only in a developer run', () => {
+    const packaged = roles(menuTemplate({ platform: 'linux', developer: false, openFolder: () => {} }));
+    const dev = roles(menuTemplate({ platform: 'linux', developer: true, openFolder: () => {} }));
     for (const role of ['reload', 'forceReload', 'toggleDevTools']) {
       expect(packaged).not.toContain(role);
       expect(dev).toContain(role);
@@ -32,10 +32,10 @@ describe('menuTemplate', () => {
   });
 
   it('follows platform conventions', () => {
-    expect(roles(menuTemplate({ platform: 'darwin', isPackaged: true, openFolder: () => {} }))).toEqual(
+    expect(roles(menuTemplate({ platform: 'darwin', developer: false, openFolder: () => {} }))).toEqual(
       expect.arrayContaining(['appMenu', 'close', 'windowMenu']),
     );
-    const linux = roles(menuTemplate({ platform: 'linux', isPackaged: true, openFolder: () => {} }));
+    const linux = roles(menuTemplate({ platform: 'linux', developer: false, openFolder: () => {} }));
     expect(linux).toContain('quit');
     expect(linux).not.toContain('appMenu');
   });

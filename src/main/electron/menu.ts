@@ -3,12 +3,12 @@ import type { MenuItemConstructorOptions } from 'electron';
 
 export interface MenuInput {
   platform: NodeJS.Platform;
-  /** Reload and DevTools appear only in unpackaged (development) runs. */
-  isPackaged: boolean;
+  /** Reload and DevTools appear only in a developer run (see isDeveloperRun). */
+  developer: boolean;
   openFolder: () => void;
 }
 
-export function menuTemplate({ platform, isPackaged, openFolder }: MenuInput): MenuItemConstructorOptions[] {
+export function menuTemplate({ platform, developer, openFolder }: MenuInput): MenuItemConstructorOptions[] {
   const isMac = platform === 'darwin';
   const template: MenuItemConstructorOptions[] = [];
   if (isMac) template.push({ role: 'appMenu' });
@@ -36,9 +36,9 @@ export function menuTemplate({ platform, isPackaged, openFolder }: MenuInput): M
     {
       label: '&View',
       submenu: [
-        ...(isPackaged
-          ? []
-          : ([{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, { type: 'separator' }] as MenuItemConstructorOptions[])),
+        ...(developer
+          ? ([{ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, { type: 'separator' }] as MenuItemConstructorOptions[])
+          : []),
         { role: 'resetZoom' },
         { role: 'zoomIn' },
         { role: 'zoomOut' },

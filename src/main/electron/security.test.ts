@@ -2,28 +2,11 @@ import { EventEmitter } from 'node:events';
 import { pathToFileURL } from 'node:url';
 import type { Session, WebContents } from 'electron';
 import { describe, expect, it, vi } from 'vitest';
+import { FakeSession } from '../../../test/support/fakeElectron';
 import { hardenSession, hardenWebContents } from './security';
 import { CONTENT_SECURITY_POLICY } from './windowOptions';
 
 const APP = pathToFileURL('/opt/loupe/out/renderer/index.html').href;
-type Fn = (...args: never[]) => unknown;
-
-class FakeSession extends EventEmitter {
-  handlers: Record<string, Fn> = {};
-  setPermissionRequestHandler(h: Fn) {
-    this.handlers.request = h;
-  }
-  setPermissionCheckHandler(h: Fn) {
-    this.handlers.check = h;
-  }
-  setDevicePermissionHandler(h: Fn) {
-    this.handlers.device = h;
-  }
-  webRequest = {
-    onHeadersReceived: (h: Fn) => (this.handlers.headers = h),
-    onBeforeRequest: (h: Fn) => (this.handlers.before = h),
-  };
-}
 
 class FakeWebContents extends EventEmitter {
   openHandler?: (details: { url: string }) => { action: string };

@@ -21,7 +21,7 @@ export const WINDOW_BACKGROUND = '#1e1e1e';
 export interface WindowOptionsInput {
   /** Absolute path of the built preload (out/preload/index.cjs). */
   preload: string;
-  /** DevTools are available only in unpackaged (development) runs. */
+  /** DevTools are available only in a developer run (see isDeveloperRun). */
   devTools: boolean;
 }
 
@@ -127,14 +127,41 @@ export function isAllowedExternalUrl(url: string): boolean {
 }
 
 /**
+ * What a file: URL names: its host and its percent-decoded path, with a Windows drive letter in
+ * lower case. Escaping differs between who wrote the URL (Node's pathToFileURL escapes `~`, `[`,
+ * `]`; Electron's loadFile leaves them; Chromium keeps what it was given), so file URLs are
+ * compared by what they name. null when not a file URL, or when decoding would change which
+ * file is meant (an encoded separator or NUL, a dot segment, bytes that are not UTF-8).
+ */
+export function fileUrlTarget(url: string | URL): { host: string; path: string } | null {
+  const u = typeof url === 'string' ? parse(url) : url;
+  if (!u || u.protocol !== 'file:') return null;
+  if (/%(2f|5c|00)/i.test(u.pathname)) return null;
+  let decoded: string;
+  try {
+    // Escapes only: a lone `%` (Chromium keeps one that starts no escape) stands for itself.
+    decoded = u.pathname.replace(/(?:%[0-9a-f]{2})+/gi, (run) => decodeURIComponent(run));
+  } catch {
+    return null;
+  }
+  if (decoded.split('/').some((segment) => segment === '.' || segment === '..')) return null;
+  const path = decoded.replace(/^\/([A-Za-z]):/, (_m, drive: string) => `/${drive.toLowerCase()}:`);
+  return { host: u.host.toLowerCase(), path };
+}
+
+/**
  * Is `url` the app itself? For a file:// app that is exactly its index.html (any query or
- * hash); for the development server, the same origin.
+ * hash, however the path is escaped); for the development server, the same origin.
  */
 export function isAppUrl(url: string, appUrl: string): boolean {
   const u = parse(url);
   const app = parse(appUrl);
   if (!u || !app) return false;
-  if (app.protocol === 'file:') return u.protocol === 'file:' && u.host === app.host && u.pathname === app.pathname;
+  if (app.protocol === 'file:') {
+    const a = fileUrlTarget(app);
+    const t = fileUrlTarget(u);
+    return a !== null && t !== null && t.host === a.host && t.path === a.path;
+  }
   if (app.protocol === 'http:' || app.protocol === 'https:') return u.origin === app.origin;
   return false;
 }
@@ -155,9 +182,10 @@ export function isAllowedAppRequest(url: string, appUrl: string): boolean {
   if (!u || !app) return false;
   if (u.protocol === 'data:' || u.protocol === 'blob:') return true;
   if (app.protocol === 'file:') {
-    if (u.protocol !== 'file:' || u.host !== app.host) return false;
-    const root = app.pathname.slice(0, app.pathname.lastIndexOf('/') + 1);
-    return u.pathname.startsWith(root);
+    const a = fileUrlTarget(app);
+    const t = fileUrlTarget(u);
+    if (!a || !t || t.host !== a.host) return false;
+    return t.path.startsWith(a.path.slice(0, a.path.lastIndexOf('/') + 1));
   }
   if (app.protocol === 'http:' || app.protocol === 'https:') {
     if (u.protocol === 'http:' || u.protocol === 'https:') return u.origin === app.origin;
@@ -192,4 +220,14 @@ export function isPermissionAllowed(
   appUrl: string,
 ): boolean {
   return permission === 'clipboard-sanitized-write' && isTrustedSender(requestingUrl, isMainFrame, appUrl);
+}
+
+/**
+ * Reload and DevTools are for working on Loupe itself: an unpackaged run with LOUPE_DEV=1, or
+ * one on electron-vite's development server. `npm start` alone is a user's run: a stray
+ * Ctrl+R would drop the page's state, and DevTools would hand the page's powers to anyone at
+ * the keyboard.
+ */
+export function isDeveloperRun(env: Record<string, string | undefined>, isPackaged: boolean): boolean {
+  return !isPackaged && (env.LOUPE_DEV === '1' || devServerUrl(env, isPackaged) !== null);
 }

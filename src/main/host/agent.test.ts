@@ -142,22 +142,3 @@ describe('switching folders', () => {
     expect(await host.handle('approvals.list', undefined)).toEqual([]);
   });
 });
-
-describe('sealed API key', () => {
-  it('with a codec (Electron safeStorage) the key is stored sealed and still used', async () => {
-    const codec = { encrypt: (s: string) => Buffer.from(`sealed:${s}`).toString('base64'), decrypt: (s: string) => Buffer.from(s, 'base64').toString().replace(/^sealed:/, '') };
-    const sealedHost = new Host({ transport: 'electron', configDir: path.join(dir, 'config2'), secrets: codec });
-    try {
-      await sealedHost.open(path.join(dir, 'ws'));
-      await sealedHost.handle('settings.save', { base_url: llm.baseURL, model: 'scripted', api_key: 'sk-sealed' });
-      const onDisk = JSON.parse(await readFile(path.join(dir, 'config2', 'settings.json'), 'utf8'));
-      expect(onDisk.llm.api_key).toBeUndefined();
-      expect(JSON.stringify(onDisk)).not.toContain('sk-sealed');
-      expect((await sealedHost.handle('settings.get', undefined)).has_api_key).toBe(true);
-      await sealedHost.handle('settings.test', undefined);
-      expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer sk-sealed');
-    } finally {
-      await sealedHost.dispose();
-    }
-  });
-});

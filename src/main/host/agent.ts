@@ -32,7 +32,7 @@ import { CONFIG_REL, ProjectConfig } from '../services/permissions/projectConfig
 import { PermissionEngine } from '../services/permissions/ruleEngine';
 import { SessionStore, titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
 import { UserSettings } from '../services/settings/userSettings';
-import { LlmSettingsFile, type SecretCodec } from './llmSettings';
+import { LlmSettingsFile, savedAsLlmSettings, type LlmSettingsFileOptions } from './llmSettings';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
@@ -102,8 +102,8 @@ export interface AgentHostOptions {
   /** The open workspace's root; throws NO_WORKSPACE when none. */
   root: () => string;
   env?: NodeJS.ProcessEnv;
-  /** Seals the API key at rest (the desktop app's safeStorage). */
-  secrets?: SecretCodec;
+  /** Where the API key is kept: the OS keychain, and the desktop app's reader of old sealed keys. */
+  keys?: LlmSettingsFileOptions;
   /** Tests: the tools the agent may call. */
   registry?: ToolRegistry;
 }
@@ -116,7 +116,7 @@ export class AgentHost {
   private readonly registry: ToolRegistry;
 
   constructor(private readonly opts: AgentHostOptions) {
-    this.settings = new LlmSettingsFile(opts.configDir, opts.secrets);
+    this.settings = new LlmSettingsFile(opts.configDir, opts.keys);
     this.user = new UserSettings(opts.configDir);
     this.env = opts.env ?? process.env;
     this.registry = opts.registry ?? createToolRegistry();
@@ -145,12 +145,13 @@ export class AgentHost {
   private async config(probe?: LlmProbe | void): Promise<LlmConfig | null> {
     const saved = await this.settings.read();
     const p = probe ?? {};
+    const fromSaved = savedAsLlmSettings(saved);
     return resolveLlmConfig(
       {
-        baseURL: p.base_url?.trim() || saved.base_url,
-        apiKey: p.api_key || saved.api_key,
-        model: p.model?.trim() || saved.model,
-        contextTokens: saved.context_tokens,
+        ...fromSaved,
+        baseURL: p.base_url?.trim() || fromSaved.baseURL,
+        apiKey: p.api_key || fromSaved.apiKey,
+        model: p.model?.trim() || fromSaved.model,
       },
       this.env,
     );
@@ -166,6 +167,8 @@ export class AgentHost {
       model: saved.model ?? this.env.LOUPE_MODEL ?? '',
       ...(saved.context_tokens ? { context_tokens: saved.context_tokens } : {}),
       has_api_key: Boolean(saved.api_key || this.env.OPENAI_API_KEY),
+      ...(saved.key_where ? { api_key_where: saved.key_where } : this.env.OPENAI_API_KEY ? { api_key_where: 'the OPENAI_API_KEY environment variable' } : {}),
+      ...(saved.key_problem ? { api_key_problem: saved.key_problem } : {}),
       source: fromSettings ? 'settings' : this.env.LOUPE_MODEL || this.env.OPENAI_BASE_URL ? 'env' : 'none',
       configured: config !== null,
       detected: detected.map((d) => ({ name: d.name, base_url: d.baseURL, models: d.models })),

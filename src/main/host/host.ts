@@ -7,7 +7,7 @@ import { RecentFolders } from '../services/settings/recentFolders';
 import { readForViewer } from '../services/workspace/fileReader';
 import { completeFolder } from '../services/workspace/pathCompletion';
 import { AgentHost } from './agent';
-import type { SecretCodec } from './llmSettings';
+import type { LlmSettingsFileOptions } from './llmSettings';
 import { Workspace } from './workspace';
 import { LOUPE_VERSION } from './version';
 
@@ -16,8 +16,8 @@ export interface HostOptions {
   configDir: string;
   /** Shows a native folder picker (Electron). Absent in the browser. */
   pickFolder?: () => Promise<string | null>;
-  /** Seals the model API key at rest (Electron safeStorage); absent: an owner-only file. */
-  secrets?: SecretCodec;
+  /** Where the model API key is kept (the OS keychain); absent: the owner-only settings file. */
+  keys?: LlmSettingsFileOptions;
 }
 
 type Listener = <E extends EventChannel>(event: E, payload: HostEvents[E]) => void;
@@ -38,7 +38,7 @@ export class Host {
       data: (id, data) => this.emit('terminal.data', { id, data }),
       exit: (id, exitCode, signal) => this.emit('terminal.exit', { id, exitCode, signal }),
     });
-    this.agent = new AgentHost({ configDir: opts.configDir, emit: (e, p) => this.emit(e, p), root: () => this.ws().info.root, secrets: opts.secrets });
+    this.agent = new AgentHost({ configDir: opts.configDir, emit: (e, p) => this.emit(e, p), root: () => this.ws().info.root, keys: opts.keys });
     this.handlers = this.createHandlers();
   }
 

@@ -1,27 +1,50 @@
-// The model settings of `serve` and the app: the "llm" key of the user settings file
-// (`<config dir>/settings.json`, DESIGN §8), readable only by its owner (0600). The file's
-// other keys ("permissions", read by UserSettings) are kept exactly as they are. In the desktop
-// app the key is sealed with the OS keychain (Electron safeStorage) through a SecretCodec and
-// kept as "api_key_enc"; elsewhere it is the plain "api_key" of that owner-only file.
+// The model settings of the app, `loupe serve` and `loupe run`: the "llm" key of the user
+// settings file (`<config dir>/settings.json`), readable only by its owner (0600). The file's
+// other keys ("permissions", read by UserSettings) are kept exactly as they are. The API key
+// goes to the OS keychain where this process can reach one (KeyStore) and the file only notes
+// "api_key_store": "keychain"; elsewhere it is the plain "api_key" of that owner-only file.
+// Either way every Loupe process run by the user finds it. A key an earlier desktop app sealed
+// with Electron's safeStorage ("api_key_enc") only the app can open; it moves it on first read.
 import { chmod, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { LlmSettings } from '../agent/llm/config';
 import { InvalidArgumentError } from '../errors';
 import { writeJsonAtomic } from '../services/settings/atomicJson';
+import type { KeyStore } from '../services/settings/keyStore';
 
 export interface SavedLlmSettings {
   base_url?: string;
   api_key?: string;
   model?: string;
   context_tokens?: number;
+  /** Where the saved key lives, when one is saved. */
+  key_where?: string;
+  /** Why a saved key could not be read. */
+  key_problem?: string;
 }
 
-/** Seals the API key at rest (Electron safeStorage); base64 text in, base64 text out. */
-export interface SecretCodec {
-  encrypt(plain: string): string;
-  decrypt(sealed: string): string;
+export interface LlmSettingsChange {
+  base_url?: string;
+  model?: string;
+  context_tokens?: number;
+  /** Present: replace the key (undefined removes it). Absent: keep it. */
+  api_key?: string;
+}
+
+export interface LlmSettingsFileOptions {
+  /** The OS keychain; null or absent: the key stays in the file. */
+  keyStore?: KeyStore | null;
+  /** The desktop app: opens a key an earlier version sealed with safeStorage. */
+  unsealLegacy?: (sealed: string) => Promise<string>;
+  /** Why there is no keychain, said beside the file that holds the key instead. */
+  noKeyStore?: string;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v : undefined);
+
+export const LEGACY_SEALED_KEY_PROBLEM =
+  "An API key saved by an earlier Loupe desktop app is sealed with Electron's safeStorage, which only the app can open. " +
+  'Start the desktop app once (it moves the key where `loupe serve` and `loupe run` find it), save the key again in Settings, or set OPENAI_API_KEY.';
 
 export class LlmSettingsFile {
   readonly file: string;
@@ -29,7 +52,7 @@ export class LlmSettingsFile {
 
   constructor(
     configDir: string,
-    private readonly codec?: SecretCodec,
+    private readonly opts: LlmSettingsFileOptions = {},
   ) {
     this.file = path.join(configDir, 'settings.json');
   }
@@ -49,49 +72,97 @@ export class LlmSettingsFile {
     }
   }
 
+  /** Where a key saved in the file lives, said plainly. */
+  private fileWhere(): string {
+    const why = !this.opts.keyStore && this.opts.noKeyStore ? `; ${this.opts.noKeyStore}` : '';
+    return `${this.file}, in plain text readable only by your user account${why}`;
+  }
+
   async read(): Promise<SavedLlmSettings> {
     const all = await this.readAll();
     const llm = (all?.llm ?? {}) as Record<string, unknown>;
     const n = Number(llm.context_tokens);
-    const key = this.unseal(llm.api_key_enc) ?? str(llm.api_key);
+    const key = await this.readKey(llm);
     return {
       ...(str(llm.base_url) ? { base_url: str(llm.base_url) } : {}),
-      ...(key ? { api_key: key } : {}),
       ...(str(llm.model) ? { model: str(llm.model) } : {}),
       ...(Number.isInteger(n) && n > 0 ? { context_tokens: n } : {}),
+      ...key,
     };
   }
 
-  private unseal(sealed: unknown): string | undefined {
-    if (!this.codec || typeof sealed !== 'string' || !sealed) return undefined;
+  private async readKey(llm: Record<string, unknown>): Promise<Pick<SavedLlmSettings, 'api_key' | 'key_where' | 'key_problem'>> {
+    if (llm.api_key_store === 'keychain') {
+      const store = this.opts.keyStore;
+      if (!store) return { key_where: 'the OS keychain', key_problem: 'The API key was saved in the OS keychain, which this process cannot reach. Save it again in Settings, or set OPENAI_API_KEY.' };
+      try {
+        const key = str(await store.get());
+        return key ? { api_key: key, key_where: store.where } : { key_where: store.where, key_problem: `No API key was found in ${store.where}. Save it again in Settings.` };
+      } catch (err) {
+        return { key_where: store.where, key_problem: (err as Error).message };
+      }
+    }
+    const plain = str(llm.api_key);
+    if (plain) return { api_key: plain, key_where: this.fileWhere() };
+    const sealed = str(llm.api_key_enc);
+    if (!sealed) return {};
+    if (!this.opts.unsealLegacy) return { key_where: `${this.file} (sealed by the desktop app)`, key_problem: LEGACY_SEALED_KEY_PROBLEM };
+    let key: string | undefined;
     try {
-      return str(this.codec.decrypt(sealed));
+      key = str(await this.opts.unsealLegacy(sealed));
     } catch {
-      return undefined; // another user's or machine's keychain: as if no key were saved
+      key = undefined; // another user's or machine's keychain: as if no key were saved
+    }
+    if (!key) return {};
+    try {
+      await this.update({ api_key: key });
+      return this.readKey(((await this.readAll())?.llm ?? {}) as Record<string, unknown>);
+    } catch {
+      return { api_key: key, key_where: `${this.file} (sealed by the desktop app)` };
     }
   }
 
   /** Merges into the "llm" key; undefined fields are removed, absent ones kept. */
-  update(change: Partial<Record<keyof SavedLlmSettings, string | number | undefined>>): Promise<void> {
+  update(change: LlmSettingsChange): Promise<void> {
     const job = this.chain.catch(() => undefined).then(async () => {
       const all = await this.readAll();
       if (all === null) throw new InvalidArgumentError(`${this.file} is not a JSON object; fix or remove it, then save again.`);
       const llm: Record<string, unknown> = { ...((all.llm as Record<string, unknown>) ?? {}) };
       for (const [k, v] of Object.entries(change)) {
+        if (k === 'api_key') continue;
         if (v === undefined) delete llm[k];
         else llm[k] = v;
       }
-      if ('api_key' in change) {
-        delete llm.api_key_enc;
-        if (this.codec && typeof llm.api_key === 'string') {
-          llm.api_key_enc = this.codec.encrypt(llm.api_key);
-          delete llm.api_key;
-        }
-      }
+      if ('api_key' in change) await this.placeKey(llm, change.api_key);
       await writeJsonAtomic(this.file, { ...all, llm }, 0o600);
       await chmod(this.file, 0o600);
     });
     this.chain = job;
     return job;
   }
+
+  /** Puts the key in the keychain when there is one that works, else in the file. */
+  private async placeKey(llm: Record<string, unknown>, key: string | undefined): Promise<void> {
+    const store = this.opts.keyStore;
+    const wasInKeychain = llm.api_key_store === 'keychain';
+    delete llm.api_key;
+    delete llm.api_key_enc;
+    delete llm.api_key_store;
+    if (key !== undefined && store) {
+      try {
+        await store.set(key);
+        llm.api_key_store = 'keychain';
+        return;
+      } catch {
+        // No keyring answered: the file keeps it, and Settings says where it is.
+      }
+    }
+    if (key !== undefined) llm.api_key = key;
+    else if (wasInKeychain && store) await store.delete().catch(() => undefined);
+  }
+}
+
+/** Saved settings as the model config's explicit fields. */
+export function savedAsLlmSettings(saved: SavedLlmSettings): LlmSettings {
+  return { baseURL: saved.base_url, apiKey: saved.api_key, model: saved.model, contextTokens: saved.context_tokens };
 }

@@ -105,6 +105,12 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
             onChange={(e) => setApiKey(e.target.value)}
           />
         </label>
+        {settings.api_key_problem && <div className="settings-fail" data-testid="settings-key-problem">{settings.api_key_problem}</div>}
+        {settings.has_api_key && settings.api_key_where && (
+          <div className="muted settings-note" data-testid="settings-key-where">
+            The key is kept in {settings.api_key_where}.
+          </div>
+        )}
         <label>
           Context window (tokens)
           <input className="text-input" inputMode="numeric" value={context} placeholder="32768" onChange={(e) => setContext(e.target.value.replace(/[^\d]/g, ''))} />

@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import { isMac } from '../app/platform';
 import { useApp } from '../store';
 import { AckBatcher } from './ackBatcher';
-import { clipboardIntent } from './clipboardKeys';
+import { terminalKeyHandler } from './clipboardKeys';
 import { XTERM_THEME } from './xtermTheme';
 
 interface TerminalViewProps {
@@ -45,17 +45,7 @@ export function TerminalView({ id, active }: TerminalViewProps) {
     termRef.current = term;
     fitRef.current = fit;
 
-    term.attachCustomKeyEventHandler((e) => {
-      const intent = clipboardIntent(e, isMac);
-      if (intent === null) return true;
-      e.preventDefault();
-      if (intent === 'copy') {
-        if (term.hasSelection()) void navigator.clipboard.writeText(term.getSelection()).catch(() => undefined);
-      } else {
-        void navigator.clipboard.readText().then((text) => term.paste(text), () => undefined);
-      }
-      return false;
-    });
+    term.attachCustomKeyEventHandler(terminalKeyHandler(term, (text) => navigator.clipboard.writeText(text), isMac));
 
     // Flow control: acknowledge only what xterm has parsed, so a flood of output is throttled
     // at the source (the host pauses the PTY) instead of piling up in this page.

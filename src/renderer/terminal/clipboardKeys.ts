@@ -21,3 +21,33 @@ export function clipboardIntent(e: KeyLike, mac: boolean): ClipboardIntent {
   if (!chord) return null;
   return key === 'c' ? 'copy' : 'paste';
 }
+
+/** The part of an xterm Terminal the key handler needs. */
+export interface SelectionSource {
+  hasSelection(): boolean;
+  getSelection(): string;
+}
+
+/**
+ * xterm's custom key handler for the clipboard keys. Copy writes the selection (a sanitized
+ * write, the one clipboard permission the desktop app grants). Paste is left to the browser:
+ * returning false keeps xterm from sending the key to the shell, and leaving the default alone
+ * lets Chromium (Ctrl+Shift+V) or the Edit menu's Paste (Cmd+V) fire a `paste` event, which
+ * xterm turns into input. Reading the clipboard from script needs a permission the app never
+ * grants, so the page never reads it on its own.
+ */
+export function terminalKeyHandler(
+  term: SelectionSource,
+  writeText: (text: string) => Promise<void>,
+  mac: boolean,
+): (e: KeyLike & { preventDefault(): void }) => boolean {
+  return (e) => {
+    const intent = clipboardIntent(e, mac);
+    if (intent === null) return true;
+    if (intent === 'copy') {
+      e.preventDefault();
+      if (term.hasSelection()) void writeText(term.getSelection()).catch(() => undefined);
+    }
+    return false;
+  };
+}

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AckBatcher } from './ackBatcher';
-import { clipboardIntent } from './clipboardKeys';
+import { clipboardIntent, terminalKeyHandler } from './clipboardKeys';
 import { TerminalIo, type TerminalChunk } from './terminalIo';
 
 describe('AckBatcher', () => {
@@ -55,17 +55,17 @@ describe('TerminalIo', () => {
   });
 });
 
-describe('clipboardIntent', () => {
-  const key = (k: string, mods: Partial<{ ctrlKey: boolean; shiftKey: boolean; metaKey: boolean; altKey: boolean }> = {}) => ({
-    type: 'keydown',
-    key: k,
-    ctrlKey: false,
-    shiftKey: false,
-    metaKey: false,
-    altKey: false,
-    ...mods,
-  });
+const key = (k: string, mods: Partial<{ ctrlKey: boolean; shiftKey: boolean; metaKey: boolean; altKey: boolean }> = {}) => ({
+  type: 'keydown',
+  key: k,
+  ctrlKey: false,
+  shiftKey: false,
+  metaKey: false,
+  altKey: false,
+  ...mods,
+});
 
+describe('clipboardIntent', () => {
   it('uses Ctrl+Shift+C/V off macOS and leaves Ctrl+C to the shell', () => {
     expect(clipboardIntent(key('C', { ctrlKey: true, shiftKey: true }), false)).toBe('copy');
     expect(clipboardIntent(key('V', { ctrlKey: true, shiftKey: true }), false)).toBe('paste');
@@ -87,5 +87,34 @@ describe('AckBatcher idle flush', () => {
     expect(sent).toEqual([]);
     await new Promise((r) => setTimeout(r, 60));
     expect(sent).toEqual([1200]);
+  });
+});
+
+const handlerKey = (k: string, mods: Parameters<typeof key>[1] = {}) => ({ ...key(k, mods), preventDefault: vi.fn() });
+
+describe('terminalKeyHandler', () => {
+  const term = { hasSelection: () => true, getSelection: () => 'ls -la' };
+
+  it('leaves paste to the browser: no default prevented, no clipboard read, nothing sent to the shell', () => {
+    const writeText = vi.fn(async () => undefined);
+    for (const [e, mac] of [
+      [handlerKey('V', { ctrlKey: true, shiftKey: true }), false],
+      [handlerKey('v', { metaKey: true }), true],
+    ] as const) {
+      expect(terminalKeyHandler(term, writeText, mac)(e)).toBe(false);
+      expect(e.preventDefault).not.toHaveBeenCalled();
+    }
+    expect(writeText).not.toHaveBeenCalled();
+  });
+
+  it('copies the selection with a sanitized write, and passes every other key to xterm', () => {
+    const writeText = vi.fn(async () => undefined);
+    const copy = handlerKey('C', { ctrlKey: true, shiftKey: true });
+    expect(terminalKeyHandler(term, writeText, false)(copy)).toBe(false);
+    expect(copy.preventDefault).toHaveBeenCalled();
+    expect(writeText).toHaveBeenCalledWith('ls -la');
+    const sigint = handlerKey('c', { ctrlKey: true });
+    expect(terminalKeyHandler(term, writeText, false)(sigint)).toBe(true);
+    expect(sigint.preventDefault).not.toHaveBeenCalled();
   });
 });

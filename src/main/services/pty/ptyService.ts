@@ -8,6 +8,7 @@ import type { TerminalInfo } from '../../../shared/contract';
 import { InvalidArgumentError } from '../../errors';
 import { familyOf, processTable, signalAll } from '../process/processTable';
 import { selectShell } from '../shell/shellSelector';
+import { checkSpawnHelperOnce } from './spawnHelper';
 
 export const HIGH_WATERMARK_CHARS = 100_000;
 export const LOW_WATERMARK_CHARS = 5_000;
@@ -49,6 +50,7 @@ export class PtyService {
 
   create(opts: { cols: number; rows: number; cwd: string; env?: NodeJS.ProcessEnv }): TerminalInfo {
     if (this.terminals.size >= MAX_TERMINALS) throw new InvalidArgumentError(`At most ${MAX_TERMINALS} terminals can be open; close one first.`);
+    checkSpawnHelperOnce();
     const shell = selectShell();
     const proc = pty.spawn(shell.path, [], {
       name: 'xterm-256color',
