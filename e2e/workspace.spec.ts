@@ -66,6 +66,22 @@ test('refuses requests without the token or from a foreign origin', async () => 
   expect((await fetch(served.url)).status).toBe(200);
 });
 
+test('the browser keeps no cookie: the token lives in this tab only, and a reload still works', async ({ page }) => {
+  await openApp(page);
+  // Cookies ignore ports: one would reach every other server on 127.0.0.1.
+  expect(await page.context().cookies()).toEqual([]);
+  expect(page.url()).not.toContain('token=');
+  await page.reload();
+  await expect(page.getByTestId('workspace-root')).toContainText('demo-project');
+  expect(page.url()).not.toContain('token=');
+  expect(await page.context().cookies()).toEqual([]);
+  // A new tab holds no token: it must be given the printed URL.
+  const other = await page.context().newPage();
+  const res = await other.goto(`http://127.0.0.1:${served.port}/`);
+  expect(res?.status()).toBe(401);
+  await other.close();
+});
+
 test('shows the folder, a .gitignore-aware tree with git badges, and files in the viewer', async ({ page }) => {
   await openApp(page);
   const tree = page.getByTestId('file-tree');

@@ -9,6 +9,8 @@ export interface Served {
   port: number;
   token: string;
   proc: ChildProcess;
+  /** The user's config folder (LOUPE_HOME) this server keeps settings.json in. */
+  home: string;
   stop(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export async function startServe(folder: string, env: Record<string, string> = {
     port: Number(u.port),
     token: u.searchParams.get('token')!,
     proc,
+    home,
     async stop() {
       if (proc.exitCode === null) {
         const exited = new Promise((r) => proc.once('exit', r));

@@ -10,6 +10,8 @@ export interface WorkspaceInfo {
   /** Folder name shown in the UI. */
   name: string;
   isGitRepo: boolean;
+  /** What the person should know about this folder, e.g. that it cannot be watched for changes. */
+  notices?: string[];
 }
 
 export type GitBadge = 'M' | 'A' | 'D' | 'R' | 'U' | '?' | '!' | 'C';
@@ -172,6 +174,24 @@ export interface ApprovalRequestView {
   createdAt: string;
 }
 
+/**
+ * Whether the open folder's `.loupe/config.json` may grant anything: it arrives with a clone, so
+ * its allow rules and test commands apply only once the person trusts these exact bytes.
+ */
+export interface TrustView {
+  root: string;
+  /** sha256 of the config's bytes; null when the folder has none. */
+  digest: string | null;
+  trusted: boolean;
+  /** The config grants something, so trusting it or not makes a difference. */
+  needed: boolean;
+  /** The person declined to trust this content while this host runs. */
+  declined: boolean;
+  /** What trusting it would turn on. */
+  allow: { kind: PermissionKindName; pattern: string }[];
+  tests: { language: string; command: string }[];
+}
+
 export interface LlmSettingsView {
   base_url: string;
   model: string;
@@ -247,11 +267,18 @@ export interface HostRequests {
   /** DESIGN §9 `edits.mode` of the open workspace's .loupe/config.json. */
   'settings.editsMode': { params: void; result: { mode: EditsModeName } };
   'settings.setEditsMode': { params: { mode: EditsModeName }; result: { mode: EditsModeName } };
+  /** The open folder's trust (see TrustView). */
+  'trust.get': { params: void; result: TrustView };
+  /** Trusts the config the person was shown (`digest`); a config changed since is not trusted. */
+  'trust.accept': { params: { digest: string }; result: TrustView };
+  'trust.decline': { params: { digest: string }; result: TrustView };
 }
 
 /** Events: host → renderer. */
 export interface HostEvents {
   'workspace.opened': WorkspaceInfo;
+  /** Something went wrong in the background for this folder (also kept in `WorkspaceInfo.notices`). */
+  'workspace.notice': { root: string; message: string };
   /** Workspace-relative directories whose listing changed ('' is the root). */
   'tree.changed': { dirs: string[] };
   'tree.gitStatus': { status: Record<string, GitBadge> };
@@ -263,6 +290,8 @@ export interface HostEvents {
   'terminal.exit': { id: string; exitCode: number; signal?: number };
   'chat.event': { session_id: string; event: ChatEvent };
   'approvals.changed': { requests: ApprovalRequestView[] };
+  /** On open, when the folder's config changes, and when trust is given or declined. */
+  'trust.changed': TrustView;
 }
 
 export type RequestChannel = keyof HostRequests;
@@ -322,10 +351,14 @@ const requestChannelMap = {
   'settings.test': true,
   'settings.editsMode': true,
   'settings.setEditsMode': true,
+  'trust.get': true,
+  'trust.accept': true,
+  'trust.decline': true,
 } satisfies Record<RequestChannel, true>;
 
 const eventChannelMap = {
   'workspace.opened': true,
+  'workspace.notice': true,
   'tree.changed': true,
   'tree.gitStatus': true,
   'file.changed': true,
@@ -334,6 +367,7 @@ const eventChannelMap = {
   'terminal.exit': true,
   'chat.event': true,
   'approvals.changed': true,
+  'trust.changed': true,
 } satisfies Record<EventChannel, true>;
 
 export const REQUEST_CHANNELS = Object.keys(requestChannelMap) as RequestChannel[];
@@ -341,6 +375,9 @@ export const EVENT_CHANNELS = Object.keys(eventChannelMap) as EventChannel[];
 
 /** Electron IPC channel names are namespaced so no other code can collide with them. */
 export const ipcChannel = (name: RequestChannel | EventChannel): string => `loupe:${name}`;
+
+/** Where the page of `loupe serve` keeps its access token: this tab, this origin, no cookie. */
+export const TOKEN_STORAGE_KEY = 'loupe.token';
 
 /** Messages on the WebSocket transport. */
 export type WsClientMessage = { t: 'req'; id: number; ch: RequestChannel; p: unknown };

@@ -13,6 +13,7 @@ import { ProjectConfig } from '../../src/main/services/permissions/projectConfig
 import { PermissionEngine } from '../../src/main/services/permissions/ruleEngine';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scriptedLlm';
 import { git, tempDir, writeTree } from '../support/tmp';
+import { testTrust } from '../support/trust';
 
 export interface AgentHarness {
   root: string;
@@ -39,7 +40,8 @@ export async function agentHarness(opts: AgentHarnessOptions = {}): Promise<Agen
   await writeTree(root, opts.files ?? {});
   const llm = await startScriptedLlm();
   const client = new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'scripted' }, { retry: { baseDelayMs: 5, maxDelayMs: 50 } });
-  const project = new ProjectConfig(root);
+  const user = testTrust();
+  const project = new ProjectConfig(root, user.store);
   const queue = new ApprovalQueue(opts.unattended ?? 'deny');
   const permissions = new PermissionGate(new PermissionEngine({ root, project }), queue, { persist: (rules) => project.addRules(rules) });
   const { signal: _s, ...toolContext } = createToolContext({ root, corrector: null });
@@ -55,6 +57,7 @@ export async function agentHarness(opts: AgentHarnessOptions = {}): Promise<Agen
     of: <T extends AgentEvent['type']>(type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type),
     cleanup: async () => {
       await llm.close();
+      user.cleanup();
       await cleanup();
     },
   };

@@ -1,38 +1,19 @@
 // `loupe run` end to end: the built CLI (`node bin/loupe.mjs run …`) against the scripted
 // server, on a real temp git repo. Needs `npm run build` first.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import * as pty from 'node-pty';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scriptedLlm';
-import { git, tempDir, until, writeTree } from '../support/tmp';
+import { describe, expect, it } from 'vitest';
+import { BIN, runLoupe, useCliFixture, type CliResult } from '../support/cli';
+import { git, until, writeTree } from '../support/tmp';
 import { call, toolMessages } from './agentHarness';
 
-const ROOT = path.resolve(__dirname, '../..');
-const BIN = path.join(ROOT, 'bin/loupe.mjs');
-
-let llm: ScriptedLlm;
-let sandbox: { dir: string; cleanup: () => Promise<void> };
+const fx = useCliFixture('loupe-run-');
 let n = 0;
-
-beforeAll(async () => {
-  if (!existsSync(path.join(ROOT, 'out/main/cli.js'))) throw new Error('loupe is not built: run `npm run build` before this test.');
-  llm = await startScriptedLlm();
-  sandbox = await tempDir('loupe-run-');
-});
-afterEach(() => {
-  llm.requests.length = 0;
-});
-afterAll(async () => {
-  await llm?.close();
-  await sandbox?.cleanup();
-});
 
 /** A git repo with a bug and a test that catches it. */
 async function repo(): Promise<string> {
-  const dir = path.join(sandbox.dir, `repo${++n}`);
+  const dir = path.join(fx.sandbox, `repo${++n}`);
   await writeTree(dir, {
     'calc.js': 'exports.add = (a, b) => a - b;\n',
     'test.js': "const assert = require('node:assert');\nassert.strictEqual(require('./calc').add(2, 3), 5);\nconsole.log('1 test passed');\n",
@@ -43,23 +24,10 @@ async function repo(): Promise<string> {
   return dir;
 }
 
-function loupe(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function loupe(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
   // A Loupe home of its own: the user's settings and keyring stay out of the test.
-  const base: Record<string, string | undefined> = { ...process.env, LOUPE_HOME: path.join(sandbox.dir, 'home'), LOUPE_KEYCHAIN: 'off', LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: llm.baseURL, OPENAI_API_KEY: 'k', ...env };
-  for (const k of Object.keys(base)) if (base[k] === undefined) delete base[k];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'run', ...args], { env: base, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  const own = { LOUPE_HOME: path.join(fx.sandbox, 'home'), LOUPE_KEYCHAIN: 'off' };
+  return runLoupe(['run', ...args], { env: { ...own, LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: fx.llm.baseURL, OPENAI_API_KEY: 'k', ...env } });
 }
 
 const readEditTest = () => [
@@ -72,7 +40,7 @@ const readEditTest = () => [
 describe('loupe run', () => {
   it('--yes: read → edit → test on a real repo, prints the final answer, exit 0', async () => {
     const dir = await repo();
-    llm.enqueue(...readEditTest());
+    fx.llm.enqueue(...readEditTest());
     const r = await loupe(['--cwd', dir, '--yes', 'fix add() in calc.js']);
     expect(r.stderr).not.toMatch(/LLM_ERROR|INTERNAL/);
     expect(r.code).toBe(0);
@@ -83,30 +51,30 @@ describe('loupe run', () => {
     expect(r.stderr).toContain('(allowed by --yes: node test.js)');
     expect(await readFile(path.join(dir, 'calc.js'), 'utf8')).toBe('exports.add = (a, b) => a + b;\n');
     expect(git(dir, 'diff', '--cached', '--name-only').trim()).toBe('calc.js');
-    expect(toolMessages(llm.completions[3].body).c3).toContain('1 test passed');
+    expect(toolMessages(fx.llm.completions[3].body).c3).toContain('1 test passed');
     // One session file; the modification carries the request's correlation id and the session id.
     const [sessionFile] = await readdir(path.join(dir, '.loupe/sessions'));
     const session = JSON.parse(await readFile(path.join(dir, '.loupe/sessions', sessionFile), 'utf8'));
     const mod = JSON.parse((await readFile(path.join(dir, '.loupe/modifications.jsonl'), 'utf8')).split('\n')[0]);
     expect(mod).toMatchObject({ correlation_id: session.requests[0].correlation_id, session_id: session.id });
     expect(session).toMatchObject({ title: 'fix add() in calc.js', requests: [{ status: 'done' }] });
-    expect(llm.completions[0].body.messages?.[0].content).toContain(`Workspace root: ${dir}`);
+    expect(fx.llm.completions[0].body.messages?.[0].content).toContain(`Workspace root: ${dir}`);
   });
 
   it('--deny: refuses the unapproved command and the model is told which rule to add', async () => {
     const dir = await repo();
-    llm.enqueue({ toolCalls: [call('b1', 'bash', { command: 'node test.js', description: 'run the tests' })] }, { content: 'I could not run the tests.' });
+    fx.llm.enqueue({ toolCalls: [call('b1', 'bash', { command: 'node test.js', description: 'run the tests' })] }, { content: 'I could not run the tests.' });
     const r = await loupe(['--cwd', dir, '--deny', 'run the tests']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/ {2}✗ bash: PERMISSION_DENIED: /);
-    const told = toolMessages(llm.completions[1].body).b1;
+    const told = toolMessages(fx.llm.completions[1].body).b1;
     expect(told).toMatch(/PERMISSION_DENIED/);
     expect(told).toMatch(/nobody can approve it here\. To allow it, add \{"kind":"bash","pattern":"node \*","action":"allow"\}/);
   });
 
   it('--json: every line of stdout is one parseable event, from request_started to request_finished', async () => {
     const dir = await repo();
-    llm.enqueue(...readEditTest());
+    fx.llm.enqueue(...readEditTest());
     const r = await loupe(['--cwd', dir, '--yes', '--json', 'fix add()']);
     expect(r.code).toBe(0);
     const events = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
@@ -123,15 +91,15 @@ describe('loupe run', () => {
 
   it('resumes a session with --session, and exits non-zero at the turn limit', async () => {
     const dir = await repo();
-    llm.enqueue({ content: 'first answer' });
+    fx.llm.enqueue({ content: 'first answer' });
     const first = await loupe(['--cwd', dir, '--json', 'remember the word pelican']);
     const sessionId = JSON.parse(first.stdout.split('\n')[0]).session_id as string;
-    llm.requests.length = 0;
-    llm.enqueue({ toolCalls: [call('l1', 'list_files', { pattern: '*.js' })] });
+    fx.llm.requests.length = 0;
+    fx.llm.enqueue({ toolCalls: [call('l1', 'list_files', { pattern: '*.js' })] });
     const second = await loupe(['--cwd', dir, '--session', sessionId, 'what was the word?'], { LOUPE_MAX_TURNS: '1' });
     expect(second.code).toBe(3);
     expect(second.stderr).toMatch(/Stopped after 1 model turns without a final answer/);
-    const messages = llm.completions[0].body.messages!.map((m) => m.content);
+    const messages = fx.llm.completions[0].body.messages!.map((m) => m.content);
     expect(messages).toEqual(expect.arrayContaining(['remember the word pelican', 'first answer', 'what was the word?']));
     const session = JSON.parse(await readFile(path.join(dir, '.loupe/sessions', `${sessionId}.json`), 'utf8'));
     expect(session.requests.map((q: { status: string }) => q.status)).toEqual(['done', 'turn_limit']);
@@ -142,7 +110,7 @@ describe('loupe run', () => {
     const r = await loupe(['--cwd', dir, 'hello'], { LOUPE_MODEL: undefined, OPENAI_BASE_URL: undefined });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/LLM_ERROR: No model is connected\. Set LOUPE_MODEL/);
-    expect(llm.requests).toHaveLength(0);
+    expect(fx.llm.requests).toHaveLength(0);
     const bad = await loupe(['--yes', '--deny', 'x']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/--yes and --deny exclude each other\. Usage: loupe run/);
@@ -150,24 +118,24 @@ describe('loupe run', () => {
 
   it('uses the model and API key saved in the app, with no environment variables', async () => {
     const dir = await repo();
-    await writeTree(path.join(sandbox.dir, 'home'), {
-      'settings.json': JSON.stringify({ llm: { base_url: llm.baseURL, model: 'scripted', api_key: 'sk-saved-in-the-app' } }),
+    await writeTree(path.join(fx.sandbox, 'home'), {
+      'settings.json': JSON.stringify({ llm: { base_url: fx.llm.baseURL, model: 'scripted', api_key: 'sk-saved-in-the-app' } }),
     });
     try {
-      llm.enqueue({ content: 'hello from the saved model' });
+      fx.llm.enqueue({ content: 'hello from the saved model' });
       const r = await loupe(['--cwd', dir, 'hello'], { LOUPE_MODEL: undefined, OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined });
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('hello from the saved model');
-      expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer sk-saved-in-the-app');
+      expect(fx.llm.requests.at(-1)?.headers.authorization).toBe('Bearer sk-saved-in-the-app');
     } finally {
-      await rm(path.join(sandbox.dir, 'home', 'settings.json'), { force: true });
+      await rm(path.join(fx.sandbox, 'home', 'settings.json'), { force: true });
     }
   });
 
   it('asks on the terminal when stdin is interactive: "once" runs the command', async () => {
     const dir = await repo();
-    llm.enqueue({ toolCalls: [call('b1', 'bash', { command: 'node test.js', description: 'run the tests' })] }, { content: 'Tests ran.' });
-    const env = { ...process.env, LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: llm.baseURL, OPENAI_API_KEY: 'k' } as Record<string, string>;
+    fx.llm.enqueue({ toolCalls: [call('b1', 'bash', { command: 'node test.js', description: 'run the tests' })] }, { content: 'Tests ran.' });
+    const env = { ...process.env, LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: fx.llm.baseURL, OPENAI_API_KEY: 'k' } as Record<string, string>;
     const term = pty.spawn(process.execPath, [BIN, 'run', '--cwd', dir, 'run the tests'], { cols: 200, rows: 40, cwd: dir, env });
     let screen = '';
     term.onData((d) => (screen += d));
@@ -179,18 +147,18 @@ describe('loupe run', () => {
     expect(await exited).toBe(0);
     // It ran (and failed: the bug is still there), as the model is told.
     expect(screen).toMatch(/✓ bash: .*AssertionError/);
-    expect(toolMessages(llm.completions[1].body).b1).toMatch(/AssertionError[\s\S]*exit/i);
+    expect(toolMessages(fx.llm.completions[1].body).b1).toMatch(/AssertionError[\s\S]*exit/i);
   });
 
   it('in edits.mode "ask" an interactive run shows the diff before writing, and a denial writes nothing', async () => {
     const dir = await repo();
     await writeTree(dir, { '.loupe/config.json': JSON.stringify({ edits: { mode: 'ask' } }) });
-    llm.enqueue(
+    fx.llm.enqueue(
       { toolCalls: [call('r1', 'read_file', { path: 'calc.js' })] },
       { toolCalls: [call('e1', 'edit_file', { path: 'calc.js', old_str: 'a - b', new_str: 'a + b' })] },
       { content: 'Left it alone.' },
     );
-    const env = { ...process.env, LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: llm.baseURL, OPENAI_API_KEY: 'k' } as Record<string, string>;
+    const env = { ...process.env, LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: fx.llm.baseURL, OPENAI_API_KEY: 'k' } as Record<string, string>;
     const term = pty.spawn(process.execPath, [BIN, 'run', '--cwd', dir, 'fix add'], { cols: 200, rows: 40, cwd: dir, env });
     let screen = '';
     term.onData((d) => (screen += d));
@@ -204,6 +172,6 @@ describe('loupe run', () => {
     term.write('not now\r');
     expect(await exited).toBe(0);
     expect(await readFile(path.join(dir, 'calc.js'), 'utf8')).toBe('exports.add = (a, b) => a - b;\n');
-    expect(toolMessages(llm.completions[2].body).e1).toContain('not now');
+    expect(toolMessages(fx.llm.completions[2].body).e1).toContain('not now');
   });
 });

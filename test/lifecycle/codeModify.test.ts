@@ -94,7 +94,19 @@ describe('code_modify', () => {
 
   it('auto_test runs the configured tests and attaches the results to the correlation', async () => {
     await setup('x\n');
-    await h.write('.loupe/config.json', JSON.stringify({ tests: { typescript: "printf '# pass 3\\n# fail 0\\n# skipped 1\\n'" } }));
+    const command = "printf '# pass 3\\n# fail 0\\n# skipped 1\\n'";
+    await h.write('.loupe/config.json', JSON.stringify({ tests: { typescript: command } }));
+    // Untrusted, the configured command does not exist; trusted, running it still needs a yes.
+    const untrusted = await modify({ operation: 'insert_after', line: 1, new_content: 'y', correlation_id: 'c-0', auto_test: true });
+    expect(untrusted.data).toMatchObject({ test_results: null, test_error: { code: 'INVALID_ARGUMENT' } });
+    await h.trust();
+    await h.call('read_file', { path: 'src/a.ts' });
+    const refused = await modify({ operation: 'insert_after', line: 1, new_content: 'y', correlation_id: 'c-0', auto_test: true });
+    expect(refused.ok).toBe(true);
+    expect(refused.output).toContain('The tests did not run: PERMISSION_DENIED');
+    await h.write('.loupe/config.json', JSON.stringify({ tests: { typescript: command }, permissions: [{ kind: 'test', pattern: 'printf *', action: 'allow' }] }));
+    await h.trust();
+    await h.call('read_file', { path: 'src/a.ts' });
     const res = await modify({ operation: 'insert_after', line: 1, new_content: 'y', correlation_id: 'c-1', auto_test: true });
     expect(res.data!.test_results).toMatchObject({ status: 'success', passed: 3, failed: 0, skipped: 1 });
     const log = await h.call('modification_log', { correlation_id: 'c-1' });

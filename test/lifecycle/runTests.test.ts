@@ -22,7 +22,8 @@ describe('run_tests', () => {
   it('runs a real vitest project (configured command) and attaches results to the correlation', async () => {
     h = await harness();
     await h.write('math.test.ts', "import { expect, it } from 'vitest';\nit('adds', () => expect(1 + 1).toBe(2));\nit('is broken', () => expect(2 + 2).toBe(5));\nit.skip('later', () => {});\n");
-    await h.write('.loupe/config.json', JSON.stringify({ tests: { typescript: `${VITEST} run` } }));
+    await h.write('.loupe/config.json', JSON.stringify({ tests: { typescript: `${VITEST} run` }, permissions: [{ kind: 'test', pattern: `${VITEST} run*`, action: 'allow' }] }));
+    await h.trust();
     await h.write('m.ts', 'x\n');
     await h.call('read_file', { path: 'm.ts' });
     const m = await h.call('code_modify', { file_path: 'm.ts', operation: 'insert_after', line: 1, new_content: 'y', correlation_id: 'req-9' });
@@ -38,6 +39,8 @@ describe('run_tests', () => {
   it('runs a real node:test project detected from package.json, TAP and spec reporters alike', async () => {
     h = await harness();
     await h.write('package.json', JSON.stringify({ name: 'p', type: 'module', scripts: { test: 'node --test --test-reporter=tap' } }));
+    await h.write('.loupe/config.json', JSON.stringify({ permissions: [{ kind: 'test', pattern: 'npm test *', action: 'allow' }] }));
+    await h.trust();
     await h.write('math.test.js', nodeTests);
     const tap = await h.call('run_tests', {});
     expect(tap.data, tap.output).toMatchObject({ status: 'failed', framework: 'node:test', tests_passed: 2, tests_failed: 3, tests_skipped: 1, source: 'detected', command: 'npm test --silent' });
@@ -48,18 +51,20 @@ describe('run_tests', () => {
     expect(spec.data!.failing_tests).toEqual(expect.arrayContaining(['is broken', 'inner broken']));
   }, 90_000);
 
-  it('puts a model-supplied test_command through the bash permission check', async () => {
+  it('puts a model-supplied test_command through the test permission check', async () => {
     h = await harness();
     const denied = await h.call('run_tests', { test_command: 'node -e "process.exit(0)"' });
     expect(denied.error?.code).toBe('PERMISSION_DENIED');
-    await h.write('.loupe/config.json', JSON.stringify({ permissions: [{ kind: 'bash', pattern: 'node *', action: 'allow' }] }));
+    await h.write('.loupe/config.json', JSON.stringify({ permissions: [{ kind: 'test', pattern: 'node *', action: 'allow' }] }));
+    await h.trust();
     const allowed = await h.call('run_tests', { test_command: 'node -e "console.log(\'# pass 1\\n# fail 0\')"' });
     expect(allowed.data, allowed.output).toMatchObject({ status: 'success', tests_passed: 1, source: 'argument' });
   });
 
   it('kills the whole process tree at the timeout', async () => {
     h = await harness();
-    await h.write('.loupe/config.json', JSON.stringify({ tests: { javascript: 'sleep 30 & sleep 30; echo never' } }));
+    await h.write('.loupe/config.json', JSON.stringify({ tests: { javascript: 'sleep 30 & sleep 30; echo never' }, permissions: ['sleep *', 'echo *'].map((pattern) => ({ kind: 'test', pattern, action: 'allow' })) }));
+    await h.trust();
     const t0 = Date.now();
     const res = await h.call('run_tests', { test_file: 'x.test.js', timeout_ms: 400 });
     expect(res.error?.code).toBe('TIMEOUT');

@@ -12,6 +12,7 @@ import { Host } from '../../src/main/host/host';
 import { readAgentsMd } from '../../src/main/agent/prompts/systemPrompt';
 import { loupeConfigFor } from '../../src/main/services/config/loupeConfig';
 import { ProjectConfig } from '../../src/main/services/permissions/projectConfig';
+import { readTrustState } from '../../src/main/services/permissions/trust';
 import { SessionStore } from '../../src/main/services/sessions/sessionStore';
 import { resolveTestCommand } from '../../src/main/services/tests/detect';
 import { harness, type Harness } from '../support/toolHarness';
@@ -119,7 +120,8 @@ const PATHS: ReadPath[] = [
   { name: 'modification_log with the log a FIFO', run: async () => (fifo('.loupe/modifications.jsonl'), { read: h.call('modification_log', {}) }) },
   { name: 'write_file with the log a FIFO', run: async () => (fifo('.loupe/modifications.jsonl'), { read: h.call('write_file', { path: 'n.txt', content: 'x\n' }) }) },
   { name: 'write_file with .git/info/exclude a FIFO', run: async () => (fifo('.git/info/exclude'), { read: h.call('write_file', { path: 'n.txt', content: 'x\n' }) }) },
-  { name: 'project rules with config.json a FIFO', okAllowed: true, run: async () => (fifo('.loupe/config.json'), { read: new ProjectConfig(h.root).load() }) },
+  { name: 'project rules with config.json a FIFO', okAllowed: true, run: async () => (fifo('.loupe/config.json'), { read: new ProjectConfig(h.root, { trustedDigest: () => null, trust: async () => undefined }).load() }) },
+  { name: 'trust state with config.json a FIFO', okAllowed: true, run: async () => (fifo('.loupe/config.json'), { read: readTrustState(h.root, { trustedDigest: () => null, trust: async () => undefined }) }) },
   { name: 'loupe config with config.json a FIFO', okAllowed: true, run: async () => (fifo('.loupe/config.json'), { read: loupeConfigFor(h.root).load() }) },
   { name: 'session load with its file a FIFO', run: async () => (fifo('.loupe/sessions/ses-fifo.json'), { read: new SessionStore(h.root).load('ses-fifo') }) },
   { name: 'session list with a FIFO among them', okAllowed: true, run: async () => (fifo('.loupe/sessions/ses-fifo.json'), { read: new SessionStore(h.root).list() }) },

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { approveModification, commitApproved } from '../../src/main/services/modlog/review';
 import { ProjectConfig } from '../../src/main/services/permissions/projectConfig';
+import { configDigest, type TrustStore } from '../../src/main/services/permissions/trust';
 import { loupeConfigFor } from '../../src/main/services/config/loupeConfig';
 import { SessionStore } from '../../src/main/services/sessions/sessionStore';
 import { runCommand } from '../../src/main/services/shell/commandRunner';
@@ -67,8 +68,14 @@ function plant(root: string, home: string, p: Plant, style: Style): void {
   }
 }
 
+/** A person who trusted the outside config's exact bytes: read through a link, its rules would apply. */
+const trustingOutside = (home: string): TrustStore => ({
+  trustedDigest: () => configDigest(readFileSync(path.join(home, 'config.json'))),
+  trust: async () => undefined,
+});
+
 /** Everything a session does with Loupe's own files; returns every result text and the two writes' errors. */
-async function driveEverything(root: string): Promise<{ texts: string[]; writeErrors: { code?: string; message?: string }[] }> {
+async function driveEverything(root: string, home: string): Promise<{ texts: string[]; writeErrors: { code?: string; message?: string }[] }> {
   const texts: string[] = [];
   const writeErrors: { code?: string; message?: string }[] = [];
   const note = (r: { ok: boolean; output: string; data?: Record<string, unknown>; error?: { code?: string; message?: string } }, isWrite = false) => {
@@ -95,7 +102,7 @@ async function driveEverything(root: string): Promise<{ texts: string[]; writeEr
 
   await settle(runCommand({ command: 'head -c 200000 /dev/zero | tr "\\0" x', cwd: root, outputDir: path.join(root, '.loupe', 'outputs') }).then((r) => r.text.length));
 
-  const rules = new ProjectConfig(root);
+  const rules = new ProjectConfig(root, trustingOutside(home));
   await settle(rules.load());
   await settle(rules.addRules([{ kind: 'bash', pattern: 'ls', action: 'allow' }]));
   await settle(loupeConfigFor(root).load());
@@ -143,14 +150,14 @@ describe('links planted where Loupe keeps its own files', () => {
     const home = await setup();
     plant(h.root, home, c, c.style);
     const before = snapshot(home);
-    const { texts, writeErrors } = await driveEverything(h.root);
+    const { texts, writeErrors } = await driveEverything(h.root, home);
     expectNothingEscaped(home, before, texts);
     if (c.blocks) {
       expect(writeErrors.length).toBeGreaterThan(0);
       for (const e of writeErrors) expect(e).toMatchObject({ code: 'UNSAFE_PATH', message: expect.stringContaining(path.basename(c.at)) });
     }
     // Projects rules in a file outside the workspace never apply.
-    expect((await new ProjectConfig(h.root).load()).rules.some((r) => r.pattern === '*')).toBe(false);
+    expect((await new ProjectConfig(h.root, trustingOutside(home)).load()).rules.some((r) => r.pattern === '*')).toBe(false);
   });
 
   it('a shipped log entry whose before-blob is a link to a secret cannot roll a secret into the workspace', async () => {

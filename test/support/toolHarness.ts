@@ -7,6 +7,8 @@ import type { ToolContext, ToolResult } from '../../src/main/agent/tools/types';
 import type { EditCorrector } from '../../src/main/agent/edit/corrector';
 import type { Logger } from '../../src/main/agent/edit/logger';
 import { ModificationLog } from '../../src/main/services/modlog/modificationLog';
+import { trustCurrentConfig } from '../../src/main/services/permissions/trust';
+import { UserSettings } from '../../src/main/services/settings/userSettings';
 import { git, tempDir } from './tmp';
 
 export interface Harness {
@@ -18,6 +20,8 @@ export interface Harness {
   write(rel: string, content: string | Buffer): Promise<void>;
   read(rel: string): Promise<string>;
   link(rel: string, target: string): Promise<void>;
+  /** Trusts the workspace with its .loupe/config.json as it is now, as `loupe trust` does. */
+  trust(): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -32,6 +36,10 @@ export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
   const root = path.join(sandbox, 'ws');
   await mkdir(root);
   if (opts.git) git(root, 'init', '-q');
+  // The user's settings (and the trust kept there) live in the sandbox, never in the real home.
+  const userDir = path.join(sandbox, 'user');
+  const previousHome = process.env.LOUPE_HOME;
+  process.env.LOUPE_HOME = userDir;
   const ctx = createToolContext({ root, modlog: new ModificationLog(root), corrector: opts.corrector ?? null, logger: opts.logger });
   const registry = createToolRegistry();
   return {
@@ -50,6 +58,13 @@ export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
       await mkdir(path.dirname(abs), { recursive: true });
       await symlink(target, abs);
     },
-    cleanup,
+    trust: async () => void (await trustCurrentConfig(root, new UserSettings(userDir))),
+    async cleanup() {
+      if (process.env.LOUPE_HOME === userDir) {
+        if (previousHome === undefined) delete process.env.LOUPE_HOME;
+        else process.env.LOUPE_HOME = previousHome;
+      }
+      await cleanup();
+    },
   };
 }

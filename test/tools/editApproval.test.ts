@@ -7,8 +7,10 @@ import { PermissionGate } from '../../src/main/services/permissions/permissionGa
 import { ProjectConfig } from '../../src/main/services/permissions/projectConfig';
 import { PermissionEngine } from '../../src/main/services/permissions/ruleEngine';
 import { harness, type Harness } from '../support/toolHarness';
+import { testTrust, type TestTrust } from '../support/trust';
 
 let h: Harness;
+let user: TestTrust;
 let requests: ApprovalRequest[];
 let answer: ApprovalAnswer;
 
@@ -25,12 +27,16 @@ beforeEach(async () => {
     requests.push(r);
     return answer;
   });
-  const project = new ProjectConfig(h.root);
+  user = testTrust();
+  const project = new ProjectConfig(h.root, user.store);
   h.ctx.permissions = new PermissionGate(new PermissionEngine({ root: h.root, project }), queue, { persist: (r) => project.addRules(r) });
   await h.write('src/a.ts', 'export const a = 1;\nexport const b = 2;\n');
   await h.call('read_file', { path: 'src/a.ts' });
 });
-afterEach(() => h.cleanup());
+afterEach(async () => {
+  user.cleanup();
+  await h.cleanup();
+});
 
 const log = async () => (await h.call('modification_log', {})).data as { modifications: unknown[] };
 
@@ -91,7 +97,7 @@ describe('edits.mode "ask"', () => {
     h.ctx.signal = ac.signal;
     const queue = new ApprovalQueue('wait');
     const waiting = new Promise<void>((resolve) => queue.onEvent((e) => e.type === 'requested' && resolve()));
-    h.ctx.permissions = new PermissionGate(new PermissionEngine({ root: h.root, project: new ProjectConfig(h.root) }), queue, { persist: async () => {} });
+    h.ctx.permissions = new PermissionGate(new PermissionEngine({ root: h.root, project: new ProjectConfig(h.root, user.store) }), queue, { persist: async () => {} });
     const call = h.call('edit_file', { path: 'src/a.ts', old_str: 'const b = 2', new_str: 'const b = 3' });
     await waiting;
     ac.abort();

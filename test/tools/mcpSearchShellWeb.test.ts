@@ -9,16 +9,23 @@ import { createToolContext } from '../../src/main/agent/tools/context';
 import { createToolRegistry } from '../../src/main/agent/tools/registry';
 import { createMcpServer } from '../../src/main/cli/mcp';
 import { tempDir, writeTree } from '../support/tmp';
+import { testTrust, type TestTrust } from '../support/trust';
 
 let root: string;
 let cleanup: () => Promise<void>;
 let client: Client;
+let user: TestTrust;
+const previousHome = process.env.LOUPE_HOME;
 
 beforeEach(async () => {
   ({ dir: root, cleanup } = await tempDir('loupe-mcp-tools-'));
   await writeTree(root, { 'src/a.ts': 'export const needle = 1;\n', 'src/b.ts': 'needle();\n' });
   await mkdir(path.join(root, '.loupe'));
   await writeFile(path.join(root, '.loupe', 'config.json'), JSON.stringify({ permissions: [{ kind: 'bash', pattern: 'echo *', action: 'allow' }] }));
+  // The user's settings in a temp folder, and the folder trusted with its rules (as `loupe trust` does).
+  user = testTrust();
+  process.env.LOUPE_HOME = user.configDir;
+  await user.trust(root);
   const { signal: _s, ...base } = createToolContext({ root, corrector: null });
   const server = createMcpServer(createToolRegistry(), base);
   const [a, b] = InMemoryTransport.createLinkedPair();
@@ -28,6 +35,9 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await client.close();
+  if (previousHome === undefined) delete process.env.LOUPE_HOME;
+  else process.env.LOUPE_HOME = previousHome;
+  user.cleanup();
   await cleanup();
 });
 

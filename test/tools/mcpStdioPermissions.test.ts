@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeTree } from '../support/tmp';
+import { testTrust, type TestTrust } from '../support/trust';
 
 const ROOT = path.resolve(__dirname, '../..');
 const BIN = path.join(ROOT, 'bin/loupe.mjs');
@@ -17,10 +18,12 @@ let ws: string;
 let cleanup: () => Promise<void>;
 const clients: Client[] = [];
 let asked: string[];
+let user: TestTrust;
 
 async function connect(answer?: (message: string) => ElicitResult): Promise<Client> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('OPENAI_') && k !== 'LOUPE_MODEL'));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--cwd', ws], env: env as Record<string, string>, stderr: 'pipe' });
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('OPENAI_') && k !== 'LOUPE_MODEL')), LOUPE_HOME: user.configDir };
+  // --trust: the folder's rules are the subject here, so they apply (and the trust is kept).
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--cwd', ws, '--trust'], env: env as Record<string, string>, stderr: 'pipe' });
   const client = new Client({ name: 'perm-test', version: '1.0.0' }, answer ? { capabilities: { elicitation: {} } } : {});
   if (answer) {
     client.setRequestHandler(ElicitRequestSchema, (req) => {
@@ -46,6 +49,7 @@ beforeAll(() => {
 beforeEach(async () => {
   ({ dir: ws, cleanup } = await tempDir('loupe-mcp-perm-'));
   asked = [];
+  user = testTrust();
   await writeTree(ws, { 'src/a.ts': 'export const needle = 1;\n' });
   await mkdir(path.join(ws, '.loupe'));
   await writeFile(
@@ -55,6 +59,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  user.cleanup();
   await cleanup();
 });
 

@@ -9,6 +9,7 @@ import { ProjectConfig } from '../../src/main/services/permissions/projectConfig
 import { PermissionEngine } from '../../src/main/services/permissions/ruleEngine';
 import type { PermissionRule } from '../../src/main/services/permissions/types';
 import { tempDir } from '../support/tmp';
+import { testTrust, type TestTrust } from '../support/trust';
 
 const allow = (pattern: string, kind: PermissionRule['kind'] = 'bash'): PermissionRule => ({ kind, pattern, action: 'allow' });
 const deny = (pattern: string, kind: PermissionRule['kind'] = 'bash'): PermissionRule => ({ kind, pattern, action: 'deny' });
@@ -170,15 +171,22 @@ const TABLE: Record<string, Row[]> = {
 let root: string;
 let cleanup: () => Promise<void>;
 let engine: PermissionEngine;
+let user: TestTrust;
 
 beforeAll(async () => {
   ({ dir: root, cleanup } = await tempDir('loupe-perm-'));
   await mkdir(path.join(root, '.loupe'), { recursive: true });
   await mkdir(path.join(root, 'src'));
   await writeFile(path.join(root, '.loupe', 'config.json'), JSON.stringify({ edits: { mode: 'review' }, permissions: RULES }, null, 2));
-  engine = new PermissionEngine({ root, project: new ProjectConfig(root) });
+  // The rules are the subject here, so the folder is trusted with them (as `loupe trust` does).
+  user = testTrust();
+  await user.trust(root);
+  engine = new PermissionEngine({ root, project: new ProjectConfig(root, user.store) });
 });
-afterAll(() => cleanup());
+afterAll(async () => {
+  user.cleanup();
+  await cleanup();
+});
 
 const rows = Object.values(TABLE).flat();
 

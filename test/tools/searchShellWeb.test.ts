@@ -30,7 +30,11 @@ beforeEach(async () => {
 });
 afterEach(() => h.cleanup());
 
-const rules = (permissions: unknown[]) => h.write('.loupe/config.json', JSON.stringify({ permissions }, null, 2));
+// The rules are the subject, so the folder is trusted with them as written (as `loupe trust` does).
+const rules = async (permissions: unknown[]) => {
+  await h.write('.loupe/config.json', JSON.stringify({ permissions }, null, 2));
+  await h.trust();
+};
 
 describe('search tools', () => {
   it('grep: file:line: text, and data', async () => {

@@ -1,14 +1,17 @@
-// `loupe serve | run | mcp`: the same Host behind other transports. Plain Node only:
+// `loupe serve | run | mcp | trust`: the same Host behind other transports. Plain Node only:
 // nothing reachable from here may import 'electron'.
 import { LoupeError } from '../errors';
 import { LOUPE_VERSION } from '../host/version';
 import type { CliPaths } from './paths';
 
 const USAGE = `Usage:
-  loupe serve [folder] [--port N]   the Loupe UI in your browser (127.0.0.1 only)
-  loupe mcp [--cwd DIR]             Loupe's tools as an MCP server over stdio
-  loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] "prompt"
+  loupe serve [folder] [--port N] [--trust]
+                                    the Loupe UI in your browser (127.0.0.1 only)
+  loupe mcp [--cwd DIR] [--trust]   Loupe's tools as an MCP server over stdio
+  loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] "prompt"
                                     the agent, headless
+  loupe trust [folder]              trust the folder's .loupe/config.json as it is now
+                                    (its allow rules and test commands apply from then on)
   loupe --version`;
 
 export async function main(argv: string[], paths: CliPaths): Promise<number> {
@@ -23,6 +26,8 @@ export async function main(argv: string[], paths: CliPaths): Promise<number> {
         return -1;
       case 'run':
         return await (await import('./run')).runRun(rest);
+      case 'trust':
+        return await (await import('./trust')).runTrust(rest);
       case '--version':
       case '-v':
         process.stdout.write(`${LOUPE_VERSION}\n`);

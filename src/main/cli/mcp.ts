@@ -1,7 +1,5 @@
-// `loupe mcp [--cwd DIR]`: the agent tools as an MCP server over stdio. One connection is one
+// `loupe mcp [--cwd DIR] [--trust]`: the agent tools as an MCP server over stdio. One connection is one
 // session (read-first tracking); writes go through the same modification log as the app.
-import { realpath, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -13,6 +11,10 @@ import { streamLogger } from '../agent/edit/logger';
 import { LOUPE_VERSION } from '../host/version';
 import { parseArgs } from './args';
 import { mcpPermissionGate } from './mcpApprovals';
+import { settleTrust } from './trust';
+import { workspaceRoot } from './workspaceRoot';
+
+export { workspaceRoot };
 
 /** Every tool answers in this envelope; `data` and `error` are present when the tool sets them. */
 const OUTPUT_SCHEMA = {
@@ -25,18 +27,6 @@ const OUTPUT_SCHEMA = {
   },
   required: ['ok', 'output'],
 };
-
-export async function workspaceRoot(cwd: string | undefined): Promise<string> {
-  const requested = path.resolve(cwd ?? process.cwd());
-  let root: string;
-  try {
-    root = await realpath(requested);
-  } catch {
-    throw new InvalidArgumentError(`Folder not found: ${requested}`);
-  }
-  if (!(await stat(root)).isDirectory()) throw new InvalidArgumentError(`Not a folder: ${requested}`);
-  return root;
-}
 
 export function toCallToolResult(result: ToolResult, durationMs: number): CallToolResult {
   return {
@@ -68,9 +58,10 @@ export function createMcpServer(registry: ToolRegistry, context: Omit<ToolContex
 }
 
 export async function runMcp(args: string[]): Promise<void> {
-  const { flags, positionals } = parseArgs(args, { cwd: 'string' });
-  if (positionals.length) throw new InvalidArgumentError(`Unexpected argument: ${positionals[0]}. Usage: loupe mcp [--cwd DIR]`);
+  const { flags, positionals } = parseArgs(args, { cwd: 'string', trust: 'boolean' });
+  if (positionals.length) throw new InvalidArgumentError(`Unexpected argument: ${positionals[0]}. Usage: loupe mcp [--cwd DIR] [--trust]`);
   const root = await workspaceRoot(typeof flags.cwd === 'string' ? flags.cwd : undefined);
+  await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`));
   // stdout carries the protocol; logs go to stderr.
   const logger = streamLogger((line) => process.stderr.write(line));
   const { signal: _unused, ...base } = createToolContext({ root, logger });

@@ -1,4 +1,4 @@
-// How `loupe mcp` asks: an MCP elicitation when the client supports it (DESIGN §3), else the
+// How `loupe mcp` asks: an MCP elicitation when the client supports it, else the
 // queue denies at once with the rule that would allow the call (never a hang).
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ApprovalQueue, type ApprovalAnswer, type ApprovalRequest } from '../services/permissions/approvalQueue';
@@ -30,7 +30,8 @@ export function answerFromElicitation(result: { action: string; content?: Record
 
 /** One gate per MCP connection: project rules, defaults, session answers, and the client to ask. */
 export function mcpPermissionGate(server: Server, root: string): PermissionGate {
-  const project = new ProjectConfig(root);
+  const user = new UserSettings(defaultConfigDir());
+  const project = new ProjectConfig(root, user);
   const queue = new ApprovalQueue('deny');
   queue.setResponder(async (req, signal) => {
     if (!server.getClientCapabilities()?.elicitation) return null;
@@ -50,6 +51,5 @@ export function mcpPermissionGate(server: Server, root: string): PermissionGate 
     );
     return answerFromElicitation(result);
   });
-  const user = new UserSettings(defaultConfigDir());
   return new PermissionGate(new PermissionEngine({ root, project, userRules: user.permissions }), queue, { persist: (rules) => project.addRules(rules) });
 }

@@ -1,5 +1,5 @@
-// `loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] "prompt"`: the agent loop
-// headless. Stdout carries the answer (or NDJSON events with --json); questions, notes and
+// `loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] "prompt"`: the agent
+// loop headless. Stdout carries the answer (or NDJSON events with --json); questions, notes and
 // errors go to stderr. Asks: --yes allows them (deny rules still deny), --deny refuses them with
 // the rule to add; with neither flag, an interactive terminal is asked, anything else refuses.
 import { createInterface } from 'node:readline/promises';
@@ -27,8 +27,9 @@ import { LlmSettingsFile } from '../host/llmSettings';
 import { SessionStore, titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
 import { parseArgs } from './args';
 import { workspaceRoot } from './mcp';
+import { settleTrust } from './trust';
 
-const USAGE = 'Usage: loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] "prompt"';
+const USAGE = 'Usage: loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] "prompt"';
 const EXIT: Record<RunStatus, number> = { done: 0, error: 1, turn_limit: 3, aborted: 130 };
 
 type Mode = 'yes' | 'deny' | 'ask';
@@ -138,7 +139,7 @@ function envInt(value: string | undefined): number | undefined {
 }
 
 export async function runRun(args: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(args, { cwd: 'string', yes: 'boolean', deny: 'boolean', json: 'boolean', session: 'string' });
+  const { flags, positionals } = parseArgs(args, { cwd: 'string', yes: 'boolean', deny: 'boolean', json: 'boolean', session: 'string', trust: 'boolean' });
   const prompt = positionals.join(' ').trim();
   if (!prompt) throw new InvalidArgumentError(`Give the agent a request. ${USAGE}`);
   if (flags.yes && flags.deny) throw new InvalidArgumentError(`--yes and --deny exclude each other. ${USAGE}`);
@@ -155,10 +156,13 @@ export async function runRun(args: string[]): Promise<number> {
   const llm = config ? new LlmClient(config) : null;
   const noModelHint = llm ? undefined : describeDetected(await detectLocalServers({ timeoutMs: 300 }));
 
-  const project = new ProjectConfig(root);
+  // Said on stderr even with --json: stdout is the event stream.
+  await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`));
+  const user = new UserSettings(defaultConfigDir());
+  const project = new ProjectConfig(root, user);
   const queue = new ApprovalQueue('deny');
   queue.setResponder(responderFor(mode, note));
-  const permissions = new PermissionGate(new PermissionEngine({ root, project, userRules: new UserSettings(defaultConfigDir()).permissions }), queue, { persist: (rules) => project.addRules(rules), onWarning: note });
+  const permissions = new PermissionGate(new PermissionEngine({ root, project, userRules: user.permissions }), queue, { persist: (rules) => project.addRules(rules), onWarning: note });
   const corrector = config ? new LlmEditCorrector(createJsonChat(config), logger) : null;
   const { signal: _own, ...toolContext } = createToolContext({ root, logger, corrector, session: new FileSession(record.id) });
 

@@ -5,9 +5,11 @@ import { systemKeys } from '../services/settings/keyStore';
 import { parseArgs, parsePort } from './args';
 import { startServer } from './serve/server';
 import type { CliPaths } from './paths';
+import { settleTrust } from './trust';
+import { workspaceRoot } from './workspaceRoot';
 
 export async function runServe(argv: string[], paths: CliPaths): Promise<void> {
-  const { positionals, flags } = parseArgs(argv, { port: 'string' });
+  const { positionals, flags } = parseArgs(argv, { port: 'string', trust: 'boolean' });
   const folder = positionals[0] ?? process.cwd();
   const staticDir = paths.rendererDir;
   if (!existsSync(staticDir)) {
@@ -15,6 +17,12 @@ export async function runServe(argv: string[], paths: CliPaths): Promise<void> {
   }
   const configDir = defaultConfigDir();
   const host = new Host({ transport: 'websocket', configDir, keys: systemKeys(configDir) });
+  // The browser asks too (trust-prompt); the line names the folder for whoever reads the terminal.
+  await settleTrust(await workspaceRoot(folder), flags.trust === true, (line) => process.stderr.write(`${line}\n`));
+  // Problems in the background (a folder that cannot be watched) are said here as well as in the page.
+  host.onEvent((event, payload) => {
+    if (event === 'workspace.notice') process.stderr.write(`loupe: ${(payload as { message: string }).message}\n`);
+  });
   await host.open(folder);
   const running = await startServer({ host, staticDir, port: parsePort(flags.port) });
   // stdout carries exactly one line, the URL, so scripts and tests can read it.

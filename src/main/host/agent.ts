@@ -55,7 +55,7 @@ class WorkspaceAgent {
     user: UserSettings,
     onWarning: (m: string) => void,
   ) {
-    this.project = new ProjectConfig(root);
+    this.project = new ProjectConfig(root, user);
     this.store = new SessionStore(root);
     this.gate = new PermissionGate(new PermissionEngine({ root, project: this.project, userRules: user.permissions }), this.queue, {
       persist: (rules) => this.project.addRules(rules),

@@ -8,6 +8,7 @@ import { readForViewer } from '../services/workspace/fileReader';
 import { completeFolder } from '../services/workspace/pathCompletion';
 import { AgentHost } from './agent';
 import type { LlmSettingsFileOptions } from './llmSettings';
+import { TrustHost } from './trust';
 import { Workspace } from './workspace';
 import { LOUPE_VERSION } from './version';
 
@@ -31,6 +32,7 @@ export class Host {
   private readonly terminals: PtyService;
   private readonly handlers: Handlers;
   private readonly agent: AgentHost;
+  private readonly trust: TrustHost;
 
   constructor(private readonly opts: HostOptions) {
     this.recent = new RecentFolders(opts.configDir);
@@ -39,6 +41,7 @@ export class Host {
       exit: (id, exitCode, signal) => this.emit('terminal.exit', { id, exitCode, signal }),
     });
     this.agent = new AgentHost({ configDir: opts.configDir, emit: (e, p) => this.emit(e, p), root: () => this.ws().info.root, keys: opts.keys });
+    this.trust = new TrustHost(opts.configDir);
     this.handlers = this.createHandlers();
   }
 
@@ -67,13 +70,14 @@ export class Host {
     // Serialise opens so two quick clicks cannot leave two watchers running.
     const previous = this.opening ?? Promise.resolve(null);
     const job = previous.catch(() => null).then(async () => {
-      const next = await Workspace.open(folder, (e, p) => this.emit(e, p));
+      const next = await Workspace.open(folder, (e, p) => this.emit(e, p), (root) => this.trustChanged(root));
       const old = this.workspace;
       await old?.dispose();
       this.workspace = next;
       if (old && old.info.root !== next.info.root) await this.agent.release(old.info.root);
       await this.recent.add(next.info.root).catch(() => undefined);
       this.emit('workspace.opened', next.info);
+      this.trustChanged(next.info.root);
       return next.info;
     });
     this.opening = job;
@@ -100,6 +104,20 @@ export class Host {
         // One broken transport must not starve the others.
       }
     }
+  }
+
+  /** Re-reads the folder's trust and tells every client (the prompt shows when it is needed). */
+  private trustChanged(root: string): void {
+    void this.trust.get(root).then(
+      (view) => this.workspace?.info.root === root && this.emit('trust.changed', view),
+      () => undefined,
+    );
+  }
+
+  private async trustAnswer(view: Promise<Result<'trust.accept'>>): Promise<Result<'trust.accept'>> {
+    const v = await view;
+    this.emit('trust.changed', v);
+    return v;
   }
 
   private ws(): Workspace {
@@ -165,6 +183,9 @@ export class Host {
       'settings.test': (p) => this.agent.test(p ?? undefined),
       'settings.editsMode': () => this.agent.editsMode(),
       'settings.setEditsMode': (p) => this.agent.setEditsMode(obj(p) as Params<'settings.setEditsMode'>),
+      'trust.get': () => this.trust.get(this.ws().info.root),
+      'trust.accept': (p) => this.trustAnswer(this.trust.accept(this.ws().info.root, obj(p).digest)),
+      'trust.decline': (p) => this.trustAnswer(this.trust.decline(this.ws().info.root, obj(p).digest)),
     };
   }
 }

@@ -1,16 +1,13 @@
 // The model settings of the app, `loupe serve` and `loupe run`: the "llm" key of the user
-// settings file (`<config dir>/settings.json`), readable only by its owner (0600). The file's
-// other keys ("permissions", read by UserSettings) are kept exactly as they are. The API key
+// settings file (`<config dir>/settings.json`), readable only by its owner (0600), read and written through
+// UserSettings, which keeps the file's other keys exactly as they are. The API key
 // goes to the OS keychain where this process can reach one (KeyStore) and the file only notes
 // "api_key_store": "keychain"; elsewhere it is the plain "api_key" of that owner-only file.
 // Either way every Loupe process run by the user finds it. A key an earlier desktop app sealed
 // with Electron's safeStorage ("api_key_enc") only the app can open; it moves it on first read.
-import { chmod, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { LlmSettings } from '../agent/llm/config';
-import { InvalidArgumentError } from '../errors';
-import { writeJsonAtomic } from '../services/settings/atomicJson';
 import type { KeyStore } from '../services/settings/keyStore';
+import { UserSettings } from '../services/settings/userSettings';
 
 export interface SavedLlmSettings {
   base_url?: string;
@@ -48,28 +45,14 @@ export const LEGACY_SEALED_KEY_PROBLEM =
 
 export class LlmSettingsFile {
   readonly file: string;
-  private chain: Promise<unknown> = Promise.resolve();
+  private readonly settings: UserSettings;
 
   constructor(
     configDir: string,
     private readonly opts: LlmSettingsFileOptions = {},
   ) {
-    this.file = path.join(configDir, 'settings.json');
-  }
-
-  private async readAll(): Promise<Record<string, unknown> | null> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch {
-      return {};
-    }
-    try {
-      const v = JSON.parse(text) as unknown;
-      return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-    } catch {
-      return null;
-    }
+    this.settings = new UserSettings(configDir);
+    this.file = this.settings.file;
   }
 
   /** Where a key saved in the file lives, said plainly. */
@@ -79,7 +62,7 @@ export class LlmSettingsFile {
   }
 
   async read(): Promise<SavedLlmSettings> {
-    const all = await this.readAll();
+    const all = await this.settings.document();
     const llm = (all?.llm ?? {}) as Record<string, unknown>;
     const n = Number(llm.context_tokens);
     const key = await this.readKey(llm);
@@ -116,7 +99,7 @@ export class LlmSettingsFile {
     if (!key) return {};
     try {
       await this.update({ api_key: key });
-      return this.readKey(((await this.readAll())?.llm ?? {}) as Record<string, unknown>);
+      return this.readKey(((await this.settings.document())?.llm ?? {}) as Record<string, unknown>);
     } catch {
       return { api_key: key, key_where: `${this.file} (sealed by the desktop app)` };
     }
@@ -124,9 +107,7 @@ export class LlmSettingsFile {
 
   /** Merges into the "llm" key; undefined fields are removed, absent ones kept. */
   update(change: LlmSettingsChange): Promise<void> {
-    const job = this.chain.catch(() => undefined).then(async () => {
-      const all = await this.readAll();
-      if (all === null) throw new InvalidArgumentError(`${this.file} is not a JSON object; fix or remove it, then save again.`);
+    return this.settings.update(async (all) => {
       const llm: Record<string, unknown> = { ...((all.llm as Record<string, unknown>) ?? {}) };
       for (const [k, v] of Object.entries(change)) {
         if (k === 'api_key') continue;
@@ -134,11 +115,8 @@ export class LlmSettingsFile {
         else llm[k] = v;
       }
       if ('api_key' in change) await this.placeKey(llm, change.api_key);
-      await writeJsonAtomic(this.file, { ...all, llm }, 0o600);
-      await chmod(this.file, 0o600);
+      return { ...all, llm };
     });
-    this.chain = job;
-    return job;
   }
 
   /** Puts the key in the keychain when there is one that works, else in the file. */

@@ -5,11 +5,15 @@ import type { GitBadge, HostEvents, TreeListing, WorkspaceInfo } from '../../sha
 import { InvalidArgumentError } from '../errors';
 import { gitStatus, isGitRepo } from '../services/git/gitStatus';
 import { FileIndex } from '../services/workspace/fileIndex';
+import { CONFIG_REL } from '../services/permissions/projectConfig';
 import { resolveInWorkspace } from '../services/workspace/pathGuard';
 import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watcher';
 import { ReviewService } from './review';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
+
+/** Enough to say what is wrong; a watcher failing in a loop must not grow the list. */
+const MAX_NOTICES = 5;
 
 export class Workspace {
   readonly index: FileIndex;
@@ -23,12 +27,14 @@ export class Workspace {
   private constructor(
     readonly info: WorkspaceInfo,
     private readonly emit: Emit,
+    private readonly onConfigChanged: (root: string) => void,
   ) {
     this.index = new FileIndex(info.root);
     this.review = new ReviewService(info.root, emit);
   }
 
-  static async open(requested: string, emit: Emit): Promise<Workspace> {
+  /** `onConfigChanged`: `.loupe/config.json` was written, replaced or removed (by anyone). */
+  static async open(requested: string, emit: Emit, onConfigChanged: (root: string) => void = () => undefined): Promise<Workspace> {
     let root: string;
     try {
       root = await realpath(path.resolve(requested));
@@ -37,8 +43,12 @@ export class Workspace {
     }
     if (!(await stat(root)).isDirectory()) throw new InvalidArgumentError(`Not a folder: ${requested}`);
     const info: WorkspaceInfo = { root, name: path.basename(root) || root, isGitRepo: await isGitRepo(root) };
-    const ws = new Workspace(info, emit);
-    ws.watcher = new WorkspaceWatcher(root, (batch) => void ws.onChanges(batch));
+    const ws = new Workspace(info, emit, onConfigChanged);
+    ws.watcher = new WorkspaceWatcher(
+      root,
+      (batch) => void ws.onChanges(batch),
+      (detail) => ws.notice(`Live updates are off or incomplete: this folder could not be watched (${detail}). Changes made outside Loupe show after you reopen the folder.`),
+    );
     await ws.watcher.start();
     return ws;
   }
@@ -58,9 +68,18 @@ export class Workspace {
     return this.status;
   }
 
+  /** Kept in the workspace info for clients that connect later, and sent to those connected now. */
+  private notice(message: string): void {
+    const notices = (this.info.notices ??= []);
+    if (this.disposed || notices.includes(message) || notices.length >= MAX_NOTICES) return;
+    notices.push(message);
+    this.emit('workspace.notice', { root: this.info.root, message });
+  }
+
   private async onChanges(batch: ChangeBatch): Promise<void> {
     if (this.disposed) return;
     void this.review.onPaths(batch.paths).catch(() => undefined);
+    if (batch.paths.some((p) => p === '.loupe' || p === CONFIG_REL)) this.onConfigChanged(this.info.root);
     const inTree = batch.paths.filter((p) => !p.startsWith('.git/') && p !== '.git' && !p.startsWith('.loupe/'));
     if (inTree.length) {
       this.emit('file.changed', { paths: inTree });

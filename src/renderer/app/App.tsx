@@ -1,4 +1,5 @@
 import { useApp } from '../store';
+import { TrustPrompt } from '../trust/TrustPrompt';
 import { OpenFolderDialog } from '../workspace/OpenFolderDialog';
 import { WelcomePanel } from '../workspace/WelcomePanel';
 import './App.css';
@@ -7,6 +8,7 @@ import { StatusBar } from './StatusBar';
 import { TopBar } from './TopBar';
 import { useGlobalShortcuts } from './useGlobalShortcuts';
 import { Workbench } from './Workbench';
+import { WorkspaceNotices } from './WorkspaceNotices';
 
 export function App() {
   const known = useApp((s) => s.workspaceKnown);
@@ -17,9 +19,11 @@ export function App() {
     <div className="app">
       <TopBar />
       <ConnectionBanner />
+      <WorkspaceNotices />
       <main className="app-main">{!known ? null : hasWorkspace ? <Workbench /> : <WelcomePanel />}</main>
       <StatusBar />
       <OpenFolderDialog />
+      <TrustPrompt />
     </div>
   );
 }

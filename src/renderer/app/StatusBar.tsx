@@ -1,4 +1,5 @@
 import { useApp } from '../store';
+import { trustPromptShown } from '../store/trustSlice';
 
 const CONNECTION_LABEL = { connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…' } as const;
 
@@ -10,6 +11,10 @@ export function StatusBar() {
   const changes = useApp((s) => Object.values(s.gitStatus).filter((b) => b !== '!').length);
   const language = useApp((s) => (s.openFile?.file?.content !== undefined ? s.openFile.file.language : undefined));
   const version = useApp((s) => s.appInfo?.version);
+  // Declined (or not yet answered): the project's grants are off; one click asks again.
+  const untrusted = useApp((s) => Boolean(s.trust?.needed && !s.trust.trusted));
+  const asking = useApp((s) => trustPromptShown(s.trust));
+  const reopenTrust = useApp((s) => s.reopenTrust);
 
   return (
     <footer className="statusbar">
@@ -19,6 +24,11 @@ export function StatusBar() {
       </span>
       {root && <span className="status-item status-path">{root}</span>}
       {isGit && <span className="status-item">{changes === 0 ? 'git: clean' : `git: ${changes} changed`}</span>}
+      {untrusted && !asking && (
+        <button type="button" className="status-item status-trust" data-testid="trust-status" title="This folder's .loupe/config.json is not trusted: its allow rules and test commands are off" onClick={reopenTrust}>
+          Project rules off
+        </button>
+      )}
       <span className="status-spacer" />
       {language && <span className="status-item">{language}</span>}
       {language && <span className="status-item">Read-only</span>}

@@ -1,4 +1,4 @@
-const STORAGE_KEY = 'loupe.token';
+import { TOKEN_STORAGE_KEY as STORAGE_KEY } from '../../shared/contract';
 
 interface LocationLike { href: string }
 interface HistoryLike { state: unknown; replaceState(data: unknown, unused: string, url: string): void }
@@ -7,7 +7,8 @@ interface StorageLike { getItem(key: string): string | null; setItem(key: string
 /**
  * The access token of `loupe serve`. It arrives once in the printed URL; we move it to
  * sessionStorage and out of the address bar so it does not linger in history, screenshots
- * or a copied link. A reload of the same tab finds it in sessionStorage.
+ * or a copied link. There is no cookie (cookies ignore ports): a reload of the same tab
+ * gets the server's 401 page, whose script puts the token from sessionStorage back in the URL.
  */
 export function takeToken(location: LocationLike, history: HistoryLike, storage: StorageLike): string | null {
   const url = new URL(location.href);

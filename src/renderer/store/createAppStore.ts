@@ -9,6 +9,7 @@ import { createReviewSlice } from './reviewSlice';
 import { createSettingsSlice } from './settingsSlice';
 import { createTerminalSlice } from './terminalSlice';
 import { createTreeSlice } from './treeSlice';
+import { createTrustSlice } from './trustSlice';
 import type { AppState, StoreDeps } from './types';
 import { createViewerSlice } from './viewerSlice';
 import { createWorkspaceSlice } from './workspaceSlice';
@@ -29,6 +30,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createApprovalsSlice(set, get, deps),
     ...createSettingsSlice(set, get, deps),
     ...createPanelsSlice(set, get, deps),
+    ...createTrustSlice(set, get, deps),
   }));
 }
 
@@ -40,6 +42,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
   const act = store.getState;
   const offs = [
     client.on('workspace.opened', (info) => act().workspaceOpened(info)),
+    client.on('workspace.notice', ({ root, message }) => act().workspaceNotice(root, message)),
     client.on('tree.changed', ({ dirs }) => void act().refreshDirs(dirs)),
     client.on('tree.gitStatus', ({ status }) => act().setGitStatus(status)),
     client.on('file.changed', ({ paths }) => {
@@ -54,6 +57,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
     client.on('terminal.exit', ({ id, exitCode }) => act().terminalExited(id, exitCode)),
     client.on('chat.event', ({ session_id, event }) => act().chatEvent(session_id, event)),
     client.on('approvals.changed', ({ requests }) => act().approvalsChanged(requests)),
+    client.on('trust.changed', (view) => act().trustChanged(view)),
     client.onStatus((status) => act().connectionChanged(status)),
     store.subscribe((s, prev) => {
       // Another folder: its own log. Opening a file from the tree puts the viewer back in front.
@@ -61,7 +65,9 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
         act().resetReview();
         act().resetChat();
         act().approvalsChanged([]);
+        act().trustChanged(null);
         if (s.workspace) {
+          void act().loadTrust();
           void act().loadModifications();
           void act().loadChatSessions();
           void act().loadApprovals();

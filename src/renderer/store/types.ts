@@ -9,10 +9,11 @@ import type { ReviewSlice } from './reviewSlice';
 import type { SettingsSlice } from './settingsSlice';
 import type { TerminalSlice } from './terminalSlice';
 import type { TreeSlice } from './treeSlice';
+import type { TrustSlice } from './trustSlice';
 import type { ViewerSlice } from './viewerSlice';
 import type { WorkspaceSlice } from './workspaceSlice';
 
-export type AppState = ConnectionSlice & WorkspaceSlice & TreeSlice & ViewerSlice & TerminalSlice & ReviewSlice & ChatSlice & ApprovalsSlice & SettingsSlice & PanelsSlice;
+export type AppState = ConnectionSlice & WorkspaceSlice & TreeSlice & ViewerSlice & TerminalSlice & ReviewSlice & ChatSlice & ApprovalsSlice & SettingsSlice & PanelsSlice & TrustSlice;
 
 /** What the slices reach beyond the store: injected at startup, faked in tests. */
 export interface StoreDeps {

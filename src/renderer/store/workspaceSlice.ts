@@ -19,6 +19,10 @@ export interface WorkspaceSlice {
   folderDialogOpen: boolean;
   /** Bumped to ask the welcome panel's path field to take focus. */
   welcomeFocusNonce: number;
+  /** What the host says the person should know about the open folder, until dismissed. */
+  notices: string[];
+  /** Dismissed for this folder: a reconnect's fresh WorkspaceInfo does not bring them back. */
+  dismissedNotices: string[];
 
   initWorkspace(): Promise<void>;
   openFolder(path: string): Promise<boolean>;
@@ -29,6 +33,8 @@ export interface WorkspaceSlice {
   completePath(partial: string): Promise<void>;
   clearOpenError(): void;
   workspaceOpened(info: WorkspaceInfo): void;
+  workspaceNotice(root: string, message: string): void;
+  dismissNotice(message: string): void;
 }
 
 export const createWorkspaceSlice: SliceCreator<WorkspaceSlice> = (set, get, { client }) => {
@@ -43,6 +49,8 @@ export const createWorkspaceSlice: SliceCreator<WorkspaceSlice> = (set, get, { c
     completion: { partial: '', candidates: [] },
     folderDialogOpen: false,
     welcomeFocusNonce: 0,
+    notices: [],
+    dismissedNotices: [],
 
     async initWorkspace() {
       void get().loadRecent();
@@ -122,9 +130,19 @@ export const createWorkspaceSlice: SliceCreator<WorkspaceSlice> = (set, get, { c
 
     workspaceOpened(info) {
       const previous = get().workspace;
-      set({ workspace: info, workspaceKnown: true, openError: null, folderDialogOpen: false });
+      const same = previous?.root === info.root;
+      const notices = same ? get().notices : [];
+      const dismissed = same ? get().dismissedNotices : [];
+      set({
+        workspace: info,
+        workspaceKnown: true,
+        openError: null,
+        folderDialogOpen: false,
+        notices: [...notices, ...(info.notices ?? []).filter((n) => !notices.includes(n) && !dismissed.includes(n))],
+        dismissedNotices: dismissed,
+      });
       // The open() reply and the workspace.opened event both land here: load once per root.
-      if (previous?.root === info.root) return;
+      if (same) return;
       const state = get();
       state.resetTree();
       state.closeFile();
@@ -135,6 +153,15 @@ export const createWorkspaceSlice: SliceCreator<WorkspaceSlice> = (set, get, { c
       // that starts in it; the old tabs stay until the user closes them.
       if (previous) void state.createTerminal({ focus: false });
       else void state.ensureTerminal();
+    },
+
+    workspaceNotice(root, message) {
+      if (get().workspace?.root !== root || get().notices.includes(message) || get().dismissedNotices.includes(message)) return;
+      set((s) => ({ notices: [...s.notices, message] }));
+    },
+
+    dismissNotice(message) {
+      set((s) => ({ notices: s.notices.filter((n) => n !== message), dismissedNotices: [...s.dismissedNotices, message] }));
     },
   };
 };

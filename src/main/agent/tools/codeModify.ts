@@ -79,7 +79,9 @@ export const codeModifyTool = defineTool({
       ctx.session.recordWrite(abs, res.afterSha);
       return { edit, res, diff: unifiedDiff(rel, file.text, edit.text) };
     });
-    const tests = args.auto_test ? await runTestsFor({ correlation_id: args.correlation_id }, ctx) : null;
+    // The edit is written whatever happens to the tests: a refused or failed run is a note.
+    const tests = args.auto_test ? await runTestsFor({ correlation_id: args.correlation_id }, ctx).catch((err: unknown) => (err instanceof LoupeError ? err : Promise.reject(err))) : null;
+    const ran = tests instanceof LoupeError ? null : tests;
     const { edit, res, diff } = done;
     const data = {
       status: 'success',
@@ -91,9 +93,11 @@ export const codeModifyTool = defineTool({
       git_staged: res.gitStaged,
       modification_id: res.modificationId,
       warnings: edit.warnings,
-      test_results: tests && { status: tests.status, passed: tests.tests_passed, failed: tests.tests_failed, skipped: tests.tests_skipped, failing: tests.failing_tests, duration_ms: tests.duration_ms, command: tests.command },
+      test_results: ran && { status: ran.status, passed: ran.tests_passed, failed: ran.tests_failed, skipped: ran.tests_skipped, failing: ran.failing_tests, duration_ms: ran.duration_ms, command: ran.command },
+      ...(tests instanceof LoupeError ? { test_error: { code: tests.code, message: tests.message } } : {}),
     };
-    const notes = [...edit.warnings.map((w) => `Warning: ${w}`), ...(tests ? [summariseRun(tests)] : [])];
+    const testNote = tests instanceof LoupeError ? `The tests did not run: ${tests.code}: ${tests.message}` : tests ? summariseRun(tests) : null;
+    const notes = [...edit.warnings.map((w) => `Warning: ${w}`), ...(testNote ? [testNote] : [])];
     const head = `${args.operation} on ${rel} lines ${edit.linesAffected[0]}-${edit.linesAffected[1]} (${edit.linesChanged} changed${res.gitStaged ? ', staged' : ''}). Modification ${res.modificationId}.`;
     return success([head, ...notes, diff].join('\n'), data);
   },

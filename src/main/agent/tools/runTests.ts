@@ -1,18 +1,20 @@
-// run_tests (seed 003): the project's test command (config per language, else detected), or
-// the model's own test_command after the same permission check as bash; results parsed and
-// attached to every modification of the correlation.
+// run_tests: the project's test command (config per language, else detected) or the model's
+// own test_command. Running tests runs code the model may just have written (a package.json
+// script, a conftest.py), so every run is a `test` permission whose card shows the exact
+// command line and, for npm, the scripts it will run. Results are parsed and attached to
+// every modification of the correlation.
 import { z } from 'zod';
 import { loupeConfigFor } from '../../services/config/loupeConfig';
 import { recordTestResults } from '../../services/modlog/review';
 import { gateFor } from '../../services/permissions/workspaceGate';
-import { resolveTestCommand, type TestCommand } from '../../services/tests/detect';
+import { describeTestCommand, resolveTestCommand, type TestCommand } from '../../services/tests/detect';
 import { runTestCommand, type TestRun } from '../../services/tests/runTests';
 import type { ToolOutputHook } from './bash';
 import { defineTool, type ToolContext, type ToolResult } from './types';
 
 const schema = z.object({
   test_file: z.string().optional().describe('Run only this test file (workspace-relative).'),
-  test_command: z.string().min(1).optional().describe('A command to run instead of the configured one (needs the same permission as bash).'),
+  test_command: z.string().min(1).optional().describe('A command to run instead of the configured one (needs permission, as every test run does).'),
   correlation_id: z.string().optional().describe('Attach the results to this request’s modifications.'),
   timeout_ms: z.number().int().min(1).max(600_000).optional().describe('Milliseconds before the tests and everything they started are killed (default 30000).'),
 });
@@ -22,11 +24,14 @@ export type RunTestsArgs = z.output<typeof schema>;
 
 export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOutputHook): Promise<TestRun & { source: TestCommand['source']; recorded_for: string[] }> {
   const { config } = await loupeConfigFor(ctx.root).load();
-  let resolved: TestCommand;
-  if (args.test_command) {
-    await gateFor(ctx).authorize({ query: { kind: 'bash', command: args.test_command, cwd: ctx.root }, tool: 'run_tests', summary: args.test_command, signal: ctx.signal });
-    resolved = { command: args.test_command, language: null, source: 'argument' };
-  } else resolved = await resolveTestCommand(ctx.root, config, args.test_file);
+  const gate = gateFor(ctx);
+  // The configured commands come from the gate's view of the config: none while untrusted.
+  const tests = (await gate.project()).tests;
+  const resolved: TestCommand = args.test_command
+    ? { command: args.test_command, language: null, source: 'argument' }
+    : await resolveTestCommand(ctx.root, { ...config, tests }, args.test_file);
+  const summary = await describeTestCommand(ctx.root, resolved.command);
+  await gate.authorize({ query: { kind: 'test', command: resolved.command, cwd: ctx.root }, tool: 'run_tests', summary, signal: ctx.signal });
   const run = await runTestCommand({
     root: ctx.root,
     command: resolved.command,

@@ -1,13 +1,14 @@
-// Who may talk to `loupe serve`: only a page we served (Origin), addressed by a loopback
-// name (Host, against DNS rebinding), holding the per-run token (query or cookie).
+// Who may talk to `loupe serve`: only a page we served (Origin), addressed by a loopback name
+// (Host, against DNS rebinding), holding the per-run token. The token travels only where
+// nothing but this server receives it — the printed URL's query, then the WebSocket URL or an
+// Authorization header — and never in a cookie: cookies ignore ports, so every other server on
+// 127.0.0.1 would be handed it.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
-export type AuthVerdict = { ok: true; viaQuery: boolean } | { ok: false; status: 401 | 403; reason: string };
+export type AuthVerdict = { ok: true } | { ok: false; status: 400 | 401 | 403; reason: string };
 
 export const newToken = (): string => randomBytes(32).toString('base64url');
-
-export const cookieName = (port: number): string => `loupe_token_${port}`;
 
 function sameToken(a: string | undefined, b: string): boolean {
   if (!a) return false;
@@ -16,25 +17,36 @@ function sameToken(a: string | undefined, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+function bearer(header: string | undefined): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return m?.[1];
 }
 
-export function checkRequest(req: IncomingMessage, token: string, port: number): AuthVerdict {
+/** Host and Origin only: what every request, even for a public asset, must pass. */
+export function checkOrigin(req: IncomingMessage, port: number): AuthVerdict {
   const hosts = [`127.0.0.1:${port}`, `localhost:${port}`];
   if (!hosts.includes(req.headers.host ?? '')) return { ok: false, status: 403, reason: 'foreign Host header' };
   const origin = req.headers.origin;
   if (origin !== undefined && !hosts.some((h) => origin === `http://${h}`)) {
     return { ok: false, status: 403, reason: 'foreign Origin' };
   }
-  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  const fromQuery = url.searchParams.get('token') ?? undefined;
-  if (sameToken(fromQuery, token)) return { ok: true, viaQuery: true };
-  if (sameToken(cookieValue(req.headers.cookie, cookieName(port)), token)) return { ok: true, viaQuery: false };
+  return { ok: true };
+}
+
+/** The request target as a URL; null for one no URL parser accepts (`//[`, `http://a:99999/`). */
+export function requestTarget(req: IncomingMessage): URL | null {
+  try {
+    return new URL(req.url ?? '/', 'http://127.0.0.1');
+  } catch {
+    return null;
+  }
+}
+
+/** Origin checks, then the token from the query or an Authorization header (a cookie never counts). */
+export function checkRequest(req: IncomingMessage, target: URL, token: string, port: number): AuthVerdict {
+  const origin = checkOrigin(req, port);
+  if (!origin.ok) return origin;
+  const fromQuery = target.searchParams.get('token') ?? undefined;
+  if (sameToken(fromQuery, token) || sameToken(bearer(req.headers.authorization), token)) return { ok: true };
   return { ok: false, status: 401, reason: fromQuery ? 'wrong token' : 'missing token' };
 }

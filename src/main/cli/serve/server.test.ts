@@ -62,10 +62,10 @@ describe('loupe serve transport', () => {
     expect(srv.server.address()).toMatchObject({ address: '127.0.0.1' });
   });
 
-  it('refuses HTTP without the token (401) and with a foreign Origin or Host (403)', async () => {
+  it('refuses the page without the token (401) and with a foreign Origin or Host (403)', async () => {
     expect((await fetch(`${base()}/`)).status).toBe(401);
     expect((await fetch(`${base()}/?token=wrong`)).status).toBe(401);
-    expect((await fetch(`${base()}/assets/app.js`)).status).toBe(401);
+    expect((await fetch(`${base()}/index.html`)).status).toBe(401);
     expect((await fetch(srv.url, { headers: { Origin: 'http://evil.example' } })).status).toBe(403);
     // fetch() may not set Host; a raw request can, as a DNS-rebinding page would.
     const status = await new Promise<number>((resolve, reject) => {
@@ -74,17 +74,18 @@ describe('loupe serve transport', () => {
     expect(status).toBe(403);
   });
 
-  it('serves the UI with the token and then by cookie, with strict headers', async () => {
+  it('serves the page with the token, public assets without it, and never a cookie', async () => {
     const first = await fetch(srv.url);
     expect(first.status).toBe(200);
     expect(first.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(first.headers.get('referrer-policy')).toBe('no-referrer');
-    const cookie = first.headers.get('set-cookie')!;
-    expect(cookie).toMatch(/HttpOnly; SameSite=Strict/);
-    const asset = await fetch(`${base()}/assets/app.js`, { headers: { Cookie: cookie.split(';')[0] } });
+    expect(first.headers.get('set-cookie')).toBeNull();
+    const asset = await fetch(`${base()}/assets/app.js`);
     expect(asset.status).toBe(200);
     expect(await asset.text()).toBe('console.log(1)');
-    const escape = await fetch(`${base()}/..%2f..%2fproject/src/main.ts`, { headers: { Cookie: cookie.split(';')[0] } });
+    expect((await fetch(`${base()}/assets/app.js`, { headers: { Origin: 'http://evil.example' } })).status).toBe(403);
+    expect((await fetch(`${base()}/index.html`)).status).toBe(401);
+    const escape = await fetch(`${base()}/..%2f..%2fproject/src/main.ts`);
     expect(escape.status).toBe(404);
   });
 

@@ -1,13 +1,17 @@
 // `loupe serve`: the renderer over HTTP and the host contract over one WebSocket, bound to
-// 127.0.0.1 only. Every HTTP request and upgrade is checked (Host, Origin, token).
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+// 127.0.0.1 only. Every HTTP request and upgrade passes the Host/Origin checks; the page and
+// the WebSocket also need the token. The built assets are public: they hold no secret, and a
+// browser can only authenticate their requests with a cookie, which other ports would see.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer } from 'ws';
 import { REQUEST_CHANNELS, type RequestChannel, type WsServerMessage } from '../../../shared/contract';
 import { toWireError } from '../../errors';
 import type { Host } from '../../host/host';
-import { checkRequest, cookieName, newToken } from './auth';
+import { checkOrigin, checkRequest, newToken, requestTarget, type AuthVerdict } from './auth';
+import { Connection, DEFAULT_LIMITS, type ConnectionLimits, type ConnectionStats } from './connection';
+import { REAUTH_PATH, REAUTH_SCRIPT, UNAUTHORIZED_PAGE } from './reauth';
 import { serveStatic } from './staticFiles';
 
 export const CSP =
@@ -23,8 +27,10 @@ const SECURITY_HEADERS = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
-/** A client that stops reading must not make the host buffer without bound. */
-const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
+const BAD_TARGET = { ok: false, status: 400, reason: 'a request target no URL parser accepts' } as const;
+const STATUS_TEXT = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden' } as const;
+
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const channels = new Set<string>(REQUEST_CHANNELS);
 
 export interface ServeOptions {
@@ -32,6 +38,8 @@ export interface ServeOptions {
   staticDir: string;
   port?: number;
   token?: string;
+  /** Per-connection limits on work and buffered bytes (tests shrink them). */
+  limits?: Partial<ConnectionLimits>;
 }
 
 export interface RunningServer {
@@ -39,92 +47,103 @@ export interface RunningServer {
   port: number;
   token: string;
   server: Server;
+  /** One entry per open WebSocket client. */
+  connections(): ConnectionStats[];
   close(): Promise<void>;
+}
+
+/** Pages need the token; assets and the reload helper do not. */
+const isPage = (pathname: string): boolean => pathname.endsWith('/') || pathname.endsWith('.html');
+
+function refuse(res: ServerResponse, verdict: Extract<AuthVerdict, { ok: false }>): void {
+  if (verdict.status === 400) {
+    res.writeHead(400, SECURITY_HEADERS).end();
+    return;
+  }
+  if (verdict.status === 401) {
+    res.writeHead(401, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end(UNAUTHORIZED_PAGE);
+    return;
+  }
+  res.writeHead(403, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end('Forbidden.\n');
 }
 
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const token = opts.token ?? newToken();
-  const sockets = new Set<WebSocket>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+  const limits: ConnectionLimits = { ...DEFAULT_LIMITS, ...opts.limits };
+  const clients = new Set<Connection>();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   let port = 0;
 
   const server = createServer((req, res) => {
-    const verdict = checkRequest(req, token, port);
-    if (!verdict.ok) {
-      res.writeHead(verdict.status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
-      res.end(verdict.status === 401 ? 'Unauthorized: open the URL that `loupe serve` printed.\n' : 'Forbidden.\n');
-      return;
-    }
-    const headers: Record<string, string> = { ...SECURITY_HEADERS };
-    if (verdict.viaQuery) {
-      headers['Set-Cookie'] = `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`;
-    }
-    const { pathname } = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const target = requestTarget(req);
+    if (!target) return refuse(res, BAD_TARGET);
+    const { pathname } = target;
+    const verdict = isPage(pathname) ? checkRequest(req, target, token, port) : checkOrigin(req, port);
+    if (!verdict.ok) return refuse(res, verdict);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, headers).end();
+      res.writeHead(405, SECURITY_HEADERS).end();
       return;
     }
-    serveStatic(opts.staticDir, pathname, res, headers)
+    if (pathname === REAUTH_PATH) {
+      res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store' });
+      res.end(REAUTH_SCRIPT);
+      return;
+    }
+    serveStatic(opts.staticDir, pathname, res, SECURITY_HEADERS)
       .then((served) => {
-        if (!served) res.writeHead(404, { ...headers, 'Content-Type': 'text/plain' }).end('Not found\n');
+        if (!served) res.writeHead(404, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain' }).end('Not found\n');
       })
       .catch(() => {
-        if (!res.headersSent) res.writeHead(500, headers);
+        if (!res.headersSent) res.writeHead(500, SECURITY_HEADERS);
         res.end();
       });
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const { pathname } = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const verdict = pathname === '/ws' ? checkRequest(req, token, port) : ({ ok: false, status: 403 } as const);
+    // Node hands the raw socket over without an error listener: a reset mid-handshake
+    // would otherwise end the process.
+    socket.on('error', () => socket.destroy());
+    const target = requestTarget(req);
+    const verdict: AuthVerdict = !target
+      ? BAD_TARGET
+      : target.pathname === '/ws'
+        ? checkRequest(req, target, token, port)
+        : { ok: false, status: 403, reason: 'not the WebSocket' };
     if (!verdict.ok) {
-      socket.end(`HTTP/1.1 ${verdict.status} ${verdict.status === 401 ? 'Unauthorized' : 'Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      socket.end(`HTTP/1.1 ${verdict.status} ${STATUS_TEXT[verdict.status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      sockets.add(ws);
-      ws.on('close', () => sockets.delete(ws));
-      ws.on('message', (raw) => void onMessage(ws, raw.toString()));
+      const client: Connection = new Connection(ws, answer, limits, () => clients.delete(client));
+      clients.add(client);
     });
   });
 
-  const send = (ws: WebSocket, msg: WsServerMessage): void => {
-    if (ws.readyState !== ws.OPEN) return;
-    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-      ws.terminate();
-      return;
-    }
-    ws.send(JSON.stringify(msg));
-  };
-
-  async function onMessage(ws: WebSocket, raw: string): Promise<void> {
+  async function answer(raw: string): Promise<WsServerMessage | null> {
     let msg: { t?: unknown; id?: unknown; ch?: unknown; p?: unknown };
     try {
       msg = JSON.parse(raw);
     } catch {
-      return;
+      return null;
     }
-    if (msg?.t !== 'req' || typeof msg.id !== 'number') return;
+    if (msg?.t !== 'req' || typeof msg.id !== 'number') return null;
     const id = msg.id;
     if (typeof msg.ch !== 'string' || !channels.has(msg.ch)) {
-      send(ws, { t: 'res', id, ok: false, e: { code: 'INVALID_ARGUMENT', message: `Unknown request channel: ${String(msg.ch)}` } });
-      return;
+      return { t: 'res', id, ok: false, e: { code: 'INVALID_ARGUMENT', message: `Unknown request channel: ${String(msg.ch)}` } };
     }
     try {
       const r = await opts.host.handle(msg.ch as RequestChannel, msg.p as never);
-      send(ws, { t: 'res', id, ok: true, r: r ?? null });
+      return { t: 'res', id, ok: true, r: r ?? null };
     } catch (err) {
-      send(ws, { t: 'res', id, ok: false, e: toWireError(err) });
+      return { t: 'res', id, ok: false, e: toWireError(err) };
     }
   }
 
   const unsubscribe = opts.host.onEvent((ch, p) => {
     const data = JSON.stringify({ t: 'evt', ch, p } satisfies WsServerMessage);
-    for (const ws of sockets) {
-      if (ws.readyState !== ws.OPEN) continue;
-      if (ws.bufferedAmount > MAX_BUFFERED_BYTES) ws.terminate();
-      else ws.send(data);
-    }
+    for (const client of clients) client.sendEvent(data);
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -141,9 +160,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     port,
     token,
     server,
+    connections: () => [...clients].map((c) => c.stats()),
     async close() {
       unsubscribe();
-      for (const ws of sockets) ws.terminate();
+      for (const client of clients) client.terminate();
       wss.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

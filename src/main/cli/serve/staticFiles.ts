@@ -39,6 +39,9 @@ export async function serveStatic(root: string, urlPath: string, res: ServerResp
     // Vite fingerprints assets; the page itself must always be fresh.
     'Cache-Control': isHtml ? 'no-store' : 'private, max-age=31536000, immutable',
   });
-  createReadStream(file).pipe(res);
+  // A file that vanishes mid-read costs this response, not the process.
+  createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
   return true;
 }

@@ -3,6 +3,7 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/support/tmp';
+import { testTrust, type TestTrust } from '../../../../test/support/trust';
 import { ApprovalQueue, type ApprovalRequest } from './approvalQueue';
 import { PermissionGate } from './permissionGate';
 import { ProjectConfig, lineColumn, parseJsonWithPosition } from './projectConfig';
@@ -11,13 +12,18 @@ import { PermissionEngine } from './ruleEngine';
 let root: string;
 let cleanup: () => Promise<void>;
 let config: ProjectConfig;
+let user: TestTrust;
 const configFile = () => path.join(root, '.loupe', 'config.json');
 
 beforeEach(async () => {
   ({ dir: root, cleanup } = await tempDir('loupe-approvals-'));
-  config = new ProjectConfig(root);
+  user = testTrust();
+  config = new ProjectConfig(root, user.store);
 });
-afterEach(() => cleanup());
+afterEach(async () => {
+  user.cleanup();
+  await cleanup();
+});
 
 function setup(whenUnattended: 'wait' | 'deny' = 'wait') {
   const engine = new PermissionEngine({ root, project: config });
@@ -41,6 +47,7 @@ describe('ProjectConfig', () => {
   it('keeps good rules and reports bad ones by index', async () => {
     await mkdir(path.dirname(configFile()), { recursive: true });
     await writeFile(configFile(), JSON.stringify({ permissions: [{ kind: 'bash', pattern: 'ls', action: 'allow' }, { kind: 'shell', pattern: 'x', action: 'allow' }] }));
+    await user.trust(root);
     const r = await config.load();
     expect(r.rules.map((x) => x.pattern)).toEqual(['ls']);
     expect(r.problems[0].message).toMatch(/^permissions\[1\] ignored: kind/);
@@ -101,6 +108,8 @@ describe('PermissionGate + ApprovalQueue', () => {
   it('"always" writes the rule into config.json atomically, keeping every other key', async () => {
     await mkdir(path.dirname(configFile()), { recursive: true });
     await writeFile(configFile(), JSON.stringify({ edits: { mode: 'ask' }, tests: { go: 'go test ./...' }, permissions: [{ kind: 'bash', pattern: 'ls', action: 'allow' }] }));
+    // Trusted before the answer, so still trusted after it: the person's own change keeps trust.
+    await user.trust(root);
     const { gate, engine, queue, requests } = setup();
     const p = gate.authorize({ query: { kind: 'bash', command: 'npm run build' }, tool: 'bash', summary: 'npm run build' });
     await vitestUntil(() => requests.length === 1);

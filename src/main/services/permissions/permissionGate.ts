@@ -47,6 +47,11 @@ export class PermissionGate {
     private readonly opts: GateOptions,
   ) {}
 
+  /** The project config as it applies now (without its grants while the folder is untrusted). */
+  project() {
+    return this.engine.project();
+  }
+
   async authorize(input: AuthorizeInput): Promise<Authorized> {
     const decision = await this.engine.decide(input.query);
     if (decision.action === 'deny') {
@@ -83,6 +88,9 @@ export class PermissionGate {
     if (!rules.length) return;
     try {
       await this.opts.persist(rules);
+      // An untrusted config keeps its allow rules (this one too) off until the folder is
+      // trusted; the person's answer still holds for this session.
+      if ((await this.engine.project()).trusted === false) for (const r of rules) this.engine.addSessionRule(r);
     } catch (err) {
       for (const r of rules) this.engine.addSessionRule(r);
       const why = err instanceof ConfigMalformedError ? describeProblem(err.problem) : (err as Error).message;

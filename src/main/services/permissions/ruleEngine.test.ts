@@ -2,6 +2,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/support/tmp';
+import { testTrust, type TestTrust } from '../../../../test/support/trust';
 import { explainDecision } from './explain';
 import { matchCommand, matchPath, matchUrl } from './patterns';
 import { ProjectConfig } from './projectConfig';
@@ -12,19 +13,26 @@ let root: string;
 let cleanup: () => Promise<void>;
 let userRules: PermissionRule[];
 let editsMode: 'review' | 'ask';
+let user: TestTrust;
 
 async function engineWith(project: PermissionRule[]): Promise<PermissionEngine> {
   await mkdir(path.join(root, '.loupe'), { recursive: true });
   await writeFile(path.join(root, '.loupe', 'config.json'), JSON.stringify({ permissions: project }));
-  return new PermissionEngine({ root, project: new ProjectConfig(root), userRules: () => userRules, editsMode: () => editsMode });
+  // The rules are the subject here, so the folder is trusted with them.
+  await user.trust(root);
+  return new PermissionEngine({ root, project: new ProjectConfig(root, user.store), userRules: () => userRules, editsMode: () => editsMode });
 }
 
 beforeEach(async () => {
   ({ dir: root, cleanup } = await tempDir('loupe-engine-'));
+  user = testTrust();
   userRules = [];
   editsMode = 'review';
 });
-afterEach(() => cleanup());
+afterEach(async () => {
+  user.cleanup();
+  await cleanup();
+});
 
 describe('patterns', () => {
   // [matcher, pattern, candidate, matches]
@@ -89,8 +97,9 @@ describe('PermissionEngine', () => {
   it('edits.mode "ask" in .loupe/config.json turns edits into asks; an allow rule for a file still wins', async () => {
     await mkdir(path.join(root, '.loupe'), { recursive: true });
     const write = (doc: unknown) => writeFile(path.join(root, '.loupe', 'config.json'), JSON.stringify(doc));
-    const engine = new PermissionEngine({ root, project: new ProjectConfig(root) });
+    const engine = new PermissionEngine({ root, project: new ProjectConfig(root, user.store) });
     await write({ edits: { mode: 'ask' }, permissions: [{ kind: 'edit', pattern: 'docs/**', action: 'allow' }] });
+    await user.trust(root);
     const d = await engine.decide({ kind: 'edit', path: 'src/a.ts' });
     expect(d).toMatchObject({ action: 'ask', rule: null, always: [{ kind: 'edit', pattern: 'src/a.ts', action: 'allow' }] });
     expect(d.reason).toContain('edits.mode is "ask"');
@@ -161,11 +170,13 @@ describe('PermissionEngine', () => {
     expect(await engine.decide({ kind: 'bash', command: 'make test' })).toMatchObject({ action: 'allow', rule: { source: 'session', origin: 'this session' } });
   });
 
-  it('sees edits to config.json without a restart', async () => {
+  it('sees edits to config.json without a restart (a new allow rule once the new content is trusted)', async () => {
     const engine = await engineWith([]);
     expect((await engine.decide({ kind: 'bash', command: 'make' })).action).toBe('ask');
     await new Promise((r) => setTimeout(r, 20));
     await writeFile(path.join(root, '.loupe', 'config.json'), JSON.stringify({ permissions: [{ kind: 'bash', pattern: 'make', action: 'allow' }] }));
+    expect((await engine.decide({ kind: 'bash', command: 'make' })).action).toBe('ask');
+    await user.trust(root);
     expect((await engine.decide({ kind: 'bash', command: 'make' })).action).toBe('allow');
   });
 });

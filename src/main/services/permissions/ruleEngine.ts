@@ -52,6 +52,11 @@ export class PermissionEngine {
     this.session.push({ ...rule, source: 'session', origin: 'this session' });
   }
 
+  /** The project config as it applies now: without its grants while the folder is untrusted. */
+  project(): Promise<ProjectRules> {
+    return this.opts.project.load();
+  }
+
   /** Every rule in force, session first: the order names the winner among equals. */
   async rules(): Promise<SourcedRule[]> {
     return (await this.loadRules()).rules;
@@ -81,9 +86,11 @@ export class PermissionEngine {
   }
 
   private match(kind: PermissionKind, rules: SourcedRule[], matches: Matcher, denyMatches: Matcher = matches): { action: PermissionAction; rule: SourcedRule } | null {
+    // A test command is a shell command: what bash may not run, tests may not run either.
+    const kindFor = (r: SourcedRule, action: PermissionAction) => r.kind === kind || (kind === 'test' && action === 'deny' && r.kind === 'bash');
     for (const action of ['deny', 'ask', 'allow'] as const) {
       const test = action === 'allow' ? matches : denyMatches;
-      const rule = rules.find((r) => r.kind === kind && r.action === action && test(r.pattern));
+      const rule = rules.find((r) => kindFor(r, action) && r.action === action && test(r.pattern));
       if (rule) return { action, rule };
     }
     return null;

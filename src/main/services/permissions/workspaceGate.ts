@@ -19,8 +19,8 @@ const unattended = new Map<string, PermissionGate>();
 export function unattendedGate(root: string): PermissionGate {
   let gate = unattended.get(root);
   if (!gate) {
-    const project = new ProjectConfig(root);
     const user = new UserSettings(defaultConfigDir());
+    const project = new ProjectConfig(root, user);
     gate = new PermissionGate(new PermissionEngine({ root, project, userRules: user.permissions }), new ApprovalQueue('deny'), {
       persist: (rules) => project.addRules(rules),
     });

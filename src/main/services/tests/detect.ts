@@ -32,11 +32,35 @@ function narrow(command: string, language: string | null, testFile: string | und
   return `${command}${npm ? ' --' : ''} ${shellQuote(testFile)}`;
 }
 
+// A FIFO named package.json must not hang detection: read it as a regular file or not at all.
+const readScripts = (root: string): Promise<Record<string, unknown> | null> =>
+  readInside(root, path.join(root, 'package.json'), { maxBytes: 4 * 1024 * 1024 }).then(
+    (r) => {
+      const scripts = (JSON.parse(r ? r.buf.toString('utf8') : 'null') as { scripts?: unknown } | null)?.scripts;
+      return scripts && typeof scripts === 'object' ? (scripts as Record<string, unknown>) : null;
+    },
+    () => null,
+  );
+
 async function detectNpm(root: string): Promise<string | null> {
-  // A FIFO named package.json must not hang detection: read it as a regular file or not at all.
-  const pkg = await readInside(root, path.join(root, 'package.json'), { maxBytes: 4 * 1024 * 1024 }).then((r) => (r ? (JSON.parse(r.buf.toString('utf8')) as { scripts?: Record<string, string> }) : null), () => null);
-  const script = pkg?.scripts?.test;
-  return script && !/no test specified/.test(script) ? 'npm test --silent' : null;
+  const script = (await readScripts(root))?.test;
+  return typeof script === 'string' && script && !/no test specified/.test(script) ? 'npm test --silent' : null;
+}
+
+/** npm's lifecycle around a script: `npm test` runs pretest, test and posttest. */
+const NPM_SCRIPT = /^(?:npm|pnpm|yarn|bun)\s+(?:run(?:-script)?\s+)?([\w:.-]+)/;
+
+/**
+ * The command line as a person should judge it: the command itself and, when it runs a
+ * package.json script, what that script (and its pre/post hooks) says.
+ */
+export async function describeTestCommand(root: string, command: string): Promise<string> {
+  const m = NPM_SCRIPT.exec(command.trim());
+  if (!m) return command;
+  const name = m[1] === 't' ? 'test' : m[1];
+  const scripts = await readScripts(root);
+  const shown = [`pre${name}`, name, `post${name}`].flatMap((k) => (typeof scripts?.[k] === 'string' ? [`"${k}": ${JSON.stringify(scripts[k])}`] : []));
+  return shown.length ? `${command}  (package.json scripts ${shown.join(', ')})` : command;
 }
 
 async function detectPytest(root: string): Promise<string | null> {

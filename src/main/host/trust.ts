@@ -1,0 +1,47 @@
+// The open folder's workspace trust as the app and the browser see it: asked once per config
+// content (the trust-prompt), re-evaluated whenever `.loupe/config.json` changes on disk.
+import type { TrustView } from '../../shared/contract';
+import { InvalidArgumentError } from '../errors';
+import { readTrustState, trustCurrentConfig, type TrustState } from '../services/permissions/trust';
+import { UserSettings } from '../services/settings/userSettings';
+
+export class TrustHost {
+  private readonly settings: UserSettings;
+  /** Folder → the config digest the person declined while this host runs. */
+  private readonly declined = new Map<string, string>();
+
+  constructor(configDir: string) {
+    this.settings = new UserSettings(configDir);
+  }
+
+  private view(s: TrustState): TrustView {
+    return {
+      root: s.root,
+      digest: s.digest,
+      trusted: s.trusted,
+      needed: s.needed,
+      declined: s.digest !== null && this.declined.get(s.root) === s.digest,
+      allow: s.grants.allow.map((r) => ({ kind: r.kind, pattern: r.pattern })),
+      tests: s.grants.tests.map((t) => ({ ...t })),
+    };
+  }
+
+  async get(root: string): Promise<TrustView> {
+    return this.view(await readTrustState(root, this.settings));
+  }
+
+  async accept(root: string, digest: unknown): Promise<TrustView> {
+    if (typeof digest !== 'string') throw new InvalidArgumentError('digest must be the sha256 the trust prompt showed');
+    // Only what the person saw: a config rewritten since the prompt is asked about again.
+    const state = await trustCurrentConfig(root, this.settings, digest);
+    if (state.trusted) this.declined.delete(state.root);
+    return this.view(state);
+  }
+
+  async decline(root: string, digest: unknown): Promise<TrustView> {
+    if (typeof digest !== 'string') throw new InvalidArgumentError('digest must be the sha256 the trust prompt showed');
+    const state = await readTrustState(root, this.settings);
+    this.declined.set(state.root, digest);
+    return this.view(state);
+  }
+}

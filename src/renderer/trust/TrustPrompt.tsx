@@ -1,0 +1,71 @@
+import { useApp } from '../store';
+import { trustPromptShown } from '../store/trustSlice';
+import '../settings/settings.css';
+import './trust.css';
+
+/**
+ * Asked once per config content on open: what the folder's .loupe/config.json would allow.
+ * Until the person trusts it, its allow rules and test commands are ignored.
+ */
+export function TrustPrompt() {
+  const trust = useApp((s) => s.trust);
+  const busy = useApp((s) => s.trustBusy);
+  const error = useApp((s) => s.trustError);
+  const accept = useApp((s) => s.acceptTrust);
+  const decline = useApp((s) => s.declineTrust);
+  if (!trustPromptShown(trust)) return null;
+  return (
+    <div className="dialog-backdrop">
+      <div
+        className="settings-dialog trust-dialog"
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="trust-title"
+        data-testid="trust-prompt"
+        onKeyDown={(e) => e.key === 'Escape' && void decline()}
+      >
+        <div className="trust-title" id="trust-title">
+          Trust this folder’s settings?
+        </div>
+        <p className="trust-text">
+          <code>{trust.root}/.loupe/config.json</code> came with the folder and would let the agent do the following without asking you. Until you trust it,
+          these entries are ignored (its deny and ask rules apply either way).
+        </p>
+        {trust.allow.length > 0 && (
+          <>
+            <div className="trust-heading">Allow rules</div>
+            <ul className="trust-list" data-testid="trust-allow">
+              {trust.allow.map((r, i) => (
+                <li key={i}>
+                  <span className="trust-kind">{r.kind}</span> <code>{r.pattern}</code>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        {trust.tests.length > 0 && (
+          <>
+            <div className="trust-heading">Test commands</div>
+            <ul className="trust-list" data-testid="trust-tests">
+              {trust.tests.map((t) => (
+                <li key={t.language}>
+                  <span className="trust-kind">{t.language}</span> <code>{t.command}</code>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        <p className="trust-note">Any later change to the file asks again. sha256 {(trust.digest ?? '').slice(0, 12)}…</p>
+        {error && <div className="settings-fail">{error}</div>}
+        <div className="trust-actions">
+          <button type="button" className="btn" data-testid="trust-decline" disabled={busy} autoFocus onClick={() => void decline()}>
+            Don’t trust
+          </button>
+          <button type="button" className="btn btn-primary" data-testid="trust-accept" disabled={busy} onClick={() => void accept()}>
+            Trust and allow
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
