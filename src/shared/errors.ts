@@ -5,6 +5,8 @@ export const ERROR_CODES = [
   'INVALID_PATH',
   'EDIT_INVALID_PATH',
   'PATH_OUTSIDE_WORKSPACE',
+  // A link or a non-regular file where Loupe opens a path (its own state, or a race).
+  'UNSAFE_PATH',
   'FILE_NOT_FOUND',
   'EDIT_FILE_NOT_FOUND',
   'FILE_READ_ERROR',

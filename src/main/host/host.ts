@@ -149,7 +149,7 @@ export class Host {
       'tree.gitStatus': () => this.ws().gitStatus(),
       'file.read': async (p) => {
         const { abs, rel } = await this.ws().resolve(str(obj(p).path, 'path'));
-        return readForViewer(abs, rel);
+        return readForViewer(this.ws().info.root, abs, rel);
       },
       'terminal.create': async (p) => {
         const { cols, rows, cwd } = obj(p);

@@ -2,7 +2,7 @@
 // the timeline, diffs, rollback, per-hunk revert, approvals and "commit approved". The log
 // file is shared with every other Loupe process on the folder (`loupe mcp`, `loupe run`), so
 // the workspace watcher tells us when it grew and the index reads just the appended tail.
-import { readFile, stat } from 'node:fs/promises';
+import { lstatInside, readInside } from '../services/files/safeOpen';
 import type { DiffSides, HostEvents, ModificationQuery, Params } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import { ModificationLog } from '../services/modlog/modificationLog';
@@ -36,7 +36,12 @@ export class ReviewService {
     // go, inotify may report the folder before its watch exists and never the file in it. Any
     // sign of life in .loupe/ (the folder, the append lock coming and going) prompts a look.
     if (!paths.some((p) => p === '.loupe' || p.startsWith('.loupe/'))) return;
-    const size = await stat(this.log.logFile).then((s) => s.size, () => 0);
+    let size = 0;
+    try {
+      size = lstatInside(this.root, this.log.logFile)?.size ?? 0;
+    } catch {
+      /* a link where .loupe/ should be: writes refuse and say why; nothing to show here */
+    }
     if (size === this.seenSize && !paths.includes(LOG_REL)) return;
     this.seenSize = size;
     // Reviews and test results add lines but no modification: they change the view all the same.
@@ -61,7 +66,8 @@ export class ReviewService {
     const git = await this.log.git();
     // The stored blob, never `git show`: that would run a textconv driver the repository names.
     const head = git ? text(await git.blob('HEAD', rel).catch(() => null)) : null;
-    const now = await readFile(abs, 'utf8').catch(() => null);
+    // A FIFO or a link swapped in shows as an error, never a hang or another file's bytes.
+    const now = (await readInside(this.root, abs, { rel }))?.buf.toString('utf8') ?? null;
     return { file: rel, language: languageOf(rel), before: head, after: now, label: git ? 'HEAD → working tree' : 'empty → working tree' };
   }
 

@@ -97,7 +97,7 @@ export async function editFile(args: EditFileArgs, deps: EditDeps): Promise<Edit
         return await createFile(args, deps, abs, rel);
       }
       if (args.old_str === '') throw new AttemptToCreateExistingFileError(rel);
-      const file = await loadTextFile(abs, rel).catch((err) => {
+      const file = await loadTextFile(abs, rel, { root: deps.root }).catch((err) => {
         throw (err as LoupeError).code === 'FILE_NOT_FOUND' ? new EditFileNotFoundError(rel) : err;
       });
       checkReadFirst(deps.session, abs, rel, file, args.old_str);

@@ -1,6 +1,6 @@
 // The agent's standing instructions: how to use the tools safely, where it works, and the
 // project's own AGENTS.md (read fresh for every request, so edits to it apply at once).
-import { readFile } from 'node:fs/promises';
+import { readInside } from '../../services/files/safeOpen';
 import path from 'node:path';
 
 /** AGENTS.md beyond this is cut: it shares the window with the work itself. */
@@ -20,7 +20,10 @@ How to work:
 
 export async function readAgentsMd(root: string): Promise<string | null> {
   try {
-    const text = await readFile(path.join(root, 'AGENTS.md'), 'utf8');
+    // A FIFO or a link out of the folder named AGENTS.md is skipped, not waited on or followed.
+    const read = await readInside(root, path.join(root, 'AGENTS.md'), { maxBytes: 16 * 1024 * 1024 });
+    if (!read) return null;
+    const text = read.buf.toString('utf8');
     return text.length > AGENTS_MD_MAX_CHARS ? `${text.slice(0, AGENTS_MD_MAX_CHARS)}\n… (AGENTS.md cut at ${AGENTS_MD_MAX_CHARS} characters)` : text;
   } catch {
     return null;

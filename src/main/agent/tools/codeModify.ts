@@ -50,7 +50,7 @@ export const codeModifyTool = defineTool({
   async run(args, ctx) {
     const { abs, rel } = await target(ctx, args.file_path);
     const done = await ctx.modlog.withFileLock(abs, async () => {
-      const file = await loadTextFile(abs, rel);
+      const file = await loadTextFile(abs, rel, { root: ctx.root });
       const seen = ctx.session.lastRead(abs);
       if (!seen) throw new FileNotReadError(rel);
       const [from, to] = args.line_range ?? [args.line ?? 1, args.line ?? 1];

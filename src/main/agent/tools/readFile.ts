@@ -41,7 +41,7 @@ export const readFileTool = defineTool({
     if (rel === '') throw new NotAFileError(rel);
     // Reads are allowed by default, but a user's deny rule (`.env`, `secrets/**`) must hold here too.
     await gateFor(ctx).authorize({ query: { kind: 'read', path: rel }, tool: 'read_file', summary: `read ${rel}`, signal: ctx.signal });
-    const file = await loadTextFile(abs, rel, { lossy: true });
+    const file = await loadTextFile(abs, rel, { lossy: true, root: ctx.root });
     ctx.session.recordRead(abs, file.hash);
     const all = splitLines(file.text);
     const first = Math.max(1, args.offset ?? 1);

@@ -54,7 +54,7 @@ export const writeFileTool = defineTool({
       let beforeSha: string | null = null;
       let beforeText: string | null = null;
       if (st) {
-        const current = await loadTextFile(abs, rel);
+        const current = await loadTextFile(abs, rel, { root: ctx.root });
         const seen = ctx.session.lastRead(abs);
         if (!seen) throw new FileNotReadError(rel);
         if (seen.hash !== current.hash) throw new FileChangedSinceReadError(rel);

@@ -1,11 +1,11 @@
 // The whole `<workspace>/.loupe/config.json` of DESIGN §9, validated with zod. A malformed
 // file is reported with its line and column and ignored (defaults apply), never a crash.
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { CONFIG_REL, lineColumn, parseJsonWithPosition, type ConfigProblem } from '../permissions/projectConfig';
 import { PERMISSION_ACTIONS, PERMISSION_KINDS } from '../permissions/types';
 import { offsetOfPath } from './jsonPath';
+import { lstatInside, readInside } from '../files/safeOpen';
 
 export const DEFAULT_TEST_TIMEOUT_MS = 30_000;
 
@@ -74,14 +74,17 @@ export class LoupeConfigFile {
   }
 
   async load(): Promise<LoadedConfig> {
-    const st = await stat(this.file).catch(() => null);
+    // Through real folders only, and never blocking on a FIFO: .loupe/ may have come with a clone.
+    const st = await Promise.resolve()
+      .then(() => lstatInside(this.root, this.file))
+      .catch((err: Error) => err);
     if (!st) return { config: {}, problems: [] };
-    const key = `${st.mtimeMs}:${st.size}:${st.ino}`;
-    if (this.cached?.key === key) return this.cached.value;
-    const text = await readFile(this.file, 'utf8').catch((err: Error) => err);
+    const key = st instanceof Error ? null : `${st.mtimeMs}:${st.size}:${st.ino}`;
+    if (key && this.cached?.key === key) return this.cached.value;
+    const text = st instanceof Error ? st : await readInside(this.root, this.file).then((r) => r?.buf.toString('utf8') ?? '', (err: Error) => err);
     const value: LoadedConfig =
       typeof text === 'string' ? parseLoupeConfig(text) : { config: {}, problems: [{ file: CONFIG_REL, line: null, column: null, message: `cannot be read: ${text.message}` }] };
-    this.cached = { key, value };
+    if (key) this.cached = { key, value };
     return value;
   }
 }

@@ -40,3 +40,20 @@ export class FileChangedSinceReadError extends LoupeError {
     );
   }
 }
+
+/**
+ * A path Loupe was about to open goes through a symbolic link it must not follow (its own
+ * state under .loupe/ or .git/, or a folder swapped for a link while it was being opened).
+ */
+export class UnsafePathError extends LoupeError {
+  constructor(
+    readonly rel: string,
+    why: string,
+  ) {
+    super(
+      'UNSAFE_PATH',
+      `${rel || '.'} ${why}. Loupe opens files only through real folders inside the workspace and never follows a symbolic link ` +
+        `in the files it keeps for itself. Put a real folder or file in its place (or remove it), then try again.`,
+    );
+  }
+}

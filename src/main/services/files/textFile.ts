@@ -1,10 +1,13 @@
 // Loading a workspace file for the tools: one place for the size cap, binary sniffing and
-// strict UTF-8, so read and edit agree on what counts as text.
-import { lstat, readFile, stat } from 'node:fs/promises';
+// strict UTF-8, so read and edit agree on what counts as text. The bytes come through one
+// handle opened via real folders (safeOpen): what was checked is what is returned.
+import { lstat, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { FileNotFoundError } from '../../errors';
+import path from 'node:path';
+import { FileNotFoundError, LoupeError } from '../../errors';
 import { BinaryFileError, FileReadError, FileTooLargeError, NotAFileError } from './errors';
 import { sha256 } from './hash';
+import { readInside } from './safeOpen';
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 const SNIFF_BYTES = 8192;
@@ -59,22 +62,22 @@ export interface LoadOptions {
   maxBytes?: number;
   /** Decode even when the bytes are not valid UTF-8 (for display only). */
   lossy?: boolean;
+  /** The workspace the file must be reached inside (default: the file's own folder). */
+  root?: string;
 }
 
 /** Reads a regular file as text; throws FILE_NOT_FOUND, FILE_TOO_LARGE, BINARY_FILE… */
 export async function loadTextFile(abs: string, rel: string, opts: LoadOptions = {}): Promise<LoadedFile> {
   const max = opts.maxBytes ?? MAX_FILE_BYTES;
-  const st = await statFile(abs, rel);
-  if (!st) throw new FileNotFoundError(rel);
-  if (st.size > max) throw new FileTooLargeError(rel, st.size, max);
-  let buf: Buffer;
+  let read;
   try {
-    buf = await readFile(abs);
+    read = await readInside(opts.root ?? path.dirname(abs), abs, { maxBytes: max, rel });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new FileNotFoundError(rel);
-    throw new FileReadError(rel, code ?? (err as Error).message);
+    if (err instanceof LoupeError) throw err;
+    throw new FileReadError(rel, (err as NodeJS.ErrnoException).code ?? (err as Error).message);
   }
+  if (!read) throw new FileNotFoundError(rel);
+  const { buf, st } = read;
   if (buf.length > max) throw new FileTooLargeError(rel, buf.length, max);
   if (looksBinary(buf)) throw new BinaryFileError(rel);
   const text = decodeUtf8(buf) ?? (opts.lossy ? buf.toString('utf8') : null);

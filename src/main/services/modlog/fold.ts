@@ -1,7 +1,8 @@
 // The folded view of the log (DESIGN §2): one record per modification with its status,
 // rollback links and latest test results. Kept in memory and brought up to date by reading
 // only the bytes appended since the last look, so a query over 10,000 entries costs a stat.
-import { open, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { openInside } from '../files/safeOpen';
 import type { ModificationQuery, ModificationStatus, ModificationView } from '../../../shared/contract';
 import type { LogLine, ModificationEntry, TestResultsLine } from './types';
 
@@ -146,7 +147,11 @@ export class LogIndex {
   private ino = -1;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly file: string) {}
+  /** `root`: the folder the log must be reached through without links (default: its own folder). */
+  constructor(
+    readonly file: string,
+    private readonly root = path.dirname(file),
+  ) {}
 
   /** Brings the fold up to date and returns it. Serialised: each caller sees what was appended before it asked. */
   sync(): Promise<Fold> {
@@ -156,16 +161,16 @@ export class LogIndex {
   }
 
   private async readTail(): Promise<Fold> {
-    const st = await stat(this.file).catch(() => null);
-    if (!st) {
+    const opened = await openInside(this.root, this.file);
+    if (!opened) {
       if (this.offset) this.reset(-1);
       return this.fold;
     }
-    // Replaced or cut below what we read (a torn tail is cut only after the last newline): start over.
-    if (st.ino !== this.ino || st.size < this.offset) this.reset(st.ino);
-    if (st.size === this.offset) return this.fold;
-    const fh = await open(this.file, 'r');
+    const { fh, st } = opened;
     try {
+      // Replaced or cut below what we read (a torn tail is cut only after the last newline): start over.
+      if (st.ino !== this.ino || st.size < this.offset) this.reset(st.ino);
+      if (st.size === this.offset) return this.fold;
       const buf = Buffer.alloc(st.size - this.offset);
       const { bytesRead } = await fh.read(buf, 0, buf.length, this.offset);
       const end = buf.subarray(0, bytesRead).lastIndexOf(0x0a);

@@ -1,9 +1,16 @@
 // Append-only JSON lines. A crash mid-append can leave one torn last line: readers skip
-// lines that do not parse, and the next append repairs the tail before writing.
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+// lines that do not parse, and the next append repairs the tail before writing. The log sits
+// in a folder a cloned repository may have shipped, so it is opened only through real folders
+// and never through a link (safeOpen): `root` is the folder it must stay inside.
+import { constants as C } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { openInside, readInside } from '../files/safeOpen';
+import { FileNotFoundError } from '../../errors';
 
-export async function appendJsonLine(file: string, value: unknown): Promise<void> {
-  const fh = await open(file, 'a+', 0o644);
+export async function appendJsonLine(root: string, file: string, value: unknown): Promise<void> {
+  const opened = await openInside(root, file, C.O_RDWR | C.O_APPEND | C.O_CREAT, { fileMode: 0o644 });
+  if (!opened) throw new FileNotFoundError(file);
+  const { fh } = opened;
   try {
     await repairTornTail(fh);
     await fh.write(JSON.stringify(value) + '\n');
@@ -48,15 +55,10 @@ export interface JsonLines<T> {
   skipped: number;
 }
 
-export async function readJsonLines<T = Record<string, unknown>>(file: string): Promise<JsonLines<T>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], skipped: 0 };
-    throw err;
-  }
-  return parseJsonLines<T>(text);
+export async function readJsonLines<T = Record<string, unknown>>(root: string, file: string): Promise<JsonLines<T>> {
+  const read = await readInside(root, file);
+  if (!read) return { entries: [], skipped: 0 };
+  return parseJsonLines<T>(read.buf.toString('utf8'));
 }
 
 export function parseJsonLines<T>(text: string): JsonLines<T> {
@@ -72,15 +74,12 @@ export function parseJsonLines<T>(text: string): JsonLines<T> {
 }
 
 /** The last `bytes` of the file as JSON lines (the first, partial line dropped). */
-export async function readTailJsonLines<T>(file: string, bytes = 64 * 1024): Promise<T[]> {
-  let fh;
+export async function readTailJsonLines<T>(root: string, file: string, bytes = 64 * 1024): Promise<T[]> {
+  const opened = await openInside(root, file);
+  if (!opened) return [];
+  const { fh } = opened;
   try {
-    fh = await open(file, 'r');
-  } catch {
-    return [];
-  }
-  try {
-    const { size } = await fh.stat();
+    const { size } = opened.st;
     const start = Math.max(0, size - bytes);
     const buf = Buffer.alloc(size - start);
     await fh.read(buf, 0, buf.length, start);

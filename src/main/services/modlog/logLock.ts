@@ -2,14 +2,21 @@
 // workspace's modification log, and each numbers its modifications by continuing from the log's
 // last id. Without a lock two of them appending in the same second both wrote mod-…-001 (seen
 // in an e2e run: the second entry vanished from the timeline, folded over the first).
-import { open, readFile, stat, unlink } from 'node:fs/promises';
+// The lock file lives in .loupe/, so it is created, read and removed only through real folders.
+import { constants as C } from 'node:fs';
+import path from 'node:path';
 import { LoupeError } from '../../errors';
+import { UnsafePathError } from '../files/errors';
+import { lstatInside, openInside, readInside } from '../files/safeOpen';
+import { unlinkInside } from '../files/safeWrite';
 
 export interface LockOptions {
   /** Give up after this long. */
   timeoutMs?: number;
   /** A lock file older than this is from a writer that died mid-append. */
   staleMs?: number;
+  /** The folder the lock must stay inside (default: the lock's own folder). */
+  root?: string;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -24,9 +31,11 @@ function alive(pid: number): boolean {
 }
 
 /** True when the lock at `file` belongs to nobody any more (its process is gone, or it is too old). */
-async function isStale(file: string, staleMs: number): Promise<boolean> {
-  const [st, text] = await Promise.all([stat(file).catch(() => null), readFile(file, 'utf8').catch(() => '')]);
+async function isStale(root: string, file: string, staleMs: number): Promise<boolean> {
+  const st = lstatInside(root, file);
   if (!st) return false; // released meanwhile: just try again
+  if (!st.isFile()) throw new UnsafePathError(path.relative(root, file), 'is not a lock file Loupe made (a link or something else sits there)');
+  const text = await readInside(root, file).then((r) => r?.buf.toString('utf8') ?? '', () => '');
   const pid = Number.parseInt(text, 10);
   if (Number.isInteger(pid) && pid > 0 && !alive(pid)) return true;
   return Date.now() - st.mtimeMs > staleMs;
@@ -35,9 +44,12 @@ async function isStale(file: string, staleMs: number): Promise<boolean> {
 export async function withLogLock<T>(file: string, fn: () => Promise<T>, opts: LockOptions = {}): Promise<T> {
   const deadline = Date.now() + (opts.timeoutMs ?? 10_000);
   const staleMs = opts.staleMs ?? 30_000;
+  const root = opts.root ?? path.dirname(file);
   for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
     try {
-      const fh = await open(file, 'wx', 0o644);
+      const opened = await openInside(root, file, C.O_WRONLY | C.O_CREAT | C.O_EXCL, { fileMode: 0o644 });
+      if (!opened) throw new UnsafePathError(path.relative(root, path.dirname(file)), 'is missing');
+      const { fh } = opened;
       try {
         await fh.writeFile(String(process.pid));
       } finally {
@@ -46,8 +58,8 @@ export async function withLogLock<T>(file: string, fn: () => Promise<T>, opts: L
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (await isStale(file, staleMs)) {
-        await unlink(file).catch(() => undefined);
+      if (await isStale(root, file, staleMs)) {
+        await unlinkInside(root, file).catch(() => undefined);
         continue;
       }
       if (Date.now() > deadline) {
@@ -59,6 +71,6 @@ export async function withLogLock<T>(file: string, fn: () => Promise<T>, opts: L
   try {
     return await fn();
   } finally {
-    await unlink(file).catch(() => undefined);
+    await unlinkInside(root, file).catch(() => undefined);
   }
 }

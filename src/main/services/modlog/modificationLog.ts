@@ -1,9 +1,11 @@
 // The only write path for agent changes (DESIGN §2): serialised per file, atomic, with
 // before/after blobs, an fsync'd JSON line per change, and staging when the folder is a repo.
-import { mkdir, open, readFile, unlink, writeFile } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { UnsafePathError } from '../files/errors';
 import { sha256 } from '../files/hash';
-import { sweepStaleTemps, writeFileAtomic } from './atomicWrite';
+import { readInside } from '../files/safeOpen';
+import { ensureDirInside, sweepTempsInside, unlinkInside, writeAtomicInside } from '../files/safeWrite';
 import { BlobStore } from './blobStore';
 import { ConcurrentChangeError, ProtectedPathError } from './errors';
 import { KeyedLock } from './fileLocks';
@@ -24,20 +26,10 @@ interface Current {
   mode: number;
 }
 
-async function readCurrent(abs: string): Promise<Current | null> {
-  let fh;
-  try {
-    fh = await open(abs, 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  try {
-    const st = await fh.stat();
-    return { buf: await fh.readFile(), mode: st.mode & 0o7777 };
-  } finally {
-    await fh.close();
-  }
+/** The file as it is now, opened through real folders (a FIFO or a link there is refused). */
+async function readCurrent(root: string, abs: string): Promise<Current | null> {
+  const read = await readInside(root, abs);
+  return read && { buf: read.buf, mode: read.st.mode & 0o7777 };
 }
 
 const PROTECTED = /^(\.git|\.loupe)(\/|$)/i;
@@ -66,7 +58,7 @@ export class ModificationLog {
     this.dir = path.join(root, '.loupe');
     this.logFile = path.join(this.dir, 'modifications.jsonl');
     this.lockFile = path.join(this.dir, 'modifications.lock');
-    this.blobs = new BlobStore(path.join(this.dir, 'objects'));
+    this.blobs = new BlobStore(path.join(this.dir, 'objects'), root);
   }
 
   /** The workspace's git index (null outside a repo). Detected once; reading it writes nothing. */
@@ -86,12 +78,12 @@ export class ModificationLog {
   }
 
   async read(): Promise<JsonLines<Record<string, unknown>>> {
-    return readJsonLines(this.logFile);
+    return readJsonLines(this.root, this.logFile);
   }
 
   private async applyLocked(req: ApplyRequest): Promise<ApplyResult> {
     await this.init();
-    const before = await readCurrent(req.abs);
+    const before = await readCurrent(this.root, req.abs);
     const beforeSha = before ? sha256(before.buf) : null;
     if (req.expectBeforeSha !== undefined && req.expectBeforeSha !== beforeSha) throw new ConcurrentChangeError(req.file);
     const afterSha = req.content ? sha256(req.content) : null;
@@ -101,14 +93,13 @@ export class ModificationLog {
     // The before blob must be durable before the file changes; the after blob may race the write.
     if (before) await this.blobs.put(before.buf, beforeSha!);
     if (req.content) {
-      if (!before) await mkdir(path.dirname(req.abs), { recursive: true });
-      await Promise.all([this.blobs.put(req.content, afterSha!), writeFileAtomic(req.abs, req.content, before?.mode)]);
+      await Promise.all([this.blobs.put(req.content, afterSha!), writeAtomicInside(this.root, req.abs, req.content, { mode: before?.mode, mkdirs: !before })]);
       if (!this.swept.has(req.abs)) {
         this.swept.add(req.abs);
-        await sweepStaleTemps(req.abs);
+        await sweepTempsInside(this.root, req.abs);
       }
     } else if (before) {
-      await unlink(req.abs);
+      await unlinkInside(this.root, req.abs);
     }
     const indexEntry = await indexBefore;
     const gitStaged = !git ? false : req.restoreIndex !== undefined ? await git.setEntry(req.file, req.restoreIndex) : await git.stage(req.file);
@@ -140,14 +131,14 @@ export class ModificationLog {
   /** Appends a later fact (a review, test results): a new line, never a rewrite. */
   async appendFact(line: ReviewLine | TestResultsLine): Promise<void> {
     await this.init();
-    const job = this.appendChain.then(() => withLogLock(this.lockFile, () => appendJsonLine(this.logFile, line)));
+    const job = this.appendChain.then(() => withLogLock(this.lockFile, () => appendJsonLine(this.root, this.logFile, line), { root: this.root }));
     this.appendChain = job.catch(() => undefined);
     return job;
   }
 
   /** The folded view, kept in step with the file by reading only what was appended. */
   index(): LogIndex {
-    this.folded ??= new LogIndex(this.logFile);
+    this.folded ??= new LogIndex(this.logFile, this.root);
     return this.folded;
   }
 
@@ -156,12 +147,12 @@ export class ModificationLog {
     const job = this.appendChain.then(() =>
       withLogLock(this.lockFile, async () => {
         // Another Loupe process on this workspace may have appended since: continue after its ids.
-        for (const e of await readTailJsonLines<{ modification_id?: unknown }>(this.logFile)) if (typeof e.modification_id === 'string') this.ids.seed(e.modification_id);
+        for (const e of await readTailJsonLines<{ modification_id?: unknown }>(this.root, this.logFile)) if (typeof e.modification_id === 'string') this.ids.seed(e.modification_id);
         const now = new Date();
         entry.modification_id = this.ids.next(now);
         entry.timestamp = now.toISOString();
-        await appendJsonLine(this.logFile, entry);
-      }),
+        await appendJsonLine(this.root, this.logFile, entry);
+      }, { root: this.root }),
     );
     this.appendChain = job.catch(() => undefined);
     return job;
@@ -169,8 +160,9 @@ export class ModificationLog {
 
   private init(): Promise<void> {
     this.ready ??= (async () => {
-      await mkdir(this.dir, { recursive: true });
-      const tail = await readTailJsonLines<{ modification_id?: unknown }>(this.logFile);
+      // .loupe/ must be a real folder of this workspace: a clone may ship it as a link elsewhere.
+      ensureDirInside(this.root, this.dir);
+      const tail = await readTailJsonLines<{ modification_id?: unknown }>(this.root, this.logFile);
       for (const e of tail) if (typeof e.modification_id === 'string') this.ids.seed(e.modification_id);
       const git = await this.git();
       if (git) await ensureExcluded(git.excludeFile);
@@ -182,14 +174,20 @@ export class ModificationLog {
   }
 }
 
-/** Adds `.loupe/` to the repository's info/exclude once. */
+/**
+ * Adds `.loupe/` to the repository's info/exclude once. A repository may ship `info/` or the
+ * exclude file as a link out of it: both are reached only as real entries of the git folder,
+ * and the file is replaced atomically, never appended to through a link.
+ */
 export async function ensureExcluded(excludeFile: string): Promise<void> {
-  let text = '';
-  try {
-    text = await readFile(excludeFile, 'utf8');
-  } catch {}
+  const gitDir = await realpath(path.dirname(path.dirname(excludeFile)));
+  const file = path.join(gitDir, path.basename(path.dirname(excludeFile)), path.basename(excludeFile));
+  const read = await readInside(gitDir, file).catch((err: unknown) => {
+    if (err instanceof UnsafePathError || (err as { code?: string }).code === 'INVALID_PATH') throw new UnsafePathError(`.git/${path.relative(gitDir, file)}`, 'is not a real file in the git folder');
+    throw err;
+  });
+  const text = read?.buf.toString('utf8') ?? '';
   if (text.split(/\r?\n/).some((l) => /^\/?\.loupe\/?$/.test(l.trim()))) return;
-  await mkdir(path.dirname(excludeFile), { recursive: true });
   const sep = text && !text.endsWith('\n') ? '\n' : '';
-  await writeFile(excludeFile, `${text}${sep}# Loupe's modification log and blobs\n.loupe/\n`);
+  await writeAtomicInside(gitDir, file, `${text}${sep}# Loupe's modification log and blobs\n.loupe/\n`, { mode: read ? read.st.mode & 0o7777 : undefined, mkdirs: true });
 }

@@ -1,7 +1,7 @@
 // Review facts on the log: approvals, test results for a correlation's modifications, and
 // "commit approved" — a commit of exactly the approved after-contents, built in a private
 // index so whatever else the user has staged stays staged and out of the commit.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { LoupeError } from '../../errors';
@@ -64,7 +64,10 @@ export async function commitApproved(log: ModificationLog, message: string): Pro
         await git.raw(['update-index', '--verbose', '--force-remove', '--', file], env);
         continue;
       }
-      const oid = (await git.raw(['hash-object', '-w', '--no-filters', path.join(log.blobs.dir, sha)])).trim();
+      // git would follow a link planted in the blob store: it hashes a checked copy instead.
+      const copy = path.join(dir, 'blob');
+      await writeFile(copy, await log.blobs.get(sha));
+      const oid = (await git.raw(['hash-object', '-w', '--no-filters', copy])).trim();
       const mode = (await git.entryOf(file))?.mode ?? '100644';
       await git.raw(['update-index', '--verbose', '--add', '--cacheinfo', `${mode},${oid},${file}`], env);
     }

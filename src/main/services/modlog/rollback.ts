@@ -3,7 +3,7 @@
 // deleted, deleted ones recreated) with the git index entry it replaced. Otherwise the reversal
 // is merged three-way into what is there now; a conflict refuses and changes nothing. The
 // rollback goes through apply(), so it is a modification itself and can be rolled back.
-import { open } from 'node:fs/promises';
+import { readInside } from '../files/safeOpen';
 import { InvalidArgumentError } from '../../errors';
 import { sha256 } from '../files/hash';
 import { resolveInWorkspace } from '../workspace/pathGuard';
@@ -40,18 +40,9 @@ export interface RollbackOutcome {
   git_staged: boolean;
 }
 
-async function readOrNull(abs: string): Promise<Buffer | null> {
-  try {
-    const fh = await open(abs, 'r');
-    try {
-      return await fh.readFile();
-    } finally {
-      await fh.close();
-    }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
+/** What the file holds now, through real folders; a FIFO or a link in its place is refused without blocking. */
+async function readOrNull(root: string, abs: string): Promise<Buffer | null> {
+  return (await readInside(root, abs))?.buf ?? null;
 }
 
 const blob = (log: ModificationLog, sha: string | null) => (sha ? log.blobs.get(sha) : Promise.resolve(null));
@@ -80,7 +71,7 @@ export async function rollbackModification(log: ModificationLog, req: RollbackRe
   return log.withFileLock(abs, async () => {
     const { before, after } = await sidesOf(log, e);
     const wanted = req.hunk === undefined ? before : hunkReverted(e, before, after, req.hunk);
-    const current = await readOrNull(abs);
+    const current = await readOrNull(log.root, abs);
     const currentSha = current ? sha256(current) : null;
     let result: Buffer | null;
     let merged = false;

@@ -2,10 +2,11 @@
 // its line and column and ignored, never a crash; an "allow always" answer is appended to it
 // atomically, every other key kept as the user wrote it. What the file grants (allow rules,
 // test commands) applies only while the folder is trusted with these exact bytes (trust.ts).
-import { mkdir, readFile, stat } from 'node:fs/promises';
+// It is read and written only through real folders (a clone may ship .loupe/ as a link).
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../modlog/atomicWrite';
+import { lstatInside, readInside } from '../files/safeOpen';
+import { writeAtomicInside } from '../files/safeWrite';
 import { ConfigMalformedError } from './errors';
 import { findJsonError } from './jsonError';
 import { configDigest, grantsOf, type TrustStore } from './trust';
@@ -79,14 +80,16 @@ export class ProjectConfig {
   private async parsed(): Promise<{ digest: string; value: ProjectRules } | null> {
     let key: string;
     try {
-      const s = await stat(this.file);
+      // Through real folders only, and never blocking on a FIFO: .loupe/ may have come with a clone.
+      const s = lstatInside(this.root, this.file);
+      if (!s) return null;
       key = `${s.mtimeMs}:${s.size}:${s.ino}`;
     } catch {
       return null;
     }
     if (this.cached?.key === key) return this.cached;
-    // One read: the bytes hashed for trust are the bytes parsed.
-    const bytes = await readFile(this.file).catch(() => Buffer.alloc(0));
+    // One read: the bytes hashed for trust are the bytes parsed. Never blocks on a FIFO.
+    const bytes = await readInside(this.root, this.file).then((r) => r?.buf ?? Buffer.alloc(0), () => Buffer.alloc(0));
     this.cached = { key, digest: configDigest(bytes), value: this.parse(bytes.toString('utf8')) };
     return this.cached;
   }
@@ -146,12 +149,14 @@ export class ProjectConfig {
       let mode = 0o644;
       let wasTrusted = true;
       try {
-        const raw = await readFile(this.file);
+        const read = await readInside(this.root, this.file);
+        if (!read) throw Object.assign(new Error('no config yet'), { code: 'ENOENT' });
+        const raw = read.buf;
         const text = raw.toString('utf8');
         const grants = grantsOf(safeJson(text));
         // A file that granted nothing held only the person's own choices.
         wasTrusted = this.trust.trustedDigest(this.root) === configDigest(raw) || grants.allow.length + grants.tests.length === 0;
-        mode = (await stat(this.file)).mode & 0o777;
+        mode = read.st.mode & 0o777;
         const parsed = parseJsonWithPosition(text, CONFIG_REL);
         if ('problem' in parsed) throw new ConfigMalformedError(parsed.problem);
         if (!parsed.value || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) {
@@ -162,8 +167,7 @@ export class ProjectConfig {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       }
       const bytes = Buffer.from(JSON.stringify(change(doc), null, 2) + '\n');
-      await mkdir(path.dirname(this.file), { recursive: true });
-      await writeFileAtomic(this.file, bytes, mode);
+      await writeAtomicInside(this.root, this.file, bytes, { mode, mkdirs: true });
       this.cached = null;
       if (wasTrusted) await this.trust.trust(this.root, configDigest(bytes));
     });

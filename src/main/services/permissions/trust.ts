@@ -4,8 +4,9 @@
 // kept per folder (realpath) in the user's settings: any change to the file needs trust again.
 // Deny and ask rules only narrow, so they apply whether trusted or not.
 import { createHash } from 'node:crypto';
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { readInside } from '../files/safeOpen';
 import { CONFIG_REL } from './projectConfig';
 import { PERMISSION_ACTIONS, PERMISSION_KINDS, type PermissionRule } from './types';
 
@@ -68,9 +69,10 @@ export function trustOf(root: string, bytes: Buffer | null, store: TrustStore): 
   return { root, digest, trusted: store.trustedDigest(root) === digest, needed: grants.allow.length + grants.tests.length > 0, grants };
 }
 
+/** The config's bytes, through real folders and never blocking on a FIFO; null when there are none to read. */
 export async function readConfigBytes(root: string): Promise<Buffer | null> {
   try {
-    return await readFile(path.join(root, CONFIG_REL));
+    return (await readInside(root, path.join(root, CONFIG_REL)))?.buf ?? null;
   } catch {
     return null;
   }

@@ -1,11 +1,12 @@
 // Conversations kept per workspace in .loupe/sessions/<id>.json, one file each, written
 // atomically so a crash leaves the previous version. The messages are opaque here: this
-// service stores what the agent hands it and knows nothing of their shape.
+// service stores what the agent hands it and knows nothing of their shape. The folder may
+// have come with a clone, so every file here is reached through real folders, never a link.
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidArgumentError } from '../../errors';
-import { writeJsonAtomic } from '../settings/atomicJson';
+import { readInside } from '../files/safeOpen';
+import { readdirInside, unlinkInside, writeAtomicInside } from '../files/safeWrite';
 
 export interface SessionRequest {
   correlation_id: string;
@@ -59,7 +60,7 @@ export class SessionStore {
   /** Writes to one file are serialised so a slow save cannot land after a later one. */
   private readonly chains = new Map<string, Promise<void>>();
 
-  constructor(root: string) {
+  constructor(private readonly root: string) {
     this.dir = path.join(root, SESSIONS_REL);
   }
 
@@ -77,7 +78,7 @@ export class SessionStore {
     record.updated_at = new Date().toISOString();
     const snapshot = JSON.parse(JSON.stringify(record)) as SessionRecord<M>;
     const prev = this.chains.get(record.id) ?? Promise.resolve();
-    const next = prev.catch(() => undefined).then(() => writeJsonAtomic(file, snapshot));
+    const next = prev.catch(() => undefined).then(() => writeAtomicInside(this.root, file, JSON.stringify(snapshot, null, 2) + '\n', { mode: 0o600, mkdirs: true, dirMode: 0o700 }));
     this.chains.set(record.id, next);
     await next;
   }
@@ -88,13 +89,9 @@ export class SessionStore {
   }
 
   async load<M>(id: string): Promise<SessionRecord<M>> {
-    let text: string;
-    try {
-      text = await readFile(this.file(id), 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new SessionNotFoundError(id);
-      throw err;
-    }
+    const read = await readInside(this.root, this.file(id));
+    if (!read) throw new SessionNotFoundError(id);
+    const text = read.buf.toString('utf8');
     let value: SessionRecord<M>;
     try {
       value = JSON.parse(text) as SessionRecord<M>;
@@ -108,7 +105,7 @@ export class SessionStore {
 
   /** Newest first; damaged files are skipped, never fatal. */
   async list(): Promise<SessionSummary[]> {
-    const names = await readdir(this.dir).catch(() => [] as string[]);
+    const names = await readdirInside(this.root, this.dir);
     const ids = names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)).filter((id) => ID_RE.test(id));
     const loaded = await Promise.all(ids.map((id) => this.load(id).catch(() => null)));
     return loaded
@@ -129,12 +126,7 @@ export class SessionStore {
   async delete(id: string): Promise<void> {
     const file = this.file(id);
     await (this.chains.get(id) ?? Promise.resolve()).catch(() => undefined);
-    try {
-      await rm(file);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new SessionNotFoundError(id);
-      throw err;
-    }
+    if (!(await unlinkInside(this.root, file))) throw new SessionNotFoundError(id);
     this.chains.delete(id);
   }
 }

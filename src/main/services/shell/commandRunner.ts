@@ -30,6 +30,8 @@ export interface CommandOptions {
   onOutput?: (text: string) => void;
   /** Folder for the full log when the output is too long to return; none when omitted. */
   outputDir?: string;
+  /** The workspace the log folder must stay inside (default: the folder holding `.loupe/outputs`). */
+  outputRoot?: string;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -61,7 +63,7 @@ export async function runCommand(opts: CommandOptions): Promise<CommandResult> {
   const id = `cmd-${Date.now().toString(36)}-${randomUUID().slice(0, 8)}`;
   const timeoutMs = clampTimeout(opts.timeoutMs);
   const shell = selectShell({ posixOnly: true });
-  const capture = new OutputCapture(opts.outputDir ? path.join(opts.outputDir, `${id}.log`) : null);
+  const capture = new OutputCapture(opts.outputDir ? path.join(opts.outputDir, `${id}.log`) : null, undefined, undefined, opts.outputRoot ?? (opts.outputDir ? path.dirname(path.dirname(opts.outputDir)) : undefined));
   const started = performance.now();
 
   const child = spawn(shell.path, ['-c', opts.command], {

@@ -1,9 +1,11 @@
 // A command's output in bounded memory: the first HEAD bytes and the last TAIL bytes are
 // kept for the model; once the output outgrows them, all of it goes to a log file the model
 // can read, itself capped so a runaway `yes` cannot fill the disk.
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants as C, fstatSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { stripAnsi } from './ansi';
+import { UnsafePathError } from '../files/errors';
+import { holdDir, O_NOFOLLOW, O_NONBLOCK } from '../files/safeOpen';
 import { pruneOutputs } from './outputPrune';
 
 export const HEAD_BYTES = 10 * 1024;
@@ -38,6 +40,8 @@ export class OutputCapture {
     private readonly logPath: string | null,
     private readonly headBytes = HEAD_BYTES,
     private readonly tailBytes = TAIL_BYTES,
+    /** The folder the log must stay inside, reached through real folders only (default: the log's parent's parent). */
+    private readonly root = logPath ? path.dirname(path.dirname(logPath)) : '',
   ) {}
 
   push(chunk: Buffer): void {
@@ -59,9 +63,20 @@ export class OutputCapture {
 
   private openLog(): void {
     try {
-      mkdirSync(path.dirname(this.logPath!), { recursive: true });
-      this.fd = openSync(this.logPath!, 'w', 0o600);
-      void pruneOutputs(path.dirname(this.logPath!), this.logPath!).catch(() => undefined);
+      // .loupe/outputs may have come with a clone as a link out of the folder: never write through it.
+      const dir = holdDir(this.root, path.dirname(this.logPath!), { create: true })!;
+      let fd: number;
+      try {
+        fd = openSync(dir.at(path.basename(this.logPath!)), C.O_WRONLY | C.O_CREAT | C.O_TRUNC | O_NOFOLLOW | O_NONBLOCK, 0o600);
+      } finally {
+        dir.close();
+      }
+      if (!fstatSync(fd).isFile()) {
+        closeSync(fd);
+        throw new UnsafePathError(this.logPath!, 'is not a regular file');
+      }
+      this.fd = fd;
+      void pruneOutputs(path.dirname(this.logPath!), this.logPath!, undefined, undefined, this.root).catch(() => undefined);
       this.log(Buffer.concat(this.head));
       this.log(Buffer.concat(this.tail));
     } catch {

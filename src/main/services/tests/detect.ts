@@ -1,8 +1,9 @@
 // Which command runs a project's tests: `.loupe/config.json` "tests" per language first,
 // else what the project itself declares (a package.json test script, pytest, go.mod).
-import { access, readdir, readFile } from 'node:fs/promises';
+import { access, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidArgumentError } from '../../errors';
+import { readInside } from '../files/safeOpen';
 import type { LoupeConfig } from '../config/loupeConfig';
 
 export interface TestCommand {
@@ -31,10 +32,11 @@ function narrow(command: string, language: string | null, testFile: string | und
   return `${command}${npm ? ' --' : ''} ${shellQuote(testFile)}`;
 }
 
+// A FIFO named package.json must not hang detection: read it as a regular file or not at all.
 const readScripts = (root: string): Promise<Record<string, unknown> | null> =>
-  readFile(path.join(root, 'package.json'), 'utf8').then(
-    (t) => {
-      const scripts = (JSON.parse(t) as { scripts?: unknown }).scripts;
+  readInside(root, path.join(root, 'package.json'), { maxBytes: 4 * 1024 * 1024 }).then(
+    (r) => {
+      const scripts = (JSON.parse(r ? r.buf.toString('utf8') : 'null') as { scripts?: unknown } | null)?.scripts;
       return scripts && typeof scripts === 'object' ? (scripts as Record<string, unknown>) : null;
     },
     () => null,

@@ -1,6 +1,9 @@
-import { open, stat } from 'node:fs/promises';
+// The viewer's read (file.read): one handle opened through real folders, checked to be a
+// regular file without blocking, so a FIFO or a link swapped in is an error, never a hang.
+import { constants as C } from 'node:fs';
 import type { FileContent } from '../../../shared/contract';
-import { InvalidArgumentError } from '../../errors';
+import { FileNotFoundError } from '../../errors';
+import { openInside } from '../files/safeOpen';
 import { languageOf } from './language';
 
 export const MAX_VIEW_BYTES = 10 * 1024 * 1024;
@@ -11,13 +14,13 @@ export function looksBinary(head: Buffer): boolean {
   return head.subarray(0, SNIFF_BYTES).includes(0);
 }
 
-export async function readForViewer(abs: string, rel: string, maxBytes = MAX_VIEW_BYTES): Promise<FileContent> {
-  const st = await stat(abs);
-  if (!st.isFile()) throw new InvalidArgumentError(`${rel} is not a file.`);
-  const base = { path: rel, size: st.size, language: languageOf(rel) };
-  if (st.size > maxBytes) return { ...base, binary: false, tooLarge: true };
-  const fh = await open(abs, 'r');
+export async function readForViewer(root: string, abs: string, rel: string, maxBytes = MAX_VIEW_BYTES): Promise<FileContent> {
+  const opened = await openInside(root, abs, C.O_RDONLY, { rel });
+  if (!opened) throw new FileNotFoundError(rel);
+  const { fh, st } = opened;
   try {
+    const base = { path: rel, size: st.size, language: languageOf(rel) };
+    if (st.size > maxBytes) return { ...base, binary: false, tooLarge: true };
     const buf = await fh.readFile();
     if (looksBinary(buf)) return { ...base, binary: true, tooLarge: false };
     return { ...base, binary: false, tooLarge: false, content: buf.toString('utf8') };

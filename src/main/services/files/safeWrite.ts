@@ -1,0 +1,102 @@
+// Writes under a workspace through folders held open (safeOpen): the temp file is created in
+// the held folder with O_EXCL|O_NOFOLLOW and renamed within it, so a folder or file swapped for
+// a link at any moment cannot send the bytes outside. Write-then-rename keeps the old or the
+// new bytes under the name after a crash, never a mix; fdatasync flushes what reading back needs.
+import { randomBytes } from 'node:crypto';
+import { constants as C } from 'node:fs';
+import { open, readdir, rename, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { FileNotFoundError } from '../../errors';
+import { confirmIdentity, holdDir, O_NOFOLLOW, type HoldOptions } from './safeOpen';
+
+const TEMP_SUFFIX = '.loupe-tmp';
+const tempName = (base: string) => `.${base}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`;
+
+export interface AtomicWriteOptions {
+  /** Permission bits; new files otherwise get 0666 & ~umask. */
+  mode?: number;
+  /** Create missing parent folders (each checked like an existing one). */
+  mkdirs?: boolean;
+  dirMode?: number;
+}
+
+/** Replaces `abs` (inside `root`) atomically with `data`. */
+export async function writeAtomicInside(root: string, abs: string, data: Buffer | string, opts: AtomicWriteOptions = {}): Promise<void> {
+  const name = path.basename(abs);
+  const dir = holdDir(root, path.dirname(abs), { create: opts.mkdirs, mode: opts.dirMode });
+  if (!dir) throw new FileNotFoundError(path.dirname(abs));
+  try {
+    const tmp = dir.at(tempName(name));
+    const fh = await open(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, 0o666);
+    let st;
+    try {
+      // Without descriptor paths, the temp file must be the one the checked folder holds.
+      await confirmIdentity(dir, path.basename(tmp), await fh.stat());
+      await fh.writeFile(data);
+      if (opts.mode !== undefined) await fh.chmod(opts.mode);
+      await fh.datasync();
+      st = await fh.stat();
+    } catch (err) {
+      await fh.close().catch(() => undefined);
+      await unlink(tmp).catch(() => undefined);
+      throw err;
+    }
+    await fh.close();
+    try {
+      await rename(tmp, dir.at(name));
+    } catch (err) {
+      await unlink(tmp).catch(() => undefined);
+      throw err;
+    }
+    // And the bytes must have landed under the name asked for (a no-op with descriptor paths).
+    await confirmIdentity(dir, name, st);
+  } finally {
+    dir.close();
+  }
+}
+
+/** Removes `abs` itself (a link is removed, never followed). false when it was not there. */
+export async function unlinkInside(root: string, abs: string): Promise<boolean> {
+  const dir = holdDir(root, path.dirname(abs));
+  if (!dir) return false;
+  try {
+    await unlink(dir.at(path.basename(abs)));
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw err;
+  } finally {
+    dir.close();
+  }
+}
+
+/** Makes sure `absDir` is a real folder reached through real folders, creating what is missing. */
+export function ensureDirInside(root: string, absDir: string, opts: HoldOptions = {}): void {
+  holdDir(root, absDir, { create: true, ...opts })?.close();
+}
+
+/** Names in the folder `absDir`; [] when it does not exist. */
+export async function readdirInside(root: string, absDir: string): Promise<string[]> {
+  const dir = holdDir(root, absDir);
+  if (!dir) return [];
+  try {
+    return await readdir(dir.self);
+  } finally {
+    dir.close();
+  }
+}
+
+/** Removes temp files a killed writer left next to `abs` (callers hold the file's lock). */
+export async function sweepTempsInside(root: string, abs: string): Promise<number> {
+  const dir = holdDir(root, path.dirname(abs));
+  if (!dir) return 0;
+  try {
+    const prefix = `.${path.basename(abs)}.`;
+    const names = await readdir(dir.self).catch(() => [] as string[]);
+    const stale = names.filter((n) => n.startsWith(prefix) && n.endsWith(TEMP_SUFFIX) && n.length === prefix.length + 12 + TEMP_SUFFIX.length);
+    await Promise.all(stale.map((n) => unlink(dir.at(n)).catch(() => undefined)));
+    return stale.length;
+  } finally {
+    dir.close();
+  }
+}

@@ -1,0 +1,61 @@
+// Files of a workspace are opened, written, renamed and removed only through services/files
+// (safeOpen, safeWrite): folders held without following links, FIFOs refused without
+// blocking. A module that imports node:fs's opening or writing calls itself bypasses that, so
+// each one that may is listed here with the reason its paths are not a workspace's.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = path.resolve(__dirname, '../../src/main');
+
+const ALLOWED: Record<string, string> = {
+  'services/files/safeOpen.ts': 'the one way in',
+  'services/files/safeWrite.ts': 'the one way in',
+  'services/settings/atomicJson.ts': "the user's config folder, not a workspace",
+  'services/settings/userSettings.ts': "the user's config folder, not a workspace",
+  'host/llmSettings.ts': "the user's config folder, not a workspace",
+  'services/process/processTable.ts': '/proc',
+  'services/shell/processReaper.ts': '/proc',
+  'cli/serve/staticFiles.ts': "the app's own bundle",
+  'services/pty/spawnHelper.ts': "node-pty's helper binary in the app's own modules",
+  'services/modlog/merge3.ts': 'a private mkdtemp folder',
+  'services/modlog/review.ts': 'a private mkdtemp folder',
+  'services/shell/outputCapture.ts': 'opens its log only at a path from holdDir',
+  'services/shell/outputPrune.ts': 'removes logs only at paths from holdDir',
+};
+
+/** node:fs calls that open, create, change or remove a file by name. */
+const OPENING = /^(open|readFile|writeFile|appendFile|createReadStream|createWriteStream|rename|mkdir|rm|rmdir|unlink|copyFile|cp|truncate|symlink|link|chmod|chown|utimes|opendir)(Sync)?$/;
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const abs = path.join(dir, e.name);
+    if (e.isDirectory()) return sources(abs);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [abs] : [];
+  });
+}
+
+function openingImports(text: string): string[] {
+  const found: string[] = [];
+  for (const m of text.matchAll(/import\s+(type\s+)?([^;]*?)\s+from\s+'(?:node:)?fs(?:\/promises)?'/g)) {
+    if (m[1]) continue;
+    const clause = m[2];
+    if (/^\s*(\*\s+as\s+\w+|\w+)\s*(,|$)/.test(clause)) found.push('(the whole module)');
+    const named = /\{([^}]*)\}/.exec(clause)?.[1] ?? '';
+    for (const part of named.split(',')) {
+      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0];
+      if (OPENING.test(name) && !part.trim().startsWith('type ')) found.push(name);
+    }
+  }
+  return found;
+}
+
+describe('one way to workspace files', () => {
+  it('no module outside services/files opens or writes files by name, except those listed with a reason', () => {
+    const offenders = sources(SRC)
+      .map((abs) => ({ rel: path.relative(SRC, abs).split(path.sep).join('/'), calls: openingImports(readFileSync(abs, 'utf8')) }))
+      .filter((f) => f.calls.length && !(f.rel in ALLOWED))
+      .map((f) => `${f.rel}: ${f.calls.join(', ')}`);
+    expect(offenders).toEqual([]);
+  });
+});
