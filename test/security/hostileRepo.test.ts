@@ -223,7 +223,8 @@ describe('a hostile repository', () => {
       // Compare with HEAD: the stored bytes, not a textconv rendering.
       expect(await ws.review.fileDiff('a.txt')).toMatchObject({ before: 'alpha\n', after: 'alpha\ntouched\n' });
       expect(await ws.review.fileDiff('c.inc')).toMatchObject({ before: 'included\n' });
-      expect((await ws.review.fileDiff('sub')).before).toBeNull();
+      // A gitlink is a folder: no commit printed through `git show`, a plain refusal instead.
+      await expect(ws.review.fileDiff('sub')).rejects.toMatchObject({ code: 'INVALID_PATH' });
       expect((await ws.review.fileDiff('link')).before).toBeNull();
       expect((await ws.review.fileDiff('loose/l.txt')).before).toBeNull();
       expect(await marked(), 'diffing ran them').toEqual([]);
