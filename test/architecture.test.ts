@@ -106,3 +106,29 @@ describe('layer boundaries', () => {
     expect(reached).toEqual([]);
   });
 });
+
+describe('the repository explains itself', () => {
+  // A clone has no documents beside it: a comment that cites one sends a reader nowhere.
+  const CITATION = /DESIGN\s*§|DESIGN\.md|STYLE\.md|\bseeds?\s*0\d\d\b|\bseed R\d|shared\/(?:seeds|edit-cases|hooks)\b/;
+  const roots = ['src', 'test', 'e2e', 'scripts', 'bench', 'bin'].map((d) => path.join(ROOT, d));
+  const self = path.resolve(__filename);
+
+  it('no file in the tree cites a document outside the repository', () => {
+    const hits = roots
+      .flatMap((dir) => sourceFiles(dir))
+      .filter((f) => path.resolve(f) !== self)
+      .flatMap((f) =>
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .flatMap((line, i) => (CITATION.test(line) ? [`${path.relative(ROOT, f)}:${i + 1}: ${line.trim()}`] : [])),
+      );
+    expect(hits).toEqual([]);
+  });
+
+  it('catches a planted citation', () => {
+    expect(CITATION.test('// The rule model of DESIGN §3.')).toBe(true);
+    expect(CITATION.test('// grep (seed 002): content and counts')).toBe(true);
+    expect(CITATION.test("const cases = '../shared/edit-cases';")).toBe(true);
+    expect(CITATION.test('// The rule model (docs/architecture.md, permissions).')).toBe(false);
+  });
+});

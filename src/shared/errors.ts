@@ -1,4 +1,4 @@
-// Error codes of DESIGN §5. Types and constants only: the classes live in the main process.
+// Loupe's error codes. Types and constants only: the classes live in the main process.
 
 export const ERROR_CODES = [
   'INVALID_ARGUMENT',
@@ -29,7 +29,7 @@ export const ERROR_CODES = [
   'FETCH_FAILED',
   'FETCH_TOO_LARGE',
   'LLM_ERROR',
-  // Not a DESIGN tool code: a host request that no workspace can answer yet, or an
+  // Not a tool error code: a host request that no workspace can answer yet, or an
   // internal failure surfaced to the UI.
   'NO_WORKSPACE',
   'INTERNAL',

@@ -50,7 +50,7 @@ describe('search tools', () => {
     expect(r.error?.code).toBe('PERMISSION_DENIED');
   });
 
-  it('grep: bad arguments and paths outside come back as DESIGN errors, never throws', async () => {
+  it('grep: bad arguments and paths outside come back as error codes, never throws', async () => {
     expect((await h.call('grep', { pattern: '' })).error?.code).toBe('INVALID_ARGUMENT');
     expect((await h.call('grep', { pattern: 'x', path: '../..' })).error?.code).toBe('PATH_OUTSIDE_WORKSPACE');
     expect((await h.call('grep', { pattern: '(' })).error?.code).toBe('INVALID_ARGUMENT');

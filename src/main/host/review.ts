@@ -1,4 +1,4 @@
-// The review side of one workspace (DESIGN §2, the `modlog.*` channels): the folded log for
+// The review side of one workspace (the `modlog.*` channels): the folded log for
 // the timeline, diffs, rollback, per-hunk revert, approvals and "commit approved". The log
 // file is shared with every other Loupe process on the folder (`loupe mcp`, `loupe run`), so
 // the workspace watcher tells us when it grew and the index reads just the appended tail.

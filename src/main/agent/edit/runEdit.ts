@@ -1,4 +1,4 @@
-// edit_file end to end (DESIGN §6): guards, read-first under the file's lock, canonical form,
+// edit_file end to end (docs/architecture.md, the edit pipeline): guards, read-first under the file's lock, canonical form,
 // the pipeline, then the write through the modification log with BOM and line endings kept.
 import { AbortedError, LoupeError } from '../../errors';
 import { FileChangedSinceReadError, FileNotReadError, FileTooLargeError } from '../../services/files/errors';
@@ -58,7 +58,7 @@ export interface EditFileData {
   lines_affected: [number, number];
 }
 
-/** edit_file speaks its own dialect of the path and read errors (DESIGN §5). */
+/** edit_file speaks its own dialect of the path and read errors. */
 function asEditError(err: unknown, resolving = false): unknown {
   if (!(err instanceof LoupeError)) return err;
   switch (err.code) {

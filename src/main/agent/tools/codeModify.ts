@@ -1,4 +1,4 @@
-// code_modify (seed 003, DESIGN §4): replace / insert_before / insert_after / delete on
+// code_modify: replace / insert_before / insert_after / delete on
 // 1-based inclusive lines of a file the model has read, through the modification log; the
 // result carries the unified diff, whether it was staged, and optionally the test results.
 import path from 'node:path';

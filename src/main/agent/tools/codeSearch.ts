@@ -1,4 +1,4 @@
-// code_search (seed 003): regex search ranked by an explainable relevance score.
+// code_search: regex search ranked by an explainable relevance score.
 import { configuredExcludes } from '../../services/config/loupeConfig';
 import { z } from 'zod';
 import { CODE_SEARCH_DEFAULT_LIMIT, CODE_SEARCH_MAX_LIMIT, codeSearch, formatCodeSearch } from '../../services/search/codeSearch';

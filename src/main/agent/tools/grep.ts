@@ -1,4 +1,4 @@
-// grep (seed 002, DESIGN §4): ripgrep with content / files_with_matches / count modes,
+// grep: ripgrep with content / files_with_matches / count modes,
 // context lines and head_limit/offset paging.
 import { configuredExcludes } from '../../services/config/loupeConfig';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// read_file (DESIGN §4, seed 002): numbered `cat -n` style by default, plain with offset or
+// read_file: numbered `cat -n` style by default, plain with offset or
 // limit, a 2000-line window, long lines cut. Records the content hash for read-first checks.
 import { z } from 'zod';
 import { decodeUtf8, loadTextFile } from '../../services/files/textFile';

@@ -1,4 +1,4 @@
-// The shape every agent tool shares (DESIGN §4): zod arguments in, {ok, output, data?, error?} out.
+// The shape every agent tool shares: zod arguments in, {ok, output, data?, error?} out.
 import type { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
 import type { FileSession } from '../../services/files/readTracker';

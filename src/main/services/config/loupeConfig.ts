@@ -1,4 +1,4 @@
-// The whole `<workspace>/.loupe/config.json` of DESIGN §9, validated with zod. A malformed
+// The whole `<workspace>/.loupe/config.json`, validated with zod. A malformed
 // file is reported with its line and column and ignored (defaults apply), never a crash.
 import path from 'node:path';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// The folded view of the log (DESIGN §2): one record per modification with its status,
+// The folded view of the log (docs/architecture.md, the modification log): one record per modification with its status,
 // rollback links and latest test results. Kept in memory and brought up to date by reading
 // only the bytes appended since the last look, so a query over 10,000 entries costs a stat.
 import path from 'node:path';
@@ -16,7 +16,7 @@ export interface Folded {
   tests?: TestResultsLine;
 }
 
-// Status stays about whole rollbacks (DESIGN §2): a modification whose hunks were all reverted
+// Status stays about whole rollbacks (docs/architecture.md, the modification log): a modification whose hunks were all reverted
 // one by one still reads applied/approved, with every hunk listed in reverted_hunks. Its hunk
 // rollbacks are modifications of their own, each with its own status.
 export const statusOf = (f: Folded): ModificationStatus => (f.rolledBackBy ? 'rolled_back' : f.approved ? 'approved' : 'applied');

@@ -1,4 +1,4 @@
-// The only write path for agent changes (DESIGN §2): serialised per file, atomic, with
+// The only write path for agent changes (docs/architecture.md, the modification log): serialised per file, atomic, with
 // before/after blobs, an fsync'd JSON line per change, and staging when the folder is a repo.
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';

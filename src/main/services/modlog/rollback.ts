@@ -1,4 +1,4 @@
-// Rollback of one modification, or of one of its hunks (DESIGN §2). When the file still holds
+// Rollback of one modification, or of one of its hunks (docs/architecture.md, the modification log). When the file still holds
 // the modification's after-content the before-content comes back exactly (created files are
 // deleted, deleted ones recreated) with the git index entry it replaced. Otherwise the reversal
 // is merged three-way into what is there now; a conflict refuses and changes nothing. The

@@ -1,4 +1,4 @@
-// DESIGN §3: deny, then ask, then allow, then the built-in default, and every decision says
+// Permission precedence (docs/architecture.md): deny, then ask, then allow, then the built-in default, and every decision says
 // which rule made it. `decide` has no side effects, so it doubles as the dry run ("what would
 // happen to this command, path or URL, and why").
 import path from 'node:path';
@@ -24,7 +24,7 @@ export interface EngineOptions {
   root: string;
   project: { load(): Promise<ProjectRules> };
   userRules?: () => PermissionRule[];
-  /** DESIGN §9 edits.mode: 'ask' turns edits into approval cards. Absent: the project's config says. */
+  /** `edits.mode`: 'ask' turns edits into approval cards. Absent: the project's config says. */
   editsMode?: () => EditsMode;
 }
 

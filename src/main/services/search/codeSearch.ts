@@ -1,4 +1,4 @@
-// code_search (seed 003): a regex search whose matches come back ranked by relevance.
+// code_search: a regex search whose matches come back ranked by relevance.
 import { displayLines, parseRecord, peekType, rgText, type RgLineMessage } from './rgJson';
 import { rgTypesFor } from './languages';
 import { relevance } from './relevance';

@@ -167,7 +167,7 @@ describe('grep options', () => {
     expect(formatGrep(r)).toBe('No matches found.');
   });
 
-  it('refuses a bad regex, an unknown type and a path outside the workspace with DESIGN codes', async () => {
+  it('refuses a bad regex, an unknown type and a path outside the workspace with error codes', async () => {
     await expect(grep(root, { pattern: 'a(' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(grep(root, { pattern: 'a', type: 'nosuchtype' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(grep(root, { pattern: 'a', path: '../' })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });

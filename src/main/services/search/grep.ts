@@ -1,4 +1,4 @@
-// grep (seed 002): content, files_with_matches and count over ripgrep, paginated with
+// grep: content, files_with_matches and count over ripgrep, paginated with
 // head_limit/offset. Results are ordered by path so page 2 follows page 1.
 import { displayLines, parseRecord, peekType, rgText, type RgLineMessage } from './rgJson';
 import { partialNote, runRipgrep } from './ripgrep';
