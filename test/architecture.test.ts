@@ -55,7 +55,7 @@ describe('layer boundaries', () => {
   it('finds the source tree (guards against a vacuous pass)', () => {
     expect(files.some((f) => rel(f).startsWith('renderer/'))).toBe(true);
     expect(files.some((f) => rel(f).startsWith('main/services/'))).toBe(true);
-    expect(importsOf(path.join(SRC, 'main/host/host.ts'))).toContain('../services/pty/ptyService');
+    expect(importsOf(path.join(SRC, 'main/host/host.ts'))).toContain('../workspace/compose');
   });
 
   it('the renderer never imports node, electron, main or preload code', () => {

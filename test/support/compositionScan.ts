@@ -14,6 +14,7 @@ export const WORKSPACE_SERVICES = [
   'SessionStore',
   'FileIndex',
   'WorkspaceWatcher',
+  'PtyService',
 ] as const;
 
 const stripComments = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/(^|[^:\\'"`])\/\/.*$/gm, '$1');

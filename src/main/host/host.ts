@@ -3,7 +3,7 @@
 import type { EventChannel, HostEvents, Params, RequestChannel, Result, WorkspaceInfo } from '../../shared/contract';
 import { InvalidArgumentError, NoWorkspaceError } from '../errors';
 import { nullLogger, type Logger } from '../agent/edit/logger';
-import { PtyService } from '../services/pty/ptyService';
+import type { PtyService } from '../services/pty/ptyService';
 import { RecentFolders } from '../services/settings/recentFolders';
 import type { UserSettings } from '../services/settings/userSettings';
 import { readForViewer } from '../services/workspace/fileReader';
@@ -13,7 +13,7 @@ import type { LlmSettingsFileOptions } from './llmSettings';
 import { TrustHost } from './trust';
 import { Workspace } from './workspace';
 import { LOUPE_VERSION } from './version';
-import { composeWorkspace, openUserSettings, type WorkspaceServices } from '../workspace/compose';
+import { composeWorkspace, openTerminals, openUserSettings, type WorkspaceServices } from '../workspace/compose';
 
 export interface HostOptions {
   transport: 'electron' | 'websocket';
@@ -45,7 +45,7 @@ export class Host {
     this.logger = opts.logger ?? nullLogger;
     this.user = openUserSettings(opts.configDir);
     this.recent = new RecentFolders(opts.configDir);
-    this.terminals = new PtyService({
+    this.terminals = openTerminals({
       data: (id, data) => this.emit('terminal.data', { id, data }),
       exit: (id, exitCode, signal) => this.emit('terminal.exit', { id, exitCode, signal }),
     });

@@ -2,8 +2,9 @@
 // `loupe run` and `loupe mcp` each call `composeWorkspace` once per open folder and hand what
 // it returns to everything else, so one process has one modification log (and its per-file
 // lock), one reader of each config file, one permission engine and one session store per
-// folder. Nothing here is module state: dropping the returned object drops the workspace.
-// A test (test/architecture.test.ts) keeps these constructors out of every other file.
+// folder. The user's settings and the terminals are built here too, once per process, for
+// the front ends that need them. Nothing here is module state: dropping the returned object
+// drops the workspace. test/architecture.test.ts keeps these constructors out of other files.
 import type { Logger } from '../agent/edit/logger';
 import type { EditCorrector } from '../agent/edit/corrector';
 import type { ToolContext } from '../agent/tools/types';
@@ -14,6 +15,7 @@ import { ApprovalQueue, type Responder } from '../services/permissions/approvalQ
 import { PermissionGate } from '../services/permissions/permissionGate';
 import { ProjectConfig } from '../services/permissions/projectConfig';
 import { PermissionEngine } from '../services/permissions/ruleEngine';
+import { PtyService, type PtyEvents } from '../services/pty/ptyService';
 import { SessionStore } from '../services/sessions/sessionStore';
 import { UserSettings } from '../services/settings/userSettings';
 import { FileIndex } from '../services/workspace/fileIndex';
@@ -121,6 +123,14 @@ export class WorkspaceServices {
 /** The user's settings for one config dir. Hold the result: one instance serialises its writes. */
 export function openUserSettings(configDir: string): UserSettings {
   return new UserSettings(configDir);
+}
+
+/**
+ * The terminals, for a front end that shows them (the app, `loupe serve`). One per host: a
+ * terminal is the person's own shell and outlives a switch of folder.
+ */
+export function openTerminals(events: PtyEvents): PtyService {
+  return new PtyService(events);
 }
 
 export function composeWorkspace(opts: ComposeOptions): WorkspaceServices {
