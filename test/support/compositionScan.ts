@@ -15,6 +15,7 @@ export const WORKSPACE_SERVICES = [
   'FileIndex',
   'WorkspaceWatcher',
   'PtyService',
+  'WorkspaceServices',
 ] as const;
 
 const stripComments = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/(^|[^:\\'"`])\/\/.*$/gm, '$1');

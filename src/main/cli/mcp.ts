@@ -74,13 +74,17 @@ export async function runMcp(args: string[]): Promise<void> {
   const logger = streamLogger((line) => process.stderr.write(line));
   const session = new FileSession(newSessionId());
   const corrector = correctorFromEnv(logger);
-  let services: WorkspaceServices | null = null;
-  const compose = (asker: Asker) => (services = composeWorkspace({ root, user, asker, logger }));
+  const composed: WorkspaceServices[] = [];
+  const compose = (asker: Asker) => {
+    const services = composeWorkspace({ root, user, asker, logger });
+    composed.push(services);
+    return services;
+  };
   const server = createMcpServer(createToolRegistry(), compose, { session, corrector, logger });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   await server.connect(transport);
   logger.info('mcp.ready', { root, session: session.id, llm: corrector ? 'configured' : 'none' });
   await closed;
-  await (services as WorkspaceServices | null)?.dispose();
+  await Promise.all(composed.map((s) => s.dispose()));
 }
