@@ -2,7 +2,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { WORKSPACE_SERVICES, constructionsIn } from './support/compositionScan';
 
 const ROOT = path.resolve(__dirname, '..');
 const SRC = path.join(ROOT, 'src');
@@ -53,7 +55,7 @@ describe('layer boundaries', () => {
   it('finds the source tree (guards against a vacuous pass)', () => {
     expect(files.some((f) => rel(f).startsWith('renderer/'))).toBe(true);
     expect(files.some((f) => rel(f).startsWith('main/services/'))).toBe(true);
-    expect(importsOf(path.join(SRC, 'main/host/host.ts'))).toContain('../services/pty/ptyService');
+    expect(importsOf(path.join(SRC, 'main/host/host.ts'))).toContain('../workspace/compose');
   });
 
   it('the renderer never imports node, electron, main or preload code', () => {
@@ -82,7 +84,7 @@ describe('layer boundaries', () => {
     expect(
       violations(
         (f) => f.startsWith('main/services/'),
-        (spec, target) => isElectron(spec) || !!target?.match(/^(main\/(agent|host|cli|electron)|renderer|preload)\//) || spec === 'ws',
+        (spec, target) => isElectron(spec) || !!target?.match(/^(main\/(agent|host|cli|electron|workspace)|renderer|preload)\//) || spec === 'ws',
       ),
     ).toEqual([]);
   });
@@ -104,6 +106,67 @@ describe('layer boundaries', () => {
     expect(seen.size).toBeGreaterThan(5);
     expect([...seen].map(rel).filter((f) => f.startsWith('main/electron/'))).toEqual([]);
     expect(reached).toEqual([]);
+  });
+});
+
+describe('one owner per workspace', () => {
+  const ROOT_FILE = 'main/workspace/compose.ts';
+  const offenders = () => files.flatMap((f) => (rel(f) === ROOT_FILE ? [] : constructionsIn(readFileSync(f, 'utf8')).map((hit) => `${rel(f)}: ${hit}`)));
+
+  it('only the composition root constructs the log, the gate, the config readers and the session store', () => {
+    expect(offenders()).toEqual([]);
+    expect(constructionsIn(readFileSync(path.join(SRC, ROOT_FILE), 'utf8')).length).toBeGreaterThanOrEqual(WORKSPACE_SERVICES.length);
+  });
+
+  it('catches a planted construction, however the class is reached', () => {
+    const ident = fc.stringMatching(/^[A-Za-z_$][\w$]{0,8}$/).filter((s) => !WORKSPACE_SERVICES.includes(s as never) && !/^(new|extends|import|as|from|type)$/.test(s));
+    const space = fc.constantFrom(' ', '  ', '\n', '\t', ' \n  ');
+    const planted = fc.tuple(fc.constantFrom(...WORKSPACE_SERVICES), ident, space, fc.integer({ min: 0, max: 5 })).map(([cls, alias, ws, form]) => {
+      const mod = `'../services/x/${cls}'`;
+      const text = [
+        `import { ${cls} } from ${mod};\nconst x = new${ws}${cls}(root);`,
+        `import { ${cls} as ${alias} } from ${mod};\nconst x = new${ws}${alias}(root, {});`,
+        `import * as ${alias} from ${mod};\nexport const x = () => new${ws}${alias}.${cls}(root);`,
+        `import { ${cls} } from ${mod};\nclass Mine extends${ws}${cls} {}`,
+        `import { type ${cls} as ${alias} } from ${mod};\nconst x = Reflect.construct(${ws}${alias}, [root]);`,
+        `const log = new ${cls}(root); // planted where it does not belong`,
+      ][form];
+      return { cls, text };
+    });
+    fc.assert(
+      fc.property(planted, ({ cls, text }) => {
+        expect(constructionsIn(text).map((h) => h.split(' ')[0])).toContain(cls);
+      }),
+      { numRuns: 300 },
+    );
+    // The tree scan itself reports a file planted with one.
+    expect(constructionsIn("import { ModificationLog } from '../services/modlog/modificationLog';\nexport const log = new ModificationLog('/w');")).toEqual(['ModificationLog (new ModificationLog)']);
+  });
+
+  it('does not cry wolf: comments, types and longer names are not constructions', () => {
+    const benign = [
+      '// the review pane used to build its own new ModificationLog(root)',
+      '/* new PermissionGate(engine, queue) */',
+      'let log: ModificationLog | null = null;',
+      'const x = new ModificationLogView(root);',
+      'const gate = services.permissions as PermissionGate;',
+    ];
+    for (const text of benign) expect(constructionsIn(text), text).toEqual([]);
+  });
+
+  it('keeps no workspace state at module level: module-wide maps are only these, none per folder', () => {
+    // Each is keyed by something other than an open folder and holds no folder's services.
+    const allowed = new Set([
+      'main/services/permissions/patterns.ts: cache', // compiled globs, keyed by pattern text
+      'main/services/permissions/commandPaths.ts: SPECS', // constant table of command specs
+      'main/services/web/addressClass.ts: lists', // constant address block lists
+      'main/agent/llm/profile.ts: profiles', // what each model endpoint taught, keyed by base URL
+      'main/services/files/safeOpen.ts: realRoots', // realpath of a root, a pure function cached
+    ]);
+    const found = files
+      .filter((f) => rel(f).startsWith('main/'))
+      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^(?:export\s+)?(?:const|let|var)\s+([\w$]+)\s*(?::[^=]+)?=\s*new\s+(?:Weak)?Map\b/gm)].map((m) => `${rel(f)}: ${m[1]}`));
+    expect(found.filter((f) => !allowed.has(f))).toEqual([]);
   });
 });
 

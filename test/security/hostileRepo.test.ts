@@ -11,7 +11,7 @@ import { createToolContext } from '../../src/main/agent/tools/context';
 import { createToolRegistry } from '../../src/main/agent/tools/registry';
 import type { ToolResult } from '../../src/main/agent/tools/types';
 import { Workspace } from '../../src/main/host/workspace';
-import { ModificationLog } from '../../src/main/services/modlog/modificationLog';
+import { testServices } from '../support/services';
 import { tempDir } from '../support/tmp';
 
 /** Every hook name git runs (githooks(5)), in .git/hooks and in a core.hooksPath folder. */
@@ -197,8 +197,8 @@ describe('a hostile repository', () => {
 
   it('runs none of them when Loupe opens, browses, diffs, edits, rolls back and commits', async () => {
     await clearMarks();
-    const ws = await Workspace.open(root, () => undefined);
-    const ctx = createToolContext({ root, modlog: new ModificationLog(root), corrector: null });
+    const ws = await Workspace.open(root, () => undefined, (real) => testServices(real));
+    const ctx = createToolContext(ws.services, { corrector: null });
     const registry = createToolRegistry();
     const call = async (tool: string, args: Record<string, unknown>): Promise<ToolResult> => {
       const r = await registry.call(tool, args, ctx);

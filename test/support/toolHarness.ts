@@ -6,7 +6,7 @@ import { createToolRegistry } from '../../src/main/agent/tools/registry';
 import type { ToolContext, ToolResult } from '../../src/main/agent/tools/types';
 import type { EditCorrector } from '../../src/main/agent/edit/corrector';
 import type { Logger } from '../../src/main/agent/edit/logger';
-import { ModificationLog } from '../../src/main/services/modlog/modificationLog';
+import { testServices } from './services';
 import { trustCurrentConfig } from '../../src/main/services/permissions/trust';
 import { UserSettings } from '../../src/main/services/settings/userSettings';
 import { git, tempDir } from './tmp';
@@ -40,7 +40,7 @@ export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
   const userDir = path.join(sandbox, 'user');
   const previousHome = process.env.LOUPE_HOME;
   process.env.LOUPE_HOME = userDir;
-  const ctx = createToolContext({ root, modlog: new ModificationLog(root), corrector: opts.corrector ?? null, logger: opts.logger });
+  const ctx = createToolContext(testServices(root, { configDir: userDir, logger: opts.logger }), { corrector: opts.corrector ?? null });
   const registry = createToolRegistry();
   return {
     sandbox,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createToolContext } from '../../src/main/agent/tools/context';
+import { testServices } from '../support/services';
 import { createToolRegistry } from '../../src/main/agent/tools/registry';
 import { createMcpServer } from '../../src/main/cli/mcp';
 import { tempDir, writeTree } from '../support/tmp';
@@ -26,8 +26,7 @@ beforeEach(async () => {
   user = testTrust();
   process.env.LOUPE_HOME = user.configDir;
   await user.trust(root);
-  const { signal: _s, ...base } = createToolContext({ root, corrector: null });
-  const server = createMcpServer(createToolRegistry(), base);
+  const server = createMcpServer(createToolRegistry(), (asker) => testServices(root, { user: user.store, asker }), { corrector: null });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   client = new Client({ name: 'test', version: '1.0.0' });

@@ -4,13 +4,16 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidArgumentError } from '../errors';
-import { createToolContext } from '../agent/tools/context';
+import { correctorFromEnv, createToolContext, newSessionId, type ToolContextOptions } from '../agent/tools/context';
 import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
-import type { ToolContext, ToolResult } from '../agent/tools/types';
+import type { ToolResult } from '../agent/tools/types';
 import { streamLogger } from '../agent/edit/logger';
 import { LOUPE_VERSION } from '../host/version';
+import { FileSession } from '../services/files/readTracker';
+import { defaultConfigDir } from '../services/settings/configDir';
+import { composeWorkspace, openUserSettings, type Asker, type WorkspaceServices } from '../workspace/compose';
 import { parseArgs } from './args';
-import { mcpPermissionGate } from './mcpApprovals';
+import { elicitationAsker } from './mcpApprovals';
 import { settleTrust } from './trust';
 import { workspaceRoot } from './workspaceRoot';
 
@@ -38,9 +41,13 @@ export function toCallToolResult(result: ToolResult, durationMs: number): CallTo
   };
 }
 
-export function createMcpServer(registry: ToolRegistry, context: Omit<ToolContext, 'signal'>): Server {
+/**
+ * One connection, one workspace: `compose` is the composition root given how this server asks
+ * (the client, through elicitation); `tools` is the connection's read tracking and corrector.
+ */
+export function createMcpServer(registry: ToolRegistry, compose: (asker: Asker) => WorkspaceServices, tools: Omit<ToolContextOptions, 'signal'> = {}): Server {
   const server = new Server({ name: 'loupe', version: LOUPE_VERSION }, { capabilities: { tools: {} } });
-  const base = { permissions: mcpPermissionGate(server, context.root), ...context };
+  const { signal: _unused, ...base } = createToolContext(compose(elicitationAsker(server)), tools);
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: registry.list().map((tool) => ({
       name: tool.name,
@@ -61,14 +68,23 @@ export async function runMcp(args: string[]): Promise<void> {
   const { flags, positionals } = parseArgs(args, { cwd: 'string', trust: 'boolean' });
   if (positionals.length) throw new InvalidArgumentError(`Unexpected argument: ${positionals[0]}. Usage: loupe mcp [--cwd DIR] [--trust]`);
   const root = await workspaceRoot(typeof flags.cwd === 'string' ? flags.cwd : undefined);
-  await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`));
+  const user = openUserSettings(defaultConfigDir());
+  await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`), user);
   // stdout carries the protocol; logs go to stderr.
   const logger = streamLogger((line) => process.stderr.write(line));
-  const { signal: _unused, ...base } = createToolContext({ root, logger });
-  const server = createMcpServer(createToolRegistry(), base);
+  const session = new FileSession(newSessionId());
+  const corrector = correctorFromEnv(logger);
+  const composed: WorkspaceServices[] = [];
+  const compose = (asker: Asker) => {
+    const services = composeWorkspace({ root, user, asker, logger });
+    composed.push(services);
+    return services;
+  };
+  const server = createMcpServer(createToolRegistry(), compose, { session, corrector, logger });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   await server.connect(transport);
-  logger.info('mcp.ready', { root, session: base.session.id, llm: base.corrector ? 'configured' : 'none' });
+  logger.info('mcp.ready', { root, session: session.id, llm: corrector ? 'configured' : 'none' });
   await closed;
+  await Promise.all(composed.map((s) => s.dispose()));
 }

@@ -1,12 +1,8 @@
 // How `loupe mcp` asks: an MCP elicitation when the client supports it, else the
 // queue denies at once with the rule that would allow the call (never a hang).
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ApprovalQueue, type ApprovalAnswer, type ApprovalRequest } from '../services/permissions/approvalQueue';
-import { PermissionGate } from '../services/permissions/permissionGate';
-import { ProjectConfig } from '../services/permissions/projectConfig';
-import { PermissionEngine } from '../services/permissions/ruleEngine';
-import { defaultConfigDir } from '../services/settings/configDir';
-import { UserSettings } from '../services/settings/userSettings';
+import type { ApprovalAnswer, ApprovalRequest } from '../services/permissions/approvalQueue';
+import type { Asker } from '../workspace/compose';
 
 const DECISIONS = ['allow_once', 'allow_always', 'deny'] as const;
 const MAX_DIFF_CHARS = 20_000;
@@ -28,12 +24,11 @@ export function answerFromElicitation(result: { action: string; content?: Record
   return { answer: 'deny', message };
 }
 
-/** One gate per MCP connection: project rules, defaults, session answers, and the client to ask. */
-export function mcpPermissionGate(server: Server, root: string): PermissionGate {
-  const user = new UserSettings(defaultConfigDir());
-  const project = new ProjectConfig(root, user);
-  const queue = new ApprovalQueue('deny');
-  queue.setResponder(async (req, signal) => {
+/** The connected client answers, through elicitation; a client without it: every ask denied. */
+export function elicitationAsker(server: Server): Asker {
+  return {
+    kind: 'responder',
+    respond: async (req, signal) => {
     if (!server.getClientCapabilities()?.elicitation) return null;
     const result = await server.elicitInput(
       {
@@ -50,6 +45,6 @@ export function mcpPermissionGate(server: Server, root: string): PermissionGate 
       { signal },
     );
     return answerFromElicitation(result);
-  });
-  return new PermissionGate(new PermissionEngine({ root, project, userRules: user.permissions }), queue, { persist: (rules) => project.addRules(rules) });
+    },
+  };
 }

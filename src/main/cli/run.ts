@@ -13,18 +13,15 @@ import { createJsonChat } from '../agent/llm/jsonChat';
 import type { ChatMessage } from '../agent/llm/types';
 import { Agent } from '../agent/loop/agentLoop';
 import type { AgentEvent, RunStatus } from '../agent/loop/events';
-import { createToolContext } from '../agent/tools/context';
 import { createToolRegistry } from '../agent/tools/registry';
 import { FileSession } from '../services/files/readTracker';
-import { ApprovalQueue, type ApprovalAnswer, type ApprovalRequest, type Responder } from '../services/permissions/approvalQueue';
-import { PermissionGate } from '../services/permissions/permissionGate';
-import { ProjectConfig } from '../services/permissions/projectConfig';
-import { PermissionEngine } from '../services/permissions/ruleEngine';
+import type { ApprovalAnswer, ApprovalRequest } from '../services/permissions/approvalQueue';
 import { defaultConfigDir } from '../services/settings/configDir';
-import { UserSettings } from '../services/settings/userSettings';
+import type { UserSettings } from '../services/settings/userSettings';
 import { systemKeyStore, type KeyStore } from '../services/settings/keyStore';
 import { LlmSettingsFile } from '../host/llmSettings';
-import { SessionStore, titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
+import { titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
+import { composeWorkspace, openUserSettings, type Asker } from '../workspace/compose';
 import { parseArgs } from './args';
 import { workspaceRoot } from './mcp';
 import { settleTrust } from './trust';
@@ -61,14 +58,17 @@ async function askOnTerminal(req: ApprovalRequest, signal: AbortSignal): Promise
   }
 }
 
-function responderFor(mode: Mode, note: (s: string) => void): Responder | null {
+function askerFor(mode: Mode, note: (s: string) => void): Asker {
   if (mode === 'yes') {
-    return async (req) => {
-      note(`(allowed by --yes: ${req.summary})`);
-      return { answer: 'once' };
+    return {
+      kind: 'responder',
+      respond: async (req) => {
+        note(`(allowed by --yes: ${req.summary})`);
+        return { answer: 'once' };
+      },
     };
   }
-  return mode === 'ask' ? askOnTerminal : null;
+  return mode === 'ask' ? { kind: 'responder', respond: askOnTerminal } : { kind: 'deny' };
 }
 
 function argSummary(args: unknown): string {
@@ -120,8 +120,9 @@ export async function runLlmConfig(
   env: NodeJS.ProcessEnv,
   note: (s: string) => void,
   keyStore: KeyStore | null = systemKeyStore(configDir, process.platform, env),
+  user: UserSettings = openUserSettings(configDir),
 ): Promise<LlmConfig | null> {
-  const saved = await new LlmSettingsFile(configDir, { keyStore }).read();
+  const saved = await new LlmSettingsFile(user, { keyStore }).read();
   if (saved.key_problem && !env.OPENAI_API_KEY) note(`loupe run: ${saved.key_problem}`);
   const fromEnv = (v: string | undefined) => v?.trim() || undefined;
   return resolveLlmConfig(
@@ -151,25 +152,24 @@ export async function runRun(args: string[]): Promise<number> {
   const note = (s: string) => !json && process.stderr.write(`${s}\n`);
   const logger = process.env.LOUPE_LOG ? streamLogger((line) => process.stderr.write(line)) : nullLogger;
 
-  const store = new SessionStore(root);
+  const configDir = defaultConfigDir();
+  const user = openUserSettings(configDir);
+  const services = composeWorkspace({ root, user, asker: askerFor(mode, note), logger });
+  services.onWarning(note);
+  const store = services.sessions;
   const record: SessionRecord<ChatMessage> = typeof flags.session === 'string' ? await store.load<ChatMessage>(flags.session) : store.create<ChatMessage>(titleFrom(prompt));
 
-  const config = await runLlmConfig(defaultConfigDir(), process.env, note);
+  const config = await runLlmConfig(configDir, process.env, note, undefined, user);
   const llm = config ? new LlmClient(config) : null;
   const noModelHint = llm ? undefined : describeDetected(await detectLocalServers({ timeoutMs: 300 }));
 
   // Said on stderr even with --json: stdout is the event stream.
-  await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`));
-  const user = new UserSettings(defaultConfigDir());
-  const project = new ProjectConfig(root, user);
-  const queue = new ApprovalQueue('deny');
-  queue.setResponder(responderFor(mode, note));
-  const permissions = new PermissionGate(new PermissionEngine({ root, project, userRules: user.permissions }), queue, { persist: (rules) => project.addRules(rules), onWarning: note });
+  await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`), user);
   const corrector = config ? new LlmEditCorrector(createJsonChat(config), logger) : null;
-  const { signal: _own, ...toolContext } = createToolContext({ root, logger, corrector, session: new FileSession(record.id) });
+  const { signal: _own, ...toolContext } = services.toolContext({ session: new FileSession(record.id), corrector });
 
   const agent = new Agent(
-    { llm, registry: createToolRegistry(), toolContext: { ...toolContext, permissions }, maxTurns: envInt(process.env.LOUPE_MAX_TURNS), noModelHint },
+    { llm, registry: createToolRegistry(), toolContext, maxTurns: envInt(process.env.LOUPE_MAX_TURNS), noModelHint },
     record.messages,
   );
   agent.events.on(json ? (e) => process.stdout.write(`${JSON.stringify(e)}\n`) : humanPrinter());
@@ -191,5 +191,6 @@ export async function runRun(args: string[]): Promise<number> {
     return EXIT[result.status];
   } finally {
     process.off('SIGINT', onSigint);
+    await services.dispose();
   }
 }

@@ -6,6 +6,7 @@ import { parseArgs, parsePort } from './args';
 import { startServer } from './serve/server';
 import type { CliPaths } from './paths';
 import { settleTrust } from './trust';
+import { openUserSettings } from '../workspace/compose';
 import { workspaceRoot } from './workspaceRoot';
 
 export async function runServe(argv: string[], paths: CliPaths): Promise<void> {
@@ -18,7 +19,7 @@ export async function runServe(argv: string[], paths: CliPaths): Promise<void> {
   const configDir = defaultConfigDir();
   const host = new Host({ transport: 'websocket', configDir, keys: systemKeys(configDir) });
   // The browser asks too (trust-prompt); the line names the folder for whoever reads the terminal.
-  await settleTrust(await workspaceRoot(folder), flags.trust === true, (line) => process.stderr.write(`${line}\n`));
+  await settleTrust(await workspaceRoot(folder), flags.trust === true, (line) => process.stderr.write(`${line}\n`), openUserSettings(configDir));
   // Problems in the background (a folder that cannot be watched) are said here as well as in the page.
   host.onEvent((event, payload) => {
     if (event === 'workspace.notice') process.stderr.write(`loupe: ${(payload as { message: string }).message}\n`);

@@ -6,7 +6,8 @@ import { InvalidArgumentError } from '../errors';
 import { CONFIG_REL } from '../services/permissions/projectConfig';
 import { describeGrants, readTrustState, trustCurrentConfig, untrustedNotice, type TrustState } from '../services/permissions/trust';
 import { defaultConfigDir } from '../services/settings/configDir';
-import { UserSettings } from '../services/settings/userSettings';
+import type { UserSettings } from '../services/settings/userSettings';
+import { openUserSettings } from '../workspace/compose';
 import { parseArgs } from './args';
 import { workspaceRoot } from './workspaceRoot';
 
@@ -16,8 +17,7 @@ const trustedLine = (s: TrustState): string =>
     : `loupe: trusted ${s.root} with ${CONFIG_REL} (sha256 ${s.digest.slice(0, 12)}…): ${describeGrants(s.grants)}.`;
 
 /** Before a command starts: trust now (`--trust`), or say what is being ignored. */
-export async function settleTrust(root: string, trust: boolean, say: (line: string) => void): Promise<TrustState> {
-  const store = new UserSettings(defaultConfigDir());
+export async function settleTrust(root: string, trust: boolean, say: (line: string) => void, store: UserSettings): Promise<TrustState> {
   if (trust) {
     const state = await trustCurrentConfig(root, store);
     if (state.digest !== null) say(trustedLine(state));
@@ -33,7 +33,7 @@ export async function runTrust(args: string[]): Promise<number> {
   const { positionals } = parseArgs(args, {});
   if (positionals.length > 1) throw new InvalidArgumentError('Usage: loupe trust [folder]');
   const root = await workspaceRoot(positionals[0] ? path.resolve(positionals[0]) : undefined);
-  const state = await trustCurrentConfig(root, new UserSettings(defaultConfigDir()));
+  const state = await trustCurrentConfig(root, openUserSettings(defaultConfigDir()));
   process.stdout.write(`${trustedLine(state)}\n`);
   return 0;
 }

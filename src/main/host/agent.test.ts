@@ -176,3 +176,67 @@ describe('switching folders', () => {
     expect(await host.handle('approvals.list', undefined)).toEqual([]);
   });
 });
+
+// ---- one owner per open folder: the review pane and the agent write through one log (one
+// per-file lock orders them), and what the gate could not do as asked reaches the person.
+
+const ws = () => path.join(dir, 'ws');
+const finishedFor = (correlationId: string) =>
+  chat().find((e): e is Extract<ChatEvent, { type: 'request_finished' }> => e.type === 'request_finished' && e.correlation_id === correlationId);
+const toolResults = () => chat().filter((e): e is Extract<ChatEvent, { type: 'tool_call_finished' }> => e.type === 'tool_call_finished');
+
+async function agentEdit(oldStr: string, newStr: string): Promise<string> {
+  llm.enqueue(
+    { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: 'a.txt' }) }] },
+    { toolCalls: [{ name: 'edit_file', arguments: JSON.stringify({ path: 'a.txt', old_str: oldStr, new_str: newStr }) }] },
+    { content: 'ok' },
+  );
+  return (await host.handle('chat.send', { text: `edit ${oldStr}` })).correlation_id;
+}
+
+describe('one modification log per open folder', () => {
+  it('a review-pane rollback and an agent edit of one file, started together, both land in order', async () => {
+    await writeTree(ws(), { 'a.txt': 'one\ntwo\nthree\n' });
+    await host.handle('settings.save', { base_url: llm.baseURL, model: 'scripted' });
+    const first = await agentEdit('one', 'ONE');
+    await until(() => finishedFor(first), 10_000);
+    const m1 = (await host.handle('modlog.list', {})).modifications[0].modification_id;
+
+    // The next edit waits for approval while holding the file's lock; the rollback starts then.
+    await host.handle('settings.setEditsMode', { mode: 'ask' });
+    const second = await agentEdit('three', 'THREE');
+    const card = await until(async () => (await host.handle('approvals.list', undefined))[0], 10_000);
+    let rolledBack = false;
+    const rollback = host.handle('modlog.rollback', { modification_id: m1 }).finally(() => (rolledBack = true));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(rolledBack, 'the rollback waits for the edit holding the lock').toBe(false);
+    await host.handle('approvals.answer', { id: card.id, answer: 'once' });
+    const out = await rollback;
+    expect((await until(() => finishedFor(second), 10_000)).status).toBe('done');
+
+    expect(toolResults().filter((r) => r.tool === 'edit_file').map((r) => r.ok)).toEqual([true, true]);
+    // Nothing lost: the edit of line 3 and the reversal of line 1 are both in the file.
+    expect(await readFile(path.join(ws(), 'a.txt'), 'utf8')).toBe('one\ntwo\nTHREE\n');
+    const log = (await host.handle('modlog.list', {})).modifications;
+    const ids = log.map((m) => m.modification_id).sort();
+    expect(ids).toHaveLength(3);
+    const [, edit, undo] = ids.map((id) => log.find((m) => m.modification_id === id)!);
+    expect(edit).toMatchObject({ tool: 'edit_file', operation: 'edit' });
+    expect(undo).toMatchObject({ modification_id: out.rollback_id, operation: 'rollback', rolls_back: m1 });
+  });
+});
+
+describe('gate warnings', () => {
+  it('a failed "allow always" save reaches the person as a notice', async () => {
+    await host.handle('settings.save', { base_url: llm.baseURL, model: 'scripted' });
+    await writeTree(ws(), { '.loupe/config.json': '{ "edits": ' });
+    llm.enqueue({ toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo hi', description: 'x' }) }] }, { content: 'ok' });
+    const { correlation_id } = await host.handle('chat.send', { text: 'go' });
+    const card = await until(async () => (await host.handle('approvals.list', undefined))[0], 10_000);
+    await host.handle('approvals.answer', { id: card.id, answer: 'always' });
+    await until(() => finishedFor(correlation_id), 10_000);
+    const notices = events.filter((e) => e.ch === 'workspace.notice').map((e) => (e.p as HostEvents['workspace.notice']).message);
+    expect(notices).toEqual([expect.stringMatching(/"Allow always" is kept for this session only: .*config\.json could not be updated/)]);
+    await writeFile(path.join(ws(), '.loupe', 'config.json'), '{}');
+  });
+});

@@ -14,7 +14,7 @@ import type {
 } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
-import { nullLogger } from '../agent/edit/logger';
+import type { Logger } from '../agent/edit/logger';
 import { LlmClient } from '../agent/llm/client';
 import { resolveLlmConfig, type LlmConfig } from '../agent/llm/config';
 import { detectLocalServers, describeDetected } from '../agent/llm/detect';
@@ -23,16 +23,15 @@ import { DEFAULT_BASE_URL, knownProfile } from '../agent/llm/profile';
 import { createJsonChat } from '../agent/llm/jsonChat';
 import type { ChatMessage } from '../agent/llm/types';
 import { Agent, newCorrelationId } from '../agent/loop/agentLoop';
-import { createToolContext } from '../agent/tools/context';
 import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
 import { FileSession } from '../services/files/readTracker';
-import { ApprovalQueue } from '../services/permissions/approvalQueue';
-import { PermissionGate } from '../services/permissions/permissionGate';
+import type { ApprovalQueue } from '../services/permissions/approvalQueue';
+import type { PermissionGate } from '../services/permissions/permissionGate';
 import { ConfigMalformedError, describeProblem } from '../services/permissions/errors';
-import { CONFIG_REL, ProjectConfig } from '../services/permissions/projectConfig';
-import { PermissionEngine } from '../services/permissions/ruleEngine';
-import { SessionStore, titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
-import { UserSettings } from '../services/settings/userSettings';
+import { CONFIG_REL, type ProjectConfig } from '../services/permissions/projectConfig';
+import { titleFrom, type SessionRecord, type SessionStore } from '../services/sessions/sessionStore';
+import type { UserSettings } from '../services/settings/userSettings';
+import type { WorkspaceServices } from '../workspace/compose';
 import { LlmSettingsFile, savedAsLlmSettings, type LlmSettingsFileOptions } from './llmSettings';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
@@ -43,25 +42,19 @@ interface LiveSession {
   running: { correlationId: string; abort: AbortController; done: Promise<void> } | null;
 }
 
-/** Everything the agent keeps for one workspace. */
+/** What the agent keeps for one workspace: its live chats, over the workspace's own services. */
 class WorkspaceAgent {
-  readonly queue = new ApprovalQueue('wait');
+  readonly queue: ApprovalQueue;
   readonly project: ProjectConfig;
   readonly gate: PermissionGate;
   readonly store: SessionStore;
   readonly live = new Map<string, LiveSession>();
 
-  constructor(
-    readonly root: string,
-    user: UserSettings,
-    onWarning: (m: string) => void,
-  ) {
-    this.project = new ProjectConfig(root, user);
-    this.store = new SessionStore(root);
-    this.gate = new PermissionGate(new PermissionEngine({ root, project: this.project, userRules: user.permissions }), this.queue, {
-      persist: (rules) => this.project.addRules(rules),
-      onWarning,
-    });
+  constructor(readonly services: WorkspaceServices) {
+    this.queue = services.queue;
+    this.project = services.project;
+    this.gate = services.permissions;
+    this.store = services.sessions;
   }
 }
 
@@ -100,10 +93,12 @@ export function transcriptOf(messages: ChatMessage[]): ChatTranscriptItem[] {
 }
 
 export interface AgentHostOptions {
-  configDir: string;
+  /** The host's one reader and writer of settings.json. */
+  user: UserSettings;
   emit: Emit;
-  /** The open workspace's root; throws NO_WORKSPACE when none. */
-  root: () => string;
+  /** The open workspace's services; throws NO_WORKSPACE when none. */
+  services: () => WorkspaceServices;
+  logger: Logger;
   env?: NodeJS.ProcessEnv;
   /** Where the API key is kept: the OS keychain, and the desktop app's reader of old sealed keys. */
   keys?: LlmSettingsFileOptions;
@@ -113,27 +108,25 @@ export interface AgentHostOptions {
 
 export class AgentHost {
   private readonly settings: LlmSettingsFile;
-  private readonly user: UserSettings;
-  private readonly workspaces = new Map<string, WorkspaceAgent>();
+  private readonly workspaces = new Map<WorkspaceServices, WorkspaceAgent>();
   private readonly env: NodeJS.ProcessEnv;
   private readonly registry: ToolRegistry;
 
   constructor(private readonly opts: AgentHostOptions) {
-    this.settings = new LlmSettingsFile(opts.configDir, opts.keys);
-    this.user = new UserSettings(opts.configDir);
+    this.settings = new LlmSettingsFile(opts.user, opts.keys);
     this.env = opts.env ?? process.env;
     this.registry = opts.registry ?? createToolRegistry();
   }
 
   private ws(): WorkspaceAgent {
-    const root = this.opts.root();
-    let w = this.workspaces.get(root);
+    const services = this.opts.services();
+    let w = this.workspaces.get(services);
     if (!w) {
-      const created = new WorkspaceAgent(root, this.user, () => undefined);
+      const created = new WorkspaceAgent(services);
       created.queue.onEvent(() => {
-        if (this.workspaces.get(this.opts.root()) === created) this.opts.emit('approvals.changed', { requests: this.approvals(created) });
+        if (this.workspaces.get(this.opts.services()) === created) this.opts.emit('approvals.changed', { requests: this.approvals(created) });
       });
-      this.workspaces.set(root, created);
+      this.workspaces.set(services, created);
       w = created;
     }
     return w;
@@ -320,8 +313,8 @@ export class AgentHost {
     if (!s.record.requests.length && s.record.title === 'New session') s.record.title = titleFrom(p.text);
 
     const llm = new LlmClient(config);
-    const { signal: _own, ...toolContext } = createToolContext({ root: w.root, logger: nullLogger, corrector: new LlmEditCorrector(createJsonChat(config), nullLogger), session: s.files });
-    const agent = new Agent({ llm, registry: this.registry, toolContext: { ...toolContext, permissions: w.gate } }, s.record.messages);
+    const { signal: _own, ...toolContext } = w.services.toolContext({ session: s.files, corrector: new LlmEditCorrector(createJsonChat(config), this.opts.logger) });
+    const agent = new Agent({ llm, registry: this.registry, toolContext }, s.record.messages);
     const sessionId = s.record.id;
     const correlationId = newCorrelationId();
     const abort = new AbortController();
@@ -360,10 +353,10 @@ export class AgentHost {
   }
 
   /** Another folder was opened: this one's requests stop and its questions go with them. */
-  async release(root: string): Promise<void> {
-    const w = this.workspaces.get(root);
+  async release(services: WorkspaceServices): Promise<void> {
+    const w = this.workspaces.get(services);
     if (!w) return;
-    this.workspaces.delete(root);
+    this.workspaces.delete(services);
     const running = [...w.live.values()].flatMap((s) => (s.running ? [s.running] : []));
     for (const r of running) r.abort.abort();
     await Promise.all(running.map((r) => r.done.catch(() => undefined)));
@@ -372,6 +365,6 @@ export class AgentHost {
 
   /** Stops every request and waits until their sessions are saved: quitting loses no turn. */
   async dispose(): Promise<void> {
-    await Promise.all([...this.workspaces.keys()].map((root) => this.release(root)));
+    await Promise.all([...this.workspaces.keys()].map((services) => this.release(services)));
   }
 }

@@ -2,8 +2,10 @@
 // WebSocket) call `handle` and forward `onEvent`; the Host never knows which one it serves.
 import type { EventChannel, HostEvents, Params, RequestChannel, Result, WorkspaceInfo } from '../../shared/contract';
 import { InvalidArgumentError, NoWorkspaceError } from '../errors';
-import { PtyService } from '../services/pty/ptyService';
+import { nullLogger, type Logger } from '../agent/edit/logger';
+import type { PtyService } from '../services/pty/ptyService';
 import { RecentFolders } from '../services/settings/recentFolders';
+import type { UserSettings } from '../services/settings/userSettings';
 import { readForViewer } from '../services/workspace/fileReader';
 import { completeFolder } from '../services/workspace/pathCompletion';
 import { AgentHost } from './agent';
@@ -11,6 +13,7 @@ import type { LlmSettingsFileOptions } from './llmSettings';
 import { TrustHost } from './trust';
 import { Workspace } from './workspace';
 import { LOUPE_VERSION } from './version';
+import { composeWorkspace, openTerminals, openUserSettings, type WorkspaceServices } from '../workspace/compose';
 
 export interface HostOptions {
   transport: 'electron' | 'websocket';
@@ -19,6 +22,8 @@ export interface HostOptions {
   pickFolder?: () => Promise<string | null>;
   /** Where the model API key is kept (the OS keychain); absent: the owner-only settings file. */
   keys?: LlmSettingsFileOptions;
+  /** Where tool crashes and config problems are written; default nowhere. */
+  logger?: Logger;
 }
 
 type Listener = <E extends EventChannel>(event: E, payload: HostEvents[E]) => void;
@@ -33,15 +38,19 @@ export class Host {
   private readonly handlers: Handlers;
   private readonly agent: AgentHost;
   private readonly trust: TrustHost;
+  private readonly user: UserSettings;
+  private readonly logger: Logger;
 
   constructor(private readonly opts: HostOptions) {
+    this.logger = opts.logger ?? nullLogger;
+    this.user = openUserSettings(opts.configDir);
     this.recent = new RecentFolders(opts.configDir);
-    this.terminals = new PtyService({
+    this.terminals = openTerminals({
       data: (id, data) => this.emit('terminal.data', { id, data }),
       exit: (id, exitCode, signal) => this.emit('terminal.exit', { id, exitCode, signal }),
     });
-    this.agent = new AgentHost({ configDir: opts.configDir, emit: (e, p) => this.emit(e, p), root: () => this.ws().info.root, keys: opts.keys });
-    this.trust = new TrustHost(opts.configDir);
+    this.agent = new AgentHost({ user: this.user, emit: (e, p) => this.emit(e, p), services: () => this.ws().services, keys: opts.keys, logger: this.logger });
+    this.trust = new TrustHost(this.user);
     this.handlers = this.createHandlers();
   }
 
@@ -70,11 +79,14 @@ export class Host {
     // Serialise opens so two quick clicks cannot leave two watchers running.
     const previous = this.opening ?? Promise.resolve(null);
     const job = previous.catch(() => null).then(async () => {
-      const next = await Workspace.open(folder, (e, p) => this.emit(e, p), (root) => this.trustChanged(root));
+      // The same folder again keeps its services (its chats, its questions, its log); only the
+      // watcher is made anew.
+      const services = (root: string) => (this.workspace?.info.root === root ? this.workspace.services : this.compose(root));
+      const next = await Workspace.open(folder, (e, p) => this.emit(e, p), services, (root) => this.trustChanged(root));
       const old = this.workspace;
       await old?.dispose();
       this.workspace = next;
-      if (old && old.info.root !== next.info.root) await this.agent.release(old.info.root);
+      if (old && old.services !== next.services) await this.release(old.services);
       await this.recent.add(next.info.root).catch(() => undefined);
       this.emit('workspace.opened', next.info);
       this.trustChanged(next.info.root);
@@ -92,8 +104,22 @@ export class Host {
     this.terminals.dispose();
     await this.agent.dispose();
     await this.workspace?.dispose();
+    await this.workspace?.services.dispose();
     this.workspace = null;
     this.listeners.clear();
+  }
+
+  /** The composition root, with questions answered by a person and gate warnings shown as notices. */
+  private compose(root: string): WorkspaceServices {
+    const services = composeWorkspace({ root, user: this.user, asker: { kind: 'person' }, logger: this.logger });
+    services.onWarning((message) => this.emit('workspace.notice', { root, message }));
+    return services;
+  }
+
+  /** Another folder was opened: the old one's requests stop, its sessions are saved. */
+  private async release(services: WorkspaceServices): Promise<void> {
+    await this.agent.release(services);
+    await services.dispose();
   }
 
   private emit<E extends EventChannel>(event: E, payload: HostEvents[E]): void {

@@ -7,7 +7,7 @@
 // with Electron's safeStorage ("api_key_enc") only the app can open; it moves it on first read.
 import type { LlmSettings } from '../agent/llm/config';
 import type { KeyStore } from '../services/settings/keyStore';
-import { UserSettings } from '../services/settings/userSettings';
+import type { UserSettings } from '../services/settings/userSettings';
 
 export interface SavedLlmSettings {
   base_url?: string;
@@ -45,13 +45,12 @@ export const LEGACY_SEALED_KEY_PROBLEM =
 
 export class LlmSettingsFile {
   readonly file: string;
-  private readonly settings: UserSettings;
 
+  /** `settings`: the process's one reader and writer of settings.json (the composition root's). */
   constructor(
-    configDir: string,
+    private readonly settings: UserSettings,
     private readonly opts: LlmSettingsFileOptions = {},
   ) {
-    this.settings = new UserSettings(configDir);
     this.file = this.settings.file;
   }
 

@@ -11,7 +11,7 @@ afterEach(() => cleanup());
 
 it('announces a log another process created even when only .loupe/ itself was reported', async () => {
   const events: unknown[] = [];
-  const review = new ReviewService(dir, (_e, p) => events.push(p));
+  const review = new ReviewService(new ModificationLog(dir), (_e, p) => events.push(p));
   // `loupe mcp` writes the first modification: inotify saw the folder appear, not the log in it.
   const other = new ModificationLog(dir);
   await other.apply({ file: 'a.txt', abs: path.join(dir, 'a.txt'), content: Buffer.from('a\n'), tool: 'write_file', operation: 'create', sessionId: 's' });

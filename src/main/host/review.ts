@@ -5,7 +5,7 @@
 import { lstatInside, readInside } from '../services/files/safeOpen';
 import type { DiffSides, HostEvents, ModificationQuery, Params } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
-import { ModificationLog } from '../services/modlog/modificationLog';
+import type { ModificationLog } from '../services/modlog/modificationLog';
 import { approveModification, commitApproved } from '../services/modlog/review';
 import { findModification, rollbackModification, sidesOf } from '../services/modlog/rollback';
 import { languageOf } from '../services/workspace/language';
@@ -23,11 +23,15 @@ export class ReviewService {
   /** The log's size when modlog.changed last went out. */
   private seenSize = -1;
 
+  readonly root: string;
+
+  /** `log`: the workspace's one log, shared with the agent, so both writers take one lock. */
   constructor(
-    readonly root: string,
+    log: ModificationLog,
     private readonly emit: Emit,
   ) {
-    this.log = new ModificationLog(root);
+    this.log = log;
+    this.root = log.root;
   }
 
   /** Called with every batch of changed paths; emits modlog.changed when the log grew. */

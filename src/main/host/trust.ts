@@ -3,16 +3,14 @@
 import type { TrustView } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import { readTrustState, trustCurrentConfig, type TrustState } from '../services/permissions/trust';
-import { UserSettings } from '../services/settings/userSettings';
+import type { UserSettings } from '../services/settings/userSettings';
 
 export class TrustHost {
-  private readonly settings: UserSettings;
   /** Folder → the config digest the person declined while this host runs. */
   private readonly declined = new Map<string, string>();
 
-  constructor(configDir: string) {
-    this.settings = new UserSettings(configDir);
-  }
+  /** `settings`: the host's one reader and writer of the user's settings.json. */
+  constructor(private readonly settings: UserSettings) {}
 
   private view(s: TrustState): TrustView {
     return {

@@ -1,13 +1,15 @@
-// One open folder and the services that watch it. Knows nothing of transports.
+// One open folder as the Host shows it: its services (built by the composition root), its
+// watcher, the git badges and the notices. Knows nothing of transports.
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitBadge, HostEvents, TreeListing, WorkspaceInfo } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import { gitStatus, isGitRepo } from '../services/git/gitStatus';
-import { FileIndex } from '../services/workspace/fileIndex';
+import type { FileIndex } from '../services/workspace/fileIndex';
 import { CONFIG_REL } from '../services/permissions/projectConfig';
 import { resolveInWorkspace } from '../services/workspace/pathGuard';
-import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watcher';
+import type { ChangeBatch, WorkspaceWatcher } from '../services/workspace/watcher';
+import type { WorkspaceServices } from '../workspace/compose';
 import { ReviewService } from './review';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
@@ -26,15 +28,25 @@ export class Workspace {
 
   private constructor(
     readonly info: WorkspaceInfo,
+    readonly services: WorkspaceServices,
     private readonly emit: Emit,
     private readonly onConfigChanged: (root: string) => void,
   ) {
-    this.index = new FileIndex(info.root);
-    this.review = new ReviewService(info.root, emit);
+    this.index = services.index;
+    this.review = new ReviewService(services.modlog, emit);
   }
 
-  /** `onConfigChanged`: `.loupe/config.json` was written, replaced or removed (by anyone). */
-  static async open(requested: string, emit: Emit, onConfigChanged: (root: string) => void = () => undefined): Promise<Workspace> {
+  /**
+   * `services`: the folder's services for its realpath (the composition root's, or those of
+   * the same folder already open). `onConfigChanged`: `.loupe/config.json` was written,
+   * replaced or removed (by anyone).
+   */
+  static async open(
+    requested: string,
+    emit: Emit,
+    services: (root: string) => WorkspaceServices,
+    onConfigChanged: (root: string) => void = () => undefined,
+  ): Promise<Workspace> {
     let root: string;
     try {
       root = await realpath(path.resolve(requested));
@@ -43,9 +55,8 @@ export class Workspace {
     }
     if (!(await stat(root)).isDirectory()) throw new InvalidArgumentError(`Not a folder: ${requested}`);
     const info: WorkspaceInfo = { root, name: path.basename(root) || root, isGitRepo: await isGitRepo(root) };
-    const ws = new Workspace(info, emit, onConfigChanged);
-    ws.watcher = new WorkspaceWatcher(
-      root,
+    const ws = new Workspace(info, services(root), emit, onConfigChanged);
+    ws.watcher = ws.services.watch(
       (batch) => void ws.onChanges(batch),
       (detail) => ws.notice(`Live updates are off or incomplete: this folder could not be watched (${detail}). Changes made outside Loupe show after you reopen the folder.`),
     );
@@ -115,6 +126,7 @@ export class Workspace {
     return this.statusJob;
   }
 
+  /** Stops this view's watcher; the services go with `services.dispose()` when nobody shares them. */
   async dispose(): Promise<void> {
     this.disposed = true;
     await this.watcher?.stop();

@@ -6,7 +6,7 @@ import { ProtectedPathError } from '../../services/modlog/errors';
 import { isProtectedPath } from '../../services/modlog/modificationLog';
 import { unifiedDiff } from '../../services/modlog/unifiedDiff';
 import { languageOf } from '../../services/workspace/language';
-import { gateFor, type PermissionHooks } from '../../services/permissions/workspaceGate';
+import type { PermissionGate } from '../../services/permissions/permissionGate';
 
 /** Above this, the card shows the unified diff only; a diff editor of megabytes helps nobody. */
 const MAX_SIDE_CHARS = 1_000_000;
@@ -31,13 +31,13 @@ function describe(rel: string, before: string | null, after: string | null): str
 }
 
 /** Resolves when the write may go ahead; throws PERMISSION_DENIED (with the person's message) otherwise. */
-export async function authorizeWrite(ctx: PermissionHooks, w: ProposedWrite): Promise<void> {
+export async function authorizeWrite(ctx: { permissions: PermissionGate }, w: ProposedWrite): Promise<void> {
   // Refused whatever the answer, so nobody is asked.
   if (isProtectedPath(w.rel)) throw new ProtectedPathError(w.rel);
   const before = text(w.before);
   const after = text(w.after);
   const small = (before?.length ?? 0) <= MAX_SIDE_CHARS && (after?.length ?? 0) <= MAX_SIDE_CHARS;
-  await gateFor(ctx).authorize({
+  await ctx.permissions.authorize({
     query: { kind: 'edit', path: w.rel },
     tool: w.tool,
     summary: describe(w.rel, before, after),

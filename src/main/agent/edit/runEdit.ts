@@ -42,8 +42,8 @@ export interface EditDeps {
   corrector: EditCorrector | null;
   signal: AbortSignal;
   logger: Logger;
-  /** The gate that can ask a person; absent: project rules and defaults, asks denied. */
-  permissions?: PermissionGate;
+  /** The workspace's gate: its rules, and whoever answers its questions. */
+  permissions: PermissionGate;
 }
 
 export interface EditFileData {

@@ -3,7 +3,6 @@
 // kept, and nothing it started left running afterwards.
 import path from 'node:path';
 import { z } from 'zod';
-import { gateFor } from '../../services/permissions/workspaceGate';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, runCommand } from '../../services/shell/commandRunner';
 import { formatCommandResult } from '../../services/shell/formatResult';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
@@ -31,7 +30,7 @@ export const bashTool = defineTool({
   schema,
   async run(args, ctx: ToolContext & ToolOutputHook): Promise<ToolResult> {
     const cwd = (await resolveInWorkspace(ctx.root, args.workdir ?? '')).abs;
-    await gateFor(ctx).authorize({ query: { kind: 'bash', command: args.command, cwd }, tool: 'bash', summary: args.command, signal: ctx.signal });
+    await ctx.permissions.authorize({ query: { kind: 'bash', command: args.command, cwd }, tool: 'bash', summary: args.command, signal: ctx.signal });
     const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS;
     const r = await runCommand({
       command: args.command,

@@ -21,7 +21,7 @@ export const codeSearchTool = defineTool({
   schema,
   async run(args, ctx) {
     const reads = await authorizeSearch(ctx, args.path, 'code_search', `search ${args.path ?? 'the workspace'} for ${args.pattern}`);
-    const excludePatterns = [...(await configuredExcludes(ctx.root)), ...(args.exclude_patterns ?? [])];
+    const excludePatterns = [...(await configuredExcludes(ctx.config)), ...(args.exclude_patterns ?? [])];
     const r = await codeSearch(ctx.root, { pattern: args.pattern, language: args.language, path: args.path, limit: args.limit, excludePatterns, visible: reads.visible, signal: ctx.signal });
     if (reads.note) r.notes.push(reads.note);
     return success(formatCodeSearch(r), { ...r });

@@ -1,11 +1,12 @@
-// Builds what tools run with: one workspace, one session, one modification log.
+// What tools run with: the workspace's services (built once by the composition root) plus one
+// chat's or connection's read tracking and edit corrector. Never a log or a gate of its own.
 import { FileSession } from '../../services/files/readTracker';
-import { ModificationLog } from '../../services/modlog/modificationLog';
+import { newSessionId } from '../../services/sessions/sessionStore';
+import type { WorkspaceServices } from '../../workspace/compose';
 import { LlmEditCorrector, type EditCorrector } from '../edit/corrector';
-import { nullLogger, type Logger } from '../edit/logger';
+import type { Logger } from '../edit/logger';
 import { llmConfigFromEnv } from '../llm/config';
 import { createJsonChat } from '../llm/jsonChat';
-import { newSessionId } from '../../services/sessions/sessionStore';
 import type { ToolContext } from './types';
 
 export { newSessionId };
@@ -17,22 +18,19 @@ export function correctorFromEnv(logger: Logger, env: NodeJS.ProcessEnv = proces
 }
 
 export interface ToolContextOptions {
-  root: string;
-  modlog?: ModificationLog;
   session?: FileSession;
+  /** Absent: the model named by the environment, if any. */
   corrector?: EditCorrector | null;
   logger?: Logger;
   signal?: AbortSignal;
 }
 
-export function createToolContext(opts: ToolContextOptions): ToolContext {
-  const logger = opts.logger ?? nullLogger;
-  return {
-    root: opts.root,
+export function createToolContext(services: WorkspaceServices, opts: ToolContextOptions = {}): ToolContext {
+  const logger = opts.logger ?? services.logger;
+  return services.toolContext({
     session: opts.session ?? new FileSession(newSessionId()),
-    modlog: opts.modlog ?? new ModificationLog(opts.root),
-    signal: opts.signal ?? new AbortController().signal,
     corrector: opts.corrector === undefined ? correctorFromEnv(logger) : opts.corrector,
     logger,
-  };
+    signal: opts.signal,
+  });
 }

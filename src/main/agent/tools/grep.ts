@@ -45,7 +45,7 @@ export const grepTool = defineTool({
       multiline: args.multiline,
       headLimit: args.head_limit,
       offset: args.offset,
-      exclude: await configuredExcludes(ctx.root),
+      exclude: await configuredExcludes(ctx.config),
       visible: reads.visible,
       signal: ctx.signal,
     });

@@ -17,7 +17,7 @@ export const listFilesTool = defineTool({
   schema,
   async run(args, ctx) {
     const reads = await authorizeSearch(ctx, args.path, 'list_files', `list ${args.pattern ?? 'files'} in ${args.path ?? 'the workspace'}`);
-    const r = await listFiles(ctx.root, { pattern: args.pattern, path: args.path, limit: args.limit, exclude: await configuredExcludes(ctx.root), visible: reads.visible, signal: ctx.signal });
+    const r = await listFiles(ctx.root, { pattern: args.pattern, path: args.path, limit: args.limit, exclude: await configuredExcludes(ctx.config), visible: reads.visible, signal: ctx.signal });
     if (reads.note) r.notes.push(reads.note);
     return success(formatListFiles(r), { files: r.files.map((f) => ({ path: f.path, mtime: new Date(f.mtimeMs).toISOString() })), total: r.total });
   },

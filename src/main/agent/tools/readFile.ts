@@ -6,7 +6,6 @@ import { NotAFileError } from '../../services/files/errors';
 import { numberLines } from '../../services/files/lineNumbers';
 import { languageOf } from '../../services/workspace/language';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
-import { gateFor } from '../../services/permissions/workspaceGate';
 import { defineTool, success } from './types';
 
 export const DEFAULT_LINE_WINDOW = 2000;
@@ -40,7 +39,7 @@ export const readFileTool = defineTool({
     const { abs, rel } = await resolveInWorkspace(ctx.root, args.path);
     if (rel === '') throw new NotAFileError(rel);
     // Reads are allowed by default, but a user's deny rule (`.env`, `secrets/**`) must hold here too.
-    await gateFor(ctx).authorize({ query: { kind: 'read', path: rel }, tool: 'read_file', summary: `read ${rel}`, signal: ctx.signal });
+    await ctx.permissions.authorize({ query: { kind: 'read', path: rel }, tool: 'read_file', summary: `read ${rel}`, signal: ctx.signal });
     const file = await loadTextFile(abs, rel, { lossy: true, root: ctx.root });
     ctx.session.recordRead(abs, file.hash);
     const all = splitLines(file.text);

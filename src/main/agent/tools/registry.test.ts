@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { testServices } from '../../../../test/support/services';
 import { createToolContext } from './context';
 import { createToolRegistry, failure } from './registry';
 
@@ -20,7 +21,7 @@ describe('tool registry', () => {
   });
 
   it('answers an unknown tool with INVALID_ARGUMENT, never a throw', async () => {
-    const ctx = createToolContext({ root: '/nonexistent', corrector: null });
+    const ctx = createToolContext(testServices('/nonexistent'), { corrector: null });
     expect(await registry.call('nope', {}, ctx)).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } });
   });
 
@@ -33,7 +34,7 @@ describe('tool registry', () => {
     const prev = process.env.LOUPE_MODEL;
     delete process.env.LOUPE_MODEL;
     try {
-      expect(createToolContext({ root: '/x' }).corrector).toBeNull();
+      expect(createToolContext(testServices('/x')).corrector).toBeNull();
     } finally {
       if (prev !== undefined) process.env.LOUPE_MODEL = prev;
     }

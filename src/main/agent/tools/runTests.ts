@@ -4,9 +4,7 @@
 // command line and, for npm, the scripts it will run. Results are parsed and attached to
 // every modification of the correlation.
 import { z } from 'zod';
-import { loupeConfigFor } from '../../services/config/loupeConfig';
 import { recordTestResults } from '../../services/modlog/review';
-import { gateFor } from '../../services/permissions/workspaceGate';
 import { describeTestCommand, resolveTestCommand, type TestCommand } from '../../services/tests/detect';
 import { runTestCommand, type TestRun } from '../../services/tests/runTests';
 import type { ToolOutputHook } from './bash';
@@ -23,8 +21,8 @@ export type RunTestsArgs = z.output<typeof schema>;
 
 
 export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOutputHook): Promise<TestRun & { source: TestCommand['source']; recorded_for: string[] }> {
-  const { config } = await loupeConfigFor(ctx.root).load();
-  const gate = gateFor(ctx);
+  const { config } = await ctx.config.load();
+  const gate = ctx.permissions;
   // The configured commands come from the gate's view of the config: none while untrusted.
   const tests = (await gate.project()).tests;
   const resolved: TestCommand = args.test_command

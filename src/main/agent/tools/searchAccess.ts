@@ -1,7 +1,6 @@
 // What a search tool may show. The file or folder searched is authorized like a read (which
 // asks when a rule says so); then every path in the results is held to the read rules on its
 // own, so a denied file never shows up inside an allowed folder.
-import { gateFor } from '../../services/permissions/workspaceGate';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import type { ToolContext } from './types';
 
@@ -17,7 +16,7 @@ export interface SearchAccess {
 export async function authorizeSearch(ctx: ToolContext, requested: string | undefined, tool: string, summary: string): Promise<SearchAccess> {
   // Outside the workspace is refused outright, before any rule is consulted.
   const { rel } = await resolveInWorkspace(ctx.root, requested ?? '');
-  const gate = gateFor(ctx);
+  const gate = ctx.permissions;
   const auth = await gate.authorize({ query: { kind: 'read', path: rel || '.' }, tool, summary, signal: ctx.signal });
   const { actionFor, limited } = await gate.readRules();
   // A person who just approved searching this file or folder approved reading what it holds,

@@ -1,6 +1,7 @@
 // The shape every agent tool shares: zod arguments in, {ok, output, data?, error?} out.
 import type { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
+import type { LoupeConfigFile } from '../../services/config/loupeConfig';
 import type { FileSession } from '../../services/files/readTracker';
 import type { ModificationLog } from '../../services/modlog/modificationLog';
 import type { PermissionGate } from '../../services/permissions/permissionGate';
@@ -32,8 +33,10 @@ export interface ToolContext {
   /** The LLM corrector for edit_file; null when no model is configured. */
   corrector: EditCorrector | null;
   logger: Logger;
-  /** The gate that can ask a person; absent: project rules and defaults, asks denied. */
-  permissions?: PermissionGate;
+  /** The workspace's gate: its rules, and whoever answers its questions (the composition root's). */
+  permissions: PermissionGate;
+  /** The workspace's `.loupe/config.json` reader (search excludes, test commands, limits). */
+  config: LoupeConfigFile;
   /** Resolves host names for webfetch; absent: the system resolver. */
   lookup?: LookupAll;
 }

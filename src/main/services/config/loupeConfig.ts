@@ -49,21 +49,12 @@ export function parseLoupeConfig(text: string): LoadedConfig {
   return { config: {}, problems };
 }
 
-const perRoot = new Map<string, LoupeConfigFile>();
-
-/** One reader per workspace, shared by the tools, so the file is parsed once per change. */
-export function loupeConfigFor(root: string): LoupeConfigFile {
-  let file = perRoot.get(root);
-  if (!file) perRoot.set(root, (file = new LoupeConfigFile(root)));
-  return file;
-}
-
 /** `search.exclude`: globs every search tool skips. */
-export async function configuredExcludes(root: string): Promise<string[]> {
-  return (await loupeConfigFor(root).load()).config.search?.exclude ?? [];
+export async function configuredExcludes(file: LoupeConfigFile): Promise<string[]> {
+  return (await file.load()).config.search?.exclude ?? [];
 }
 
-/** Re-reads the file only when it changed. */
+/** Re-reads the file only when it changed. One per workspace, built by the composition root. */
 export class LoupeConfigFile {
   private cached: { key: string; value: LoadedConfig } | null = null;
 

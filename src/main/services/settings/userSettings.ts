@@ -24,12 +24,12 @@ export const SettingsSchema = z.object({
 type Settings = z.infer<typeof SettingsSchema>;
 type Loaded = { key: string; rules: PermissionRule[]; trusted: Record<string, string>; problem: string | null };
 
-/** Writes to one settings file from this process, one after another, so no update is lost. */
-const writeChains = new Map<string, Promise<unknown>>();
-
+/** One per config dir per process, held by whoever composes the workspace (see workspace/compose). */
 export class UserSettings {
   readonly file: string;
   private cache: Loaded | null = null;
+  /** Writes from this instance, one after another, so no update is lost. */
+  private writeChain: Promise<unknown> = Promise.resolve();
 
   constructor(configDir: string) {
     this.file = path.join(configDir, 'settings.json');
@@ -73,14 +73,13 @@ export class UserSettings {
 
   /** Read, change, write atomically (owner-only), keeping every key the change does not touch. */
   update(change: (doc: Record<string, unknown>) => Record<string, unknown> | Promise<Record<string, unknown>>): Promise<void> {
-    const previous = writeChains.get(this.file) ?? Promise.resolve();
-    const job = previous.catch(() => undefined).then(async () => {
+    const job = this.writeChain.catch(() => undefined).then(async () => {
       const doc = await this.document();
       if (doc === null) throw new InvalidArgumentError(`${this.file} is not a JSON object; fix or remove it, then try again.`);
       await writeJsonAtomic(this.file, await change(doc), 0o600);
       this.cache = null;
     });
-    writeChains.set(this.file, job);
+    this.writeChain = job;
     return job;
   }
 

@@ -1,0 +1,138 @@
+// The composition root: the one place that builds a workspace's services. The app's Host,
+// `loupe run` and `loupe mcp` each call `composeWorkspace` once per open folder and hand what
+// it returns to everything else, so one process has one modification log (and its per-file
+// lock), one reader of each config file, one permission engine and one session store per
+// folder. The user's settings and the terminals are built here too, once per process, for
+// the front ends that need them. Nothing here is module state: dropping the returned object
+// drops the workspace. test/architecture.test.ts keeps these constructors out of other files.
+import type { Logger } from '../agent/edit/logger';
+import type { EditCorrector } from '../agent/edit/corrector';
+import type { ToolContext } from '../agent/tools/types';
+import { LoupeConfigFile } from '../services/config/loupeConfig';
+import type { FileSession } from '../services/files/readTracker';
+import { ModificationLog } from '../services/modlog/modificationLog';
+import { ApprovalQueue, type Responder } from '../services/permissions/approvalQueue';
+import { PermissionGate } from '../services/permissions/permissionGate';
+import { ProjectConfig } from '../services/permissions/projectConfig';
+import { PermissionEngine } from '../services/permissions/ruleEngine';
+import { PtyService, type PtyEvents } from '../services/pty/ptyService';
+import { SessionStore } from '../services/sessions/sessionStore';
+import { UserSettings } from '../services/settings/userSettings';
+import { FileIndex } from '../services/workspace/fileIndex';
+import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watcher';
+
+/**
+ * How a permission question is answered. `person`: it waits, as a card, until someone answers
+ * (the app). `responder`: a terminal prompt or an MCP elicitation answers; when it cannot, the
+ * call is denied with the rule that would allow it. `deny`: nobody is asked, every ask is denied.
+ */
+export type Asker = { kind: 'person' } | { kind: 'responder'; respond: Responder } | { kind: 'deny' };
+
+export interface ComposeOptions {
+  /** Realpath of the workspace folder. */
+  root: string;
+  /** The user's settings, one per config dir per process (`openUserSettings`). */
+  user: UserSettings;
+  asker: Asker;
+  logger: Logger;
+}
+
+export interface ToolContextRequest {
+  session: FileSession;
+  corrector: EditCorrector | null;
+  signal?: AbortSignal;
+  /** Another logger for this context (a test's recorder); default the workspace's. */
+  logger?: Logger;
+}
+
+/** One open folder's services. Built only by `composeWorkspace`. */
+export class WorkspaceServices {
+  readonly modlog: ModificationLog;
+  readonly project: ProjectConfig;
+  readonly config: LoupeConfigFile;
+  readonly queue: ApprovalQueue;
+  readonly engine: PermissionEngine;
+  readonly permissions: PermissionGate;
+  readonly sessions: SessionStore;
+  readonly index: FileIndex;
+  private readonly warningListeners = new Set<(message: string) => void>();
+
+  constructor(
+    readonly root: string,
+    readonly user: UserSettings,
+    asker: Asker,
+    readonly logger: Logger,
+  ) {
+    this.modlog = new ModificationLog(root);
+    this.project = new ProjectConfig(root, user);
+    this.config = new LoupeConfigFile(root);
+    this.queue = new ApprovalQueue(asker.kind === 'person' ? 'wait' : 'deny');
+    if (asker.kind === 'responder') this.queue.setResponder(asker.respond);
+    this.engine = new PermissionEngine({ root, project: this.project, userRules: user.permissions });
+    this.permissions = new PermissionGate(this.engine, this.queue, {
+      persist: (rules) => this.project.addRules(rules),
+      onWarning: (message) => this.warn(message),
+    });
+    this.sessions = new SessionStore(root);
+    this.index = new FileIndex(root);
+  }
+
+  /** Hears what the gate could not do as asked (a failed "allow always" save), besides the log. */
+  onWarning(listener: (message: string) => void): () => void {
+    this.warningListeners.add(listener);
+    return () => this.warningListeners.delete(listener);
+  }
+
+  /** A watcher on this folder; whoever shows the changes starts and stops it. */
+  watch(onBatch: (batch: ChangeBatch) => void, onError: (message: string) => void): WorkspaceWatcher {
+    return new WorkspaceWatcher(this.root, onBatch, onError);
+  }
+
+  /** What a tool runs with: this folder's log, gate and config, for one chat or connection. */
+  toolContext(req: ToolContextRequest): ToolContext {
+    return {
+      root: this.root,
+      session: req.session,
+      modlog: this.modlog,
+      permissions: this.permissions,
+      config: this.config,
+      signal: req.signal ?? new AbortController().signal,
+      corrector: req.corrector,
+      logger: req.logger ?? this.logger,
+    };
+  }
+
+  /** Writes what the session store still holds; questions still waiting go with the callers' aborts. */
+  async dispose(): Promise<void> {
+    this.warningListeners.clear();
+    await this.sessions.flush();
+  }
+
+  private warn(message: string): void {
+    this.logger.warn('permissions.warning', { root: this.root, message });
+    for (const l of this.warningListeners) {
+      try {
+        l(message);
+      } catch {
+        // A broken listener must not hide the warning from the others.
+      }
+    }
+  }
+}
+
+/** The user's settings for one config dir. Hold the result: one instance serialises its writes. */
+export function openUserSettings(configDir: string): UserSettings {
+  return new UserSettings(configDir);
+}
+
+/**
+ * The terminals, for a front end that shows them (the app, `loupe serve`). One per host: a
+ * terminal is the person's own shell and outlives a switch of folder.
+ */
+export function openTerminals(events: PtyEvents): PtyService {
+  return new PtyService(events);
+}
+
+export function composeWorkspace(opts: ComposeOptions): WorkspaceServices {
+  return new WorkspaceServices(opts.root, opts.user, opts.asker, opts.logger);
+}
