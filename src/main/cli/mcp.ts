@@ -8,6 +8,14 @@ import { createToolContext } from '../agent/tools/context';
 import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
 import type { ToolContext, ToolResult } from '../agent/tools/types';
 import { streamLogger } from '../agent/edit/logger';
+import { LlmEditCorrector } from '../agent/edit/corrector';
+import { createJsonChat } from '../agent/llm/jsonChat';
+import { LlmSettingsFile, llmConfigFromSettings } from '../host/llmSettings';
+import { describeProblem } from '../services/permissions/errors';
+import type { ConfigProblem } from '../services/permissions/projectConfig';
+import { defaultConfigDir } from '../services/settings/configDir';
+import { systemKeyStore } from '../services/settings/keyStore';
+import { UserSettings } from '../services/settings/userSettings';
 import { LOUPE_VERSION } from '../host/version';
 import { parseArgs } from './args';
 import { mcpPermissionGate } from './mcpApprovals';
@@ -38,9 +46,14 @@ export function toCallToolResult(result: ToolResult, durationMs: number): CallTo
   };
 }
 
-export function createMcpServer(registry: ToolRegistry, context: Omit<ToolContext, 'signal'>): Server {
+export interface McpServerOptions {
+  /** Told each problem of `.loupe/config.json` once. */
+  reportConfig?: (problem: ConfigProblem) => void;
+}
+
+export function createMcpServer(registry: ToolRegistry, context: Omit<ToolContext, 'signal'>, opts: McpServerOptions = {}): Server {
   const server = new Server({ name: 'loupe', version: LOUPE_VERSION }, { capabilities: { tools: {} } });
-  const base = { permissions: mcpPermissionGate(server, context.root), ...context };
+  const base = { permissions: mcpPermissionGate(server, context.root, opts.reportConfig), ...context };
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: registry.list().map((tool) => ({
       name: tool.name,
@@ -64,11 +77,20 @@ export async function runMcp(args: string[]): Promise<void> {
   await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`));
   // stdout carries the protocol; logs go to stderr.
   const logger = streamLogger((line) => process.stderr.write(line));
-  const { signal: _unused, ...base } = createToolContext({ root, logger });
-  const server = createMcpServer(createToolRegistry(), base);
+  // Problems in the user's settings and the project's config are said once, as `loupe run` says them.
+  const report = (p: ConfigProblem) => process.stderr.write(`loupe: ${describeProblem(p)}\n`);
+  const user = new UserSettings(defaultConfigDir(), { report });
+  // The model the app's settings name (the edit corrector's), each field overridden by the environment.
+  const llm = await llmConfigFromSettings(new LlmSettingsFile(user, { keyStore: systemKeyStore(defaultConfigDir(), process.platform, process.env) }), process.env, (s) =>
+    process.stderr.write(`loupe mcp: ${s}\n`),
+  );
+  const corrector = llm ? new LlmEditCorrector(createJsonChat(llm), logger) : null;
+  const { signal: _unused, ...base } = createToolContext({ root, logger, corrector });
+  const server = createMcpServer(createToolRegistry(), base, { reportConfig: report });
+  await base.permissions?.project();
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   await server.connect(transport);
-  logger.info('mcp.ready', { root, session: base.session.id, llm: base.corrector ? 'configured' : 'none' });
+  logger.info('mcp.ready', { root, session: base.session.id, llm: llm ? llm.model : 'none' });
   await closed;
 }

@@ -3,7 +3,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ApprovalQueue, type ApprovalAnswer, type ApprovalRequest } from '../services/permissions/approvalQueue';
 import { PermissionGate } from '../services/permissions/permissionGate';
-import { ProjectConfig } from '../services/permissions/projectConfig';
+import { ProjectConfig, type ConfigProblem } from '../services/permissions/projectConfig';
 import { PermissionEngine } from '../services/permissions/ruleEngine';
 import { defaultConfigDir } from '../services/settings/configDir';
 import { UserSettings } from '../services/settings/userSettings';
@@ -29,9 +29,9 @@ export function answerFromElicitation(result: { action: string; content?: Record
 }
 
 /** One gate per MCP connection: project rules, defaults, session answers, and the client to ask. */
-export function mcpPermissionGate(server: Server, root: string): PermissionGate {
+export function mcpPermissionGate(server: Server, root: string, report?: (problem: ConfigProblem) => void): PermissionGate {
   const user = new UserSettings(defaultConfigDir());
-  const project = new ProjectConfig(root, user);
+  const project = new ProjectConfig(root, user, { report });
   const queue = new ApprovalQueue('deny');
   queue.setResponder(async (req, signal) => {
     if (!server.getClientCapabilities()?.elicitation) return null;

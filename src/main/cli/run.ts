@@ -2,12 +2,13 @@
 // loop headless. Stdout carries the answer (or NDJSON events with --json); questions, notes and
 // errors go to stderr. Asks: --yes allows them (deny rules still deny), --deny refuses them with
 // the rule to add; with neither flag, an interactive terminal is asked, anything else refuses.
+import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
 import { nullLogger, streamLogger } from '../agent/edit/logger';
 import { LlmClient } from '../agent/llm/client';
-import { resolveLlmConfig, type LlmConfig } from '../agent/llm/config';
+import type { LlmConfig } from '../agent/llm/config';
 import { describeDetected, detectLocalServers } from '../agent/llm/detect';
 import { createJsonChat } from '../agent/llm/jsonChat';
 import type { ChatMessage } from '../agent/llm/types';
@@ -18,12 +19,13 @@ import { createToolRegistry } from '../agent/tools/registry';
 import { FileSession } from '../services/files/readTracker';
 import { ApprovalQueue, type ApprovalAnswer, type ApprovalRequest, type Responder } from '../services/permissions/approvalQueue';
 import { PermissionGate } from '../services/permissions/permissionGate';
-import { ProjectConfig } from '../services/permissions/projectConfig';
+import { ProjectConfig, type ConfigProblem } from '../services/permissions/projectConfig';
+import { describeProblem } from '../services/permissions/errors';
 import { PermissionEngine } from '../services/permissions/ruleEngine';
 import { defaultConfigDir } from '../services/settings/configDir';
 import { UserSettings } from '../services/settings/userSettings';
 import { systemKeyStore, type KeyStore } from '../services/settings/keyStore';
-import { LlmSettingsFile } from '../host/llmSettings';
+import { LlmSettingsFile, envInt, llmConfigFromSettings } from '../host/llmSettings';
 import { SessionStore, titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
 import { parseArgs } from './args';
 import { workspaceRoot } from './mcp';
@@ -111,33 +113,14 @@ function humanPrinter(): (e: AgentEvent) => void {
   };
 }
 
-/**
- * The model: the user's settings (those the app saves, key included), each field overridden
- * by its environment variable. Says why a saved key could not be read.
- */
+/** The model: the user's settings, each field overridden by its environment variable. */
 export async function runLlmConfig(
-  configDir: string,
+  settings: UserSettings | string,
   env: NodeJS.ProcessEnv,
   note: (s: string) => void,
-  keyStore: KeyStore | null = systemKeyStore(configDir, process.platform, env),
+  keyStore: KeyStore | null = systemKeyStore(typeof settings === 'string' ? settings : path.dirname(settings.file), process.platform, env),
 ): Promise<LlmConfig | null> {
-  const saved = await new LlmSettingsFile(configDir, { keyStore }).read();
-  if (saved.key_problem && !env.OPENAI_API_KEY) note(`loupe run: ${saved.key_problem}`);
-  const fromEnv = (v: string | undefined) => v?.trim() || undefined;
-  return resolveLlmConfig(
-    {
-      baseURL: fromEnv(env.OPENAI_BASE_URL) ?? saved.base_url,
-      apiKey: fromEnv(env.OPENAI_API_KEY) ?? saved.api_key,
-      model: fromEnv(env.LOUPE_MODEL) ?? saved.model,
-      contextTokens: envInt(env.LOUPE_CONTEXT_TOKENS) ?? saved.context_tokens,
-    },
-    {},
-  );
-}
-
-function envInt(value: string | undefined): number | undefined {
-  const n = Number(value);
-  return value && Number.isInteger(n) && n > 0 ? n : undefined;
+  return llmConfigFromSettings(new LlmSettingsFile(settings, { keyStore }), env, (s) => note(`loupe run: ${s}`));
 }
 
 export async function runRun(args: string[]): Promise<number> {
@@ -154,14 +137,17 @@ export async function runRun(args: string[]): Promise<number> {
   const store = new SessionStore(root);
   const record: SessionRecord<ChatMessage> = typeof flags.session === 'string' ? await store.load<ChatMessage>(flags.session) : store.create<ChatMessage>(titleFrom(prompt));
 
-  const config = await runLlmConfig(defaultConfigDir(), process.env, note);
+  // Problems in the user's settings and the project's config are said once, on stderr even with --json.
+  const report = (p: ConfigProblem) => process.stderr.write(`loupe: ${describeProblem(p)}\n`);
+  const user = new UserSettings(defaultConfigDir(), { report });
+  const config = await runLlmConfig(user, process.env, note);
   const llm = config ? new LlmClient(config) : null;
   const noModelHint = llm ? undefined : describeDetected(await detectLocalServers({ timeoutMs: 300 }));
 
   // Said on stderr even with --json: stdout is the event stream.
   await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`));
-  const user = new UserSettings(defaultConfigDir());
-  const project = new ProjectConfig(root, user);
+  const project = new ProjectConfig(root, user, { report });
+  await project.load();
   const queue = new ApprovalQueue('deny');
   queue.setResponder(responderFor(mode, note));
   const permissions = new PermissionGate(new PermissionEngine({ root, project, userRules: user.permissions }), queue, { persist: (rules) => project.addRules(rules), onWarning: note });

@@ -29,7 +29,7 @@ import { FileSession } from '../services/files/readTracker';
 import { ApprovalQueue } from '../services/permissions/approvalQueue';
 import { PermissionGate } from '../services/permissions/permissionGate';
 import { ConfigMalformedError, describeProblem } from '../services/permissions/errors';
-import { CONFIG_REL, ProjectConfig } from '../services/permissions/projectConfig';
+import { CONFIG_REL, ProjectConfig, type ConfigProblem } from '../services/permissions/projectConfig';
 import { PermissionEngine } from '../services/permissions/ruleEngine';
 import { SessionStore, titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
 import { UserSettings } from '../services/settings/userSettings';
@@ -55,8 +55,9 @@ class WorkspaceAgent {
     readonly root: string,
     user: UserSettings,
     onWarning: (m: string) => void,
+    report?: (problem: ConfigProblem) => void,
   ) {
-    this.project = new ProjectConfig(root, user);
+    this.project = new ProjectConfig(root, user, { report });
     this.store = new SessionStore(root);
     this.gate = new PermissionGate(new PermissionEngine({ root, project: this.project, userRules: user.permissions }), this.queue, {
       persist: (rules) => this.project.addRules(rules),
@@ -109,6 +110,8 @@ export interface AgentHostOptions {
   keys?: LlmSettingsFileOptions;
   /** Tests: the tools the agent may call. */
   registry?: ToolRegistry;
+  /** Told each problem of the user's settings and the open folder's config once, as one line. */
+  onConfigProblem?: (message: string) => void;
 }
 
 export class AgentHost {
@@ -119,8 +122,8 @@ export class AgentHost {
   private readonly registry: ToolRegistry;
 
   constructor(private readonly opts: AgentHostOptions) {
-    this.settings = new LlmSettingsFile(opts.configDir, opts.keys);
-    this.user = new UserSettings(opts.configDir);
+    this.user = new UserSettings(opts.configDir, { report: (p) => this.reportProblem(p) });
+    this.settings = new LlmSettingsFile(this.user, opts.keys);
     this.env = opts.env ?? process.env;
     this.registry = opts.registry ?? createToolRegistry();
   }
@@ -129,7 +132,7 @@ export class AgentHost {
     const root = this.opts.root();
     let w = this.workspaces.get(root);
     if (!w) {
-      const created = new WorkspaceAgent(root, this.user, () => undefined);
+      const created = new WorkspaceAgent(root, this.user, () => undefined, (p) => this.reportProblem(p));
       created.queue.onEvent(() => {
         if (this.workspaces.get(this.opts.root()) === created) this.opts.emit('approvals.changed', { requests: this.approvals(created) });
       });
@@ -137,6 +140,16 @@ export class AgentHost {
       w = created;
     }
     return w;
+  }
+
+  private reportProblem(p: ConfigProblem): void {
+    this.opts.onConfigProblem?.(`${describeProblem(p)} (ignored; everything else in the file applies)`);
+  }
+
+  /** Reads the settings and the open folder's config now, so their problems are said at once. */
+  async checkConfig(): Promise<void> {
+    this.user.permissions();
+    await this.ws().project.load();
   }
 
   private approvals(w: WorkspaceAgent): ApprovalRequestView[] {

@@ -40,7 +40,13 @@ export class Host {
       data: (id, data) => this.emit('terminal.data', { id, data }),
       exit: (id, exitCode, signal) => this.emit('terminal.exit', { id, exitCode, signal }),
     });
-    this.agent = new AgentHost({ configDir: opts.configDir, emit: (e, p) => this.emit(e, p), root: () => this.ws().info.root, keys: opts.keys });
+    this.agent = new AgentHost({
+      configDir: opts.configDir,
+      emit: (e, p) => this.emit(e, p),
+      root: () => this.ws().info.root,
+      keys: opts.keys,
+      onConfigProblem: (message) => this.workspace?.notice(message),
+    });
     this.trust = new TrustHost(opts.configDir);
     this.handlers = this.createHandlers();
   }
@@ -76,6 +82,8 @@ export class Host {
       this.workspace = next;
       if (old && old.info.root !== next.info.root) await this.agent.release(old.info.root);
       await this.recent.add(next.info.root).catch(() => undefined);
+      // Config problems become notices of the folder before it is announced, so every client sees them.
+      await this.agent.checkConfig().catch(() => undefined);
       this.emit('workspace.opened', next.info);
       this.trustChanged(next.info.root);
       return next.info;
@@ -108,6 +116,7 @@ export class Host {
 
   /** Re-reads the folder's trust and tells every client (the prompt shows when it is needed). */
   private trustChanged(root: string): void {
+    if (this.workspace?.info.root === root) void this.agent.checkConfig().catch(() => undefined);
     void this.trust.get(root).then(
       (view) => this.workspace?.info.root === root && this.emit('trust.changed', view),
       () => undefined,

@@ -29,6 +29,6 @@ describe('UserSettings', () => {
     const later = new Date(Date.now() + 5000);
     await utimes(settings.file, later, later);
     expect(settings.permissions()).toEqual([]);
-    expect(settings.problem).toContain('permissions.0.kind');
+    expect(settings.problem).toContain('permissions[0].kind');
   });
 });
