@@ -143,7 +143,7 @@ export class AgentHost {
   }
 
   private reportProblem(p: ConfigProblem): void {
-    this.opts.onConfigProblem?.(`${describeProblem(p)} (ignored; everything else in the file applies)`);
+    this.opts.onConfigProblem?.(describeProblem(p));
   }
 
   /** Reads the settings and the open folder's config now, so their problems are said at once. */
