@@ -8,9 +8,11 @@ import { parseLoupeConfig } from './loupeConfig';
 import { ProblemReporter, type ConfigProblem } from './validate';
 
 type Json = unknown;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a generated document, edited freely by the planters
+type Doc = Record<string, any>;
 /** A planted fault: where it goes, and what the text must show at the reported line and column. */
 interface Fault {
-  plant: (doc: Record<string, any>) => void;
+  plant: (doc: Doc) => void;
   at: RegExp;
 }
 
@@ -31,7 +33,7 @@ const good = fc.record(
   { requiredKeys: [] },
 );
 
-const group = (doc: Record<string, any>, k: string) => (doc[k] ??= {});
+const group = (doc: Doc, k: string) => (doc[k] ??= {});
 
 /** Each fault is one problem: a unique name or value, so its place in the text is unambiguous. */
 const fault = (n: number): fc.Arbitrary<Fault> =>
@@ -71,13 +73,13 @@ describe('.loupe/config.json, key by key', () => {
   it('good keys apply; each planted problem is reported once where it is written', () => {
     fc.assert(
       fc.property(good, fc.array(fc.nat(), { minLength: 1, maxLength: 4 }).chain((ns) => fc.tuple(...ns.map((_, i) => fault(i)))), layout, (config, faults, render) => {
-        const doc: Record<string, any> = structuredClone(config);
+        const doc: Doc = structuredClone(config);
         for (const f of faults) f.plant(doc);
         const text = render(doc);
         const { value, problems } = parseLoupeConfig(text);
 
         // Every good key as written (a group that held only a fault is there, empty).
-        const expected: Record<string, any> = structuredClone(config);
+        const expected: Doc = structuredClone(config);
         for (const g of ['search', 'limits', 'edits', 'tests']) if (doc[g] && !expected[g]) expected[g] = {};
         if (doc.permissions && !expected.permissions) expected.permissions = [];
         if (doc.search?.exclude && !expected.search.exclude) expected.search.exclude = [];

@@ -107,6 +107,8 @@ export function checkDocument<S extends z.ZodObject>(doc: unknown, schema: S, fi
     return { ok: false };
   };
   const r = check(schema, doc, []);
+  // In the order of the file, as the person reads it.
+  problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   return { value: (r.ok ? r.value : {}) as Partial<z.output<S>>, problems };
 }
 

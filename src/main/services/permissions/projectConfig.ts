@@ -179,10 +179,12 @@ export function parseProjectRules(text: string): ProjectRules {
   const parsed = parseJsonWithPosition(text, CONFIG_REL);
   if ('problem' in parsed) return { rules: [], problems: [parsed.problem], config: {} };
   const { value: config, problems } = checkDocument(parsed.value, LoupeConfigSchema, CONFIG_REL, text);
-  const rawMode = (parsed.value as { edits?: { mode?: unknown } } | null)?.edits?.mode;
+  const raw = parsed.value as { edits?: { mode?: unknown }; permissions?: unknown } | null;
   // An unreadable mode errs on the careful side: asking before an edit loses nothing.
-  const editsMode: EditsMode | undefined = config.edits?.mode ?? (rawMode === undefined ? undefined : 'ask');
-  const rules = (config.permissions ?? []).map((r, i): SourcedRule => ({ ...r, source: 'project', origin: `${CONFIG_REL} permissions[${i}]` }));
+  const editsMode: EditsMode | undefined = config.edits?.mode ?? (raw?.edits?.mode === undefined ? undefined : 'ask');
+  // Each rule names its place in the file, counting the ones left out.
+  const places = (Array.isArray(raw?.permissions) ? raw.permissions : []).flatMap((r, i) => (PermissionRuleSchema.safeParse(r).success ? [i] : []));
+  const rules = (config.permissions ?? []).map((r, i): SourcedRule => ({ ...r, source: 'project', origin: `${CONFIG_REL} permissions[${places[i]}]` }));
   const tests = config.tests && Object.keys(config.tests).length ? config.tests : undefined;
   return { rules, problems, config, ...(editsMode ? { editsMode } : {}), ...(tests ? { tests } : {}) };
 }
