@@ -54,6 +54,8 @@ export interface McpServerOptions {
 export function createMcpServer(registry: ToolRegistry, context: Omit<ToolContext, 'signal'>, opts: McpServerOptions = {}): Server {
   const server = new Server({ name: 'loupe', version: LOUPE_VERSION }, { capabilities: { tools: {} } });
   const base = { permissions: mcpPermissionGate(server, context.root, opts.reportConfig), ...context };
+  // Read now, so the config's problems are said when the server starts, not at the first call.
+  void base.permissions.project().catch(() => undefined);
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: registry.list().map((tool) => ({
       name: tool.name,
@@ -87,7 +89,6 @@ export async function runMcp(args: string[]): Promise<void> {
   const corrector = llm ? new LlmEditCorrector(createJsonChat(llm), logger) : null;
   const { signal: _unused, ...base } = createToolContext({ root, logger, corrector });
   const server = createMcpServer(createToolRegistry(), base, { reportConfig: report });
-  await base.permissions?.project();
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   await server.connect(transport);
