@@ -6,7 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/support/tmp';
 import { testTrust, type TestTrust } from '../../../../test/support/trust';
 import { describeProblem, type ConfigProblem } from '../config/validate';
+import fc from 'fast-check';
 import { ProjectConfig } from './projectConfig';
+import { configDigest, trustOf } from './trust';
+import { PERMISSION_ACTIONS, PERMISSION_KINDS } from './types';
 
 let root: string;
 let cleanup: () => Promise<void>;
@@ -101,5 +104,40 @@ describe('ProjectConfig, the one reader', () => {
     expect(r.editsMode).toBe('ask');
     expect(r.config.search?.exclude).toEqual(['out']);
     expect(said).toEqual([expect.stringMatching(/^\.loupe\/config\.json:1:14: edits\.mode: /)]);
+  });
+
+  it('the trust prompt lists exactly what the trusted reader applies; untrusted, none of it applies (generated configs)', async () => {
+    const good = fc.record({ kind: fc.constantFrom(...PERMISSION_KINDS), pattern: fc.constantFrom('npm test', 'rm *', '.env', 'https://x.test/*'), action: fc.constantFrom(...PERMISSION_ACTIONS) });
+    const item = fc.oneof(
+      good,
+      good.map((r) => ({ ...r, note: 'an unknown key beside a good rule' })),
+      good.map((r) => ({ ...r, kind: 'shell' })),
+      good.map((r) => ({ ...r, pattern: '' })),
+      good.map(({ kind, pattern }) => ({ kind, pattern })),
+      fc.constantFrom<unknown>('allow everything', 7, null, []),
+    );
+    const tests = fc.dictionary(fc.constantFrom('typescript', 'go', 'python'), fc.oneof(fc.constantFrom('npx vitest run', 'go test ./...'), fc.constantFrom<unknown>('', 3, null)));
+    const doc = fc.record({ permissions: fc.array(item, { maxLength: 6 }), tests, zz: fc.integer() }, { requiredKeys: [] });
+    await fc.assert(
+      fc.asyncProperty(doc, fc.boolean(), async (d, trusted) => {
+        const text = JSON.stringify(d, null, 2);
+        await write(text);
+        const store = { trustedDigest: () => (trusted ? configDigest(text) : null), trust: async () => undefined };
+        const r = await new ProjectConfig(root, store).load();
+        const grants = trustOf(root, Buffer.from(text), store).grants;
+        const applied = r.rules.filter((x) => x.action === 'allow').map(({ kind, pattern, action }) => ({ kind, pattern, action }));
+        if (trusted) {
+          expect(applied).toEqual(grants.allow);
+          expect(Object.entries(r.tests ?? {}).map(([language, command]) => ({ language, command }))).toEqual(grants.tests);
+        } else {
+          expect(applied).toEqual([]);
+          expect(r.tests).toBeUndefined();
+          expect(r.config.tests).toBeUndefined();
+          expect(r.config.permissions?.some((x) => x.action === 'allow') ?? false).toBe(false);
+          expect(r.ignored?.rules.map(({ kind, pattern, action }) => ({ kind, pattern, action })) ?? []).toEqual(grants.allow);
+        }
+      }),
+      { numRuns: 100 },
+    );
   });
 });

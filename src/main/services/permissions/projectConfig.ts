@@ -167,10 +167,10 @@ function safeJson(text: string): unknown {
 /** The config with its grants set aside: deny and ask rules and edits.mode still apply. */
 function withoutGrants(value: ProjectRules): ProjectRules {
   const allow = value.rules.filter((r) => r.action === 'allow');
-  if (!allow.length && !value.tests) return value;
   const { tests, ...rest } = value;
   const { tests: _tests, ...config } = value.config;
   const kept = { ...config, ...(config.permissions ? { permissions: config.permissions.filter((r) => r.action !== 'allow') } : {}) };
+  if (!allow.length && !tests) return { ...rest, config: kept };
   return { ...rest, config: kept, rules: value.rules.filter((r) => r.action !== 'allow'), trusted: false, ignored: { rules: allow, tests: tests ?? {} } };
 }
 
