@@ -3,6 +3,7 @@
 // key and a malformed rule are reported once each, with line and column, the same everywhere;
 // `search.exclude` still keeps files out of grep, and the good rule still allows. The model comes
 // from the app's settings alone (no environment variable). Needs `npx electron-vite build` first.
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -110,7 +111,7 @@ describe('one broken config through the app, loupe run and loupe mcp', () => {
     expect(seen.run).toEqual(expected());
   });
 
-  it('loupe mcp: the same problems on stderr, once; grep excludes, the good rule allows; the corrector uses the model from settings', async () => {
+  it('loupe mcp: the same problems on stderr, once; grep excludes, the good rule allows; the edit corrector uses the model from settings', async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--cwd', dir], env: Object.fromEntries(Object.entries({ ...process.env, ...env }).filter((e): e is [string, string] => e[1] !== undefined)), stderr: 'pipe' });
     let stderr = '';
     transport.stderr?.on('data', (d) => (stderr += d));
@@ -124,17 +125,32 @@ describe('one broken config through the app, loupe run and loupe mcp', () => {
       const b = await client.callTool({ name: 'bash', arguments: { command: 'echo allowed-by-rule', description: 'say it' } });
       expect(b.isError).not.toBe(true);
       expect(text(b)).toContain('allowed-by-rule');
-      // An edit nothing deterministic can place: the corrector asks the model the settings name.
-      fx.llm.requests.length = 0;
-      fx.llm.enqueue({ content: '{}' }, { content: '{}' });
-      await client.callTool({ name: 'read_file', arguments: { path: 'src/a.ts' } });
-      await client.callTool({ name: 'edit_file', arguments: { path: 'src/a.ts', old_str: 'export const haystack = 1;', new_str: 'x' } });
-      expect(fx.llm.completions.map((c) => c.body.model)).toContain('from-settings');
+      // The edit corrector's model: the one the app's settings name, no environment variable set.
+      expect(stderr).toMatch(/"event":"mcp\.ready".*"llm":"from-settings"/);
     } finally {
       await client.close();
     }
     seen.mcp = problemLines(stderr);
     expect(seen.mcp).toEqual(expected());
+  });
+
+  it('the app: a problem written while the folder is open becomes one notice; a change that keeps it says nothing more', async () => {
+    const host = new Host({ transport: 'websocket', configDir: home });
+    const notices: string[] = [];
+    host.onEvent((ch, p) => ch === 'workspace.notice' && notices.push((p as HostEvents['workspace.notice']).message));
+    try {
+      await host.open(dir);
+      const before = notices.length;
+      await writeFile(path.join(dir, '.loupe/config.json'), CONFIG.replace('"colour": "blue",', '"colour": "blue",\n  "limits": { "test_timeout_ms": "soon" },'));
+      const said = await until(() => notices.slice(before).find((m) => m.includes('limits.test_timeout_ms')), 10_000);
+      expect(said).toMatch(/^\.loupe\/config\.json:4:15: limits\.test_timeout_ms: /);
+      await writeFile(path.join(dir, '.loupe/config.json'), CONFIG.replace('"colour": "blue",', '"colour": "blue",\n  "limits": { "test_timeout_ms": "soon" },\n  "languages": ["go"],'));
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(notices.slice(before)).toEqual([said]);
+    } finally {
+      await host.dispose();
+      await writeFile(path.join(dir, '.loupe/config.json'), CONFIG);
+    }
   });
 
   it('all three said exactly the same lines', () => {

@@ -121,7 +121,7 @@ export function checkText<S extends z.ZodObject>(text: string, schema: S, file: 
 
 /**
  * Says each problem once: a problem already reported is not said again while the file still has
- * it; once fixed and made again, it is new.
+ * it, even when lines above it moved it; once fixed and made again, it is new.
  */
 export class ProblemReporter {
   private said = new Set<string>();
@@ -132,7 +132,7 @@ export class ProblemReporter {
   found(problems: ConfigProblem[]): void {
     const now = new Set<string>();
     for (const p of problems) {
-      const key = describeProblem(p);
+      const key = `${p.file}: ${p.message}`;
       if (now.has(key)) continue;
       now.add(key);
       if (!this.said.has(key)) this.report(p);
