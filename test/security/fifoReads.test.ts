@@ -10,7 +10,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Host } from '../../src/main/host/host';
 import { readAgentsMd } from '../../src/main/agent/prompts/systemPrompt';
-import { LoupeConfigFile } from '../../src/main/services/config/loupeConfig';
 import { ProjectConfig } from '../../src/main/services/permissions/projectConfig';
 import { readTrustState } from '../../src/main/services/permissions/trust';
 import { SessionStore } from '../../src/main/services/sessions/sessionStore';
@@ -122,7 +121,7 @@ const PATHS: ReadPath[] = [
   { name: 'write_file with .git/info/exclude a FIFO', run: async () => (fifo('.git/info/exclude'), { read: h.call('write_file', { path: 'n.txt', content: 'x\n' }) }) },
   { name: 'project rules with config.json a FIFO', okAllowed: true, run: async () => (fifo('.loupe/config.json'), { read: new ProjectConfig(h.root, { trustedDigest: () => null, trust: async () => undefined }).load() }) },
   { name: 'trust state with config.json a FIFO', okAllowed: true, run: async () => (fifo('.loupe/config.json'), { read: readTrustState(h.root, { trustedDigest: () => null, trust: async () => undefined }) }) },
-  { name: 'loupe config with config.json a FIFO', okAllowed: true, run: async () => (fifo('.loupe/config.json'), { read: new LoupeConfigFile(h.root).load() }) },
+  { name: 'grep (search.exclude) with config.json a FIFO', okAllowed: true, run: async () => (fifo('.loupe/config.json'), { read: h.call('grep', { pattern: 'x' }) }) },
   { name: 'session load with its file a FIFO', run: async () => (fifo('.loupe/sessions/ses-fifo.json'), { read: new SessionStore(h.root).load('ses-fifo') }) },
   { name: 'session list with a FIFO among them', okAllowed: true, run: async () => (fifo('.loupe/sessions/ses-fifo.json'), { read: new SessionStore(h.root).list() }) },
   { name: 'test command detection with package.json a FIFO', run: async () => (fifo('package.json'), { read: resolveTestCommand(h.root, {}) }) },

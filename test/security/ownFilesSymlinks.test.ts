@@ -11,7 +11,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { approveModification, commitApproved } from '../../src/main/services/modlog/review';
 import { ProjectConfig } from '../../src/main/services/permissions/projectConfig';
 import { configDigest, type TrustStore } from '../../src/main/services/permissions/trust';
-import { LoupeConfigFile } from '../../src/main/services/config/loupeConfig';
 import { SessionStore } from '../../src/main/services/sessions/sessionStore';
 import { runCommand } from '../../src/main/services/shell/commandRunner';
 import { git } from '../support/tmp';
@@ -105,7 +104,6 @@ async function driveEverything(root: string, home: string): Promise<{ texts: str
   const rules = new ProjectConfig(root, trustingOutside(home));
   await settle(rules.load());
   await settle(rules.addRules([{ kind: 'bash', pattern: 'ls', action: 'allow' }]));
-  await settle(new LoupeConfigFile(root).load());
   return { texts, writeErrors };
 }
 

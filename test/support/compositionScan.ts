@@ -9,7 +9,6 @@ export const WORKSPACE_SERVICES = [
   'PermissionGate',
   'ApprovalQueue',
   'ProjectConfig',
-  'LoupeConfigFile',
   'UserSettings',
   'SessionStore',
   'FileIndex',

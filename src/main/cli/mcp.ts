@@ -4,13 +4,19 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidArgumentError } from '../errors';
-import { correctorFromEnv, createToolContext, newSessionId, type ToolContextOptions } from '../agent/tools/context';
+import { createToolContext, newSessionId, type ToolContextOptions } from '../agent/tools/context';
 import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
 import type { ToolResult } from '../agent/tools/types';
 import { streamLogger } from '../agent/edit/logger';
+import { LlmEditCorrector } from '../agent/edit/corrector';
+import { createJsonChat } from '../agent/llm/jsonChat';
+import { LlmSettingsFile, llmConfigFromSettings } from '../host/llmSettings';
+import { describeProblem } from '../services/permissions/errors';
+import type { ConfigProblem } from '../services/permissions/projectConfig';
+import { defaultConfigDir } from '../services/settings/configDir';
+import { systemKeyStore } from '../services/settings/keyStore';
 import { LOUPE_VERSION } from '../host/version';
 import { FileSession } from '../services/files/readTracker';
-import { defaultConfigDir } from '../services/settings/configDir';
 import { composeWorkspace, openUserSettings, type Asker, type WorkspaceServices } from '../workspace/compose';
 import { parseArgs } from './args';
 import { elicitationAsker } from './mcpApprovals';
@@ -48,6 +54,8 @@ export function toCallToolResult(result: ToolResult, durationMs: number): CallTo
 export function createMcpServer(registry: ToolRegistry, compose: (asker: Asker) => WorkspaceServices, tools: Omit<ToolContextOptions, 'signal'> = {}): Server {
   const server = new Server({ name: 'loupe', version: LOUPE_VERSION }, { capabilities: { tools: {} } });
   const { signal: _unused, ...base } = createToolContext(compose(elicitationAsker(server)), tools);
+  // Read now, so the config's problems are said when the server starts, not at the first call.
+  void base.permissions.project().catch(() => undefined);
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: registry.list().map((tool) => ({
       name: tool.name,
@@ -68,15 +76,21 @@ export async function runMcp(args: string[]): Promise<void> {
   const { flags, positionals } = parseArgs(args, { cwd: 'string', trust: 'boolean' });
   if (positionals.length) throw new InvalidArgumentError(`Unexpected argument: ${positionals[0]}. Usage: loupe mcp [--cwd DIR] [--trust]`);
   const root = await workspaceRoot(typeof flags.cwd === 'string' ? flags.cwd : undefined);
-  const user = openUserSettings(defaultConfigDir());
+  // Problems in the user's settings and the project's config are said once, as `loupe run` says them.
+  const report = (p: ConfigProblem) => process.stderr.write(`loupe: ${describeProblem(p)}\n`);
+  const user = openUserSettings(defaultConfigDir(), report);
   await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`), user);
   // stdout carries the protocol; logs go to stderr.
   const logger = streamLogger((line) => process.stderr.write(line));
   const session = new FileSession(newSessionId());
-  const corrector = correctorFromEnv(logger);
+  // The model the app's settings name (the edit corrector's), each field overridden by the environment.
+  const llm = await llmConfigFromSettings(new LlmSettingsFile(user, { keyStore: systemKeyStore(defaultConfigDir(), process.platform, process.env) }), process.env, (s) =>
+    process.stderr.write(`loupe mcp: ${s}\n`),
+  );
+  const corrector = llm ? new LlmEditCorrector(createJsonChat(llm), logger) : null;
   const composed: WorkspaceServices[] = [];
   const compose = (asker: Asker) => {
-    const services = composeWorkspace({ root, user, asker, logger });
+    const services = composeWorkspace({ root, user, asker, logger, reportConfig: report });
     composed.push(services);
     return services;
   };
@@ -84,7 +98,7 @@ export async function runMcp(args: string[]): Promise<void> {
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   await server.connect(transport);
-  logger.info('mcp.ready', { root, session: session.id, llm: corrector ? 'configured' : 'none' });
+  logger.info('mcp.ready', { root, session: session.id, llm: llm ? llm.model : 'none' });
   await closed;
   await Promise.all(composed.map((s) => s.dispose()));
 }

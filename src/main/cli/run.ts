@@ -2,12 +2,13 @@
 // loop headless. Stdout carries the answer (or NDJSON events with --json); questions, notes and
 // errors go to stderr. Asks: --yes allows them (deny rules still deny), --deny refuses them with
 // the rule to add; with neither flag, an interactive terminal is asked, anything else refuses.
+import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
 import { nullLogger, streamLogger } from '../agent/edit/logger';
 import { LlmClient } from '../agent/llm/client';
-import { resolveLlmConfig, type LlmConfig } from '../agent/llm/config';
+import type { LlmConfig } from '../agent/llm/config';
 import { describeDetected, detectLocalServers } from '../agent/llm/detect';
 import { createJsonChat } from '../agent/llm/jsonChat';
 import type { ChatMessage } from '../agent/llm/types';
@@ -16,10 +17,11 @@ import type { AgentEvent, RunStatus } from '../agent/loop/events';
 import { createToolRegistry } from '../agent/tools/registry';
 import { FileSession } from '../services/files/readTracker';
 import type { ApprovalAnswer, ApprovalRequest } from '../services/permissions/approvalQueue';
+import { describeProblem, type ConfigProblem } from '../services/config/validate';
 import { defaultConfigDir } from '../services/settings/configDir';
 import type { UserSettings } from '../services/settings/userSettings';
 import { systemKeyStore, type KeyStore } from '../services/settings/keyStore';
-import { LlmSettingsFile } from '../host/llmSettings';
+import { LlmSettingsFile, envInt, llmConfigFromSettings } from '../host/llmSettings';
 import { titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
 import { composeWorkspace, openUserSettings, type Asker } from '../workspace/compose';
 import { parseArgs } from './args';
@@ -111,34 +113,14 @@ function humanPrinter(): (e: AgentEvent) => void {
   };
 }
 
-/**
- * The model: the user's settings (those the app saves, key included), each field overridden
- * by its environment variable. Says why a saved key could not be read.
- */
+/** The model: the user's settings, each field overridden by its environment variable. */
 export async function runLlmConfig(
-  configDir: string,
+  settings: UserSettings | string,
   env: NodeJS.ProcessEnv,
   note: (s: string) => void,
-  keyStore: KeyStore | null = systemKeyStore(configDir, process.platform, env),
-  user: UserSettings = openUserSettings(configDir),
+  keyStore: KeyStore | null = systemKeyStore(typeof settings === 'string' ? settings : path.dirname(settings.file), process.platform, env),
 ): Promise<LlmConfig | null> {
-  const saved = await new LlmSettingsFile(user, { keyStore }).read();
-  if (saved.key_problem && !env.OPENAI_API_KEY) note(`loupe run: ${saved.key_problem}`);
-  const fromEnv = (v: string | undefined) => v?.trim() || undefined;
-  return resolveLlmConfig(
-    {
-      baseURL: fromEnv(env.OPENAI_BASE_URL) ?? saved.base_url,
-      apiKey: fromEnv(env.OPENAI_API_KEY) ?? saved.api_key,
-      model: fromEnv(env.LOUPE_MODEL) ?? saved.model,
-      contextTokens: envInt(env.LOUPE_CONTEXT_TOKENS) ?? saved.context_tokens,
-    },
-    {},
-  );
-}
-
-function envInt(value: string | undefined): number | undefined {
-  const n = Number(value);
-  return value && Number.isInteger(n) && n > 0 ? n : undefined;
+  return llmConfigFromSettings(new LlmSettingsFile(typeof settings === 'string' ? openUserSettings(settings) : settings, { keyStore }), env, (s) => note(`loupe run: ${s}`));
 }
 
 export async function runRun(args: string[]): Promise<number> {
@@ -152,19 +134,21 @@ export async function runRun(args: string[]): Promise<number> {
   const note = (s: string) => !json && process.stderr.write(`${s}\n`);
   const logger = process.env.LOUPE_LOG ? streamLogger((line) => process.stderr.write(line)) : nullLogger;
 
-  const configDir = defaultConfigDir();
-  const user = openUserSettings(configDir);
-  const services = composeWorkspace({ root, user, asker: askerFor(mode, note), logger });
+  // Problems in the user's settings and the project's config are said once, on stderr even with --json.
+  const report = (p: ConfigProblem) => process.stderr.write(`loupe: ${describeProblem(p)}\n`);
+  const user = openUserSettings(defaultConfigDir(), report);
+  const services = composeWorkspace({ root, user, asker: askerFor(mode, note), logger, reportConfig: report });
   services.onWarning(note);
   const store = services.sessions;
   const record: SessionRecord<ChatMessage> = typeof flags.session === 'string' ? await store.load<ChatMessage>(flags.session) : store.create<ChatMessage>(titleFrom(prompt));
 
-  const config = await runLlmConfig(configDir, process.env, note, undefined, user);
+  const config = await runLlmConfig(user, process.env, note);
   const llm = config ? new LlmClient(config) : null;
   const noModelHint = llm ? undefined : describeDetected(await detectLocalServers({ timeoutMs: 300 }));
 
   // Said on stderr even with --json: stdout is the event stream.
   await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`), user);
+  await services.project.load();
   const corrector = config ? new LlmEditCorrector(createJsonChat(config), logger) : null;
   const { signal: _own, ...toolContext } = services.toolContext({ session: new FileSession(record.id), corrector });
 

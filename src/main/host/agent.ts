@@ -132,6 +132,12 @@ export class AgentHost {
     return w;
   }
 
+  /** Reads the settings and the open folder's config now, so their problems are said at once. */
+  async checkConfig(): Promise<void> {
+    this.opts.user.permissions();
+    await this.ws().project.load();
+  }
+
   private approvals(w: WorkspaceAgent): ApprovalRequestView[] {
     return w.queue.list().map((r) => ({ ...r, always: r.always.map((a) => ({ ...a })) }));
   }

@@ -13,6 +13,7 @@ import type { LlmSettingsFileOptions } from './llmSettings';
 import { TrustHost } from './trust';
 import { Workspace } from './workspace';
 import { LOUPE_VERSION } from './version';
+import { describeProblem, type ConfigProblem } from '../services/config/validate';
 import { composeWorkspace, openTerminals, openUserSettings, type WorkspaceServices } from '../workspace/compose';
 
 export interface HostOptions {
@@ -43,7 +44,7 @@ export class Host {
 
   constructor(private readonly opts: HostOptions) {
     this.logger = opts.logger ?? nullLogger;
-    this.user = openUserSettings(opts.configDir);
+    this.user = openUserSettings(opts.configDir, (p) => this.configProblem(p));
     this.recent = new RecentFolders(opts.configDir);
     this.terminals = openTerminals({
       data: (id, data) => this.emit('terminal.data', { id, data }),
@@ -88,6 +89,8 @@ export class Host {
       this.workspace = next;
       if (old && old.services !== next.services) await this.release(old.services);
       await this.recent.add(next.info.root).catch(() => undefined);
+      // Config problems become notices of the folder before it is announced, so every client sees them.
+      await this.agent.checkConfig().catch(() => undefined);
       this.emit('workspace.opened', next.info);
       this.trustChanged(next.info.root);
       return next.info;
@@ -111,7 +114,7 @@ export class Host {
 
   /** The composition root, with questions answered by a person and gate warnings shown as notices. */
   private compose(root: string): WorkspaceServices {
-    const services = composeWorkspace({ root, user: this.user, asker: { kind: 'person' }, logger: this.logger });
+    const services = composeWorkspace({ root, user: this.user, asker: { kind: 'person' }, logger: this.logger, reportConfig: (p) => this.configProblem(p) });
     services.onWarning((message) => this.emit('workspace.notice', { root, message }));
     return services;
   }
@@ -134,6 +137,7 @@ export class Host {
 
   /** Re-reads the folder's trust and tells every client (the prompt shows when it is needed). */
   private trustChanged(root: string): void {
+    if (this.workspace?.info.root === root) void this.agent.checkConfig().catch(() => undefined);
     void this.trust.get(root).then(
       (view) => this.workspace?.info.root === root && this.emit('trust.changed', view),
       () => undefined,
@@ -149,6 +153,12 @@ export class Host {
   private ws(): Workspace {
     if (!this.workspace) throw new NoWorkspaceError();
     return this.workspace;
+  }
+
+  /** A problem in settings.json or the folder's config: said once, in the log and as a notice. */
+  private configProblem(problem: ConfigProblem): void {
+    this.logger.warn('config.problem', { ...problem });
+    this.workspace?.notice(describeProblem(problem));
   }
 
   private createHandlers(): Handlers {

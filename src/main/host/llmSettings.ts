@@ -5,9 +5,9 @@
 // "api_key_store": "keychain"; elsewhere it is the plain "api_key" of that owner-only file.
 // Either way every Loupe process run by the user finds it. A key an earlier desktop app sealed
 // with Electron's safeStorage ("api_key_enc") only the app can open; it moves it on first read.
-import type { LlmSettings } from '../agent/llm/config';
+import { resolveLlmConfig, type LlmConfig, type LlmSettings } from '../agent/llm/config';
 import type { KeyStore } from '../services/settings/keyStore';
-import type { UserSettings } from '../services/settings/userSettings';
+import type { LlmSection, UserSettings } from '../services/settings/userSettings';
 
 export interface SavedLlmSettings {
   base_url?: string;
@@ -61,19 +61,17 @@ export class LlmSettingsFile {
   }
 
   async read(): Promise<SavedLlmSettings> {
-    const all = await this.settings.document();
-    const llm = (all?.llm ?? {}) as Record<string, unknown>;
-    const n = Number(llm.context_tokens);
+    const llm = this.settings.llm();
     const key = await this.readKey(llm);
     return {
       ...(str(llm.base_url) ? { base_url: str(llm.base_url) } : {}),
       ...(str(llm.model) ? { model: str(llm.model) } : {}),
-      ...(Number.isInteger(n) && n > 0 ? { context_tokens: n } : {}),
+      ...(llm.context_tokens ? { context_tokens: llm.context_tokens } : {}),
       ...key,
     };
   }
 
-  private async readKey(llm: Record<string, unknown>): Promise<Pick<SavedLlmSettings, 'api_key' | 'key_where' | 'key_problem'>> {
+  private async readKey(llm: LlmSection): Promise<Pick<SavedLlmSettings, 'api_key' | 'key_where' | 'key_problem'>> {
     if (llm.api_key_store === 'keychain') {
       const store = this.opts.keyStore;
       if (!store) return { key_where: 'the OS keychain', key_problem: 'The API key was saved in the OS keychain, which this process cannot reach. Save it again in Settings, or set OPENAI_API_KEY.' };
@@ -98,7 +96,7 @@ export class LlmSettingsFile {
     if (!key) return {};
     try {
       await this.update({ api_key: key });
-      return this.readKey(((await this.settings.document())?.llm ?? {}) as Record<string, unknown>);
+      return this.readKey(this.settings.llm());
     } catch {
       return { api_key: key, key_where: `${this.file} (sealed by the desktop app)` };
     }
@@ -142,4 +140,30 @@ export class LlmSettingsFile {
 /** Saved settings as the model config's explicit fields. */
 export function savedAsLlmSettings(saved: SavedLlmSettings): LlmSettings {
   return { baseURL: saved.base_url, apiKey: saved.api_key, model: saved.model, contextTokens: saved.context_tokens };
+}
+
+/** A positive whole number from an environment variable, else undefined. */
+export function envInt(value: string | undefined): number | undefined {
+  const n = Number(value);
+  return value && Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/**
+ * The model for `loupe run` and `loupe mcp`: the user's settings (those the app saves, key
+ * included), each field overridden by its environment variable. `note` hears why a saved key
+ * could not be read.
+ */
+export async function llmConfigFromSettings(file: LlmSettingsFile, env: NodeJS.ProcessEnv, note: (s: string) => void): Promise<LlmConfig | null> {
+  const saved = await file.read();
+  if (saved.key_problem && !env.OPENAI_API_KEY) note(saved.key_problem);
+  const fromEnv = (v: string | undefined) => v?.trim() || undefined;
+  return resolveLlmConfig(
+    {
+      baseURL: fromEnv(env.OPENAI_BASE_URL) ?? saved.base_url,
+      apiKey: fromEnv(env.OPENAI_API_KEY) ?? saved.api_key,
+      model: fromEnv(env.LOUPE_MODEL) ?? saved.model,
+      contextTokens: envInt(env.LOUPE_CONTEXT_TOKENS) ?? saved.context_tokens,
+    },
+    {},
+  );
 }

@@ -15,7 +15,7 @@ import { ReviewService } from './review';
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
 /** Enough to say what is wrong; a watcher failing in a loop must not grow the list. */
-const MAX_NOTICES = 5;
+const MAX_NOTICES = 20;
 
 export class Workspace {
   readonly index: FileIndex;
@@ -80,7 +80,7 @@ export class Workspace {
   }
 
   /** Kept in the workspace info for clients that connect later, and sent to those connected now. */
-  private notice(message: string): void {
+  notice(message: string): void {
     const notices = (this.info.notices ??= []);
     if (this.disposed || notices.includes(message) || notices.length >= MAX_NOTICES) return;
     notices.push(message);

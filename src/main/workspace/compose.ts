@@ -8,12 +8,11 @@
 import type { Logger } from '../agent/edit/logger';
 import type { EditCorrector } from '../agent/edit/corrector';
 import type { ToolContext } from '../agent/tools/types';
-import { LoupeConfigFile } from '../services/config/loupeConfig';
 import type { FileSession } from '../services/files/readTracker';
 import { ModificationLog } from '../services/modlog/modificationLog';
 import { ApprovalQueue, type Responder } from '../services/permissions/approvalQueue';
 import { PermissionGate } from '../services/permissions/permissionGate';
-import { ProjectConfig } from '../services/permissions/projectConfig';
+import { ProjectConfig, type ConfigProblem } from '../services/permissions/projectConfig';
 import { PermissionEngine } from '../services/permissions/ruleEngine';
 import { PtyService, type PtyEvents } from '../services/pty/ptyService';
 import { SessionStore } from '../services/sessions/sessionStore';
@@ -35,6 +34,8 @@ export interface ComposeOptions {
   user: UserSettings;
   asker: Asker;
   logger: Logger;
+  /** Told each problem of `.loupe/config.json` once; default: the logger's `config.problem`. */
+  reportConfig?: (problem: ConfigProblem) => void;
 }
 
 export interface ToolContextRequest {
@@ -49,7 +50,6 @@ export interface ToolContextRequest {
 export class WorkspaceServices {
   readonly modlog: ModificationLog;
   readonly project: ProjectConfig;
-  readonly config: LoupeConfigFile;
   readonly queue: ApprovalQueue;
   readonly engine: PermissionEngine;
   readonly permissions: PermissionGate;
@@ -62,10 +62,10 @@ export class WorkspaceServices {
     readonly user: UserSettings,
     asker: Asker,
     readonly logger: Logger,
+    reportConfig?: (problem: ConfigProblem) => void,
   ) {
     this.modlog = new ModificationLog(root);
-    this.project = new ProjectConfig(root, user);
-    this.config = new LoupeConfigFile(root);
+    this.project = new ProjectConfig(root, user, { report: reportConfig ?? ((problem) => logger.warn('config.problem', { ...problem })) });
     this.queue = new ApprovalQueue(asker.kind === 'person' ? 'wait' : 'deny');
     if (asker.kind === 'responder') this.queue.setResponder(asker.respond);
     this.engine = new PermissionEngine({ root, project: this.project, userRules: user.permissions });
@@ -88,14 +88,13 @@ export class WorkspaceServices {
     return new WorkspaceWatcher(this.root, onBatch, onError);
   }
 
-  /** What a tool runs with: this folder's log, gate and config, for one chat or connection. */
+  /** What a tool runs with: this folder's log and gate (which reads the config), for one chat or connection. */
   toolContext(req: ToolContextRequest): ToolContext {
     return {
       root: this.root,
       session: req.session,
       modlog: this.modlog,
       permissions: this.permissions,
-      config: this.config,
       signal: req.signal ?? new AbortController().signal,
       corrector: req.corrector,
       logger: req.logger ?? this.logger,
@@ -121,8 +120,8 @@ export class WorkspaceServices {
 }
 
 /** The user's settings for one config dir. Hold the result: one instance serialises its writes. */
-export function openUserSettings(configDir: string): UserSettings {
-  return new UserSettings(configDir);
+export function openUserSettings(configDir: string, report?: (problem: ConfigProblem) => void): UserSettings {
+  return new UserSettings(configDir, { report });
 }
 
 /**
@@ -134,5 +133,5 @@ export function openTerminals(events: PtyEvents): PtyService {
 }
 
 export function composeWorkspace(opts: ComposeOptions): WorkspaceServices {
-  return new WorkspaceServices(opts.root, opts.user, opts.asker, opts.logger);
+  return new WorkspaceServices(opts.root, opts.user, opts.asker, opts.logger, opts.reportConfig);
 }

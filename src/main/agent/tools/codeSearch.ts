@@ -1,8 +1,7 @@
 // code_search: regex search ranked by an explainable relevance score.
-import { configuredExcludes } from '../../services/config/loupeConfig';
 import { z } from 'zod';
 import { CODE_SEARCH_DEFAULT_LIMIT, CODE_SEARCH_MAX_LIMIT, codeSearch, formatCodeSearch } from '../../services/search/codeSearch';
-import { authorizeSearch } from './searchAccess';
+import { authorizeSearch, configuredExcludes } from './searchAccess';
 import { defineTool, success } from './types';
 
 const schema = z.object({
@@ -21,7 +20,7 @@ export const codeSearchTool = defineTool({
   schema,
   async run(args, ctx) {
     const reads = await authorizeSearch(ctx, args.path, 'code_search', `search ${args.path ?? 'the workspace'} for ${args.pattern}`);
-    const excludePatterns = [...(await configuredExcludes(ctx.config)), ...(args.exclude_patterns ?? [])];
+    const excludePatterns = [...(await configuredExcludes(ctx)), ...(args.exclude_patterns ?? [])];
     const r = await codeSearch(ctx.root, { pattern: args.pattern, language: args.language, path: args.path, limit: args.limit, excludePatterns, visible: reads.visible, signal: ctx.signal });
     if (reads.note) r.notes.push(reads.note);
     return success(formatCodeSearch(r), { ...r });

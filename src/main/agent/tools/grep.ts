@@ -1,10 +1,9 @@
 // grep: ripgrep with content / files_with_matches / count modes,
 // context lines and head_limit/offset paging.
-import { configuredExcludes } from '../../services/config/loupeConfig';
 import { z } from 'zod';
 import { grep, GREP_DEFAULT_LIMIT, GREP_MAX_LIMIT } from '../../services/search/grep';
 import { formatGrep } from '../../services/search/grepFormat';
-import { authorizeSearch } from './searchAccess';
+import { authorizeSearch, configuredExcludes } from './searchAccess';
 import { defineTool, success } from './types';
 
 const lines = (what: string) => z.number().int().min(0).max(50).optional().describe(what);
@@ -45,7 +44,7 @@ export const grepTool = defineTool({
       multiline: args.multiline,
       headLimit: args.head_limit,
       offset: args.offset,
-      exclude: await configuredExcludes(ctx.config),
+      exclude: await configuredExcludes(ctx),
       visible: reads.visible,
       signal: ctx.signal,
     });

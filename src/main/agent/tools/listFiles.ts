@@ -1,8 +1,7 @@
 // list_files: `rg --files` filtered by a glob, most recently modified first.
-import { configuredExcludes } from '../../services/config/loupeConfig';
 import { z } from 'zod';
 import { formatListFiles, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, listFiles } from '../../services/search/listFiles';
-import { authorizeSearch } from './searchAccess';
+import { authorizeSearch, configuredExcludes } from './searchAccess';
 import { defineTool, success } from './types';
 
 const schema = z.object({
@@ -17,7 +16,7 @@ export const listFilesTool = defineTool({
   schema,
   async run(args, ctx) {
     const reads = await authorizeSearch(ctx, args.path, 'list_files', `list ${args.pattern ?? 'files'} in ${args.path ?? 'the workspace'}`);
-    const r = await listFiles(ctx.root, { pattern: args.pattern, path: args.path, limit: args.limit, exclude: await configuredExcludes(ctx.config), visible: reads.visible, signal: ctx.signal });
+    const r = await listFiles(ctx.root, { pattern: args.pattern, path: args.path, limit: args.limit, exclude: await configuredExcludes(ctx), visible: reads.visible, signal: ctx.signal });
     if (reads.note) r.notes.push(reads.note);
     return success(formatListFiles(r), { files: r.files.map((f) => ({ path: f.path, mtime: new Date(f.mtimeMs).toISOString() })), total: r.total });
   },

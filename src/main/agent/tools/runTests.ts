@@ -21,13 +21,12 @@ export type RunTestsArgs = z.output<typeof schema>;
 
 
 export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOutputHook): Promise<TestRun & { source: TestCommand['source']; recorded_for: string[] }> {
-  const { config } = await ctx.config.load();
   const gate = ctx.permissions;
-  // The configured commands come from the gate's view of the config: none while untrusted.
-  const tests = (await gate.project()).tests;
+  // The gate's view of the config: no configured commands while the folder is untrusted.
+  const { config } = await gate.project();
   const resolved: TestCommand = args.test_command
     ? { command: args.test_command, language: null, source: 'argument' }
-    : await resolveTestCommand(ctx.root, { ...config, tests }, args.test_file);
+    : await resolveTestCommand(ctx.root, config, args.test_file);
   const summary = await describeTestCommand(ctx.root, resolved.command);
   await gate.authorize({ query: { kind: 'test', command: resolved.command, cwd: ctx.root }, tool: 'run_tests', summary, signal: ctx.signal });
   const run = await runTestCommand({

@@ -13,6 +13,11 @@ export interface SearchAccess {
   note: string | null;
 }
 
+/** `search.exclude` of the workspace's config, read through the same reader as its rules. */
+export async function configuredExcludes(ctx: ToolContext): Promise<string[]> {
+  return (await ctx.permissions.project()).config.search?.exclude ?? [];
+}
+
 export async function authorizeSearch(ctx: ToolContext, requested: string | undefined, tool: string, summary: string): Promise<SearchAccess> {
   // Outside the workspace is refused outright, before any rule is consulted.
   const { rel } = await resolveInWorkspace(ctx.root, requested ?? '');

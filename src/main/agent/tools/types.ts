@@ -1,7 +1,6 @@
 // The shape every agent tool shares: zod arguments in, {ok, output, data?, error?} out.
 import type { z } from 'zod';
 import type { ErrorCode } from '../../../shared/errors';
-import type { LoupeConfigFile } from '../../services/config/loupeConfig';
 import type { FileSession } from '../../services/files/readTracker';
 import type { ModificationLog } from '../../services/modlog/modificationLog';
 import type { PermissionGate } from '../../services/permissions/permissionGate';
@@ -35,8 +34,6 @@ export interface ToolContext {
   logger: Logger;
   /** The workspace's gate: its rules, and whoever answers its questions (the composition root's). */
   permissions: PermissionGate;
-  /** The workspace's `.loupe/config.json` reader (search excludes, test commands, limits). */
-  config: LoupeConfigFile;
   /** Resolves host names for webfetch; absent: the system resolver. */
   lookup?: LookupAll;
 }

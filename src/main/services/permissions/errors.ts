@@ -1,14 +1,12 @@
 import { LoupeError } from '../../errors';
-import type { ConfigProblem } from './projectConfig';
+import { describeProblem, type ConfigProblem } from '../config/validate';
+
+export { describeProblem };
 
 export class PermissionDeniedError extends LoupeError {
   constructor(message: string) {
     super('PERMISSION_DENIED', message);
   }
-}
-
-export function describeProblem(p: ConfigProblem): string {
-  return `${p.file}${p.line !== null ? `:${p.line}:${p.column}` : ''}: ${p.message}`;
 }
 
 /** The project config cannot be parsed, so Loupe will not rewrite it (it would lose the user's text). */

@@ -4,46 +4,24 @@
 // test commands) applies only while the folder is trusted with these exact bytes (trust.ts).
 // It is read and written only through real folders (a clone may ship .loupe/ as a link).
 import path from 'node:path';
-import { z } from 'zod';
+import { CONFIG_REL, LoupeConfigSchema, type LoupeConfig } from '../config/loupeConfig';
+import { ProblemReporter, checkDocument, parseJsonWithPosition, type ConfigProblem } from '../config/validate';
 import { lstatInside, readInside } from '../files/safeOpen';
 import { writeAtomicInside } from '../files/safeWrite';
 import { ConfigMalformedError } from './errors';
-import { findJsonError } from './jsonError';
 import { configDigest, grantsOf, type TrustStore } from './trust';
-import { PERMISSION_ACTIONS, PERMISSION_KINDS, type PermissionRule, type SourcedRule } from './types';
+import { PermissionRuleSchema, type PermissionRule, type SourcedRule } from './types';
 
-export const CONFIG_REL = '.loupe/config.json';
-
-export interface ConfigProblem {
-  file: string;
-  line: number | null;
-  column: number | null;
-  message: string;
-}
-
-const RuleSchema = z.object({ kind: z.enum(PERMISSION_KINDS), pattern: z.string().min(1), action: z.enum(PERMISSION_ACTIONS) });
-
-/** Line and column (1-based) of a character offset. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
-  const line = before.split('\n').length;
-  return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
-}
-
-export function parseJsonWithPosition(text: string, file: string): { value: unknown } | { problem: ConfigProblem } {
-  try {
-    return { value: JSON.parse(text) };
-  } catch (err) {
-    const found = findJsonError(text) ?? { offset: text.length, message: (err as Error).message };
-    return { problem: { file, ...lineColumn(text, found.offset), message: found.message } };
-  }
-}
+export { CONFIG_REL, type ConfigProblem };
+export { lineColumn, parseJsonWithPosition } from '../config/validate';
 
 export type EditsMode = 'review' | 'ask';
 
 export interface ProjectRules {
   rules: SourcedRule[];
   problems: ConfigProblem[];
+  /** Every valid key of the file as it applies now (no allow rules or tests while untrusted). */
+  config: LoupeConfig;
   /** `edits.mode`: `ask` turns every edit into an approval card; absent means review. */
   editsMode?: EditsMode;
   /** The configured test command per language; absent while the folder is untrusted. */
@@ -54,17 +32,30 @@ export interface ProjectRules {
   ignored?: { rules: SourcedRule[]; tests: Record<string, string> };
 }
 
-const NO_CONFIG: ProjectRules = { rules: [], problems: [] };
+const NO_CONFIG: ProjectRules = { rules: [], problems: [], config: {} };
 
+export interface ProjectConfigOptions {
+  /** Told each problem of the file once (a bad or unknown key: where, and what is wrong). */
+  report?: (problem: ConfigProblem) => void;
+}
+
+/**
+ * The one reader of `.loupe/config.json` for a workspace. Re-reads when the file's stat
+ * changes, so an edit in an editor applies to the next decision, search or test run.
+ */
 export class ProjectConfig {
   private cached: { key: string; digest: string; value: ProjectRules } | null = null;
   private writing: Promise<void> = Promise.resolve();
+  private readonly reporter: ProblemReporter;
 
   /** `root` is a realpath; `trust` says which config bytes the person trusted for it. */
   constructor(
     private readonly root: string,
     private readonly trust: TrustStore,
-  ) {}
+    opts: ProjectConfigOptions = {},
+  ) {
+    this.reporter = new ProblemReporter(opts.report ?? (() => undefined));
+  }
 
   get file(): string {
     return path.join(this.root, CONFIG_REL);
@@ -82,38 +73,27 @@ export class ProjectConfig {
     try {
       // Through real folders only, and never blocking on a FIFO: .loupe/ may have come with a clone.
       const s = lstatInside(this.root, this.file);
-      if (!s) return null;
+      if (!s) return this.forget();
       key = `${s.mtimeMs}:${s.size}:${s.ino}`;
-    } catch {
+    } catch (err) {
+      this.reporter.found([{ file: CONFIG_REL, line: null, column: null, message: `cannot be read: ${(err as Error).message}` }]);
       return null;
     }
     if (this.cached?.key === key) return this.cached;
     // One read: the bytes hashed for trust are the bytes parsed. Never blocks on a FIFO.
-    const bytes = await readInside(this.root, this.file).then((r) => r?.buf ?? Buffer.alloc(0), () => Buffer.alloc(0));
-    this.cached = { key, digest: configDigest(bytes), value: this.parse(bytes.toString('utf8')) };
+    const bytes = await readInside(this.root, this.file).then(
+      (r) => r?.buf ?? Buffer.alloc(0),
+      () => Buffer.alloc(0),
+    );
+    this.cached = { key, digest: configDigest(bytes), value: parseProjectRules(bytes.toString('utf8')) };
+    this.reporter.found(this.cached.value.problems);
     return this.cached;
   }
 
-  private parse(text: string): ProjectRules {
-    const parsed = parseJsonWithPosition(text, CONFIG_REL);
-    if ('problem' in parsed) return { rules: [], problems: [parsed.problem] };
-    const doc = parsed.value as { permissions?: unknown; edits?: { mode?: unknown } } | null;
-    const mode = doc?.edits?.mode;
-    // An unreadable mode errs on the careful side: asking before an edit loses nothing.
-    const editsMode: EditsMode | undefined = mode === undefined || mode === 'review' ? (mode as EditsMode | undefined) : 'ask';
-    const tests = Object.fromEntries(grantsOf(doc).tests.map((t) => [t.language, t.command]));
-    const withMode = (r: ProjectRules): ProjectRules => ({ ...r, ...(editsMode ? { editsMode } : {}), ...(Object.keys(tests).length ? { tests } : {}) });
-    const perms = doc?.permissions;
-    if (perms === undefined) return withMode({ rules: [], problems: [] });
-    if (!Array.isArray(perms)) return withMode({ rules: [], problems: [{ file: CONFIG_REL, line: null, column: null, message: '"permissions" must be a list of {kind, pattern, action}' }] });
-    const rules: SourcedRule[] = [];
-    const problems: ConfigProblem[] = [];
-    perms.forEach((raw, i) => {
-      const r = RuleSchema.safeParse(raw);
-      if (r.success) rules.push({ ...r.data, source: 'project', origin: `${CONFIG_REL} permissions[${i}]` });
-      else problems.push({ file: CONFIG_REL, line: null, column: null, message: `permissions[${i}] ignored: ${r.error.issues.map((x) => `${x.path.join('.') || 'rule'} ${x.message}`).join('; ')}` });
-    });
-    return withMode({ rules, problems });
+  private forget(): null {
+    this.cached = null;
+    this.reporter.found([]);
+    return null;
   }
 
   /** Appends rules (skipping ones already there); refuses to touch a file it cannot parse. */
@@ -122,7 +102,7 @@ export class ProjectConfig {
       const list = Array.isArray(doc.permissions) ? [...(doc.permissions as unknown[])] : [];
       const has = (r: PermissionRule) =>
         list.some((x) => {
-          const p = RuleSchema.safeParse(x);
+          const p = PermissionRuleSchema.safeParse(x);
           return p.success && p.data.kind === r.kind && p.data.pattern === r.pattern && p.data.action === r.action;
         });
       for (const r of add) if (!has(r)) list.push({ kind: r.kind, pattern: r.pattern, action: r.action });
@@ -187,7 +167,24 @@ function safeJson(text: string): unknown {
 /** The config with its grants set aside: deny and ask rules and edits.mode still apply. */
 function withoutGrants(value: ProjectRules): ProjectRules {
   const allow = value.rules.filter((r) => r.action === 'allow');
-  if (!allow.length && !value.tests) return value;
   const { tests, ...rest } = value;
-  return { ...rest, rules: value.rules.filter((r) => r.action !== 'allow'), trusted: false, ignored: { rules: allow, tests: tests ?? {} } };
+  const { tests: _tests, ...config } = value.config;
+  const kept = { ...config, ...(config.permissions ? { permissions: config.permissions.filter((r) => r.action !== 'allow') } : {}) };
+  if (!allow.length && !tests) return { ...rest, config: kept };
+  return { ...rest, config: kept, rules: value.rules.filter((r) => r.action !== 'allow'), trusted: false, ignored: { rules: allow, tests: tests ?? {} } };
+}
+
+/** The file's text as rules and settings: every valid key applies, every other one is a problem. */
+export function parseProjectRules(text: string): ProjectRules {
+  const parsed = parseJsonWithPosition(text, CONFIG_REL);
+  if ('problem' in parsed) return { rules: [], problems: [parsed.problem], config: {} };
+  const { value: config, problems } = checkDocument(parsed.value, LoupeConfigSchema, CONFIG_REL, text);
+  const raw = parsed.value as { edits?: { mode?: unknown }; permissions?: unknown } | null;
+  // An unreadable mode errs on the careful side: asking before an edit loses nothing.
+  const editsMode: EditsMode | undefined = config.edits?.mode ?? (raw?.edits?.mode === undefined ? undefined : 'ask');
+  // Each rule names its place in the file, counting the ones left out.
+  const places = (Array.isArray(raw?.permissions) ? raw.permissions : []).flatMap((r, i) => (PermissionRuleSchema.safeParse(r).success ? [i] : []));
+  const rules = (config.permissions ?? []).map((r, i): SourcedRule => ({ ...r, source: 'project', origin: `${CONFIG_REL} permissions[${places[i]}]` }));
+  const tests = config.tests && Object.keys(config.tests).length ? config.tests : undefined;
+  return { rules, problems, config, ...(editsMode ? { editsMode } : {}), ...(tests ? { tests } : {}) };
 }

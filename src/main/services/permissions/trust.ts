@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { readInside } from '../files/safeOpen';
-import { CONFIG_REL } from './projectConfig';
-import { PERMISSION_ACTIONS, PERMISSION_KINDS, type PermissionRule } from './types';
+import { CONFIG_REL, checkLoupeConfig } from '../config/loupeConfig';
+import type { PermissionRule } from './types';
 
 /** Where trust is kept: the user's settings (UserSettings), never the workspace. */
 export interface TrustStore {
@@ -34,22 +34,11 @@ export interface TrustState {
   grants: ProjectGrants;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
-
-/** The grants of a parsed config, read leniently: whatever could take effect is listed. */
+/** The grants of a parsed config: exactly the allow rules and test commands the reader would apply. */
 export function grantsOf(doc: unknown): ProjectGrants {
-  const d = isRecord(doc) ? doc : {};
-  const allow = (Array.isArray(d.permissions) ? d.permissions : []).flatMap((r): PermissionRule[] =>
-    isRecord(r) &&
-    r.action === 'allow' &&
-    typeof r.pattern === 'string' &&
-    r.pattern &&
-    (PERMISSION_KINDS as readonly unknown[]).includes(r.kind) &&
-    (PERMISSION_ACTIONS as readonly unknown[]).includes(r.action)
-      ? [{ kind: r.kind as PermissionRule['kind'], pattern: r.pattern, action: 'allow' }]
-      : [],
-  );
-  const tests = Object.entries(isRecord(d.tests) ? d.tests : {}).flatMap(([language, command]) => (typeof command === 'string' && command ? [{ language, command }] : []));
+  const { value } = checkLoupeConfig(doc);
+  const allow = (value.permissions ?? []).filter((r) => r.action === 'allow');
+  const tests = Object.entries(value.tests ?? {}).map(([language, command]) => ({ language, command }));
   return { allow, tests };
 }
 

@@ -1,4 +1,6 @@
 // The rule model (docs/architecture.md, permissions).
+import { z } from 'zod';
+
 export const PERMISSION_KINDS = ['read', 'edit', 'bash', 'webfetch', 'external_directory', 'test'] as const;
 export type PermissionKind = (typeof PERMISSION_KINDS)[number];
 export const PERMISSION_ACTIONS = ['allow', 'ask', 'deny'] as const;
@@ -10,6 +12,9 @@ export interface PermissionRule {
   pattern: string;
   action: PermissionAction;
 }
+
+/** A rule as written in `.loupe/config.json` or the user's settings: the one schema for both. */
+export const PermissionRuleSchema = z.object({ kind: z.enum(PERMISSION_KINDS), pattern: z.string().min(1), action: z.enum(PERMISSION_ACTIONS) });
 
 /** Where a rule came from, so a decision can say which line to edit. */
 export type RuleSource = 'session' | 'project' | 'user';

@@ -2,7 +2,10 @@ import { writeFile, utimes } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/support/tmp';
 import { PermissionEngine } from '../permissions/ruleEngine';
+import { describeProblem } from '../config/validate';
 import { UserSettings } from './userSettings';
+
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -29,6 +32,29 @@ describe('UserSettings', () => {
     const later = new Date(Date.now() + 5000);
     await utimes(settings.file, later, later);
     expect(settings.permissions()).toEqual([]);
-    expect(settings.problem).toContain('permissions.0.kind');
+    expect(settings.problem).toContain('permissions[0].kind');
+  });
+
+  it('a bad or unknown key is said once with line:column and ignored; every other key applies', async () => {
+    const said: string[] = [];
+    const settings = new UserSettings(dir, { report: (p) => said.push(describeProblem(p)) });
+    const text = `{
+  "theme": "dark",
+  "permissions": [{ "kind": "bash", "pattern": "make *", "action": "allow" }, { "kind": "bash", "pattern": "" , "action": "deny" }],
+  "llm": { "base_url": "localhost:11434", "model": "qwen", "context_tokens": -5, "temperature": 0.2 }
+}`;
+    await writeFile(settings.file, text);
+    expect(settings.permissions()).toEqual([{ kind: 'bash', pattern: 'make *', action: 'allow' }]);
+    expect(settings.llm()).toEqual({ model: 'qwen' });
+    settings.permissions();
+    const file = settings.file;
+    const col = (line: number, needle: string) => text.split('\n')[line - 1].indexOf(needle) + 1;
+    expect(said).toEqual([
+      expect.stringMatching(new RegExp(`^${esc(file)}:2:3: theme: unknown key "theme", ignored`)),
+      expect.stringMatching(new RegExp(`^${esc(file)}:3:${col(3, '"pattern": ""')}: permissions\\[1\\]\\.pattern: .*ignored`)),
+      expect.stringMatching(new RegExp(`^${esc(file)}:4:${col(4, '"base_url"')}: llm\\.base_url: must start with http`)),
+      expect.stringMatching(new RegExp(`^${esc(file)}:4:${col(4, '"context_tokens"')}: llm\\.context_tokens: `)),
+      expect.stringMatching(new RegExp(`^${esc(file)}:4:${col(4, '"temperature"')}: llm\\.temperature: unknown key`)),
+    ]);
   });
 });

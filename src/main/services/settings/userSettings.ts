@@ -1,28 +1,52 @@
 // User-level settings (`<config dir>/settings.json`), the one reader and writer of that file:
 // the permission rules that apply to every workspace (below the project's own), the folders
-// the person trusted with their project config, and the model settings ("llm", owned by the
-// host's LlmSettingsFile through `document`/`update`). Read on demand with a change check, so an
-// edit in an editor takes effect on the next decision; a malformed file is ignored, never fatal.
+// the person trusted with their project config, and the model settings ("llm", whose key the
+// host's LlmSettingsFile places). Read on demand with a change check, so an edit in an editor
+// takes effect on the next decision. Each key is checked on its own: a bad or unknown one is
+// reported once with its line and column and ignored, and the others still apply.
 import { readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { InvalidArgumentError } from '../../errors';
-import { PERMISSION_ACTIONS, PERMISSION_KINDS, type PermissionRule } from '../permissions/types';
+import { ProblemReporter, checkText, describeProblem, type ConfigProblem } from '../config/validate';
+import { PermissionRuleSchema, type PermissionRule } from '../permissions/types';
 import { writeJsonAtomic } from './atomicJson';
 
 const TrustSchema = z.object({ config_sha256: z.string().regex(/^[0-9a-f]{64}$/), trusted_at: z.string().optional() });
 
-/** The whole file; each key is checked on its own so one bad key does not void the others. */
+/** The whole file. */
 export const SettingsSchema = z.object({
-  permissions: z.array(z.object({ kind: z.enum(PERMISSION_KINDS), pattern: z.string().min(1), action: z.enum(PERMISSION_ACTIONS) })).optional(),
+  permissions: z.array(PermissionRuleSchema).optional(),
   /** Realpath of a workspace → the sha256 of the `.loupe/config.json` bytes the person trusted. */
   trusted_folders: z.record(z.string(), TrustSchema).optional(),
-  llm: z.record(z.string(), z.unknown()).optional(),
+  llm: z
+    .object({
+      base_url: z.string().regex(/^https?:\/\//i, 'must start with http:// or https://').optional(),
+      model: z.string().optional(),
+      context_tokens: z.number().int().positive().optional(),
+      /** The key in plain text, in an owner-only file, where no keychain answers. */
+      api_key: z.string().optional(),
+      /** "keychain": the key is in the OS keychain. */
+      api_key_store: z.literal('keychain').optional(),
+      /** A key an earlier desktop app sealed with Electron's safeStorage. */
+      api_key_enc: z.string().optional(),
+    })
+    .optional(),
 });
 
-type Settings = z.infer<typeof SettingsSchema>;
-type Loaded = { key: string; rules: PermissionRule[]; trusted: Record<string, string>; problem: string | null };
+export type LlmSection = NonNullable<z.output<typeof SettingsSchema>['llm']>;
+
+export const SETTINGS_FILE = 'settings.json';
+
+type Loaded = { key: string; rules: PermissionRule[]; trusted: Record<string, string>; llm: LlmSection; problems: ConfigProblem[] };
+
+const EMPTY: Loaded = { key: '', rules: [], trusted: {}, llm: {}, problems: [] };
+
+export interface UserSettingsOptions {
+  /** Told each problem of the file once (a bad or unknown key: where, and what is wrong). */
+  report?: (problem: ConfigProblem) => void;
+}
 
 /** One per config dir per process, held by whoever composes the workspace (see workspace/compose). */
 export class UserSettings {
@@ -31,15 +55,25 @@ export class UserSettings {
   /** Writes from this instance, one after another, so no update is lost. */
   private writeChain: Promise<unknown> = Promise.resolve();
 
-  constructor(configDir: string) {
-    this.file = path.join(configDir, 'settings.json');
+  private readonly reporter: ProblemReporter;
+
+  constructor(configDir: string, opts: UserSettingsOptions = {}) {
+    this.file = path.join(configDir, SETTINGS_FILE);
+    this.reporter = new ProblemReporter(opts.report ?? (() => undefined));
   }
 
   /** The user's permission rules; [] when the file is missing or malformed (see `problem`). */
   permissions = (): PermissionRule[] => this.load().rules;
 
+  /** The model settings as saved; fields that fail the schema are left out. */
+  llm(): LlmSection {
+    return this.load().llm;
+  }
+
+  /** What is wrong with the file now, one line per problem; null when nothing is. */
   get problem(): string | null {
-    return this.load().problem;
+    const { problems } = this.load();
+    return problems.length ? problems.map(describeProblem).join('; ') : null;
   }
 
   /** The config digest this folder (a realpath) was trusted with, or null. */
@@ -89,26 +123,22 @@ export class UserSettings {
       const s = statSync(this.file);
       key = `${s.mtimeMs}:${s.size}:${s.ino}`;
     } catch {
-      return { key: '', rules: [], trusted: {}, problem: null };
+      this.reporter.found([]);
+      return EMPTY;
     }
     if (this.cache?.key === key) return this.cache;
-    const problems: string[] = [];
-    let doc: Record<string, unknown> = {};
+    let text: string;
     try {
-      const v = JSON.parse(readFileSync(this.file, 'utf8')) as unknown;
-      if (v && typeof v === 'object' && !Array.isArray(v)) doc = v as Record<string, unknown>;
-      else problems.push('the file must hold a JSON object');
+      text = readFileSync(this.file, 'utf8');
     } catch (err) {
-      problems.push((err as Error).message);
+      const problems = [{ file: this.file, line: null, column: null, message: `cannot be read: ${(err as Error).message}` }];
+      this.reporter.found(problems);
+      return { ...EMPTY, problems };
     }
-    const pick = <K extends keyof Settings>(k: K): Settings[K] | undefined => {
-      const r = SettingsSchema.shape[k].safeParse(doc[k]);
-      if (r.success) return r.data as Settings[K];
-      problems.push(r.error.issues.map((i) => `${[k, ...i.path].join('.')}: ${i.message}`).join('; '));
-      return undefined;
-    };
-    const trusted = Object.fromEntries(Object.entries(pick('trusted_folders') ?? {}).map(([root, t]) => [root, t.config_sha256]));
-    this.cache = { key, rules: pick('permissions') ?? [], trusted, problem: problems.length ? `${this.file}: ${problems.join('; ')}` : null };
+    const { value, problems } = checkText(text, SettingsSchema, this.file);
+    const trusted = Object.fromEntries(Object.entries(value.trusted_folders ?? {}).map(([root, t]) => [root, t.config_sha256]));
+    this.cache = { key, rules: value.permissions ?? [], trusted, llm: value.llm ?? {}, problems };
+    this.reporter.found(problems);
     return this.cache;
   }
 }
