@@ -7,7 +7,8 @@ import { InvalidArgumentError } from '../errors';
 import { createToolContext } from '../agent/tools/context';
 import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
 import type { ToolContext, ToolResult } from '../agent/tools/types';
-import { streamLogger } from '../agent/edit/logger';
+import { userLog } from '../services/log/userLog';
+import { defaultConfigDir } from '../services/settings/configDir';
 import { LOUPE_VERSION } from '../host/version';
 import { parseArgs } from './args';
 import { mcpPermissionGate } from './mcpApprovals';
@@ -62,8 +63,8 @@ export async function runMcp(args: string[]): Promise<void> {
   if (positionals.length) throw new InvalidArgumentError(`Unexpected argument: ${positionals[0]}. Usage: loupe mcp [--cwd DIR] [--trust]`);
   const root = await workspaceRoot(typeof flags.cwd === 'string' ? flags.cwd : undefined);
   await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`));
-  // stdout carries the protocol; logs go to stderr.
-  const logger = streamLogger((line) => process.stderr.write(line));
+  // stdout carries the protocol; logs go to the user's log file and to stderr.
+  const { logger } = userLog({ configDir: defaultConfigDir(), stderr: 'always' });
   const { signal: _unused, ...base } = createToolContext({ root, logger });
   const server = createMcpServer(createToolRegistry(), base);
   const transport = new StdioServerTransport();

@@ -5,7 +5,7 @@
 import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
-import { nullLogger, streamLogger } from '../agent/edit/logger';
+import { userLog } from '../services/log/userLog';
 import { LlmClient } from '../agent/llm/client';
 import { resolveLlmConfig, type LlmConfig } from '../agent/llm/config';
 import { describeDetected, detectLocalServers } from '../agent/llm/detect';
@@ -149,7 +149,8 @@ export async function runRun(args: string[]): Promise<number> {
   const json = flags.json === true;
   const mode: Mode = flags.yes ? 'yes' : flags.deny ? 'deny' : process.stdin.isTTY ? 'ask' : 'deny';
   const note = (s: string) => !json && process.stderr.write(`${s}\n`);
-  const logger = process.env.LOUPE_LOG ? streamLogger((line) => process.stderr.write(line)) : nullLogger;
+  // The user's log file always; stderr too when LOUPE_LOG is set (stdout is the answer).
+  const { logger } = userLog({ configDir: defaultConfigDir(), stderr: 'env' });
 
   const store = new SessionStore(root);
   const record: SessionRecord<ChatMessage> = typeof flags.session === 'string' ? await store.load<ChatMessage>(flags.session) : store.create<ChatMessage>(titleFrom(prompt));
@@ -164,7 +165,13 @@ export async function runRun(args: string[]): Promise<number> {
   const project = new ProjectConfig(root, user);
   const queue = new ApprovalQueue('deny');
   queue.setResponder(responderFor(mode, note));
-  const permissions = new PermissionGate(new PermissionEngine({ root, project, userRules: user.permissions }), queue, { persist: (rules) => project.addRules(rules), onWarning: note });
+  const permissions = new PermissionGate(new PermissionEngine({ root, project, userRules: user.permissions }), queue, {
+    persist: (rules) => project.addRules(rules),
+    onWarning: (message) => {
+      note(message);
+      logger.warn('config.problem', { root, message });
+    },
+  });
   const corrector = config ? new LlmEditCorrector(createJsonChat(config), logger) : null;
   const { signal: _own, ...toolContext } = createToolContext({ root, logger, corrector, session: new FileSession(record.id) });
 

@@ -2,7 +2,7 @@
 // against a stand-in 'electron' module (no Electron binary can run here). What a user would
 // meet on first launch: where Chromium's profile goes, the IPC surface, the window's hardening,
 // the menu of a user's run, the clipboard permission, an old sealed key, a crashed renderer.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MenuItemConstructorOptions } from 'electron';
@@ -92,6 +92,19 @@ describe('the Electron main process, booted with a stand-in electron', () => {
     const roles = flatten(e.Menu.current!.template).map((i) => i.role);
     expect(roles).toEqual(expect.arrayContaining(['copy', 'paste']));
     for (const role of ['reload', 'forceReload', 'toggleDevTools']) expect(roles).not.toContain(role);
+  });
+
+  it("Help › Open Log opens the user's log file, owner-only, in the config folder; settings name it", async () => {
+    const item = flatten(e.Menu.current!.template).find((i) => i.id === 'open-log');
+    (item!.click as () => void)();
+    const file = path.join(configDir, 'logs', 'loupe.log');
+    await until(() => e.shell.opened.length > 0);
+    expect(e.shell.opened).toEqual([file]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8')).toMatch(/"event":"app.started"/);
+    await import('../../preload/index');
+    const client = createIpcClient(e.exposed.get('loupe') as PreloadBridge);
+    expect((await client.request('settings.get', undefined)).log_file).toBe(file);
   });
 
   it('never grants clipboard reads (paste is the browser\'s own event), only sanitized writes from the app', () => {

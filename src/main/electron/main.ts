@@ -5,8 +5,10 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defaultConfigDir } from '../host/configDir';
 import { Host } from '../host/host';
+import { LOUPE_VERSION } from '../host/version';
 import { toWireError } from '../errors';
 import { systemKeys } from '../services/settings/keyStore';
+import { userLog } from '../services/log/userLog';
 import { folderFromArgv } from './argv';
 import { bindIpc } from './ipc';
 import { menuTemplate } from './menu';
@@ -22,6 +24,7 @@ const DISPOSE_TIMEOUT_MS = 5_000;
 const devUrl = devServerUrl(process.env, app.isPackaged);
 const developer = isDeveloperRun(process.env, app.isPackaged);
 const configDir = defaultConfigDir();
+const log = userLog({ configDir });
 const appUrl = devUrl ?? pathToFileURL(RENDERER_INDEX).href;
 const security: SecurityOptions = { appUrl, openExternal: (url) => shell.openExternal(url) };
 
@@ -37,6 +40,7 @@ function message(err: unknown): string {
 function showError(title: string, err: unknown): void {
   const options = { type: 'error' as const, message: title, detail: message(err) };
   console.error(`loupe: ${title}: ${options.detail}`);
+  log.logger.error('app.error', { title, error: err });
   void (win && !win.isDestroyed() ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options));
 }
 
@@ -78,7 +82,15 @@ function createWindow(): void {
   loaded.catch((err: unknown) => showError('Could not load the Loupe window', err));
 }
 
+/** Help › Open Log: the user's log file in the system's viewer for it. */
+async function openLog(): Promise<void> {
+  log.logger.info('app.open_log', { file: log.file }); // the file exists before it is opened
+  const failure = await shell.openPath(log.file);
+  if (failure) showError('Could not open the log', new Error(`${failure} (${log.file})`));
+}
+
 async function start(): Promise<void> {
+  log.logger.info('app.started', { version: LOUPE_VERSION });
   hardenSession(session.defaultSession, {
     ...security,
     isAppWebContents: (id) => id !== undefined && appWebContents !== null && !appWebContents.isDestroyed() && appWebContents.id === id,
@@ -91,12 +103,12 @@ async function start(): Promise<void> {
     if (!(await safeStorage.isAsyncEncryptionAvailable())) throw new Error('safeStorage is not available');
     return (await safeStorage.decryptStringAsync(Buffer.from(sealed, 'base64'))).result;
   };
-  host = new Host({ transport: 'electron', configDir, pickFolder, keys: { ...systemKeys(configDir), unsealLegacy } });
+  host = new Host({ transport: 'electron', configDir, pickFolder, keys: { ...systemKeys(configDir), unsealLegacy }, logger: log.logger, logFile: log.file });
   unbindIpc = bindIpc({ ipcMain, host, appUrl, getWebContents: () => appWebContents });
 
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
-      menuTemplate({ platform: process.platform, developer, openFolder: () => void openFolderFromMenu() }),
+      menuTemplate({ platform: process.platform, developer, openFolder: () => void openFolderFromMenu(), openLog: () => void openLog() }),
     ),
   );
 

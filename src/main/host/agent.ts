@@ -14,7 +14,7 @@ import type {
 } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
-import { nullLogger } from '../agent/edit/logger';
+import { nullLogger, type Logger } from '../services/log/logger';
 import { LlmClient } from '../agent/llm/client';
 import { resolveLlmConfig, type LlmConfig } from '../agent/llm/config';
 import { detectLocalServers, describeDetected } from '../agent/llm/detect';
@@ -109,6 +109,10 @@ export interface AgentHostOptions {
   keys?: LlmSettingsFileOptions;
   /** Tests: the tools the agent may call. */
   registry?: ToolRegistry;
+  /** Where tool crashes and config problems are written (the user's log file). */
+  logger?: Logger;
+  /** The log file, shown in the settings dialog. */
+  logFile?: string;
 }
 
 export class AgentHost {
@@ -125,11 +129,15 @@ export class AgentHost {
     this.registry = opts.registry ?? createToolRegistry();
   }
 
+  private get logger(): Logger {
+    return this.opts.logger ?? nullLogger;
+  }
+
   private ws(): WorkspaceAgent {
     const root = this.opts.root();
     let w = this.workspaces.get(root);
     if (!w) {
-      const created = new WorkspaceAgent(root, this.user, () => undefined);
+      const created = new WorkspaceAgent(root, this.user, (message) => this.logger.warn('config.problem', { root, message }));
       created.queue.onEvent(() => {
         if (this.workspaces.get(this.opts.root()) === created) this.opts.emit('approvals.changed', { requests: this.approvals(created) });
       });
@@ -177,6 +185,7 @@ export class AgentHost {
       configured: config !== null,
       detected: detected.map((d) => ({ name: d.name, base_url: d.baseURL, models: d.models })),
       ...(profile ? { endpoint_profile: profile } : {}),
+      ...(this.opts.logFile ? { log_file: this.opts.logFile } : {}),
     };
   }
 
@@ -320,7 +329,7 @@ export class AgentHost {
     if (!s.record.requests.length && s.record.title === 'New session') s.record.title = titleFrom(p.text);
 
     const llm = new LlmClient(config);
-    const { signal: _own, ...toolContext } = createToolContext({ root: w.root, logger: nullLogger, corrector: new LlmEditCorrector(createJsonChat(config), nullLogger), session: s.files });
+    const { signal: _own, ...toolContext } = createToolContext({ root: w.root, logger: this.logger, corrector: new LlmEditCorrector(createJsonChat(config), this.logger), session: s.files });
     const agent = new Agent({ llm, registry: this.registry, toolContext: { ...toolContext, permissions: w.gate } }, s.record.messages);
     const sessionId = s.record.id;
     const correlationId = newCorrelationId();

@@ -8,6 +8,7 @@ import { readForViewer } from '../services/workspace/fileReader';
 import { completeFolder } from '../services/workspace/pathCompletion';
 import { AgentHost } from './agent';
 import type { LlmSettingsFileOptions } from './llmSettings';
+import type { Logger } from '../services/log/logger';
 import { TrustHost } from './trust';
 import { Workspace } from './workspace';
 import { LOUPE_VERSION } from './version';
@@ -19,6 +20,10 @@ export interface HostOptions {
   pickFolder?: () => Promise<string | null>;
   /** Where the model API key is kept (the OS keychain); absent: the owner-only settings file. */
   keys?: LlmSettingsFileOptions;
+  /** Tool crashes, config problems and background notices go here (the user's log file). */
+  logger?: Logger;
+  /** Where that log is, for the settings dialog. */
+  logFile?: string;
 }
 
 type Listener = <E extends EventChannel>(event: E, payload: HostEvents[E]) => void;
@@ -40,7 +45,7 @@ export class Host {
       data: (id, data) => this.emit('terminal.data', { id, data }),
       exit: (id, exitCode, signal) => this.emit('terminal.exit', { id, exitCode, signal }),
     });
-    this.agent = new AgentHost({ configDir: opts.configDir, emit: (e, p) => this.emit(e, p), root: () => this.ws().info.root, keys: opts.keys });
+    this.agent = new AgentHost({ configDir: opts.configDir, emit: (e, p) => this.emit(e, p), root: () => this.ws().info.root, keys: opts.keys, logger: opts.logger, logFile: opts.logFile });
     this.trust = new TrustHost(opts.configDir);
     this.handlers = this.createHandlers();
   }
@@ -97,11 +102,13 @@ export class Host {
   }
 
   private emit<E extends EventChannel>(event: E, payload: HostEvents[E]): void {
+    if (event === 'workspace.notice') this.opts.logger?.warn('workspace.notice', payload as HostEvents['workspace.notice']);
     for (const l of this.listeners) {
       try {
         l(event, payload);
-      } catch {
+      } catch (err) {
         // One broken transport must not starve the others.
+        this.opts.logger?.error('transport.listener_failed', { event, error: err });
       }
     }
   }

@@ -2,7 +2,7 @@
 import { FileSession } from '../../services/files/readTracker';
 import { ModificationLog } from '../../services/modlog/modificationLog';
 import { LlmEditCorrector, type EditCorrector } from '../edit/corrector';
-import { nullLogger, type Logger } from '../edit/logger';
+import { nullLogger, type Logger } from '../../services/log/logger';
 import { llmConfigFromEnv } from '../llm/config';
 import { createJsonChat } from '../llm/jsonChat';
 import { newSessionId } from '../../services/sessions/sessionStore';

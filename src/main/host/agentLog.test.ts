@@ -1,0 +1,81 @@
+// A tool that crashes inside the app's agent: the model gets an INTERNAL error it can act on,
+// and the user's log file keeps the crash with its whole stack, where Help › Open Log finds it.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatEvent, EventChannel, HostEvents } from '../../shared/contract';
+import { startScriptedLlm, type ScriptedLlm } from '../../../test/support/scriptedLlm';
+import { tempDir, until, writeTree } from '../../../test/support/tmp';
+import { createToolRegistry } from '../agent/tools/registry';
+import { defineTool, success } from '../agent/tools/types';
+import { logFilePath } from '../services/log/fileLogger';
+import { userLog } from '../services/log/userLog';
+import { AgentHost } from './agent';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let llm: ScriptedLlm;
+const ENV = ['OPENAI_BASE_URL', 'OPENAI_API_KEY', 'LOUPE_MODEL'];
+const saved: Record<string, string | undefined> = {};
+
+beforeEach(async () => {
+  for (const k of ENV) {
+    saved[k] = process.env[k];
+    delete process.env[k];
+  }
+  ({ dir, cleanup } = await tempDir('loupe-agentlog-'));
+  llm = await startScriptedLlm();
+});
+afterEach(async () => {
+  await llm.close();
+  await cleanup();
+  for (const k of ENV) if (saved[k] === undefined) delete process.env[k];
+  else process.env[k] = saved[k];
+});
+
+function indexTheWorld(items: string[]): string {
+  return (undefined as unknown as Record<string, string>)[items[0]]; // a real bug: a TypeError
+}
+
+const flaky = defineTool({
+  name: 'flaky',
+  description: 'A tool with a bug.',
+  schema: z.object({ items: z.array(z.string()) }),
+  run: async (args) => success(indexTheWorld(args.items)),
+});
+
+describe('the app agent logs a tool crash to the user log', () => {
+  it('with the tool, the error and its stack, while the model gets INTERNAL', async () => {
+    const configDir = path.join(dir, 'config');
+    const ws = path.join(dir, 'ws');
+    await writeTree(ws, { 'a.txt': 'a\n' });
+    const events: { ch: EventChannel; p: unknown }[] = [];
+    const log = userLog({ configDir });
+    const agent = new AgentHost({
+      configDir,
+      emit: (ch, p) => events.push({ ch, p }),
+      root: () => ws,
+      registry: createToolRegistry().register(flaky),
+      logger: log.logger,
+      logFile: log.file,
+    });
+    await agent.saveSettings({ base_url: llm.baseURL, model: 'scripted' });
+    llm.enqueue({ toolCalls: [{ name: 'flaky', arguments: JSON.stringify({ items: ['x'] }) }] }, { content: 'It broke.' });
+    await agent.send({ text: 'go' });
+    const chat = () => events.filter((e) => e.ch === 'chat.event').map((e) => (e.p as HostEvents['chat.event']).event);
+    await until(() => chat().find((e) => e.type === 'request_finished'), 10_000);
+    const done = chat().find((e): e is Extract<ChatEvent, { type: 'tool_call_finished' }> => e.type === 'tool_call_finished');
+    expect(done).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+
+    const file = logFilePath(configDir);
+    expect(existsSync(file)).toBe(true);
+    const records = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const crash = records.find((r) => r.event === 'tool.crashed');
+    expect(crash).toMatchObject({ level: 'error', tool: 'flaky', error: { name: 'TypeError' } });
+    expect(crash.error.stack).toContain('indexTheWorld');
+    expect(crash.error.stack).toContain('agentLog.test.ts');
+    expect((await agent.getSettings()).log_file).toBe(file);
+    await agent.dispose();
+  });
+});
