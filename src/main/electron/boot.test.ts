@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MenuItemConstructorOptions } from 'electron';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FakeElectron } from '../../../test/support/fakeElectron';
-import { standInKeyring } from '../../../test/support/standInKeyring';
+import { firstLaunchHome } from '../../../test/support/firstLaunchHome';
 import { tempDir, until } from '../../../test/support/tmp';
 import { createIpcClient } from '../../renderer/host-client/ipcClient';
 import { REQUEST_CHANNELS, ipcChannel, type PreloadBridge } from '../../shared/contract';
@@ -22,30 +22,20 @@ vi.mock('electron', async () => {
 });
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const ENV_KEYS = ['HOME', 'XDG_CONFIG_HOME', 'APPDATA', 'LOUPE_HOME', 'LOUPE_DEV', 'ELECTRON_RENDERER_URL', 'PATH', 'STANDIN_KEYRING', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'LOUPE_MODEL'];
-const savedEnv = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
-const savedArgv = process.argv;
 
 let dir: string;
 let cleanup: () => Promise<void>;
 let workspace: string;
 let configDir: string;
 let e: FakeElectron;
+let restoreEnv: (() => void) | undefined;
 
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('loupe-boot-'));
   workspace = path.join(dir, 'project');
   mkdirSync(workspace);
   writeFileSync(path.join(workspace, 'hello.txt'), 'hello from the boot test\n');
-  const ring = standInKeyring(dir); // never the machine's own keyring
-  // The user's home, not an isolated LOUPE_HOME: where a real first launch puts things.
-  for (const k of ENV_KEYS) delete process.env[k];
-  process.env.HOME = path.join(dir, 'home');
-  process.env.XDG_CONFIG_HOME = path.join(dir, 'xdg');
-  process.env.APPDATA = path.join(dir, 'appdata');
-  process.env.PATH = ring.env.PATH;
-  process.env.STANDIN_KEYRING = ring.env.STANDIN_KEYRING;
-  configDir = process.platform === 'win32' ? path.join(dir, 'appdata', 'loupe') : process.platform === 'darwin' ? path.join(dir, 'home', 'Library', 'Application Support', 'loupe') : path.join(dir, 'xdg', 'loupe');
+  ({ configDir, restore: restoreEnv } = firstLaunchHome(dir));
   // A key an earlier version of the app sealed with safeStorage.
   mkdirSync(configDir, { recursive: true });
   writeFileSync(path.join(configDir, 'settings.json'), JSON.stringify({ llm: { api_key_enc: Buffer.from('sealed:sk-legacy').toString('base64') } }));
@@ -62,9 +52,7 @@ afterAll(async () => {
     e.app.emit('will-quit', { preventDefault: () => undefined });
     await until(() => e.app.quits > 0, 10_000);
   }
-  process.argv = savedArgv;
-  for (const [k, v] of Object.entries(savedEnv)) if (v === undefined) delete process.env[k];
-  else process.env[k] = v;
+  restoreEnv?.();
   await cleanup();
 });
 
