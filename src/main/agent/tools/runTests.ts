@@ -5,7 +5,7 @@
 // every modification of the correlation.
 import { z } from 'zod';
 import { loupeConfigFor } from '../../services/config/loupeConfig';
-import { recordTestResults } from '../../services/modlog/review';
+import { recordTestResults } from '../../services/modlog/facts';
 import { gateFor } from '../../services/permissions/workspaceGate';
 import { describeTestCommand, resolveTestCommand, type TestCommand } from '../../services/tests/detect';
 import { runTestCommand, type TestRun } from '../../services/tests/runTests';
