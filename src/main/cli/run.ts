@@ -154,6 +154,7 @@ export async function runRun(args: string[]): Promise<number> {
 
   const store = new SessionStore(root);
   const record: SessionRecord<ChatMessage> = typeof flags.session === 'string' ? await store.load<ChatMessage>(flags.session) : store.create<ChatMessage>(titleFrom(prompt));
+  logger.info('run.started', { root, session: record.id, mode });
 
   const config = await runLlmConfig(defaultConfigDir(), process.env, note);
   const llm = config ? new LlmClient(config) : null;
