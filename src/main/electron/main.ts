@@ -25,6 +25,8 @@ const devUrl = devServerUrl(process.env, app.isPackaged);
 const developer = isDeveloperRun(process.env, app.isPackaged);
 const configDir = defaultConfigDir();
 const log = userLog({ configDir });
+// Electron still shows its own dialog for these; the log keeps the stack.
+process.on('uncaughtExceptionMonitor', (error) => log.logger.error('app.uncaught', { error }));
 const appUrl = devUrl ?? pathToFileURL(RENDERER_INDEX).href;
 const security: SecurityOptions = { appUrl, openExternal: (url) => shell.openExternal(url) };
 
@@ -73,6 +75,7 @@ function createWindow(): void {
   });
   w.webContents.on('render-process-gone', (_event, details) => {
     console.error(`loupe: the window's renderer stopped (${details.reason}, exit code ${details.exitCode})`);
+    log.logger.error('app.renderer_gone', { reason: details.reason, exit_code: details.exitCode });
     const target = { isDestroyed: () => w.isDestroyed(), reload: () => w.webContents.reload(), close: () => w.close() };
     offerReload(target, details, (options) => dialog.showMessageBox(w, options)).catch((err: unknown) => showError('Could not reload the window', err));
   });
@@ -145,6 +148,7 @@ async function disposeHost(): Promise<void> {
     await Promise.race([h.dispose(), timeout]);
   } catch (err) {
     console.error(`loupe: while stopping the host: ${message(err)}`);
+    log.logger.error('app.dispose_failed', { error: err });
   } finally {
     clearTimeout(timer);
   }
