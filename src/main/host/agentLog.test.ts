@@ -1,5 +1,5 @@
-// A tool that crashes inside the app's agent: the model gets an INTERNAL error it can act on,
-// and the user's log file keeps the crash with its whole stack, where Help › Open Log finds it.
+// What the app's agent writes to the user's log, where Help › Open Log finds it: a tool that
+// crashes (the model gets INTERNAL; the log keeps the whole stack) and a config problem.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -45,7 +45,10 @@ const flaky = defineTool({
   run: async (args) => success(indexTheWorld(args.items)),
 });
 
-describe('the app agent logs a tool crash to the user log', () => {
+const readLog = (configDir: string) =>
+  readFileSync(logFilePath(configDir), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+describe('the app agent logs to the user log', () => {
   it('with the tool, the error and its stack, while the model gets INTERNAL', async () => {
     const configDir = path.join(dir, 'config');
     const ws = path.join(dir, 'ws');
@@ -70,12 +73,30 @@ describe('the app agent logs a tool crash to the user log', () => {
 
     const file = logFilePath(configDir);
     expect(existsSync(file)).toBe(true);
-    const records = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-    const crash = records.find((r) => r.event === 'tool.crashed');
+    const crash = readLog(configDir).find((r) => r.event === 'tool.crashed');
     expect(crash).toMatchObject({ level: 'error', tool: 'flaky', error: { name: 'TypeError' } });
     expect(crash.error.stack).toContain('indexTheWorld');
     expect(crash.error.stack).toContain('agentLog.test.ts');
     expect((await agent.getSettings()).log_file).toBe(file);
+    await agent.dispose();
+  });
+
+  it('an "allow always" that cannot be saved (a malformed config) is a config problem in the log, with line:column', async () => {
+    const configDir = path.join(dir, 'config');
+    const ws = path.join(dir, 'ws');
+    await writeTree(ws, { '.loupe/config.json': '{ "permissions": [\n  { "kind": "bash", \n' });
+    const events: { ch: EventChannel; p: unknown }[] = [];
+    const agent = new AgentHost({ configDir, emit: (ch, p) => events.push({ ch, p }), root: () => ws, logger: userLog({ configDir }).logger });
+    await agent.saveSettings({ base_url: llm.baseURL, model: 'scripted' });
+    llm.enqueue({ toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo kept', description: 'say' }) }] }, { content: 'Done.' });
+    await agent.send({ text: 'go' });
+    const asked = await until(() => events.find((e) => e.ch === 'approvals.changed' && (e.p as HostEvents['approvals.changed']).requests.length), 10_000);
+    const req = (asked.p as HostEvents['approvals.changed']).requests[0];
+    await agent.answer({ id: req.id, answer: 'always' });
+    await until(() => events.some((e) => e.ch === 'chat.event' && (e.p as HostEvents['chat.event']).event.type === 'request_finished'), 10_000);
+    const problem = readLog(configDir).find((r) => r.event === 'config.problem');
+    expect(problem).toMatchObject({ level: 'warn', root: ws });
+    expect(problem.message).toMatch(/\.loupe\/config\.json:\d+:\d+/);
     await agent.dispose();
   });
 });
