@@ -72,6 +72,15 @@ describe('fileLogger', () => {
     for (const f of [file, `${file}.1`, `${file}.2`]) expect(statSync(f).mode & 0o777).toBe(0o600);
   });
 
+  it('with maxFiles 1 the one file starts afresh instead of growing past maxBytes', () => {
+    const file = path.join(dir, 'one.log');
+    const log = fileLogger(file, { maxBytes: 500, maxFiles: 1 });
+    for (let i = 0; i < 50; i++) log.info('tick', { i });
+    expect(statSync(file).size).toBeLessThanOrEqual(500);
+    expect(readdirSync(dir)).toEqual(['one.log']);
+    expect(lines(file).at(-1)?.i).toBe(49);
+  });
+
   it('any field values stay one parseable line, circular ones included, and the caller never sees a throw', () => {
     const file = path.join(dir, 'loupe.log');
     const log = fileLogger(file);

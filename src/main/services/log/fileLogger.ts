@@ -1,7 +1,7 @@
 // The user's log file: JSON lines, owner-only, rotated by size. Written synchronously, so the
 // stack of a crash is on disk before the process that hit it goes away; every line opens the
 // file anew, so another Loupe process (the app, `loupe mcp`) rotating it meanwhile loses nothing.
-import { chmodSync, closeSync, constants, fstatSync, fchmodSync, mkdirSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fstatSync, fchmodSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { jsonLine, recordLogger, type LogRecord, type Logger } from './logger';
 
@@ -33,6 +33,7 @@ function sizeOf(file: string): number {
 }
 
 function rotate(file: string, maxFiles: number): void {
+  if (maxFiles === 1) return void rmSync(file, { force: true }); // no older file is kept: start afresh
   for (let i = maxFiles - 1; i >= 1; i--) {
     const from = i === 1 ? file : `${file}.${i - 1}`;
     try {
@@ -73,7 +74,8 @@ export function fileLogger(file: string, opts: FileLoggerOptions = {}): Logger {
       dirReady = true;
     }
     const line = jsonLine(record);
-    if (maxFiles > 1 && sizeOf(file) > 0 && sizeOf(file) + Buffer.byteLength(line) > maxBytes) rotate(file, maxFiles);
+    const size = sizeOf(file);
+    if (size > 0 && size + Buffer.byteLength(line) > maxBytes) rotate(file, maxFiles);
     appendLine(file, line);
   });
 }
