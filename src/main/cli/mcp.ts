@@ -41,7 +41,7 @@ export function toCallToolResult(result: ToolResult, durationMs: number): CallTo
 
 export function createMcpServer(registry: ToolRegistry, context: Omit<ToolContext, 'signal'>): Server {
   const server = new Server({ name: 'loupe', version: LOUPE_VERSION }, { capabilities: { tools: {} } });
-  const base = { permissions: mcpPermissionGate(server, context.root), ...context };
+  const base = { permissions: mcpPermissionGate(server, context.root, context.logger), ...context };
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: registry.list().map((tool) => ({
       name: tool.name,

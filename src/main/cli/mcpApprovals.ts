@@ -1,6 +1,7 @@
 // How `loupe mcp` asks: an MCP elicitation when the client supports it, else the
 // queue denies at once with the rule that would allow the call (never a hang).
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { nullLogger, type Logger } from '../services/log/logger';
 import { ApprovalQueue, type ApprovalAnswer, type ApprovalRequest } from '../services/permissions/approvalQueue';
 import { PermissionGate } from '../services/permissions/permissionGate';
 import { ProjectConfig } from '../services/permissions/projectConfig';
@@ -29,7 +30,7 @@ export function answerFromElicitation(result: { action: string; content?: Record
 }
 
 /** One gate per MCP connection: project rules, defaults, session answers, and the client to ask. */
-export function mcpPermissionGate(server: Server, root: string): PermissionGate {
+export function mcpPermissionGate(server: Server, root: string, logger: Logger = nullLogger): PermissionGate {
   const user = new UserSettings(defaultConfigDir());
   const project = new ProjectConfig(root, user);
   const queue = new ApprovalQueue('deny');
@@ -51,5 +52,8 @@ export function mcpPermissionGate(server: Server, root: string): PermissionGate 
     );
     return answerFromElicitation(result);
   });
-  return new PermissionGate(new PermissionEngine({ root, project, userRules: user.permissions }), queue, { persist: (rules) => project.addRules(rules) });
+  return new PermissionGate(new PermissionEngine({ root, project, userRules: user.permissions }), queue, {
+    persist: (rules) => project.addRules(rules),
+    onWarning: (message) => logger.warn('config.problem', { root, message }),
+  });
 }
