@@ -235,6 +235,8 @@ test('settings save and take effect: the next message goes to the second server'
   await page.getByTestId('settings-open').click();
   await expect(page.getByTestId('settings-base-url')).toHaveValue(llmA.baseURL);
   await expect(page.getByTestId('settings-model')).toHaveValue('scripted');
+  // Where Loupe's own log is, for a person chasing a crash.
+  await expect(page.getByTestId('settings-log-file')).toContainText(path.join(served.home, 'logs', 'loupe.log'));
   await page.getByTestId('settings-base-url').fill(llmB.baseURL);
   await page.getByTestId('settings-model').fill('scripted');
   await page.getByTestId('settings-api-key').fill('sk-from-settings');

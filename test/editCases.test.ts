@@ -6,7 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LlmEditCorrector } from '../src/main/agent/edit/corrector';
-import { nullLogger } from '../src/main/agent/edit/logger';
+import { nullLogger } from '../src/main/services/log/logger';
 import { createJsonChat } from '../src/main/agent/llm/jsonChat';
 import { startScriptedLlm, userPrompt, type ScriptedLlm } from './support/scriptedLlm';
 import { harness } from './support/toolHarness';
@@ -77,7 +77,7 @@ describe('edit-cases corpus', () => {
     expect([...Object.keys(c)].filter((k) => !KNOWN_KEYS.has(k))).toEqual([]);
     answers = c.llm_answers ?? {};
     const logLines: unknown[] = [];
-    const logger = { info: (e: string, f?: object) => logLines.push({ e, ...f }), warn: (e: string, f?: object) => logLines.push({ e, ...f }) };
+    const logger = { info: (e: string, f?: object) => logLines.push({ e, ...f }), warn: (e: string, f?: object) => logLines.push({ e, ...f }), error: (e: string, f?: object) => logLines.push({ e, ...f }) };
     const corrector = new LlmEditCorrector(createJsonChat({ baseURL: llm.baseURL, apiKey: 'test', model: 'scripted' }), logger);
     const h = await harness({ git: true, corrector, logger: nullLogger });
     try {

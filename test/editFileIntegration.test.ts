@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { correctorFromEnv } from '../src/main/agent/tools/context';
 import { createToolRegistry } from '../src/main/agent/tools/registry';
-import type { Logger } from '../src/main/agent/edit/logger';
+import type { Logger } from '../src/main/services/log/logger';
 import { startScriptedLlm, userPrompt, type ScriptedLlm } from './support/scriptedLlm';
 import { harness, type Harness } from './support/toolHarness';
 
@@ -15,7 +15,7 @@ let llm: ScriptedLlm;
 let h: Harness;
 let answers: Record<string, string>;
 const events: string[] = [];
-const logger: Logger = { info: (e, f) => events.push(`${e} ${JSON.stringify(f)}`), warn: (e, f) => events.push(`${e} ${JSON.stringify(f)}`) };
+const logger: Logger = { info: (e, f) => events.push(`${e} ${JSON.stringify(f)}`), warn: (e, f) => events.push(`${e} ${JSON.stringify(f)}`), error: (e, f) => events.push(`${e} ${JSON.stringify(f)}`) };
 
 beforeAll(async () => {
   llm = await startScriptedLlm((req) => {

@@ -215,6 +215,8 @@ export interface LlmSettingsView {
   detected: { name: string; base_url: string; models: string[] }[];
   /** What was learned of the configured endpoint while it was used ("no stream_options, reasoning replayed"). */
   endpoint_profile?: string;
+  /** The user's log file (tool crashes, config problems), when the host writes one. */
+  log_file?: string;
 }
 
 /** Unsaved fields a settings dialog may probe with (blank: the saved value). */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../support/toolHarness';
 import { git } from '../support/tmp';
-import { approveModification, commitApproved } from '../../src/main/services/modlog/review';
+import { approveModification, commitApproved } from '../../src/main/services/modlog/facts';
 
 let h: Harness;
 afterEach(() => h?.cleanup());

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { approveModification, commitApproved } from '../../src/main/services/modlog/review';
+import { approveModification, commitApproved } from '../../src/main/services/modlog/facts';
 import { ProjectConfig } from '../../src/main/services/permissions/projectConfig';
 import { configDigest, type TrustStore } from '../../src/main/services/permissions/trust';
 import { SessionStore } from '../../src/main/services/sessions/sessionStore';

@@ -95,7 +95,7 @@ export interface FakeElectron {
   Menu: { current: { template: MenuItemConstructorOptions[] } | null; buildFromTemplate(t: MenuItemConstructorOptions[]): { template: MenuItemConstructorOptions[] }; setApplicationMenu(m: { template: MenuItemConstructorOptions[] }): void };
   safeStorage: Record<string, Fn>;
   session: { defaultSession: FakeSession };
-  shell: { openExternal(url: string): Promise<void> };
+  shell: { openExternal(url: string): Promise<void>; opened: string[]; openPath(p: string): Promise<string> };
 }
 
 export interface FakeWindow extends EventEmitter {
@@ -246,7 +246,14 @@ export function createFakeElectron(): FakeElectron {
       decryptStringAsync: async (sealed: Buffer) => ({ shouldReEncrypt: false, result: sealed.toString().replace(/^sealed:/, '') }),
     },
     session: { defaultSession: new FakeSession() },
-    shell: { openExternal: async () => undefined },
+    shell: {
+      openExternal: async () => undefined,
+      opened: [] as string[],
+      async openPath(this: FakeElectron['shell'], p: string) {
+        this.opened.push(p);
+        return '';
+      },
+    },
   });
   return electron;
 }

@@ -1,6 +1,6 @@
 // A workspace's services for a test, built the way every front end builds them: by the
 // composition root. The user's settings come from LOUPE_HOME (the tests point it at a temp dir).
-import { nullLogger, type Logger } from '../../src/main/agent/edit/logger';
+import { nullLogger, type Logger } from '../../src/main/services/log/logger';
 import { defaultConfigDir } from '../../src/main/services/settings/configDir';
 import type { UserSettings } from '../../src/main/services/settings/userSettings';
 import { composeWorkspace, openUserSettings, type Asker, type WorkspaceServices } from '../../src/main/workspace/compose';

@@ -5,7 +5,7 @@ import { createToolContext } from '../../src/main/agent/tools/context';
 import { createToolRegistry } from '../../src/main/agent/tools/registry';
 import type { ToolContext, ToolResult } from '../../src/main/agent/tools/types';
 import type { EditCorrector } from '../../src/main/agent/edit/corrector';
-import type { Logger } from '../../src/main/agent/edit/logger';
+import type { Logger } from '../../src/main/services/log/logger';
 import { testServices } from './services';
 import { trustCurrentConfig } from '../../src/main/services/permissions/trust';
 import { UserSettings } from '../../src/main/services/settings/userSettings';

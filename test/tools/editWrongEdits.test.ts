@@ -2,7 +2,7 @@
 // workspace with a scripted model: the bytes on disk, and the model requests counted at the server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LlmEditCorrector } from '../../src/main/agent/edit/corrector';
-import { nullLogger } from '../../src/main/agent/edit/logger';
+import { nullLogger } from '../../src/main/services/log/logger';
 import { createJsonChat } from '../../src/main/agent/llm/jsonChat';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scriptedLlm';
 import { harness } from '../support/toolHarness';

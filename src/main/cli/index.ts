@@ -2,6 +2,8 @@
 // nothing reachable from here may import 'electron'.
 import { LoupeError } from '../errors';
 import { LOUPE_VERSION } from '../host/version';
+import { userLog } from '../services/log/userLog';
+import { defaultConfigDir } from '../services/settings/configDir';
 import type { CliPaths } from './paths';
 
 const USAGE = `Usage:
@@ -45,6 +47,8 @@ export async function main(argv: string[], paths: CliPaths): Promise<number> {
   } catch (err) {
     const msg = err instanceof LoupeError ? `${err.code}: ${err.message}` : (err as Error).message;
     process.stderr.write(`loupe ${command}: ${msg}\n`);
+    // Not an error Loupe meant to report: a bug, whose stack the person's message leaves out.
+    if (!(err instanceof LoupeError)) userLog({ configDir: defaultConfigDir() }).logger.error('cli.crashed', { command, error: err });
     return 1;
   }
 }

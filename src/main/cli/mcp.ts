@@ -7,7 +7,7 @@ import { InvalidArgumentError } from '../errors';
 import { createToolContext, newSessionId, type ToolContextOptions } from '../agent/tools/context';
 import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
 import type { ToolResult } from '../agent/tools/types';
-import { streamLogger } from '../agent/edit/logger';
+import { userLog } from '../services/log/userLog';
 import { LlmEditCorrector } from '../agent/edit/corrector';
 import { createJsonChat } from '../agent/llm/jsonChat';
 import { LlmSettingsFile, llmConfigFromSettings } from '../host/llmSettings';
@@ -77,11 +77,16 @@ export async function runMcp(args: string[]): Promise<void> {
   if (positionals.length) throw new InvalidArgumentError(`Unexpected argument: ${positionals[0]}. Usage: loupe mcp [--cwd DIR] [--trust]`);
   const root = await workspaceRoot(typeof flags.cwd === 'string' ? flags.cwd : undefined);
   // Problems in the user's settings and the project's config are said once, as `loupe run` says them.
-  const report = (p: ConfigProblem) => process.stderr.write(`loupe: ${describeProblem(p)}\n`);
+  // stdout carries the protocol; logs go to the user's log file and to stderr.
+  const { logger } = userLog({ configDir: defaultConfigDir(), stderr: 'always' });
+  // Said once on stderr in the same words as `loupe run`; the file gets it as a record.
+  const fileOnly = userLog({ configDir: defaultConfigDir(), stderr: 'never' }).logger;
+  const report = (p: ConfigProblem) => {
+    process.stderr.write(`loupe: ${describeProblem(p)}\n`);
+    fileOnly.warn('config.problem', { ...p });
+  };
   const user = openUserSettings(defaultConfigDir(), report);
   await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`), user);
-  // stdout carries the protocol; logs go to stderr.
-  const logger = streamLogger((line) => process.stderr.write(line));
   const session = new FileSession(newSessionId());
   // The model the app's settings name (the edit corrector's), each field overridden by the environment.
   const llm = await llmConfigFromSettings(new LlmSettingsFile(user, { keyStore: systemKeyStore(defaultConfigDir(), process.platform, process.env) }), process.env, (s) =>

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
-import { nullLogger, streamLogger } from '../agent/edit/logger';
+import { userLog } from '../services/log/userLog';
 import { LlmClient } from '../agent/llm/client';
 import type { LlmConfig } from '../agent/llm/config';
 import { describeDetected, detectLocalServers } from '../agent/llm/detect';
@@ -132,15 +132,20 @@ export async function runRun(args: string[]): Promise<number> {
   const json = flags.json === true;
   const mode: Mode = flags.yes ? 'yes' : flags.deny ? 'deny' : process.stdin.isTTY ? 'ask' : 'deny';
   const note = (s: string) => !json && process.stderr.write(`${s}\n`);
-  const logger = process.env.LOUPE_LOG ? streamLogger((line) => process.stderr.write(line)) : nullLogger;
+  // The user's log file always; stderr too when LOUPE_LOG is set (stdout is the answer).
+  const { logger } = userLog({ configDir: defaultConfigDir(), stderr: 'env' });
 
   // Problems in the user's settings and the project's config are said once, on stderr even with --json.
-  const report = (p: ConfigProblem) => process.stderr.write(`loupe: ${describeProblem(p)}\n`);
+  const report = (p: ConfigProblem) => {
+    process.stderr.write(`loupe: ${describeProblem(p)}\n`);
+    logger.warn('config.problem', { ...p });
+  };
   const user = openUserSettings(defaultConfigDir(), report);
   const services = composeWorkspace({ root, user, asker: askerFor(mode, note), logger, reportConfig: report });
   services.onWarning(note);
   const store = services.sessions;
   const record: SessionRecord<ChatMessage> = typeof flags.session === 'string' ? await store.load<ChatMessage>(flags.session) : store.create<ChatMessage>(titleFrom(prompt));
+  logger.info('run.started', { root, session: record.id, mode });
 
   const config = await runLlmConfig(user, process.env, note);
   const llm = config ? new LlmClient(config) : null;

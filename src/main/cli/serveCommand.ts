@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { Host } from '../host/host';
 import { defaultConfigDir } from '../host/configDir';
 import { systemKeys } from '../services/settings/keyStore';
+import { userLog } from '../services/log/userLog';
 import { parseArgs, parsePort } from './args';
 import { startServer } from './serve/server';
 import type { CliPaths } from './paths';
@@ -17,7 +18,8 @@ export async function runServe(argv: string[], paths: CliPaths): Promise<void> {
     throw new Error(`The UI is not built (${staticDir} is missing). Run \`npm run build\` first.`);
   }
   const configDir = defaultConfigDir();
-  const host = new Host({ transport: 'websocket', configDir, keys: systemKeys(configDir) });
+  const log = userLog({ configDir, stderr: 'env' });
+  const host = new Host({ transport: 'websocket', configDir, keys: systemKeys(configDir), logger: log.logger, logFile: log.file });
   // The browser asks too (trust-prompt); the line names the folder for whoever reads the terminal.
   await settleTrust(await workspaceRoot(folder), flags.trust === true, (line) => process.stderr.write(`${line}\n`), openUserSettings(configDir));
   // Problems in the background (a folder that cannot be watched) are said here as well as in the page.

@@ -2,13 +2,13 @@
 // against a stand-in 'electron' module (no Electron binary can run here). What a user would
 // meet on first launch: where Chromium's profile goes, the IPC surface, the window's hardening,
 // the menu of a user's run, the clipboard permission, an old sealed key, a crashed renderer.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MenuItemConstructorOptions } from 'electron';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FakeElectron } from '../../../test/support/fakeElectron';
-import { standInKeyring } from '../../../test/support/standInKeyring';
+import { firstLaunchHome } from '../../../test/support/firstLaunchHome';
 import { tempDir, until } from '../../../test/support/tmp';
 import { createIpcClient } from '../../renderer/host-client/ipcClient';
 import { REQUEST_CHANNELS, ipcChannel, type PreloadBridge } from '../../shared/contract';
@@ -22,30 +22,20 @@ vi.mock('electron', async () => {
 });
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const ENV_KEYS = ['HOME', 'XDG_CONFIG_HOME', 'APPDATA', 'LOUPE_HOME', 'LOUPE_DEV', 'ELECTRON_RENDERER_URL', 'PATH', 'STANDIN_KEYRING', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'LOUPE_MODEL'];
-const savedEnv = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
-const savedArgv = process.argv;
 
 let dir: string;
 let cleanup: () => Promise<void>;
 let workspace: string;
 let configDir: string;
 let e: FakeElectron;
+let restoreEnv: (() => void) | undefined;
 
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir('loupe-boot-'));
   workspace = path.join(dir, 'project');
   mkdirSync(workspace);
   writeFileSync(path.join(workspace, 'hello.txt'), 'hello from the boot test\n');
-  const ring = standInKeyring(dir); // never the machine's own keyring
-  // The user's home, not an isolated LOUPE_HOME: where a real first launch puts things.
-  for (const k of ENV_KEYS) delete process.env[k];
-  process.env.HOME = path.join(dir, 'home');
-  process.env.XDG_CONFIG_HOME = path.join(dir, 'xdg');
-  process.env.APPDATA = path.join(dir, 'appdata');
-  process.env.PATH = ring.env.PATH;
-  process.env.STANDIN_KEYRING = ring.env.STANDIN_KEYRING;
-  configDir = process.platform === 'win32' ? path.join(dir, 'appdata', 'loupe') : process.platform === 'darwin' ? path.join(dir, 'home', 'Library', 'Application Support', 'loupe') : path.join(dir, 'xdg', 'loupe');
+  ({ configDir, restore: restoreEnv } = firstLaunchHome(dir));
   // A key an earlier version of the app sealed with safeStorage.
   mkdirSync(configDir, { recursive: true });
   writeFileSync(path.join(configDir, 'settings.json'), JSON.stringify({ llm: { api_key_enc: Buffer.from('sealed:sk-legacy').toString('base64') } }));
@@ -62,9 +52,7 @@ afterAll(async () => {
     e.app.emit('will-quit', { preventDefault: () => undefined });
     await until(() => e.app.quits > 0, 10_000);
   }
-  process.argv = savedArgv;
-  for (const [k, v] of Object.entries(savedEnv)) if (v === undefined) delete process.env[k];
-  else process.env[k] = v;
+  restoreEnv?.();
   await cleanup();
 });
 
@@ -92,6 +80,19 @@ describe('the Electron main process, booted with a stand-in electron', () => {
     const roles = flatten(e.Menu.current!.template).map((i) => i.role);
     expect(roles).toEqual(expect.arrayContaining(['copy', 'paste']));
     for (const role of ['reload', 'forceReload', 'toggleDevTools']) expect(roles).not.toContain(role);
+  });
+
+  it("Help › Open Log opens the user's log file, owner-only, in the config folder; settings name it", async () => {
+    const item = flatten(e.Menu.current!.template).find((i) => i.id === 'open-log');
+    (item!.click as () => void)();
+    const file = path.join(configDir, 'logs', 'loupe.log');
+    await until(() => e.shell.opened.length > 0);
+    expect(e.shell.opened).toEqual([file]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, 'utf8')).toMatch(/"event":"app.started"/);
+    await import('../../preload/index');
+    const client = createIpcClient(e.exposed.get('loupe') as PreloadBridge);
+    expect((await client.request('settings.get', undefined)).log_file).toBe(file);
   });
 
   it('never grants clipboard reads (paste is the browser\'s own event), only sanitized writes from the app', () => {

@@ -5,8 +5,10 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defaultConfigDir } from '../host/configDir';
 import { Host } from '../host/host';
+import { LOUPE_VERSION } from '../host/version';
 import { toWireError } from '../errors';
 import { systemKeys } from '../services/settings/keyStore';
+import { userLog } from '../services/log/userLog';
 import { folderFromArgv } from './argv';
 import { bindIpc } from './ipc';
 import { menuTemplate } from './menu';
@@ -22,6 +24,9 @@ const DISPOSE_TIMEOUT_MS = 5_000;
 const devUrl = devServerUrl(process.env, app.isPackaged);
 const developer = isDeveloperRun(process.env, app.isPackaged);
 const configDir = defaultConfigDir();
+const log = userLog({ configDir });
+// Electron still shows its own dialog for these; the log keeps the stack.
+process.on('uncaughtExceptionMonitor', (error) => log.logger.error('app.uncaught', { error }));
 const appUrl = devUrl ?? pathToFileURL(RENDERER_INDEX).href;
 const security: SecurityOptions = { appUrl, openExternal: (url) => shell.openExternal(url) };
 
@@ -37,6 +42,7 @@ function message(err: unknown): string {
 function showError(title: string, err: unknown): void {
   const options = { type: 'error' as const, message: title, detail: message(err) };
   console.error(`loupe: ${title}: ${options.detail}`);
+  log.logger.error('app.error', { title, error: err });
   void (win && !win.isDestroyed() ? dialog.showMessageBox(win, options) : dialog.showMessageBox(options));
 }
 
@@ -69,6 +75,7 @@ function createWindow(): void {
   });
   w.webContents.on('render-process-gone', (_event, details) => {
     console.error(`loupe: the window's renderer stopped (${details.reason}, exit code ${details.exitCode})`);
+    log.logger.error('app.renderer_gone', { reason: details.reason, exit_code: details.exitCode });
     const target = { isDestroyed: () => w.isDestroyed(), reload: () => w.webContents.reload(), close: () => w.close() };
     offerReload(target, details, (options) => dialog.showMessageBox(w, options)).catch((err: unknown) => showError('Could not reload the window', err));
   });
@@ -78,7 +85,15 @@ function createWindow(): void {
   loaded.catch((err: unknown) => showError('Could not load the Loupe window', err));
 }
 
+/** Help › Open Log: the user's log file in the system's viewer for it. */
+async function openLog(): Promise<void> {
+  log.logger.info('app.open_log', { file: log.file }); // the file exists before it is opened
+  const failure = await shell.openPath(log.file);
+  if (failure) showError('Could not open the log', new Error(`${failure} (${log.file})`));
+}
+
 async function start(): Promise<void> {
+  log.logger.info('app.started', { version: LOUPE_VERSION });
   hardenSession(session.defaultSession, {
     ...security,
     isAppWebContents: (id) => id !== undefined && appWebContents !== null && !appWebContents.isDestroyed() && appWebContents.id === id,
@@ -91,12 +106,12 @@ async function start(): Promise<void> {
     if (!(await safeStorage.isAsyncEncryptionAvailable())) throw new Error('safeStorage is not available');
     return (await safeStorage.decryptStringAsync(Buffer.from(sealed, 'base64'))).result;
   };
-  host = new Host({ transport: 'electron', configDir, pickFolder, keys: { ...systemKeys(configDir), unsealLegacy } });
+  host = new Host({ transport: 'electron', configDir, pickFolder, keys: { ...systemKeys(configDir), unsealLegacy }, logger: log.logger, logFile: log.file });
   unbindIpc = bindIpc({ ipcMain, host, appUrl, getWebContents: () => appWebContents });
 
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
-      menuTemplate({ platform: process.platform, developer, openFolder: () => void openFolderFromMenu() }),
+      menuTemplate({ platform: process.platform, developer, openFolder: () => void openFolderFromMenu(), openLog: () => void openLog() }),
     ),
   );
 
@@ -133,6 +148,7 @@ async function disposeHost(): Promise<void> {
     await Promise.race([h.dispose(), timeout]);
   } catch (err) {
     console.error(`loupe: while stopping the host: ${message(err)}`);
+    log.logger.error('app.dispose_failed', { error: err });
   } finally {
     clearTimeout(timer);
   }

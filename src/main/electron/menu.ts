@@ -6,9 +6,11 @@ export interface MenuInput {
   /** Reload and DevTools appear only in a developer run (see isDeveloperRun). */
   developer: boolean;
   openFolder: () => void;
+  /** Help › Open Log: the user's log file (tool crashes, config problems). */
+  openLog: () => void;
 }
 
-export function menuTemplate({ platform, developer, openFolder }: MenuInput): MenuItemConstructorOptions[] {
+export function menuTemplate({ platform, developer, openFolder, openLog }: MenuInput): MenuItemConstructorOptions[] {
   const isMac = platform === 'darwin';
   const template: MenuItemConstructorOptions[] = [];
   if (isMac) template.push({ role: 'appMenu' });
@@ -47,6 +49,7 @@ export function menuTemplate({ platform, developer, openFolder }: MenuInput): Me
       ],
     },
     { role: 'windowMenu' },
+    { role: 'help', submenu: [{ id: 'open-log', label: 'Open Log', click: () => openLog() }] },
   );
   return template;
 }

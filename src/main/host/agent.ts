@@ -14,7 +14,7 @@ import type {
 } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
-import type { Logger } from '../agent/edit/logger';
+import { nullLogger, type Logger } from '../services/log/logger';
 import { LlmClient } from '../agent/llm/client';
 import { resolveLlmConfig, type LlmConfig } from '../agent/llm/config';
 import { detectLocalServers, describeDetected } from '../agent/llm/detect';
@@ -98,12 +98,15 @@ export interface AgentHostOptions {
   emit: Emit;
   /** The open workspace's services; throws NO_WORKSPACE when none. */
   services: () => WorkspaceServices;
-  logger: Logger;
   env?: NodeJS.ProcessEnv;
   /** Where the API key is kept: the OS keychain, and the desktop app's reader of old sealed keys. */
   keys?: LlmSettingsFileOptions;
   /** Tests: the tools the agent may call. */
   registry?: ToolRegistry;
+  /** Where tool crashes and config problems are written (the user's log file). */
+  logger?: Logger;
+  /** The log file, shown in the settings dialog. */
+  logFile?: string;
 }
 
 export class AgentHost {
@@ -116,6 +119,10 @@ export class AgentHost {
     this.settings = new LlmSettingsFile(opts.user, opts.keys);
     this.env = opts.env ?? process.env;
     this.registry = opts.registry ?? createToolRegistry();
+  }
+
+  private get logger(): Logger {
+    return this.opts.logger ?? nullLogger;
   }
 
   private ws(): WorkspaceAgent {
@@ -176,6 +183,7 @@ export class AgentHost {
       configured: config !== null,
       detected: detected.map((d) => ({ name: d.name, base_url: d.baseURL, models: d.models })),
       ...(profile ? { endpoint_profile: profile } : {}),
+      ...(this.opts.logFile ? { log_file: this.opts.logFile } : {}),
     };
   }
 
@@ -319,7 +327,7 @@ export class AgentHost {
     if (!s.record.requests.length && s.record.title === 'New session') s.record.title = titleFrom(p.text);
 
     const llm = new LlmClient(config);
-    const { signal: _own, ...toolContext } = w.services.toolContext({ session: s.files, corrector: new LlmEditCorrector(createJsonChat(config), this.opts.logger) });
+    const { signal: _own, ...toolContext } = w.services.toolContext({ session: s.files, corrector: new LlmEditCorrector(createJsonChat(config), this.logger) });
     const agent = new Agent({ llm, registry: this.registry, toolContext }, s.record.messages);
     const sessionId = s.record.id;
     const correlationId = newCorrelationId();

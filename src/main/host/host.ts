@@ -2,7 +2,7 @@
 // WebSocket) call `handle` and forward `onEvent`; the Host never knows which one it serves.
 import type { EventChannel, HostEvents, Params, RequestChannel, Result, WorkspaceInfo } from '../../shared/contract';
 import { InvalidArgumentError, NoWorkspaceError } from '../errors';
-import { nullLogger, type Logger } from '../agent/edit/logger';
+import { nullLogger, type Logger } from '../services/log/logger';
 import type { PtyService } from '../services/pty/ptyService';
 import { RecentFolders } from '../services/settings/recentFolders';
 import type { UserSettings } from '../services/settings/userSettings';
@@ -23,8 +23,10 @@ export interface HostOptions {
   pickFolder?: () => Promise<string | null>;
   /** Where the model API key is kept (the OS keychain); absent: the owner-only settings file. */
   keys?: LlmSettingsFileOptions;
-  /** Where tool crashes and config problems are written; default nowhere. */
+  /** Tool crashes, config problems and background notices go here (the user's log file). */
   logger?: Logger;
+  /** Where that log is, for the settings dialog. */
+  logFile?: string;
 }
 
 type Listener = <E extends EventChannel>(event: E, payload: HostEvents[E]) => void;
@@ -50,7 +52,7 @@ export class Host {
       data: (id, data) => this.emit('terminal.data', { id, data }),
       exit: (id, exitCode, signal) => this.emit('terminal.exit', { id, exitCode, signal }),
     });
-    this.agent = new AgentHost({ user: this.user, emit: (e, p) => this.emit(e, p), services: () => this.ws().services, keys: opts.keys, logger: this.logger });
+    this.agent = new AgentHost({ user: this.user, emit: (e, p) => this.emit(e, p), services: () => this.ws().services, keys: opts.keys, logger: this.logger, logFile: opts.logFile });
     this.trust = new TrustHost(this.user);
     this.handlers = this.createHandlers();
   }
@@ -126,11 +128,13 @@ export class Host {
   }
 
   private emit<E extends EventChannel>(event: E, payload: HostEvents[E]): void {
+    if (event === 'workspace.notice') this.opts.logger?.warn('workspace.notice', payload as HostEvents['workspace.notice']);
     for (const l of this.listeners) {
       try {
         l(event, payload);
-      } catch {
+      } catch (err) {
         // One broken transport must not starve the others.
+        this.opts.logger?.error('transport.listener_failed', { event, error: err });
       }
     }
   }

@@ -6,7 +6,7 @@ import { lstatInside, readInside } from '../services/files/safeOpen';
 import type { DiffSides, HostEvents, ModificationQuery, Params } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import type { ModificationLog } from '../services/modlog/modificationLog';
-import { approveModification, commitApproved } from '../services/modlog/review';
+import { approveModification, commitApproved } from '../services/modlog/facts';
 import { findModification, rollbackModification, sidesOf } from '../services/modlog/rollback';
 import { languageOf } from '../services/workspace/language';
 import { resolveInWorkspace } from '../services/workspace/pathGuard';

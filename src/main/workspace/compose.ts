@@ -5,7 +5,7 @@
 // folder. The user's settings and the terminals are built here too, once per process, for
 // the front ends that need them. Nothing here is module state: dropping the returned object
 // drops the workspace. test/architecture.test.ts keeps these constructors out of other files.
-import type { Logger } from '../agent/edit/logger';
+import type { Logger } from '../services/log/logger';
 import type { EditCorrector } from '../agent/edit/corrector';
 import type { ToolContext } from '../agent/tools/types';
 import type { FileSession } from '../services/files/readTracker';

@@ -121,6 +121,11 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
             This endpoint: {settings.endpoint_profile}
           </div>
         )}
+        {settings.log_file && (
+          <div className="muted settings-note" data-testid="settings-log-file">
+            Tool crashes and config problems are written to <code>{settings.log_file}</code> (Help › Open Log in the app).
+          </div>
+        )}
         {result && (
           <div className={result.ok ? 'settings-ok' : 'settings-fail'} data-testid="settings-test-result">
             {result.message}

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedLlm, userPrompt, type ScriptedLlm } from '../../../../test/support/scriptedLlm';
 import { createJsonChat } from '../llm/jsonChat';
 import { CACHE_SIZE, LlmEditCorrector } from './corrector';
-import type { Logger } from './logger';
+import type { Logger } from '../../services/log/logger';
 
 let llm: ScriptedLlm;
 const events: { event: string; fields: Record<string, unknown> }[] = [];
-const logger: Logger = { info: (event, fields = {}) => events.push({ event, fields }), warn: (event, fields = {}) => events.push({ event, fields }) };
+const logger: Logger = { info: (event, fields = {}) => events.push({ event, fields }), warn: (event, fields = {}) => events.push({ event, fields }), error: (event, fields = {}) => events.push({ event, fields }) };
 
 beforeAll(async () => {
   llm = await startScriptedLlm();

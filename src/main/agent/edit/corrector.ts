@@ -4,7 +4,7 @@
 import { AbortedError } from '../../errors';
 import { sha256 } from '../../services/files/hash';
 import type { JsonChat } from '../llm/jsonChat';
-import { clip, type Logger } from './logger';
+import { clip, type Logger } from '../../services/log/logger';
 import { LruCache } from './lru';
 import { SYSTEM, escapingPrompt, newStringPrompt, oldStringPrompt } from './prompts';
 

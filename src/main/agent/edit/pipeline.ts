@@ -7,7 +7,7 @@ import type { CorrectionStats, EditCorrector } from './corrector';
 import { DoubledPunctuationError, EditNoChangeError, EditNoOccurrenceError, EditOccurrenceMismatchError } from './errors';
 import { escapeSkeleton, looksOverEscaped } from './escaping';
 import { findAll } from './lines';
-import { clip, type Logger } from './logger';
+import { clip, type Logger } from '../../services/log/logger';
 import { MIN_OVERLAP, wordOverlap } from './similarity';
 import { applySplices, doubledMarkAt } from './splice';
 import { blankLines } from './strategies/blankLines';

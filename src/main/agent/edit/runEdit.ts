@@ -18,7 +18,7 @@ import {
   EditNoChangeError,
 } from './errors';
 import { LineIndex } from './lines';
-import type { Logger } from './logger';
+import type { Logger } from '../../services/log/logger';
 import { runPipeline } from './pipeline';
 import { authorizeWrite } from './authorizeWrite';
 import { buildPreview, type Preview } from './preview';

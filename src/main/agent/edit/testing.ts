@@ -2,7 +2,7 @@
 import { canonicalise, toLf } from './canonical';
 import type { EditCorrector } from './corrector';
 import { LineIndex } from './lines';
-import { nullLogger } from './logger';
+import { nullLogger } from '../../services/log/logger';
 import { runPipeline, type PipelineResult } from './pipeline';
 import { writeBack } from './writeBack';
 

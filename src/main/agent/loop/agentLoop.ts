@@ -79,6 +79,7 @@ export class Agent {
       const aborted = signal.aborted || err instanceof AbortedError;
       status = aborted ? 'aborted' : err instanceof TurnLimitError ? 'turn_limit' : 'error';
       error = aborted ? { code: 'ABORTED', message: 'Stopped by the user.' } : toWireError(err);
+      if (!aborted && !(err instanceof LoupeError)) this.opts.toolContext.logger.error('agent.crashed', { correlation_id: correlationId, error: err });
       emit({ type: 'error', code: error.code as never, message: error.message });
     }
     emit({ type: 'request_finished', status, text: state.text, turns: state.turns });

@@ -4,7 +4,7 @@ import { FileSession } from '../../services/files/readTracker';
 import { newSessionId } from '../../services/sessions/sessionStore';
 import type { WorkspaceServices } from '../../workspace/compose';
 import { LlmEditCorrector, type EditCorrector } from '../edit/corrector';
-import type { Logger } from '../edit/logger';
+import type { Logger } from '../../services/log/logger';
 import { llmConfigFromEnv } from '../llm/config';
 import { createJsonChat } from '../llm/jsonChat';
 import type { ToolContext } from './types';

@@ -56,7 +56,8 @@ export class ToolRegistry {
     try {
       return await tool.run(parsed.data, ctx);
     } catch (err) {
-      if (!(err instanceof LoupeError)) ctx.logger.warn('tool.crashed', { tool: name, error: (err as Error)?.stack ?? String(err) });
+      // A LoupeError is an answer the model can act on; anything else is a bug whose stack is kept.
+      if (!(err instanceof LoupeError)) ctx.logger.error('tool.crashed', { tool: name, error: err });
       return failure(err);
     }
   }

@@ -4,7 +4,7 @@
 // command line and, for npm, the scripts it will run. Results are parsed and attached to
 // every modification of the correlation.
 import { z } from 'zod';
-import { recordTestResults } from '../../services/modlog/review';
+import { recordTestResults } from '../../services/modlog/facts';
 import { describeTestCommand, resolveTestCommand, type TestCommand } from '../../services/tests/detect';
 import { runTestCommand, type TestRun } from '../../services/tests/runTests';
 import type { ToolOutputHook } from './bash';

@@ -6,7 +6,7 @@ import type { ModificationLog } from '../../services/modlog/modificationLog';
 import type { PermissionGate } from '../../services/permissions/permissionGate';
 import type { LookupAll } from '../../services/web/addressClass';
 import type { EditCorrector } from '../edit/corrector';
-import type { Logger } from '../edit/logger';
+import type { Logger } from '../../services/log/logger';
 
 export interface ToolError {
   code: ErrorCode;

@@ -14,7 +14,7 @@ import { ModificationIds } from './ids';
 import { appendJsonLine, readJsonLines, readTailJsonLines, type JsonLines } from './jsonl';
 import { LogIndex } from './fold';
 import { withLogLock } from './logLock';
-import type { ApplyRequest, ApplyResult, ModificationEntry, ReviewLine, TestResultsLine } from './types';
+import type { ApplyRequest, ApplyResult, ModificationEntry, VerdictLine, TestResultsLine } from './types';
 
 export interface ModificationLogOptions {
   /** Stage written files when the workspace is a git repo (default true). */
@@ -129,7 +129,7 @@ export class ModificationLog {
   }
 
   /** Appends a later fact (a review, test results): a new line, never a rewrite. */
-  async appendFact(line: ReviewLine | TestResultsLine): Promise<void> {
+  async appendFact(line: VerdictLine | TestResultsLine): Promise<void> {
     await this.init();
     const job = this.appendChain.then(() => withLogLock(this.lockFile, () => appendJsonLine(this.root, this.logFile, line), { root: this.root }));
     this.appendChain = job.catch(() => undefined);

@@ -35,8 +35,11 @@ export interface ModificationEntry {
   hunk_count?: number;
 }
 
-/** A verdict on a modification, appended later (never a rewrite). */
-export interface ReviewLine {
+/**
+ * A verdict on a modification, appended later (never a rewrite). Its `type` stays "review":
+ * the log is a file format other programs read (see docs/architecture.md, One name per idea).
+ */
+export interface VerdictLine {
   type: 'review';
   modification_id: string;
   verdict: 'approved';
@@ -57,7 +60,7 @@ export interface TestResultsLine {
   timestamp: string;
 }
 
-export type LogLine = ModificationEntry | ReviewLine | TestResultsLine;
+export type LogLine = ModificationEntry | VerdictLine | TestResultsLine;
 
 export interface ApplyRequest {
   /** Workspace-relative, forward slashes. */

@@ -1,6 +1,7 @@
-// Review facts on the log: approvals, test results for a correlation's modifications, and
-// "commit approved" — a commit of exactly the approved after-contents, built in a private
-// index so whatever else the user has staged stays staged and out of the commit.
+// Facts appended about a modification, never rewrites of it: the person's verdict (approved),
+// test results for a correlation's modifications; and "commit approved", a commit of exactly
+// the approved after-contents, built in a private index so whatever else the user has staged
+// stays staged and out of the commit.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { git, tempDir } from '../../../../test/support/tmp';
 import { ModificationLog } from './modificationLog';
-import { approveModification, commitApproved } from './review';
+import { approveModification, commitApproved } from './facts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
