@@ -25,8 +25,8 @@ function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'arguments'}: ${i.message}`).join('; ');
 }
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io }) as Record<string, unknown>;
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', target?: 'draft-7'): Record<string, unknown> {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, ...(target ? { target } : {}) }) as Record<string, unknown>;
   return rest;
 }
 
@@ -61,9 +61,12 @@ export class ToolRegistry {
     return jsonSchema(tool.schema, 'input');
   }
 
-  /** JSON Schema of the envelope every call answers with, `data` in the tool's own shape. */
+  /**
+   * JSON Schema of the envelope every call answers with, `data` in the tool's own shape. Draft 7:
+   * what MCP clients validate structuredContent with (a tuple in 2020-12 terms fails there).
+   */
   outputSchema(tool: Tool): Record<string, unknown> {
-    return jsonSchema(resultSchema(tool.output), 'output');
+    return jsonSchema(resultSchema(tool.output), 'output', 'draft-7');
   }
 
   /** The tool's facts for a name the model used; a stand-in for a name it made up. */
