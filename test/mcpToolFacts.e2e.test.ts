@@ -88,7 +88,7 @@ describe('loupe mcp publishes what each tool is', () => {
     const seen = new Map<string, boolean>();
     for (const [name, args] of calls) {
       const res = await client.callTool({ name, arguments: args });
-      const schema = listed.get(name)!.outputSchema as { properties: { data: { properties?: Record<string, unknown> } } };
+      const schema = listed.get(name)!.outputSchema as unknown as { properties: { data: { properties?: Record<string, unknown> } } };
       // Checked against the tool's own data shape, not an envelope that takes any object.
       expect(Object.keys(schema.properties.data.properties ?? {}).length, `${name} data schema`).toBeGreaterThan(1);
       const check = validator.getValidator(schema as never)(res.structuredContent);
