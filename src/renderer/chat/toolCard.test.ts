@@ -12,7 +12,7 @@ import { ToolCard } from './ToolCard';
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
 const store = createAppStore(fakeHost({}).client);
-const render = (item: ToolItem) => renderToStaticMarkup(createElement(StoreProvider, { store }, createElement(ToolCard, { item })));
+const render = (item: ToolItem) => renderToStaticMarkup(createElement(StoreProvider, { store, children: createElement(ToolCard, { item }) }));
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#x27;');
 
 const item = (over: Partial<ToolItem>): ToolItem => ({
