@@ -21,7 +21,7 @@ const schema = z.object({
   description: z.string().describe('What the command does, in 5-10 words (shown to the user).'),
 });
 
-const output = z.looseObject({
+const outputSchema = z.looseObject({
   exit_code: z.number().int().nullable(),
   signal: z.string().nullable(),
   timed_out: z.boolean(),
@@ -42,7 +42,7 @@ export const bashTool = defineTool({
   idempotent: false,
   openWorld: true,
   summary: (args) => args.command,
-  output,
+  outputSchema,
   description:
     'Run a shell command in the workspace (stdin closed, no pager, no prompts; CI=1). Needs the user\u2019s approval unless a rule allows it; ' +
     'compound commands need every part allowed. Long output keeps its start and end and the full text is saved under .loupe/outputs/. ' +

@@ -40,7 +40,7 @@ async function target(ctx: ToolContext, requested: string) {
   return { abs, rel };
 }
 
-const output = z.looseObject({
+const outputSchema = z.looseObject({
   status: z.literal('success'),
   file_path: z.string(),
   operation: z.enum(['replace', 'insert_before', 'insert_after', 'delete']),
@@ -62,7 +62,7 @@ export const codeModifyTool = defineTool({
   idempotent: false,
   openWorld: false,
   summary: (args) => `${args.operation} ${args.file_path}${args.line_range ? ` ${args.line_range[0]}-${args.line_range[1]}` : args.line !== undefined ? ` at ${args.line}` : ''}`,
-  output,
+  outputSchema,
   description:
     'Change whole lines of a file read earlier in this session: replace or delete line_range [first, last], or insert new_content before/after a line. ' +
     'Line numbers are those read_file showed; your own modifications keep them current, anything else changing the file means reading it again. ' +

@@ -13,7 +13,7 @@ const schema = z.object({
   exclude_patterns: z.array(z.string()).optional().describe('Globs or folder names to skip, e.g. ["node_modules", "dist", "*.min.js"].'),
 });
 
-const output = z.looseObject({
+const outputSchema = z.looseObject({
   matches: z.array(z.looseObject({ path: z.string(), line: z.number().int(), relevance_score: z.number() })),
   total_matches: z.number().int(),
   search_time_ms: z.number(),
@@ -25,7 +25,7 @@ export const codeSearchTool = defineTool({
   title: 'Search code by relevance',
   ...READS_WORKSPACE,
   summary: searchSummary,
-  output,
+  outputSchema,
   description:
     'Find code by regex, most relevant first: definitions of the matched symbol, whole-word matches, files with many matches and shallow ' +
     'source paths rank higher (each match lists why). Returns {matches:[{path, line, context, relevance_score}], total_matches, search_time_ms}.',

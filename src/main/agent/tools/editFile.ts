@@ -13,7 +13,7 @@ const schema = z.object({
   correlation_id: z.string().optional().describe('Id of the user request this change serves.'),
 });
 
-const output = z.looseObject({
+const outputSchema = z.looseObject({
   path: z.string(),
   occurrences: z.number().int(),
   strategy: z.string().describe('How old_str was found: exact, create, or the correction that matched.'),
@@ -31,7 +31,7 @@ export const editFileTool = defineTool({
   idempotent: false,
   openWorld: false,
   summary: (args) => args.path,
-  output,
+  outputSchema,
   description:
     'Replace old_str with new_str in a file read earlier in this session. old_str must match exactly one place (or ' +
     'expected_replacements places, or use replace_all); include enough surrounding lines to make it unique. Small escaping, ' +

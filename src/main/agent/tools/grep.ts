@@ -24,7 +24,7 @@ const schema = z.object({
   offset: z.number().int().min(0).optional().describe('Skip this many results (for the next page).'),
 });
 
-const output = z.looseObject({
+const outputSchema = z.looseObject({
   total: z.number().int().describe('Results before paging.'),
   offset: z.number().int(),
   limit: z.number().int(),
@@ -36,7 +36,7 @@ export const grepTool = defineTool({
   title: 'Search file contents',
   ...READS_WORKSPACE,
   summary: searchSummary,
-  output,
+  outputSchema,
   description:
     'Search file contents with ripgrep (.gitignore aware). Modes: content (`file:line: text`, with -A/-B/-C context), files_with_matches, count. ' +
     `Returns ${GREP_DEFAULT_LIMIT} results per call with a note saying how many more; page with offset.`,

@@ -11,7 +11,7 @@ const schema = z.object({
   limit: z.number().int().min(1).max(LIST_MAX_LIMIT).optional().describe(`How many files (default ${LIST_DEFAULT_LIMIT}).`),
 });
 
-const output = z.looseObject({
+const outputSchema = z.looseObject({
   files: z.array(z.object({ path: z.string(), mtime: z.string() })),
   total: z.number().int(),
 });
@@ -21,7 +21,7 @@ export const listFilesTool = defineTool({
   title: 'List files',
   ...READS_WORKSPACE,
   summary: (args) => [args.pattern ?? '*', args.path && `in ${args.path}`].filter(Boolean).join(' '),
-  output,
+  outputSchema,
   description: `List workspace files matching a glob (.gitignore aware), most recently modified first; ${LIST_DEFAULT_LIMIT} by default with a note when there are more.`,
   schema,
   async run(args, ctx) {

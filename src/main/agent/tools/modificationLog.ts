@@ -9,7 +9,7 @@ const schema = z.object({
   limit: z.number().int().min(1).max(10_000).optional().describe('At most this many, newest first (default 50).'),
 });
 
-const output = z.looseObject({
+const outputSchema = z.looseObject({
   modifications: z.array(z.looseObject({ modification_id: z.string(), file: z.string(), status: z.enum(['applied', 'approved', 'rolled_back']) })),
   total: z.number().int(),
 });
@@ -23,7 +23,7 @@ export const modificationLogTool = defineTool({
   idempotent: true,
   openWorld: false,
   summary: (args) => [args.file, args.correlation_id].filter(Boolean).join(' ') || 'all',
-  output,
+  outputSchema,
   description: 'List modifications made in this workspace, newest first, with status (applied, approved, rolled_back), rollback links and latest test results.',
   schema,
   async run(args, ctx) {

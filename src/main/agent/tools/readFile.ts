@@ -30,7 +30,7 @@ export function splitLines(text: string): string[] {
 
 const cut = (line: string) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [${line.length - MAX_LINE_CHARS} more characters]` : line);
 
-const output = z.looseObject({
+const outputSchema = z.looseObject({
   path: z.string(),
   language: z.string(),
   total_lines: z.number().int(),
@@ -42,7 +42,7 @@ export const readFileTool = defineTool({
   title: 'Read file',
   ...READS_WORKSPACE,
   summary: (args) => args.path,
-  output,
+  outputSchema,
   description:
     'Read a text file of the workspace. Returns `cat -n` style numbered lines (`     N→text`) by default; with offset/limit, plain lines ' +
     `(set line_numbers to keep numbers). At most ${DEFAULT_LINE_WINDOW} lines per call. A file must be read before write_file or edit_file may change it.`,

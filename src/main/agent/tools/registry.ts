@@ -66,7 +66,7 @@ export class ToolRegistry {
    * what MCP clients validate structuredContent with (a tuple in 2020-12 terms fails there).
    */
   outputSchema(tool: Tool): Record<string, unknown> {
-    return jsonSchema(resultSchema(tool.output), 'output', 'draft-7');
+    return jsonSchema(resultSchema(tool.outputSchema), 'output', 'draft-7');
   }
 
   /** The tool's facts for a name the model used; a stand-in for a name it made up. */

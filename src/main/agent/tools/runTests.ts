@@ -59,7 +59,7 @@ export function summariseRun(run: TestRun): string {
   return `Tests ${run.status} (${counts}) in ${run.duration_ms} ms: ${run.command}${failing}`;
 }
 
-const output = z.looseObject({
+const outputSchema = z.looseObject({
   status: z.enum(['success', 'failed', 'timeout', 'aborted', 'error']),
   command: z.string(),
   tests_passed: z.number().int(),
@@ -80,7 +80,7 @@ export const runTestsTool = defineTool({
   idempotent: false,
   openWorld: false,
   summary: (args) => args.test_command ?? args.test_file ?? 'the configured tests',
-  output,
+  outputSchema,
   description:
     'Run the project’s tests (the command from .loupe/config.json "tests" for the language, else the package.json test script, pytest or go test), ' +
     'optionally one test_file. Returns passed/failed/skipped counts and failing test names; with correlation_id the results are attached to that ' +

@@ -46,7 +46,7 @@ describe('tools describe themselves', () => {
     expect(tool.permission === null || PERMISSION_KINDS.includes(tool.permission)).toBe(true);
     for (const flag of [tool.correlated, tool.idempotent, tool.openWorld]) expect(typeof flag).toBe('boolean');
     expect(typeof tool.summary).toBe('function');
-    expect(tool.output).toBeInstanceOf(z.ZodType);
+    expect(tool.outputSchema).toBeInstanceOf(z.ZodType);
     // A tool that writes asks for `edit`; one that runs a process asks for its own kind.
     if (tool.effect === 'write') expect(tool.permission).toBe('edit');
     if (tool.effect === 'execute') expect(['bash', 'test']).toContain(tool.permission);

@@ -66,8 +66,8 @@ export interface ToolFacts {
 
 export interface Tool<S extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends ToolFacts {
   schema: S;
-  /** The shape of `data` in its result. */
-  output: O;
+  /** The shape of `data` in its result (zod); MCP clients get it as the tool's outputSchema. */
+  outputSchema: O;
   /** One line saying what this call does: the path, the command, the pattern, the URL. */
   summary(args: z.output<S>): string;
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;

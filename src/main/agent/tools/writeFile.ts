@@ -35,7 +35,7 @@ export function keepFileConventions(existing: string, content: string): { conten
 
 const lineCount = (s: string) => (s === '' ? 0 : s.split('\n').length - (s.endsWith('\n') ? 1 : 0));
 
-const output = z.looseObject({
+const outputSchema = z.looseObject({
   path: z.string(),
   operation: z.enum(['create', 'overwrite', 'none']),
   bytes: z.number().int().optional(),
@@ -53,7 +53,7 @@ export const writeFileTool = defineTool({
   idempotent: true,
   openWorld: false,
   summary: (args) => args.path,
-  output,
+  outputSchema,
   description:
     'Create a file, or replace an existing file whole. An existing file must have been read in this session (read_file) and be ' +
     'unchanged since. Prefer edit_file for changes to part of a file.',
