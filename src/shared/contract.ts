@@ -101,6 +101,9 @@ export interface DiffSides {
 }
 
 
+/** read: changes nothing; write: changes workspace files; execute: runs a process. */
+export type ToolEffect = 'read' | 'write' | 'execute';
+
 /** One event of the agent loop (src/main/agent/loop emits exactly these), as the chat pane receives it. */
 export type ChatEventBody =
   | { type: 'request_started'; session_id: string; prompt: string }
@@ -111,10 +114,11 @@ export type ChatEventBody =
   /** How the model's answer was read or asked for: a workaround the person should know about. */
   | { type: 'notice'; text: string }
   /** The model began a tool call; its arguments stream as tool_call_args. */
-  | { type: 'tool_call_streaming'; call_id: string; tool: string }
+  | { type: 'tool_call_streaming'; call_id: string; tool: string; title: string; effect: ToolEffect }
   | { type: 'tool_call_args'; call_id: string; delta: string }
   | { type: 'turn_completed'; turn: number; finish_reason: string; tool_calls: number }
-  | { type: 'tool_call_started'; call_id: string; tool: string; args: unknown }
+  /** `summary`: the tool's one line for these arguments (the path, the command, the URL). */
+  | { type: 'tool_call_started'; call_id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown }
   /** Live output of a running tool (bash). */
   | { type: 'tool_output'; call_id: string; text: string }
   | { type: 'tool_call_finished'; call_id: string; tool: string; ok: boolean; output: string; data?: Record<string, unknown>; error?: { code: ErrorCode; message: string }; duration_ms: number }
@@ -148,7 +152,7 @@ export type ChatTranscriptItem =
   | { kind: 'assistant'; text: string }
   /** The provider's reasoning kept with the answer; shown collapsed. */
   | { kind: 'reasoning'; text: string }
-  | { kind: 'tool'; call_id: string; tool: string; args: unknown; status: 'running' | 'done' | 'error'; output: string };
+  | { kind: 'tool'; call_id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; status: 'running' | 'done' | 'error'; output: string };
 
 export interface ChatSessionView {
   session: ChatSessionSummary;

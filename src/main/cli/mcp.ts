@@ -2,11 +2,11 @@
 // session (read-first tracking); writes go through the same modification log as the app.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidArgumentError } from '../errors';
 import { createToolContext, newSessionId, type ToolContextOptions } from '../agent/tools/context';
 import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
-import type { ToolResult } from '../agent/tools/types';
+import type { ToolFacts, ToolResult } from '../agent/tools/types';
 import { userLog } from '../services/log/userLog';
 import { LlmEditCorrector } from '../agent/edit/corrector';
 import { createJsonChat } from '../agent/llm/jsonChat';
@@ -25,17 +25,16 @@ import { workspaceRoot } from './workspaceRoot';
 
 export { workspaceRoot };
 
-/** Every tool answers in this envelope; `data` and `error` are present when the tool sets them. */
-const OUTPUT_SCHEMA = {
-  type: 'object' as const,
-  properties: {
-    ok: { type: 'boolean' },
-    output: { type: 'string' },
-    data: { type: 'object' },
-    error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'] },
-  },
-  required: ['ok', 'output'],
-};
+/** A tool's facts as MCP hints: what a client may run unasked, in parallel, or again. */
+export function toolAnnotations(tool: ToolFacts): ToolAnnotations {
+  return {
+    title: tool.title,
+    readOnlyHint: tool.effect === 'read',
+    destructiveHint: tool.effect !== 'read',
+    idempotentHint: tool.idempotent,
+    openWorldHint: tool.openWorld,
+  };
+}
 
 export function toCallToolResult(result: ToolResult, durationMs: number): CallToolResult {
   return {
@@ -59,9 +58,11 @@ export function createMcpServer(registry: ToolRegistry, compose: (asker: Asker) 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: registry.list().map((tool) => ({
       name: tool.name,
+      title: tool.title,
       description: tool.description,
       inputSchema: registry.inputSchema(tool) as { type: 'object' },
-      outputSchema: OUTPUT_SCHEMA,
+      outputSchema: registry.outputSchema(tool) as { type: 'object' },
+      annotations: toolAnnotations(tool),
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {

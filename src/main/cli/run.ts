@@ -73,13 +73,6 @@ function askerFor(mode: Mode, note: (s: string) => void): Asker {
   return mode === 'ask' ? { kind: 'responder', respond: askOnTerminal } : { kind: 'deny' };
 }
 
-function argSummary(args: unknown): string {
-  if (!args || typeof args !== 'object') return typeof args === 'string' ? oneLine(args, 80) : '';
-  const a = args as Record<string, unknown>;
-  const main = a.command ?? a.path ?? a.file_path ?? a.pattern ?? a.url ?? a.modification_id ?? a.test_command ?? '';
-  return oneLine(String(main), 100);
-}
-
 /** Assistant text as it streams, one line per tool call, notes on stderr. */
 function humanPrinter(): (e: AgentEvent) => void {
   let atLineStart = true;
@@ -95,7 +88,7 @@ function humanPrinter(): (e: AgentEvent) => void {
         return out(e.text);
       case 'tool_call_started':
         newline();
-        return out(`→ ${e.tool} ${argSummary(e.args)}\n`);
+        return out(`→ ${e.tool} ${oneLine(e.summary, 100)}\n`);
       case 'tool_call_finished':
         return out(e.ok ? `  ✓ ${e.tool}: ${oneLine(e.output) || 'done'}\n` : `  ✗ ${e.tool}: ${e.error ? `${e.error.code}: ${oneLine(e.error.message, 200)}` : oneLine(e.output, 200)}\n`);
       case 'notice':

@@ -67,7 +67,7 @@ const parseArgs = (text: string): unknown => {
 };
 
 /** The saved conversation as the chat shows it: text, and a card per tool call with its result. */
-export function transcriptOf(messages: ChatMessage[]): ChatTranscriptItem[] {
+export function transcriptOf(messages: ChatMessage[], registry: ToolRegistry): ChatTranscriptItem[] {
   const items: ChatTranscriptItem[] = [];
   const tools = new Map<string, Extract<ChatTranscriptItem, { kind: 'tool' }>>();
   for (const m of messages) {
@@ -77,7 +77,8 @@ export function transcriptOf(messages: ChatMessage[]): ChatTranscriptItem[] {
       if (reasoning) items.push({ kind: 'reasoning', text: reasoning });
       if (m.content) items.push({ kind: 'assistant', text: m.content });
       for (const c of m.tool_calls ?? []) {
-        const item = { kind: 'tool' as const, call_id: c.id, tool: c.function.name, args: parseArgs(c.raw_arguments ?? c.function.arguments), status: 'error' as 'done' | 'error', output: '(no result)' };
+        const args = parseArgs(c.raw_arguments ?? c.function.arguments);
+        const item = { kind: 'tool' as const, call_id: c.id, tool: c.function.name, ...registry.callFacts(c.function.name, args), args, status: 'error' as 'done' | 'error', output: '(no result)' };
         tools.set(c.id, item);
         items.push(item);
       }
@@ -283,7 +284,7 @@ export class AgentHost {
   async getSession(id: string): Promise<ChatSessionView> {
     const w = this.ws();
     const s = await this.session(w, id);
-    return { session: this.summary(w, s.record), items: transcriptOf(s.record.messages), ...(s.running ? { running_correlation_id: s.running.correlationId } : {}) };
+    return { session: this.summary(w, s.record), items: transcriptOf(s.record.messages, this.registry), ...(s.running ? { running_correlation_id: s.running.correlationId } : {}) };
   }
 
   newSession(): ChatSessionSummary {

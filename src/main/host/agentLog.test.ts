@@ -10,7 +10,7 @@ import type { ChatEvent, EventChannel, HostEvents } from '../../shared/contract'
 import { startScriptedLlm, type ScriptedLlm } from '../../../test/support/scriptedLlm';
 import { tempDir, until, writeTree } from '../../../test/support/tmp';
 import { createToolRegistry } from '../agent/tools/registry';
-import { defineTool, success } from '../agent/tools/types';
+import { defineTool, READS_WORKSPACE, success } from '../agent/tools/types';
 import { logFilePath } from '../services/log/fileLogger';
 import { userLog } from '../services/log/userLog';
 import { AgentHost } from './agent';
@@ -42,8 +42,12 @@ function indexTheWorld(items: string[]): string {
 
 const flaky = defineTool({
   name: 'flaky',
+  title: 'Flaky',
   description: 'A tool with a bug.',
+  ...READS_WORKSPACE,
   schema: z.object({ items: z.array(z.string()) }),
+  outputSchema: z.unknown(),
+  summary: (args) => args.items.join(', '),
   run: async (args) => success(indexTheWorld(args.items)),
 });
 

@@ -3,21 +3,6 @@ import { useApp, type ChatItem } from '../store';
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
-const WRITES = new Set(['edit_file', 'write_file', 'code_modify', 'code_rollback']);
-
-/** The one line that says what a call does: the command, the path, the pattern, the URL. */
-export function toolSummary(tool: string, args: unknown, argsText = ''): string {
-  if (args && typeof args === 'object') {
-    const a = args as Record<string, unknown>;
-    const main = a.command ?? a.path ?? a.file_path ?? a.pattern ?? a.url ?? a.modification_id ?? a.test_command ?? a.test_file ?? '';
-    return String(main);
-  }
-  if (typeof args === 'string') return args;
-  // Still streaming: the command as far as it has arrived.
-  const m = argsText.match(/"(?:command|path|file_path|pattern|url)"\s*:\s*"((?:[^"\\]|\\.)*)/);
-  return m ? m[1] : tool;
-}
-
 function pretty(args: unknown, argsText: string): string {
   if (args === undefined) return argsText;
   if (typeof args === 'string') return args;
@@ -28,18 +13,19 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   const showModificationInReview = useApp((s) => s.showModificationInReview);
   // Approval requests do not name their call: a running call of the same tool is the one waiting.
   const waiting = useApp((s) => item.status === 'running' && s.approvals.some((a) => a.tool === item.tool));
-  const isBash = item.tool === 'bash' || item.tool === 'run_tests';
   const [showArgs, setShowArgs] = useState(false);
-  // bash: its live output; edits: the numbered preview of the result.
-  const [showOutput, setShowOutput] = useState(isBash || WRITES.has(item.tool));
+  // Commands: their live output; edits: the numbered preview of the result.
+  const [showOutput, setShowOutput] = useState(item.effect !== 'read');
   const modId = typeof item.data?.modification_id === 'string' ? item.data.modification_id : null;
-  const summary = toolSummary(item.tool, item.args, item.argsText);
+  const summary = item.summary;
   const label = waiting ? 'waiting for approval' : item.status === 'running' ? 'running' : item.status === 'done' ? 'done' : 'failed';
   return (
     <div className={`tool-card tool-${item.status}${waiting ? ' tool-waiting' : ''}`} data-testid="tool-call" data-tool={item.tool} data-status={item.status}>
       <div className="tool-card-head">
         <span className={`tool-dot ${item.status}`} aria-hidden="true" />
-        <span className="tool-name">{item.tool}</span>
+        <span className="tool-name" title={item.title}>
+          {item.tool}
+        </span>
         <code className="tool-summary" title={summary}>
           {summary}
         </code>
@@ -57,7 +43,7 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
             {showOutput ? 'Hide output' : 'Output'}
           </button>
         )}
-        {modId && WRITES.has(item.tool) && (
+        {modId && item.effect === 'write' && (
           <button
             type="button"
             className="link-btn"

@@ -14,16 +14,16 @@ describe('chat events → the rendered conversation', () => {
     const items = run([
       { type: 'text_delta', text: 'Let me ' },
       { type: 'text_delta', text: 'look.' },
-      { type: 'tool_call_streaming', call_id: 'c1', tool: 'bash' },
+      { type: 'tool_call_streaming', call_id: 'c1', tool: 'bash', title: 'Run a shell command', effect: 'execute' },
       { type: 'tool_call_args', call_id: 'c1', delta: '{"command":"ls' },
       { type: 'tool_call_args', call_id: 'c1', delta: '"}' },
-      { type: 'tool_call_started', call_id: 'c1', tool: 'bash', args: { command: 'ls' } },
+      { type: 'tool_call_started', call_id: 'c1', tool: 'bash', title: 'Run a shell command', effect: 'execute', summary: 'ls', args: { command: 'ls' } },
       { type: 'tool_output', call_id: 'c1', text: 'a\n' },
       { type: 'tool_output', call_id: 'c1', text: 'b\n' },
     ]);
     expect(items.map((i) => i.kind)).toEqual(['assistant', 'tool']);
     expect(items[0]).toMatchObject({ text: 'Let me look.', streaming: false });
-    expect(items[1]).toMatchObject({ status: 'running', output: 'a\nb\n', argsText: '{"command":"ls"}', args: { command: 'ls' } });
+    expect(items[1]).toMatchObject({ status: 'running', output: 'a\nb\n', argsText: '{"command":"ls"}', args: { command: 'ls' }, title: 'Run a shell command', effect: 'execute', summary: 'ls' });
     const done = run([{ type: 'tool_call_finished', call_id: 'c1', tool: 'bash', ok: false, output: 'a\nb\nExit code: 1', error: { code: 'COMMAND_FAILED' as never, message: 'exit 1' }, duration_ms: 5 }], items);
     expect(done[1]).toMatchObject({ status: 'error', output: 'a\nb\nExit code: 1', error: 'COMMAND_FAILED: exit 1' });
   });
@@ -33,7 +33,7 @@ describe('chat events → the rendered conversation', () => {
       { type: 'text_delta', text: 'partial' },
       { type: 'retry', attempt: 1, delay_ms: 500, reason: 'HTTP 429' },
       { type: 'text_delta', text: 'whole' },
-      { type: 'tool_call_started', call_id: 'c2', tool: 'bash', args: { command: 'sleep 9' } },
+      { type: 'tool_call_started', call_id: 'c2', tool: 'bash', title: 'Run a shell command', effect: 'execute', summary: 'sleep 9', args: { command: 'sleep 9' } },
       { type: 'error', code: 'ABORTED', message: 'Stopped by the user.' },
       { type: 'error', code: 'LLM_ERROR', message: 'boom' },
       { type: 'request_finished', status: 'aborted', text: '', turns: 1 },
@@ -114,7 +114,7 @@ describe('chat slice streaming', () => {
     await new Promise((r) => setTimeout(r, 40));
     expect(renders).toBe(1);
     store.getState().chatEvent('ses-1', ev({ type: 'text_delta', text: 'last' }));
-    store.getState().chatEvent('ses-1', ev({ type: 'tool_call_started', call_id: 'c', tool: 'grep', args: {} }));
+    store.getState().chatEvent('ses-1', ev({ type: 'tool_call_started', call_id: 'c', tool: 'grep', title: 'Search file contents', effect: 'read', summary: '', args: {} }));
     const items = store.getState().chatItems;
     expect(items.map((i) => i.kind)).toEqual(['assistant', 'tool']);
     expect((items[0] as { text: string }).text.endsWith('t499 last')).toBe(true);

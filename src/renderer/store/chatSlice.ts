@@ -1,4 +1,4 @@
-import type { ChatEvent, ChatSessionSummary, ChatTranscriptItem, TokenUsage } from '../../shared/contract';
+import type { ChatEvent, ChatSessionSummary, ChatTranscriptItem, TokenUsage, ToolEffect } from '../../shared/contract';
 import { errorMessage } from '../host-client';
 import type { SliceCreator } from './types';
 
@@ -9,7 +9,8 @@ export type ChatItem =
   | { kind: 'assistant'; id: string; text: string; streaming: boolean }
   /** The model's reasoning: shown collapsed, apart from the answer. */
   | { kind: 'reasoning'; id: string; text: string; streaming: boolean }
-  | { kind: 'tool'; id: string; tool: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; data?: Record<string, unknown>; durationMs?: number }
+  /** title, effect and summary: what the tool says of itself and of this call (summary: once the arguments are complete). */
+  | { kind: 'tool'; id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; data?: Record<string, unknown>; durationMs?: number }
   | { kind: 'error'; id: string; code: string; message: string }
   | { kind: 'note'; id: string; text: string };
 
@@ -47,7 +48,7 @@ function fromTranscript(items: ChatTranscriptItem[]): ChatItem[] {
     if (i.kind === 'user') return { kind: 'user', id: nextId('u'), text: i.text };
     if (i.kind === 'assistant') return { kind: 'assistant', id: nextId('a'), text: i.text, streaming: false };
     if (i.kind === 'reasoning') return { kind: 'reasoning', id: nextId('r'), text: i.text, streaming: false };
-    return { kind: 'tool', id: i.call_id, tool: i.tool, args: i.args, argsText: '', status: i.status, output: i.output };
+    return { kind: 'tool', id: i.call_id, tool: i.tool, title: i.title, effect: i.effect, summary: i.summary, args: i.args, argsText: '', status: i.status, output: i.output };
   });
 }
 
@@ -72,14 +73,14 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent): ChatItem[] {
     case 'notice':
       return [...items, { kind: 'note', id: nextId('n'), text: e.text }];
     case 'tool_call_streaming':
-      return [...settle(items), { kind: 'tool', id: e.call_id, tool: e.tool, args: undefined, argsText: '', status: 'running', output: '' }];
+      return [...settle(items), { kind: 'tool', id: e.call_id, tool: e.tool, title: e.title, effect: e.effect, summary: '', args: undefined, argsText: '', status: 'running', output: '' }];
     case 'tool_call_args':
       return updateTool(e.call_id, (t) => ({ ...t, argsText: t.argsText + e.delta })) ?? items;
     case 'tool_call_started':
       return (
-        updateTool(e.call_id, (t) => ({ ...t, tool: e.tool, args: e.args, status: 'running' })) ?? [
+        updateTool(e.call_id, (t) => ({ ...t, tool: e.tool, title: e.title, effect: e.effect, summary: e.summary, args: e.args, status: 'running' })) ?? [
           ...settle(items),
-          { kind: 'tool', id: e.call_id, tool: e.tool, args: e.args, argsText: '', status: 'running', output: '' },
+          { kind: 'tool', id: e.call_id, tool: e.tool, title: e.title, effect: e.effect, summary: e.summary, args: e.args, argsText: '', status: 'running', output: '' },
         ]
       );
     case 'tool_output':

@@ -124,7 +124,10 @@ export class Agent {
           },
           onReasoning: (text) => emit({ type: 'reasoning_delta', text }),
           onNotice: (text) => emit({ type: 'notice', text }),
-          onToolCallStart: (c) => emit({ type: 'tool_call_streaming', call_id: c.id, tool: c.name }),
+          onToolCallStart: (c) => {
+            const { title, effect } = this.opts.registry.facts(c.name);
+            emit({ type: 'tool_call_streaming', call_id: c.id, tool: c.name, title, effect });
+          },
           onToolCallArgs: (c) => emit({ type: 'tool_call_args', call_id: c.id, delta: c.delta }),
           onUsage: (usage) => emit({ type: 'usage', usage }),
           onRetry: (r) => {
@@ -144,7 +147,7 @@ export class Agent {
     const prepared = turn.toolCalls.map((c) => prepareCall(c, this.opts.registry, correlationId));
     const cap = toolOutputCap(this.contextTokens, prepared.length);
     const results = await runToolCalls(prepared, this.opts.registry, ctx, {
-      started: (p) => emit({ type: 'tool_call_started', call_id: p.call.id, tool: p.call.function.name, args: p.args }),
+      started: (p) => emit({ type: 'tool_call_started', call_id: p.call.id, tool: p.call.function.name, ...this.opts.registry.callFacts(p.call.function.name, p.args), args: p.args }),
       output: (p, text) => emit({ type: 'tool_output', call_id: p.call.id, text }),
       finished: (p, r, ms) =>
         emit({ type: 'tool_call_finished', call_id: p.call.id, tool: p.call.function.name, ok: r.ok, output: r.output, ...(r.data ? { data: r.data } : {}), ...(r.error ? { error: r.error } : {}), duration_ms: ms }),

@@ -1,4 +1,4 @@
-// Running the tool calls of one model turn. Read-only calls run together; as soon as one call
+// Running the tool calls of one model turn. Calls that only read the workspace run together; as soon as one call
 // may write or run something, the turn runs in order, so a later call sees what an earlier one
 // did. Bad arguments and unknown tools become error results the model can correct.
 import { LoupeError } from '../../errors';
@@ -6,11 +6,7 @@ import type { AssistantTurn, ChatMessage, ChatToolCall } from '../llm/types';
 import { isJsonObject } from '../llm/wire';
 import type { ToolOutputHook } from '../tools/bash';
 import { failure, type ToolRegistry } from '../tools/registry';
-import type { ToolContext, ToolResult } from '../tools/types';
-
-export const READ_ONLY_TOOLS = new Set(['read_file', 'grep', 'code_search', 'list_files', 'modification_log']);
-/** Tools whose changes a request's correlation id follows. */
-export const CORRELATED_TOOLS = new Set(['write_file', 'edit_file', 'code_modify', 'code_rollback', 'run_tests']);
+import { runsConcurrently, type ToolContext, type ToolResult } from '../tools/types';
 
 export interface PreparedCall {
   call: ChatToolCall;
@@ -36,7 +32,7 @@ export function prepareCall(call: ChatToolCall, registry: ToolRegistry, correlat
   if (!args || typeof args !== 'object' || Array.isArray(args)) {
     return { call, args, rejected: failure(new LoupeError('INVALID_ARGUMENT', `The arguments for ${name} must be a JSON object.`)) };
   }
-  if (CORRELATED_TOOLS.has(name)) args = { ...args, correlation_id: correlationId };
+  if (tool.correlated) args = { ...args, correlation_id: correlationId };
   return { call, args };
 }
 
@@ -74,7 +70,7 @@ async function runOne(p: PreparedCall, registry: ToolRegistry, ctx: ToolContext,
 }
 
 export async function runToolCalls(calls: PreparedCall[], registry: ToolRegistry, ctx: ToolContext, hooks: RunHooks): Promise<ToolResult[]> {
-  const parallel = calls.length > 1 && calls.every((p) => p.rejected || READ_ONLY_TOOLS.has(p.call.function.name));
+  const parallel = calls.length > 1 && calls.every((p) => p.rejected || runsConcurrently(registry.facts(p.call.function.name)));
   if (parallel) return Promise.all(calls.map((p) => runOne(p, registry, ctx, hooks)));
   const results: ToolResult[] = [];
   for (const p of calls) results.push(await runOne(p, registry, ctx, hooks));

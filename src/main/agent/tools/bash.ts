@@ -20,8 +20,28 @@ const schema = z.object({
   description: z.string().describe('What the command does, in 5-10 words (shown to the user).'),
 });
 
+const outputSchema = z.looseObject({
+  exit_code: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  timed_out: z.boolean(),
+  aborted: z.boolean(),
+  duration_ms: z.number(),
+  output_bytes: z.number().int(),
+  truncated: z.boolean(),
+  binary: z.boolean(),
+  full_output_path: z.string().nullable().describe('The whole output, workspace-relative, when it was cut.'),
+});
+
 export const bashTool = defineTool({
   name: 'bash',
+  title: 'Run a shell command',
+  effect: 'execute',
+  permission: 'bash',
+  correlated: false,
+  idempotent: false,
+  openWorld: true,
+  summary: (args) => args.command,
+  outputSchema,
   description:
     'Run a shell command in the workspace (stdin closed, no pager, no prompts; CI=1). Needs the user\u2019s approval unless a rule allows it; ' +
     'compound commands need every part allowed. Long output keeps its start and end and the full text is saved under .loupe/outputs/. ' +

@@ -40,8 +40,29 @@ async function target(ctx: ToolContext, requested: string) {
   return { abs, rel };
 }
 
+const outputSchema = z.looseObject({
+  status: z.literal('success'),
+  file_path: z.string(),
+  operation: z.enum(['replace', 'insert_before', 'insert_after', 'delete']),
+  lines_changed: z.number().int(),
+  lines_affected: z.tuple([z.number().int(), z.number().int()]),
+  git_diff: z.string(),
+  git_staged: z.boolean(),
+  modification_id: z.string(),
+  warnings: z.array(z.string()),
+  test_results: z.looseObject({ status: z.string(), passed: z.number().int(), failed: z.number().int() }).nullable(),
+});
+
 export const codeModifyTool = defineTool({
   name: 'code_modify',
+  title: 'Change lines of a file',
+  effect: 'write',
+  permission: 'edit',
+  correlated: true,
+  idempotent: false,
+  openWorld: false,
+  summary: (args) => `${args.operation} ${args.file_path}${args.line_range ? ` ${args.line_range[0]}-${args.line_range[1]}` : args.line !== undefined ? ` at ${args.line}` : ''}`,
+  outputSchema,
   description:
     'Change whole lines of a file read earlier in this session: replace or delete line_range [first, last], or insert new_content before/after a line. ' +
     'Line numbers are those read_file showed; your own modifications keep them current, anything else changing the file means reading it again. ' +

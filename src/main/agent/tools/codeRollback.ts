@@ -12,8 +12,25 @@ const schema = z.object({
   correlation_id: z.string().optional().describe('Id of the user request this rollback serves.'),
 });
 
+const outputSchema = z.looseObject({
+  status: z.literal('rolled_back'),
+  rollback_id: z.string(),
+  file: z.string(),
+  lines_restored: z.number().int(),
+  merged: z.boolean(),
+  git_staged: z.boolean(),
+});
+
 export const codeRollbackTool = defineTool({
   name: 'code_rollback',
+  title: 'Undo a modification',
+  effect: 'write',
+  permission: 'edit',
+  correlated: true,
+  idempotent: false,
+  openWorld: false,
+  summary: (args) => (args.hunk === undefined ? args.modification_id : `${args.modification_id} hunk ${args.hunk}`),
+  outputSchema,
   description:
     'Undo one modification by id (or one hunk of it). Changes made since to the same file are kept: the undo is merged with them, and refused ' +
     'with ROLLBACK_CONFLICT (nothing changed) when they overlap. The rollback is itself a modification and can be rolled back.',

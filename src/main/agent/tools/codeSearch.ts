@@ -1,8 +1,8 @@
 // code_search: regex search ranked by an explainable relevance score.
 import { z } from 'zod';
 import { CODE_SEARCH_DEFAULT_LIMIT, CODE_SEARCH_MAX_LIMIT, codeSearch, formatCodeSearch } from '../../services/search/codeSearch';
-import { authorizeSearch, configuredExcludes } from './searchAccess';
-import { defineTool, success } from './types';
+import { authorizeSearch, configuredExcludes, searchSummary } from './searchAccess';
+import { defineTool, READS_WORKSPACE, success } from './types';
 
 const schema = z.object({
   pattern: z.string().min(1).describe('Regular expression, e.g. "handleSubmit|async.*payment".'),
@@ -12,8 +12,19 @@ const schema = z.object({
   exclude_patterns: z.array(z.string()).optional().describe('Globs or folder names to skip, e.g. ["node_modules", "dist", "*.min.js"].'),
 });
 
+const outputSchema = z.looseObject({
+  matches: z.array(z.looseObject({ path: z.string(), line: z.number().int(), relevance_score: z.number() })),
+  total_matches: z.number().int(),
+  search_time_ms: z.number(),
+  notes: z.array(z.string()),
+});
+
 export const codeSearchTool = defineTool({
   name: 'code_search',
+  title: 'Search code by relevance',
+  ...READS_WORKSPACE,
+  summary: searchSummary,
+  outputSchema,
   description:
     'Find code by regex, most relevant first: definitions of the matched symbol, whole-word matches, files with many matches and shallow ' +
     'source paths rank higher (each match lists why). Returns {matches:[{path, line, context, relevance_score}], total_matches, search_time_ms}.',

@@ -13,8 +13,25 @@ const schema = z.object({
   correlation_id: z.string().optional().describe('Id of the user request this change serves.'),
 });
 
+const outputSchema = z.looseObject({
+  path: z.string(),
+  occurrences: z.number().int(),
+  strategy: z.string().describe('How old_str was found: exact, create, or the correction that matched.'),
+  modification_id: z.string(),
+  git_staged: z.boolean(),
+  lines_affected: z.tuple([z.number().int(), z.number().int()]),
+});
+
 export const editFileTool = defineTool({
   name: 'edit_file',
+  title: 'Edit file',
+  effect: 'write',
+  permission: 'edit',
+  correlated: true,
+  idempotent: false,
+  openWorld: false,
+  summary: (args) => args.path,
+  outputSchema,
   description:
     'Replace old_str with new_str in a file read earlier in this session. old_str must match exactly one place (or ' +
     'expected_replacements places, or use replace_all); include enough surrounding lines to make it unique. Small escaping, ' +

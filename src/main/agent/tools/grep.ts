@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { grep, GREP_DEFAULT_LIMIT, GREP_MAX_LIMIT } from '../../services/search/grep';
 import { formatGrep } from '../../services/search/grepFormat';
-import { authorizeSearch, configuredExcludes } from './searchAccess';
-import { defineTool, success } from './types';
+import { authorizeSearch, configuredExcludes, searchSummary } from './searchAccess';
+import { defineTool, READS_WORKSPACE, success } from './types';
 
 const lines = (what: string) => z.number().int().min(0).max(50).optional().describe(what);
 
@@ -23,8 +23,19 @@ const schema = z.object({
   offset: z.number().int().min(0).optional().describe('Skip this many results (for the next page).'),
 });
 
+const outputSchema = z.looseObject({
+  total: z.number().int().describe('Results before paging.'),
+  offset: z.number().int(),
+  limit: z.number().int(),
+  notes: z.array(z.string()),
+});
+
 export const grepTool = defineTool({
   name: 'grep',
+  title: 'Search file contents',
+  ...READS_WORKSPACE,
+  summary: searchSummary,
+  outputSchema,
   description:
     'Search file contents with ripgrep (.gitignore aware). Modes: content (`file:line: text`, with -A/-B/-C context), files_with_matches, count. ' +
     `Returns ${GREP_DEFAULT_LIMIT} results per call with a note saying how many more; page with offset.`,

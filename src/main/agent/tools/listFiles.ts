@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { formatListFiles, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, listFiles } from '../../services/search/listFiles';
 import { authorizeSearch, configuredExcludes } from './searchAccess';
-import { defineTool, success } from './types';
+import { defineTool, READS_WORKSPACE, success } from './types';
 
 const schema = z.object({
   pattern: z.string().optional().describe('Glob such as "*.ts" or "src/**/*.test.ts" (default: every file).'),
@@ -10,8 +10,17 @@ const schema = z.object({
   limit: z.number().int().min(1).max(LIST_MAX_LIMIT).optional().describe(`How many files (default ${LIST_DEFAULT_LIMIT}).`),
 });
 
+const outputSchema = z.looseObject({
+  files: z.array(z.object({ path: z.string(), mtime: z.string() })),
+  total: z.number().int(),
+});
+
 export const listFilesTool = defineTool({
   name: 'list_files',
+  title: 'List files',
+  ...READS_WORKSPACE,
+  summary: (args) => [args.pattern ?? '*', args.path && `in ${args.path}`].filter(Boolean).join(' '),
+  outputSchema,
   description: `List workspace files matching a glob (.gitignore aware), most recently modified first; ${LIST_DEFAULT_LIMIT} by default with a note when there are more.`,
   schema,
   async run(args, ctx) {

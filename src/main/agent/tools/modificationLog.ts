@@ -9,8 +9,21 @@ const schema = z.object({
   limit: z.number().int().min(1).max(10_000).optional().describe('At most this many, newest first (default 50).'),
 });
 
+const outputSchema = z.looseObject({
+  modifications: z.array(z.looseObject({ modification_id: z.string(), file: z.string(), status: z.enum(['applied', 'approved', 'rolled_back']) })),
+  total: z.number().int(),
+});
+
 export const modificationLogTool = defineTool({
   name: 'modification_log',
+  title: 'List modifications',
+  effect: 'read',
+  permission: null,
+  correlated: false,
+  idempotent: true,
+  openWorld: false,
+  summary: (args) => [args.file, args.correlation_id].filter(Boolean).join(' ') || 'all',
+  outputSchema,
   description: 'List modifications made in this workspace, newest first, with status (applied, approved, rolled_back), rollback links and latest test results.',
   schema,
   async run(args, ctx) {

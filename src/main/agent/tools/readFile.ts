@@ -6,7 +6,7 @@ import { NotAFileError } from '../../services/files/errors';
 import { numberLines } from '../../services/files/lineNumbers';
 import { languageOf } from '../../services/workspace/language';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
-import { defineTool, success } from './types';
+import { defineTool, READS_WORKSPACE, success } from './types';
 
 export const DEFAULT_LINE_WINDOW = 2000;
 export const MAX_LINE_CHARS = 2000;
@@ -29,8 +29,19 @@ export function splitLines(text: string): string[] {
 
 const cut = (line: string) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [${line.length - MAX_LINE_CHARS} more characters]` : line);
 
+const outputSchema = z.looseObject({
+  path: z.string(),
+  language: z.string(),
+  total_lines: z.number().int(),
+  lines: z.tuple([z.number().int(), z.number().int()]).describe('First and last line shown; [0, 0] when none.'),
+});
+
 export const readFileTool = defineTool({
   name: 'read_file',
+  title: 'Read file',
+  ...READS_WORKSPACE,
+  summary: (args) => args.path,
+  outputSchema,
   description:
     'Read a text file of the workspace. Returns `cat -n` style numbered lines (`     N→text`) by default; with offset/limit, plain lines ' +
     `(set line_numbers to keep numbers). At most ${DEFAULT_LINE_WINDOW} lines per call. A file must be read before write_file or edit_file may change it.`,

@@ -1,9 +1,10 @@
-// Every tool the agent and `loupe mcp` can call. Later issues register theirs here too.
+// Every tool the agent and `loupe mcp` can call. A new tool is one file (its facts, schemas and
+// run) and one line in createToolRegistry.
 import { z } from 'zod';
 import { LoupeError, toWireError } from '../../errors';
 import { editFileTool } from './editFile';
 import { readFileTool } from './readFile';
-import type { Tool, ToolContext, ToolResult } from './types';
+import type { Tool, ToolContext, ToolEffect, ToolFacts, ToolResult } from './types';
 import { writeFileTool } from './writeFile';
 import { grepTool } from './grep';
 import { codeSearchTool } from './codeSearch';
@@ -24,6 +25,20 @@ function describeIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'arguments'}: ${i.message}`).join('; ');
 }
 
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', target?: 'draft-7'): Record<string, unknown> {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, ...(target ? { target } : {}) }) as Record<string, unknown>;
+  return rest;
+}
+
+/** What every call returns: the model's text, the tool's data, and a coded error when it failed. */
+export const resultSchema = <O extends z.ZodType>(data: O) =>
+  z.object({
+    ok: z.boolean(),
+    output: z.string().describe('What the model sees.'),
+    data: data.optional(),
+    error: z.looseObject({ code: z.string(), message: z.string() }).optional(),
+  });
+
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
 
@@ -43,8 +58,41 @@ export class ToolRegistry {
 
   /** JSON Schema of a tool's arguments, as MCP and the chat API want it. */
   inputSchema(tool: Tool): Record<string, unknown> {
-    const { $schema: _drop, ...schema } = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
-    return schema;
+    return jsonSchema(tool.schema, 'input');
+  }
+
+  /**
+   * JSON Schema of the envelope every call answers with, `data` in the tool's own shape. Draft 7:
+   * what MCP clients validate structuredContent with (a tuple in 2020-12 terms fails there).
+   */
+  outputSchema(tool: Tool): Record<string, unknown> {
+    return jsonSchema(resultSchema(tool.outputSchema), 'output', 'draft-7');
+  }
+
+  /** The tool's facts for a name the model used; a stand-in for a name it made up. */
+  facts(name: string): ToolFacts {
+    const tool = this.tools.get(name);
+    if (!tool) return { name, title: name, description: '', effect: 'execute', permission: null, correlated: false, idempotent: false, openWorld: true };
+    const { name: _n, title, description, effect, permission, correlated, idempotent, openWorld } = tool;
+    return { name, title, description, effect, permission, correlated, idempotent, openWorld };
+  }
+
+  /** What a chat card or a `loupe run` line shows of one call. */
+  callFacts(name: string, args: unknown): { title: string; effect: ToolEffect; summary: string } {
+    const { title, effect } = this.facts(name);
+    return { title, effect, summary: this.summarize(name, args) };
+  }
+
+  /** The tool's one line for these arguments; empty while they do not fit its schema. */
+  summarize(name: string, args: unknown): string {
+    const tool = this.tools.get(name);
+    const parsed = tool?.schema.safeParse(args ?? {});
+    if (!tool || !parsed?.success) return '';
+    try {
+      return tool.summary(parsed.data);
+    } catch {
+      return '';
+    }
   }
 
   /** Validates, runs, and turns anything thrown into a failed result: a tool call never throws. */

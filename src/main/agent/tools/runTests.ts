@@ -56,8 +56,28 @@ export function summariseRun(run: TestRun): string {
   return `Tests ${run.status} (${counts}) in ${run.duration_ms} ms: ${run.command}${failing}`;
 }
 
+const outputSchema = z.looseObject({
+  status: z.enum(['success', 'failed', 'timeout', 'aborted', 'error']),
+  command: z.string(),
+  tests_passed: z.number().int(),
+  tests_failed: z.number().int(),
+  tests_skipped: z.number().int(),
+  failing_tests: z.array(z.string()),
+  exit_code: z.number().int().nullable(),
+  duration_ms: z.number(),
+  recorded_for: z.array(z.string()).describe('The modifications the results were attached to.'),
+});
+
 export const runTestsTool = defineTool({
   name: 'run_tests',
+  title: 'Run the tests',
+  effect: 'execute',
+  permission: 'test',
+  correlated: true,
+  idempotent: false,
+  openWorld: false,
+  summary: (args) => args.test_command ?? args.test_file ?? 'the configured tests',
+  outputSchema,
   description:
     'Run the project’s tests (the command from .loupe/config.json "tests" for the language, else the package.json test script, pytest or go test), ' +
     'optionally one test_file. Returns passed/failed/skipped counts and failing test names; with correlation_id the results are attached to that ' +

@@ -36,3 +36,6 @@ export async function authorizeSearch(ctx: ToolContext, requested: string | unde
     note: limited ? READ_RULES_NOTE : null,
   };
 }
+
+/** A search call in one line: the pattern, and where when not the whole workspace. */
+export const searchSummary = (args: { pattern: string; path?: string }): string => (args.path ? `${args.pattern} in ${args.path}` : args.pattern);

@@ -1,12 +1,17 @@
-// The shape every agent tool shares: zod arguments in, {ok, output, data?, error?} out.
+// The shape every agent tool shares: zod arguments in, {ok, output, data?, error?} out, and
+// the facts about it that every caller reads instead of knowing tool names.
 import type { z } from 'zod';
+import type { ToolEffect } from '../../../shared/contract';
 import type { ErrorCode } from '../../../shared/errors';
+import type { PermissionKind } from '../../services/permissions/types';
 import type { FileSession } from '../../services/files/readTracker';
 import type { ModificationLog } from '../../services/modlog/modificationLog';
 import type { PermissionGate } from '../../services/permissions/permissionGate';
 import type { LookupAll } from '../../services/web/addressClass';
 import type { EditCorrector } from '../edit/corrector';
 import type { Logger } from '../../services/log/logger';
+
+export type { ToolEffect };
 
 export interface ToolError {
   code: ErrorCode;
@@ -38,14 +43,43 @@ export interface ToolContext {
   lookup?: LookupAll;
 }
 
-export interface Tool<S extends z.ZodType = z.ZodType> {
+/**
+ * What a tool says about itself, read by the loop (which calls may run together), the chat's
+ * cards, `loupe run`'s lines, `loupe mcp`'s annotations and the README's tool list.
+ */
+export interface ToolFacts {
   name: string;
+  /** A few words for people: the card's and the MCP client's label. */
+  title: string;
   description: string;
+  /** read: changes nothing; write: changes workspace files; execute: runs a process. */
+  effect: ToolEffect;
+  /** The permission kind it asks for before acting; null: it never asks. */
+  permission: PermissionKind | null;
+  /** Its changes follow the request's correlation id, which the loop fills in. */
+  correlated: boolean;
+  /** Calling it again with the same arguments changes nothing more. */
+  idempotent: boolean;
+  /** It reaches beyond the workspace (the network, any program). */
+  openWorld: boolean;
+}
+
+export interface Tool<S extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends ToolFacts {
   schema: S;
+  /** The shape of `data` in its result (zod); MCP clients get it as the tool's outputSchema. */
+  outputSchema: O;
+  /** One line saying what this call does: the path, the command, the pattern, the URL. */
+  summary(args: z.output<S>): string;
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 
-/** Keeps the argument type of `run` tied to the schema. */
-export const defineTool = <S extends z.ZodType>(tool: Tool<S>): Tool<S> => tool;
+/** Keeps the argument type of `run` and `summary` tied to the schema. */
+export const defineTool = <S extends z.ZodType, O extends z.ZodType>(tool: Tool<S, O>): Tool<S, O> => tool;
+
+/** The facts of a tool that reads workspace files under the read rules and changes nothing. */
+export const READS_WORKSPACE = { effect: 'read', permission: 'read', correlated: false, idempotent: true, openWorld: false } as const satisfies Partial<ToolFacts>;
+
+/** Calls that change nothing and reach nothing outside can run together. */
+export const runsConcurrently = (tool: ToolFacts): boolean => tool.effect === 'read' && !tool.openWorld;
 
 export const success = (output: string, data?: Record<string, unknown>): ToolResult => ({ ok: true, output, ...(data ? { data } : {}) });

@@ -35,8 +35,25 @@ export function keepFileConventions(existing: string, content: string): { conten
 
 const lineCount = (s: string) => (s === '' ? 0 : s.split('\n').length - (s.endsWith('\n') ? 1 : 0));
 
+const outputSchema = z.looseObject({
+  path: z.string(),
+  operation: z.enum(['create', 'overwrite', 'none']),
+  bytes: z.number().int().optional(),
+  lines: z.number().int().optional(),
+  modification_id: z.string().optional().describe('Absent when nothing was written.'),
+  git_staged: z.boolean().optional(),
+});
+
 export const writeFileTool = defineTool({
   name: 'write_file',
+  title: 'Write file',
+  effect: 'write',
+  permission: 'edit',
+  correlated: true,
+  idempotent: true,
+  openWorld: false,
+  summary: (args) => args.path,
+  outputSchema,
   description:
     'Create a file, or replace an existing file whole. An existing file must have been read in this session (read_file) and be ' +
     'unchanged since. Prefer edit_file for changes to part of a file.',
