@@ -23,7 +23,7 @@ const OUTPUT_SCHEMA = {
     ok: { type: 'boolean' },
     output: { type: 'string' },
     data: { type: 'object' },
-    error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'] },
+    error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } }, required: ['code', 'message'] },
   },
   required: ['ok', 'output'],
 };

@@ -5,7 +5,7 @@ import type {
   ApprovalRequestView,
   ChatSessionSummary,
   ChatSessionView,
-  ChatTranscriptItem,
+  ChatTranscriptEntry,
   EditsModeName,
   HostEvents,
   LlmProbe,
@@ -34,11 +34,15 @@ import { PermissionEngine } from '../services/permissions/ruleEngine';
 import { SessionStore, titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
 import { UserSettings } from '../services/settings/userSettings';
 import { LlmSettingsFile, savedAsLlmSettings, type LlmSettingsFileOptions } from './llmSettings';
+import { checkedEntries, entriesFromMessages, keepEntry } from './transcript';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
+/** A saved chat: the model's messages, and what the chat showed of them (absent in older files). */
+type ChatRecord = SessionRecord<ChatMessage> & { entries?: ChatTranscriptEntry[] };
+
 interface LiveSession {
-  record: SessionRecord<ChatMessage>;
+  record: ChatRecord;
   files: FileSession;
   running: { correlationId: string; abort: AbortController; done: Promise<void> } | null;
 }
@@ -63,40 +67,6 @@ class WorkspaceAgent {
       onWarning,
     });
   }
-}
-
-const parseArgs = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-};
-
-/** The saved conversation as the chat shows it: text, and a card per tool call with its result. */
-export function transcriptOf(messages: ChatMessage[]): ChatTranscriptItem[] {
-  const items: ChatTranscriptItem[] = [];
-  const tools = new Map<string, Extract<ChatTranscriptItem, { kind: 'tool' }>>();
-  for (const m of messages) {
-    if (m.role === 'user') items.push({ kind: 'user', text: m.content });
-    else if (m.role === 'assistant') {
-      const reasoning = m.reasoning_content || m.reasoning;
-      if (reasoning) items.push({ kind: 'reasoning', text: reasoning });
-      if (m.content) items.push({ kind: 'assistant', text: m.content });
-      for (const c of m.tool_calls ?? []) {
-        const item = { kind: 'tool' as const, call_id: c.id, tool: c.function.name, args: parseArgs(c.raw_arguments ?? c.function.arguments), status: 'error' as 'done' | 'error', output: '(no result)' };
-        tools.set(c.id, item);
-        items.push(item);
-      }
-    } else if (m.role === 'tool') {
-      const item = tools.get(m.tool_call_id);
-      if (item) {
-        item.output = m.content;
-        item.status = 'done';
-      }
-    }
-  }
-  return items;
 }
 
 export interface AgentHostOptions {
@@ -257,7 +227,8 @@ export class AgentHost {
   private async session(w: WorkspaceAgent, id: string): Promise<LiveSession> {
     let s = w.live.get(id);
     if (!s) {
-      const record = await w.store.load<ChatMessage>(id);
+      const record: ChatRecord = await w.store.load<ChatMessage>(id);
+      record.entries = checkedEntries(record.entries);
       s = w.live.get(id) ?? { record, files: new FileSession(record.id), running: null };
       w.live.set(id, s);
     }
@@ -276,7 +247,8 @@ export class AgentHost {
   async getSession(id: string): Promise<ChatSessionView> {
     const w = this.ws();
     const s = await this.session(w, id);
-    return { session: this.summary(w, s.record), items: transcriptOf(s.record.messages), ...(s.running ? { running_correlation_id: s.running.correlationId } : {}) };
+    const entries = s.record.entries ?? entriesFromMessages(s.record.messages);
+    return { session: this.summary(w, s.record), entries, ...(s.running ? { running_correlation_id: s.running.correlationId } : {}) };
   }
 
   newSession(): ChatSessionSummary {
@@ -327,7 +299,11 @@ export class AgentHost {
     const abort = new AbortController();
     const startedAt = new Date().toISOString();
     let saved: Promise<void> = Promise.resolve();
+    // What the chat shows is kept beside the messages, so reopening the session shows it again.
+    const entries = (s.record.entries ??= entriesFromMessages(s.record.messages));
+    keepEntry(entries, { type: 'user_message', text: p.text });
     const off = agent.events.on((event) => {
+      keepEntry(entries, event);
       if (event.type === 'request_finished') {
         // Settled before anyone hears it is over, so an immediate next message is accepted;
         // the snapshot for the file is taken synchronously by save().

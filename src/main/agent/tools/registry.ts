@@ -16,7 +16,7 @@ import { codeRollbackTool } from './codeRollback';
 import { modificationLogTool } from './modificationLog';
 
 export function failure(err: unknown): ToolResult {
-  const e = err instanceof LoupeError ? { code: err.code, message: err.message } : toWireError(err);
+  const e = toWireError(err);
   return { ok: false, output: `Error [${e.code}]: ${e.message}`, error: e };
 }
 

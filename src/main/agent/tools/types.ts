@@ -1,5 +1,6 @@
 // The shape every agent tool shares: zod arguments in, {ok, output, data?, error?} out.
 import type { z } from 'zod';
+import type { ErrorDetails } from '../../../shared/contract';
 import type { ErrorCode } from '../../../shared/errors';
 import type { FileSession } from '../../services/files/readTracker';
 import type { ModificationLog } from '../../services/modlog/modificationLog';
@@ -11,6 +12,7 @@ import type { Logger } from '../edit/logger';
 export interface ToolError {
   code: ErrorCode;
   message: string;
+  details?: ErrorDetails;
 }
 
 export interface ToolResult {
@@ -34,6 +36,8 @@ export interface ToolContext {
   logger: Logger;
   /** The gate that can ask a person; absent: project rules and defaults, asks denied. */
   permissions?: PermissionGate;
+  /** The request this context serves, when an agent loop runs it: approvals name it. */
+  correlationId?: string;
   /** Resolves host names for webfetch; absent: the system resolver. */
   lookup?: LookupAll;
 }
