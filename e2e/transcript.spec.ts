@@ -17,6 +17,10 @@ function script(req: RecordedRequest): ScriptedReply {
   const answered = (req.body.messages ?? []).filter((m) => m.role === 'tool').length;
   const read = (p: string) => ({ name: 'read_file', arguments: JSON.stringify({ path: p }) });
   const edit = (from: string, to: string) => ({ name: 'edit_file', arguments: JSON.stringify({ path: 'src/conflict.ts', old_str: from, new_str: to, reason: `Say ${to}` }) });
+  if (userPrompt(req).includes('two commands')) {
+    const bash = (word: string) => ({ name: 'bash', arguments: JSON.stringify({ command: `echo ${word}`, description: word }) });
+    return answered === 0 ? { toolCalls: [bash('first'), bash('second')] } : { content: 'Both ran.' };
+  }
   if (userPrompt(req).includes('twice')) {
     const steps: ScriptedReply[] = [{ toolCalls: [read('src/conflict.ts')] }, { toolCalls: [edit('one', 'two')] }, { toolCalls: [edit('two', 'three')] }];
     return steps[answered] ?? { content: 'Edited twice.' };
@@ -101,4 +105,27 @@ test('a conflicting rollback in the review pane lists the blocking modification'
   await expect(conflict.getByTestId('review-conflict-link')).toHaveCount(1);
   await expect(conflict.getByTestId('review-conflict-link')).toHaveAttribute('data-modification-id', later!);
   await page.screenshot({ path: path.join(SHOTS, 'rollback-conflict.png') });
+});
+
+test('an approval marks the one card whose call asked, not every running call of that tool', async ({ page }) => {
+  await page.goto(app.served.url);
+  await openAgent(page);
+  await page.getByTestId('chat-input').fill('run two commands');
+  await page.getByTestId('chat-input').press('Enter');
+  const cards = page.locator('[data-testid="tool-call"][data-tool="bash"]');
+  const approval = page.getByTestId('approval-card');
+  await expect(approval.getByTestId('approval-subject')).toHaveText('echo first');
+  await expect(cards).toHaveCount(2);
+  await expect(cards.nth(0)).toHaveClass(/tool-waiting/);
+  await expect(cards.nth(0).locator('.tool-state')).toHaveText('waiting for approval');
+  // The second call is queued behind the first, not waiting on this question.
+  await expect(cards.nth(1)).not.toHaveClass(/tool-waiting/);
+  await page.screenshot({ path: path.join(SHOTS, 'approval-by-call.png') });
+  await approval.getByTestId('approval-allow-once').click();
+  await expect(approval.getByTestId('approval-subject')).toHaveText('echo second');
+  await expect(cards.nth(1)).toHaveClass(/tool-waiting/);
+  await expect(cards.nth(0)).toHaveAttribute('data-status', 'done');
+  await approval.getByTestId('approval-allow-once').click();
+  await expect(cards.nth(1)).toHaveAttribute('data-status', 'done');
+  await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]').last()).toContainText('Both ran.');
 });
