@@ -68,7 +68,7 @@ describe('WebSocket client', () => {
     expect(err).toMatchObject({ code: 'FILE_NOT_FOUND', message: 'no such file', channel: 'file.read' });
   });
 
-  it('keeps the error details the host sent (a conflict's blocking ids)', async () => {
+  it('keeps the error details the host sent (a conflict\u2019s blocking ids)', async () => {
     const { client, last } = setup();
     last().open();
     const rollback = client.request('modlog.rollback', { modification_id: 'mod-1' });
