@@ -69,6 +69,28 @@ describe('the chat fold, live and reloaded', () => {
     );
   });
 
+  it('whatever a session file holds, the entries let through fold without throwing into text the chat can draw', () => {
+    const types = ['user_message', 'text_delta', 'reasoning_delta', 'notice', 'tool_call_streaming', 'tool_call_args', 'tool_call_started', 'tool_output', 'tool_call_finished', 'retry', 'compacted', 'error', 'request_finished', 'usage', '__proto__', 'toString'];
+    const field = fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.boolean(), fc.constant(null), fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 }), fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }));
+    const entry = fc.record(
+      { type: fc.constantFrom(...types), text: field, call_id: fc.oneof(callId, field), tool: field, delta: field, ok: field, output: field, data: field, error: fc.oneof(field, fc.record({ code: field, message: field })), code: field, message: field, attempt: field, delay_ms: field, reason: field, mode: field, removed_messages: field, duration_ms: field },
+      { requiredKeys: ['type'] },
+    );
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 12 }), (raw) => {
+        const entries = checkedEntries(JSON.parse(JSON.stringify(raw)));
+        if (!entries) return;
+        for (const item of foldTranscript(entries)) {
+          for (const k of ['text', 'output', 'error', 'message', 'code', 'tool'] as const) {
+            const v = (item as Record<string, unknown>)[k];
+            if (v !== undefined) expect(typeof v).toBe('string');
+          }
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it('a session file whose entries are not what the chat draws is rebuilt from its messages instead', () => {
     expect(checkedEntries([{ type: 'tool_call_finished', call_id: 'c', tool: 'bash', ok: true, output: { html: '<b>' }, duration_ms: 1 }])).toBeUndefined();
     expect(checkedEntries([{ type: 'constructor', text: 'x' }])).toBeUndefined();
