@@ -44,9 +44,10 @@ const parseArgs = (text: string): unknown => {
 
 /**
  * Entries for a session saved before entries were kept: rebuilt from the model's messages, which
- * hold no status, error or data, so every answered call reads as done.
+ * hold no status, error or data, so every answered call reads as done. `facts`: what the live
+ * tool_call_started carries besides the call's name and arguments.
  */
-export function entriesFromMessages(messages: ChatMessage[]): ChatTranscriptEntry[] {
+export function entriesFromMessages(messages: ChatMessage[], facts: (tool: string, args: unknown) => object = () => ({})): ChatTranscriptEntry[] {
   const list: ChatTranscriptEntry[] = [];
   const open = new Map<string, string>();
   const finish = (id: string, ok: boolean, output: string) => {
@@ -65,7 +66,9 @@ export function entriesFromMessages(messages: ChatMessage[]): ChatTranscriptEntr
       if (m.content) keepEntry(list, { type: 'text_delta', text: m.content });
       for (const c of m.tool_calls ?? []) {
         open.set(c.id, c.function.name);
-        list.push({ type: 'tool_call_started', call_id: c.id, tool: c.function.name, args: parseArgs(c.raw_arguments ?? c.function.arguments) });
+        const args = parseArgs(c.raw_arguments ?? c.function.arguments);
+        // What the live event says of the call beside its name (the registry's facts), so both draw alike.
+        list.push({ type: 'tool_call_started', call_id: c.id, tool: c.function.name, ...facts(c.function.name, args), args });
       }
     } else if (m.role === 'tool') finish(m.tool_call_id, true, m.content);
   }
