@@ -111,7 +111,17 @@ describe('layer boundaries', () => {
 
 describe('one owner per workspace', () => {
   const ROOT_FILE = 'main/workspace/compose.ts';
-  const offenders = () => files.flatMap((f) => (rel(f) === ROOT_FILE ? [] : constructionsIn(readFileSync(f, 'utf8')).map((hit) => `${rel(f)}: ${hit}`)));
+  // A class may make a view of itself in its own file (the gate tagged for one call shares the
+  // root's engine and queue); any other file constructing one is a second owner.
+  const ownClass = (text: string, hit: string) => new RegExp(`\\bclass\\s+${hit.split(' ')[0]}\\b`).test(text);
+  const offenders = () =>
+    files.flatMap((f) => {
+      if (rel(f) === ROOT_FILE) return [];
+      const text = readFileSync(f, 'utf8');
+      return constructionsIn(text)
+        .filter((hit) => !ownClass(text, hit))
+        .map((hit) => `${rel(f)}: ${hit}`);
+    });
 
   it('only the composition root constructs the log, the gate, the config readers and the session store', () => {
     expect(offenders()).toEqual([]);

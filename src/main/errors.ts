@@ -1,11 +1,13 @@
 // Small named errors carrying one error code (src/shared/errors.ts). Messages say what to do next.
 import type { ErrorCode } from '../shared/errors';
-import type { WireError } from '../shared/contract';
+import type { ErrorDetails, WireError } from '../shared/contract';
 
 export class LoupeError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** What a program needs to act on the error without reading the message (plain JSON). */
+    readonly details?: ErrorDetails,
   ) {
     super(message);
     this.name = new.target.name;
@@ -42,9 +44,9 @@ export class AbortedError extends LoupeError {
   }
 }
 
-/** Turns anything thrown into what a transport may send: a code and a message, no stack. */
+/** Turns anything thrown into what a transport may send: a code, a message and its details, no stack. */
 export function toWireError(err: unknown): WireError {
-  if (err instanceof LoupeError) return { code: err.code, message: err.message };
+  if (err instanceof LoupeError) return { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
   const e = err as NodeJS.ErrnoException | undefined;
   if (e?.code === 'ENOENT') return { code: 'FILE_NOT_FOUND', message: e.message };
   if (e?.code === 'EACCES' || e?.code === 'EPERM') return { code: 'FILE_READ_ERROR', message: e.message };

@@ -121,7 +121,7 @@ export type ChatEventBody =
   | { type: 'tool_call_started'; call_id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown }
   /** Live output of a running tool (bash). */
   | { type: 'tool_output'; call_id: string; text: string }
-  | { type: 'tool_call_finished'; call_id: string; tool: string; ok: boolean; output: string; data?: Record<string, unknown>; error?: { code: ErrorCode; message: string }; duration_ms: number }
+  | { type: 'tool_call_finished'; call_id: string; tool: string; ok: boolean; output: string; data?: Record<string, unknown>; error?: WireError; duration_ms: number }
   | { type: 'usage'; usage: TokenUsage }
   | { type: 'retry'; attempt: number; delay_ms: number; reason: string }
   | { type: 'compacted'; mode: 'summary' | 'dropped'; removed_messages: number; tokens_before: number; tokens_after: number }
@@ -146,17 +146,17 @@ export interface ChatSessionSummary {
   running?: boolean;
 }
 
-/** What a resumed session shows: the conversation as the chat renders it. */
-export type ChatTranscriptItem =
-  | { kind: 'user'; text: string }
-  | { kind: 'assistant'; text: string }
-  /** The provider's reasoning kept with the answer; shown collapsed. */
-  | { kind: 'reasoning'; text: string }
-  | { kind: 'tool'; call_id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; status: 'running' | 'done' | 'error'; output: string };
+/**
+ * One step of a conversation as the chat folds it: the loop's events, and the person's message
+ * (which the loop does not echo). The live stream and a reopened session are folded by the same
+ * function, so a reload shows exactly what was shown live.
+ */
+export type ChatTranscriptEntry = ChatEventBody | { type: 'user_message'; text: string };
 
 export interface ChatSessionView {
   session: ChatSessionSummary;
-  items: ChatTranscriptItem[];
+  /** The conversation so far, in order: fold it as the live events are folded. */
+  entries: ChatTranscriptEntry[];
   /** The correlation id of the request running now, if any. */
   running_correlation_id?: string;
 }
@@ -181,6 +181,10 @@ export interface ApprovalRequestView {
   diff?: string;
   /** For edits: both sides whole, for a diff editor (null: the file does not exist on that side). */
   edit?: { path: string; before: string | null; after: string | null; language: string };
+  /** The tool call that asked (the chat card with this id waits on it); absent outside a chat. */
+  call_id?: string;
+  /** The request that call belongs to. */
+  correlation_id?: string;
   createdAt: string;
 }
 
@@ -319,10 +323,19 @@ export interface HostClient {
   on<E extends EventChannel>(event: E, listener: (payload: HostEvents[E]) => void): () => void;
 }
 
-/** What crosses a transport when a request fails. */
+/**
+ * Structured facts about an error, for programs (the review pane, MCP clients): plain JSON.
+ * ROLLBACK_CONFLICT: `blocking` (the later modification ids in the way), `modification_id`,
+ * `file`, `outside_changes`. PERMISSION_DENIED: `denied_by` ('rule' | 'default' | 'user' |
+ * 'unattended'), the person's `message` when they wrote one, the `rule` when one decided.
+ */
+export type ErrorDetails = Record<string, unknown>;
+
+/** What crosses a transport when a request or a tool call fails. */
 export interface WireError {
   code: ErrorCode;
   message: string;
+  details?: ErrorDetails;
 }
 
 // Runtime lists of channel names: transports bind exactly these and nothing else.

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatEvent, EventChannel, HostEvents } from '../../shared/contract';
 import { startScriptedLlm, type ScriptedLlm } from '../../../test/support/scriptedLlm';
 import { tempDir, until, writeTree } from '../../../test/support/tmp';
+import { foldTranscript } from '../../renderer/store/chatFold';
 import { Host } from './host';
 
 let dir: string;
@@ -86,10 +87,10 @@ describe('Host agent channels', () => {
       expect(chat().filter((e) => e.type === 'reasoning_delta').map((e) => (e as { text: string }).text).join('')).toBe('Weighing a greeting.');
       await until(async () => (await host.handle('chat.sessions', undefined)).find((s) => s.id === session_id && s.requests === 1));
       const view = await host.handle('chat.session', { id: session_id });
-      expect(view.items).toEqual([
+      expect(foldTranscript(view.entries).map(({ id: _id, ...rest }) => rest)).toEqual([
         { kind: 'user', text: 'hi' },
-        { kind: 'reasoning', text: 'Weighing a greeting.' },
-        { kind: 'assistant', text: 'Hello.' },
+        { kind: 'reasoning', text: 'Weighing a greeting.', streaming: false },
+        { kind: 'assistant', text: 'Hello.', streaming: false },
       ]);
     } finally {
       await deepseek.close();
@@ -102,7 +103,10 @@ describe('Host agent channels', () => {
     const { session_id, correlation_id } = await host.handle('chat.send', { text: 'run it' });
     const asked = await until(() => events.find((e) => e.ch === 'approvals.changed' && (e.p as HostEvents['approvals.changed']).requests.length));
     const req = (asked.p as HostEvents['approvals.changed']).requests[0];
-    expect(req).toMatchObject({ kind: 'bash', tool: 'bash', rule: null });
+    expect(req).toMatchObject({ kind: 'bash', tool: 'bash', rule: null, correlation_id });
+    // The question names the call it belongs to, so the chat binds it to that card by id.
+    const started = chat().find((e) => e.type === 'tool_call_started');
+    expect(started && 'call_id' in started && req.call_id === started.call_id).toBe(true);
     expect(await host.handle('approvals.list', undefined)).toHaveLength(1);
     expect(await host.handle('approvals.answer', { id: req.id, answer: 'once' })).toEqual({ answered: true });
     await until(() => finished(), 10_000);
@@ -112,8 +116,48 @@ describe('Host agent channels', () => {
     expect(await host.handle('approvals.list', undefined)).toEqual([]);
     await until(async () => (await host.handle('chat.sessions', undefined)).find((s) => s.id === session_id && s.requests === 1));
     const view = await host.handle('chat.session', { id: session_id });
-    expect(view.items.map((i) => i.kind)).toEqual(['user', 'tool', 'assistant']);
+    expect(foldTranscript(view.entries).map((i) => i.kind)).toEqual(['user', 'tool', 'assistant']);
     expect(view.session.title).toBe('run it');
+  });
+
+  it('a reopened session folds to what the live events showed: failed calls, errors, data, the denial by code', async () => {
+    await host.handle('settings.save', { base_url: llm.baseURL, model: 'scripted' });
+    llm.enqueue(
+      {
+        toolCalls: [
+          { name: 'read_file', arguments: JSON.stringify({ path: 'missing.txt' }) },
+          { name: 'write_file', arguments: JSON.stringify({ path: 'new.txt', content: 'fresh\n' }) },
+          { name: 'bash', arguments: JSON.stringify({ command: 'echo no', description: 'x' }) },
+        ],
+      },
+      { content: 'Finished.' },
+    );
+    const { session_id } = await host.handle('chat.send', { text: 'do three things' });
+    const req = await until(async () => (await host.handle('approvals.list', undefined))[0]);
+    await host.handle('approvals.answer', { id: req.id, answer: 'deny', message: 'not now' });
+    await until(() => finished(), 10_000);
+    const live = foldTranscript([{ type: 'user_message', text: 'do three things' }, ...chat()]);
+    const calls = chat().filter((e): e is Extract<ChatEvent, { type: 'tool_call_finished' }> => e.type === 'tool_call_finished');
+    expect(calls.map((c) => [c.tool, c.ok, c.error?.code])).toEqual([
+      ['read_file', false, 'FILE_NOT_FOUND'],
+      ['write_file', true, undefined],
+      ['bash', false, 'PERMISSION_DENIED'],
+    ]);
+    expect(calls[2].error?.details).toEqual({ denied_by: 'user', message: 'not now' });
+    expect(calls[1].data?.modification_id).toMatch(/^mod-/);
+
+    // A new host reads the session from disk, as a reloaded page after a restart would.
+    await until(async () => (await host.handle('chat.sessions', undefined)).find((s) => s.id === session_id && s.requests === 1));
+    await host.dispose();
+    host = new Host({ transport: 'websocket', configDir: path.join(dir, 'config') });
+    await host.open(path.join(dir, 'ws'));
+    const reloaded = foldTranscript((await host.handle('chat.session', { id: session_id })).entries);
+    const norm = (items: ReturnType<typeof foldTranscript>) => items.map((i) => (i.kind === 'tool' ? i : { ...i, id: '' }));
+    expect(norm(reloaded)).toEqual(norm(live));
+    const tools = reloaded.filter((i) => i.kind === 'tool');
+    expect(tools.map((t) => t.status)).toEqual(['error', 'done', 'error']);
+    expect(tools[0].error).toMatch(/^FILE_NOT_FOUND: /);
+    expect(tools[1].data?.modification_id).toBe(calls[1].data?.modification_id);
   });
 
   it('"allow always" with an edited pattern saves that rule; stop aborts a waiting request', async () => {

@@ -5,7 +5,7 @@ import type {
   ApprovalRequestView,
   ChatSessionSummary,
   ChatSessionView,
-  ChatTranscriptItem,
+  ChatTranscriptEntry,
   EditsModeName,
   HostEvents,
   LlmProbe,
@@ -33,11 +33,15 @@ import { titleFrom, type SessionRecord, type SessionStore } from '../services/se
 import type { UserSettings } from '../services/settings/userSettings';
 import type { WorkspaceServices } from '../workspace/compose';
 import { LlmSettingsFile, savedAsLlmSettings, type LlmSettingsFileOptions } from './llmSettings';
+import { checkedEntries, entriesFromMessages, keepEntry } from './transcript';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
+/** A saved chat: the model's messages, and what the chat showed of them (absent in older files). */
+type ChatRecord = SessionRecord<ChatMessage> & { entries?: ChatTranscriptEntry[] };
+
 interface LiveSession {
-  record: SessionRecord<ChatMessage>;
+  record: ChatRecord;
   files: FileSession;
   running: { correlationId: string; abort: AbortController; done: Promise<void> } | null;
 }
@@ -56,41 +60,6 @@ class WorkspaceAgent {
     this.gate = services.permissions;
     this.store = services.sessions;
   }
-}
-
-const parseArgs = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-};
-
-/** The saved conversation as the chat shows it: text, and a card per tool call with its result. */
-export function transcriptOf(messages: ChatMessage[], registry: ToolRegistry): ChatTranscriptItem[] {
-  const items: ChatTranscriptItem[] = [];
-  const tools = new Map<string, Extract<ChatTranscriptItem, { kind: 'tool' }>>();
-  for (const m of messages) {
-    if (m.role === 'user') items.push({ kind: 'user', text: m.content });
-    else if (m.role === 'assistant') {
-      const reasoning = m.reasoning_content || m.reasoning;
-      if (reasoning) items.push({ kind: 'reasoning', text: reasoning });
-      if (m.content) items.push({ kind: 'assistant', text: m.content });
-      for (const c of m.tool_calls ?? []) {
-        const args = parseArgs(c.raw_arguments ?? c.function.arguments);
-        const item = { kind: 'tool' as const, call_id: c.id, tool: c.function.name, ...registry.callFacts(c.function.name, args), args, status: 'error' as 'done' | 'error', output: '(no result)' };
-        tools.set(c.id, item);
-        items.push(item);
-      }
-    } else if (m.role === 'tool') {
-      const item = tools.get(m.tool_call_id);
-      if (item) {
-        item.output = m.content;
-        item.status = 'done';
-      }
-    }
-  }
-  return items;
 }
 
 export interface AgentHostOptions {
@@ -265,7 +234,8 @@ export class AgentHost {
   private async session(w: WorkspaceAgent, id: string): Promise<LiveSession> {
     let s = w.live.get(id);
     if (!s) {
-      const record = await w.store.load<ChatMessage>(id);
+      const record: ChatRecord = await w.store.load<ChatMessage>(id);
+      record.entries = checkedEntries(record.entries);
       s = w.live.get(id) ?? { record, files: new FileSession(record.id), running: null };
       w.live.set(id, s);
     }
@@ -284,7 +254,8 @@ export class AgentHost {
   async getSession(id: string): Promise<ChatSessionView> {
     const w = this.ws();
     const s = await this.session(w, id);
-    return { session: this.summary(w, s.record), items: transcriptOf(s.record.messages, this.registry), ...(s.running ? { running_correlation_id: s.running.correlationId } : {}) };
+    const entries = s.record.entries ?? entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a));
+    return { session: this.summary(w, s.record), entries, ...(s.running ? { running_correlation_id: s.running.correlationId } : {}) };
   }
 
   newSession(): ChatSessionSummary {
@@ -335,7 +306,11 @@ export class AgentHost {
     const abort = new AbortController();
     const startedAt = new Date().toISOString();
     let saved: Promise<void> = Promise.resolve();
+    // What the chat shows is kept beside the messages, so reopening the session shows it again.
+    const entries = (s.record.entries ??= entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a)));
+    keepEntry(entries, { type: 'user_message', text: p.text });
     const off = agent.events.on((event) => {
+      keepEntry(entries, event);
       if (event.type === 'request_finished') {
         // Settled before anyone hears it is over, so an immediate next message is accepted;
         // the snapshot for the file is taken synchronously by save().

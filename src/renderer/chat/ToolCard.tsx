@@ -11,8 +11,7 @@ function pretty(args: unknown, argsText: string): string {
 
 export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   const showModificationInReview = useApp((s) => s.showModificationInReview);
-  // Approval requests do not name their call: a running call of the same tool is the one waiting.
-  const waiting = useApp((s) => item.status === 'running' && s.approvals.some((a) => a.tool === item.tool));
+  const waiting = useApp((s) => item.status === 'running' && s.approvals.some((a) => a.call_id === item.id));
   const [showArgs, setShowArgs] = useState(false);
   // Commands: their live output; edits: the numbered preview of the result.
   const [showOutput, setShowOutput] = useState(item.effect !== 'read');
@@ -56,7 +55,11 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
         )}
       </div>
       {showArgs && <pre className="tool-args">{pretty(item.args, item.argsText)}</pre>}
-      {item.error && <div className="tool-error">{item.error}</div>}
+      {item.error && (
+        <div className="tool-error-text" data-testid="tool-call-error">
+          {item.error}
+        </div>
+      )}
       {showOutput && item.output && (
         <pre className="tool-output" data-testid="tool-call-output">
           {item.output}

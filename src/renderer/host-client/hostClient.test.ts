@@ -68,6 +68,14 @@ describe('WebSocket client', () => {
     expect(err).toMatchObject({ code: 'FILE_NOT_FOUND', message: 'no such file', channel: 'file.read' });
   });
 
+  it('keeps the error details the host sent (a conflict\u2019s blocking ids)', async () => {
+    const { client, last } = setup();
+    last().open();
+    const rollback = client.request('modlog.rollback', { modification_id: 'mod-1' });
+    last().reply({ t: 'res', id: 1, ok: false, e: { code: 'ROLLBACK_CONFLICT', message: 'in the way', details: { blocking: ['mod-2'] } } });
+    expect(await rollback.catch((e: unknown) => e)).toMatchObject({ code: 'ROLLBACK_CONFLICT', details: { blocking: ['mod-2'] } });
+  });
+
   it('dispatches events to listeners until they unsubscribe', () => {
     const { client, last } = setup();
     last().open();

@@ -10,7 +10,7 @@ export function createIpcClient(bridge: PreloadBridge): HostConnection {
     transport: 'electron',
     async request<C extends RequestChannel>(channel: C, params: Params<C>): Promise<Result<C>> {
       const res = await bridge.requests[channel](params);
-      if (!res.ok) throw new HostRequestError(res.e.code, res.e.message, channel);
+      if (!res.ok) throw new HostRequestError(res.e.code, res.e.message, channel, res.e.details);
       return res.r as Result<C>;
     },
     on<E extends EventChannel>(event: E, listener: (payload: HostEvents[E]) => void): () => void {

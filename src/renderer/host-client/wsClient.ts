@@ -81,7 +81,7 @@ export function createWsClient(options: WsClientOptions): HostConnection {
     if (!pending) return;
     inFlight.delete(msg.id);
     if (msg.ok) pending.resolve(msg.r);
-    else pending.reject(new HostRequestError(msg.e.code, msg.e.message, pending.channel));
+    else pending.reject(new HostRequestError(msg.e.code, msg.e.message, pending.channel, msg.e.details));
   };
 
   const connect = (): void => {

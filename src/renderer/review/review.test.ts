@@ -5,7 +5,7 @@ import { fakeHost as fakeHostWith, modView } from '../store/fakeHost.testkit';
 import { connectStore, createAppStore, filterModifications } from '../store';
 import { REFETCH_DEBOUNCE_MS } from '../store/reviewSlice';
 import { commitMessageFor } from './commitMessage';
-import { conflictIds } from './conflict';
+import { blockingOf } from '../store/reviewSlice';
 import { revertedHunksLabel } from './format';
 import { computeHunks } from './hunks';
 import { timelineKeyAction } from './timelineKeys';
@@ -95,7 +95,10 @@ describe('review store', () => {
       'modlog.list': () => ({ modifications: [mod(3), mod(2), mod(1)], total: 3 }),
       'modlog.diff': () => ({ file: 'src/f1.ts', language: 'typescript', before: '', after: 'x', label: '' }),
       'modlog.rollback': () => {
-        throw new HostRequestError('ROLLBACK_CONFLICT', `cannot roll back ${target}: later modifications mod-20260131-101523-003, mod-20260131-101523-002 changed the same lines`, 'modlog.rollback');
+        // The message names other ids than the details: the banner lists what details say.
+        throw new HostRequestError('ROLLBACK_CONFLICT', `cannot roll back ${target}: mod-20990101-000000-999 changed the same lines`, 'modlog.rollback', {
+          blocking: ['mod-20260131-101523-003', 'mod-20260131-101523-002'],
+        });
       },
       'modlog.revertHunk': () => {
         throw new HostRequestError('INVALID_ARGUMENT', 'hunk 7 does not exist', 'modlog.revertHunk');
@@ -227,11 +230,12 @@ describe('review helpers', () => {
     expect(commitMessageFor(many)).toBe('Update 4 files\n\n- r1\n- r2\n- r3\n- r4');
   });
 
-  it('reads the blocking ids out of a conflict message', () => {
-    expect(conflictIds('cannot roll back mod-20260131-101523-001: mod-20260131-101530-002 and mod-20260131-101530-002, mod-20260201-000000-010', 'mod-20260131-101523-001')).toEqual([
+  it('takes the blocking ids from the conflict details, never from the message', () => {
+    expect(blockingOf({ blocking: ['mod-20260131-101530-002', 'mod-20260131-101530-002', 'mod-20260201-000000-010', 'mod-20260131-101523-001', 7] }, 'mod-20260131-101523-001')).toEqual([
       'mod-20260131-101530-002',
       'mod-20260201-000000-010',
     ]);
-    expect(conflictIds('no ids here')).toEqual([]);
+    expect(blockingOf(undefined, 'mod-x')).toEqual([]);
+    expect(blockingOf({ blocking: 'mod-20260131-101530-002' }, 'mod-x')).toEqual([]);
   });
 });

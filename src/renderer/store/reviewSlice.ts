@@ -1,7 +1,6 @@
 import type { DiffSides, ModificationStatus, ModificationView } from '../../shared/contract';
 import { errorMessage, HostRequestError } from '../host-client';
 import { commitMessageFor } from '../review/commitMessage';
-import { conflictIds } from '../review/conflict';
 import type { SliceCreator } from './types';
 
 export type DiffTarget = { kind: 'modification'; id: string } | { kind: 'file'; path: string };
@@ -22,11 +21,17 @@ export interface ReviewFilters {
   status: ModificationStatus | '';
 }
 
+/** The ids in ROLLBACK_CONFLICT's `details.blocking`, distinct, without the one being reversed. */
+export function blockingOf(details: Record<string, unknown> | undefined, self: string): string[] {
+  const list = Array.isArray(details?.blocking) ? details.blocking : [];
+  return [...new Set(list.filter((b): b is string => typeof b === 'string' && b !== self))];
+}
+
 /** A rollback or hunk revert the host refused because later modifications touched the file. */
 export interface ReviewConflict {
   modificationId: string;
   message: string;
-  /** The later modifications in the way, as named in the message. */
+  /** The later modifications in the way, from the error's `details.blocking`. */
   blockers: string[];
 }
 
@@ -158,7 +163,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
       return true;
     } catch (err) {
       if (err instanceof HostRequestError && err.code === 'ROLLBACK_CONFLICT') {
-        set({ conflict: { modificationId: id, message: err.message, blockers: conflictIds(err.message, id) } });
+        set({ conflict: { modificationId: id, message: err.message, blockers: blockingOf(err.details, id) } });
       } else {
         set({ reviewError: errorMessage(err) });
       }

@@ -93,7 +93,7 @@ export class Agent {
   private async loop(llm: LlmClient, prompt: string, correlationId: string, signal: AbortSignal, emit: (e: AgentEventBody) => void, state: { turns: number; text: string }): Promise<void> {
     const system: ChatMessage = { role: 'system', content: this.opts.systemPrompt ?? (await buildSystemPrompt(this.opts.toolContext.root)) };
     const tools = this.toolSpecs();
-    const ctx: ToolContext = { ...this.opts.toolContext, signal };
+    const ctx: ToolContext = { ...this.opts.toolContext, signal, correlationId };
     for (;;) {
       if (state.turns >= this.maxTurns) throw new TurnLimitError(state.turns);
       await this.compactIfNeeded(llm, system, tools, prompt, signal, emit);

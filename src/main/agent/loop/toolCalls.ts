@@ -62,7 +62,9 @@ async function runOne(p: PreparedCall, registry: ToolRegistry, ctx: ToolContext,
   if (p.rejected) result = p.rejected;
   else if (ctx.signal.aborted) result = failure(new LoupeError('ABORTED', 'Not run: the user stopped the request.'));
   else {
-    const callCtx: ToolContext & ToolOutputHook = { ...ctx, onToolOutput: (_tool, text) => hooks.output(p, text) };
+    // The gate's questions name this call, so the approval card and the chat card meet by id.
+    const permissions = ctx.permissions?.forCall({ call_id: p.call.id, correlation_id: ctx.correlationId ?? '' });
+    const callCtx: ToolContext & ToolOutputHook = { ...ctx, ...(permissions ? { permissions } : {}), onToolOutput: (_tool, text) => hooks.output(p, text) };
     result = await registry.call(p.call.function.name, p.args, callCtx);
   }
   hooks.finished(p, result, performance.now() - t0);

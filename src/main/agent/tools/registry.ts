@@ -17,7 +17,7 @@ import { codeRollbackTool } from './codeRollback';
 import { modificationLogTool } from './modificationLog';
 
 export function failure(err: unknown): ToolResult {
-  const e = err instanceof LoupeError ? { code: err.code, message: err.message } : toWireError(err);
+  const e = toWireError(err);
   return { ok: false, output: `Error [${e.code}]: ${e.message}`, error: e };
 }
 
@@ -36,7 +36,7 @@ export const resultSchema = <O extends z.ZodType>(data: O) =>
     ok: z.boolean(),
     output: z.string().describe('What the model sees.'),
     data: data.optional(),
-    error: z.looseObject({ code: z.string(), message: z.string() }).optional(),
+    error: z.looseObject({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }).optional(),
   });
 
 export class ToolRegistry {

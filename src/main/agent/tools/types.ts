@@ -1,7 +1,7 @@
 // The shape every agent tool shares: zod arguments in, {ok, output, data?, error?} out, and
 // the facts about it that every caller reads instead of knowing tool names.
 import type { z } from 'zod';
-import type { ToolEffect } from '../../../shared/contract';
+import type { ErrorDetails, ToolEffect } from '../../../shared/contract';
 import type { ErrorCode } from '../../../shared/errors';
 import type { PermissionKind } from '../../services/permissions/types';
 import type { FileSession } from '../../services/files/readTracker';
@@ -16,6 +16,7 @@ export type { ToolEffect };
 export interface ToolError {
   code: ErrorCode;
   message: string;
+  details?: ErrorDetails;
 }
 
 export interface ToolResult {
@@ -39,6 +40,8 @@ export interface ToolContext {
   logger: Logger;
   /** The workspace's gate: its rules, and whoever answers its questions (the composition root's). */
   permissions: PermissionGate;
+  /** The request this context serves, when an agent loop runs it: approvals name it. */
+  correlationId?: string;
   /** Resolves host names for webfetch; absent: the system resolver. */
   lookup?: LookupAll;
 }

@@ -36,6 +36,7 @@ export class RollbackConflictError extends LoupeError {
       'ROLLBACK_CONFLICT',
       `Rolling back ${modificationId} conflicts with ${who || 'the current content'} of ${file} (${why}). Nothing was changed. ` +
         (blocking.length ? 'Roll back the later modifications first (newest first), or edit the file by hand.' : 'Edit the file by hand instead.'),
+      { modification_id: modificationId, file, blocking: [...blocking], outside_changes: outsideChanges },
     );
   }
 }

@@ -22,6 +22,10 @@ export interface ApprovalRequest {
   diff?: string;
   /** For edits: both sides whole, so a person can read the change in a diff editor (null: no file). */
   edit?: ProposedEdit;
+  /** The model's tool call that asked, so the chat binds the question to its card. */
+  call_id?: string;
+  /** The request the call belongs to. */
+  correlation_id?: string;
   createdAt: string;
 }
 
@@ -33,7 +37,8 @@ export interface ProposedEdit {
   language: string;
 }
 
-export type ApprovalAnswer = { answer: 'once' } | { answer: 'always' } | { answer: 'deny'; message?: string };
+/** `unattended`: nobody could be asked, so the queue said no on its own (not a person's answer). */
+export type ApprovalAnswer = { answer: 'once' } | { answer: 'always' } | { answer: 'deny'; message?: string; unattended?: true };
 
 export type ApprovalEvent = { type: 'requested'; request: ApprovalRequest } | { type: 'resolved'; id: string; answer: ApprovalAnswer | { answer: 'cancelled' } };
 
@@ -84,7 +89,7 @@ export class ApprovalQueue {
       if (signal?.aborted) throw new AbortedError('The approval request');
     }
     if (this.whenUnattended === 'deny') {
-      const answer: ApprovalAnswer = { answer: 'deny', message: UNATTENDED_MESSAGE };
+      const answer: ApprovalAnswer = { answer: 'deny', message: UNATTENDED_MESSAGE, unattended: true };
       this.emit({ type: 'requested', request });
       this.emit({ type: 'resolved', id: request.id, answer });
       return answer;

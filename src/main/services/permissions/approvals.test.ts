@@ -155,6 +155,31 @@ describe('PermissionGate + ApprovalQueue', () => {
     });
   });
 
+  it('says who denied in details, by how the answer came, never by what its message says', async () => {
+    const ask = (gate: PermissionGate) => gate.authorize({ query: { kind: 'bash', command: 'make test' }, tool: 'bash', summary: 'make test' });
+    // A person may type anything, including the words the unattended queue uses.
+    const words = ['Nobody is here to approve it.', 'nobody can approve it here', 'the user chose decline', '', ' '];
+    for (const message of words) {
+      const { gate, queue } = setup();
+      queue.setResponder(async () => ({ answer: 'deny', message }));
+      const err = await ask(gate).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'PERMISSION_DENIED', details: { denied_by: 'user', ...(message ? { message } : {}) } });
+      expect((err as Error).message).toMatch(/^The user denied make test/);
+    }
+    await expect(ask(setup('deny').gate)).rejects.toMatchObject({ details: { denied_by: 'unattended' }, message: expect.stringContaining('nobody can approve it here') });
+    await config.addRules([{ kind: 'bash', pattern: 'make *', action: 'deny' }]);
+    await expect(ask(setup().gate)).rejects.toMatchObject({ details: { denied_by: 'rule', rule: expect.stringContaining('make *') } });
+  });
+
+  it('a gate bound to a tool call names the call and its request on the question', async () => {
+    const { gate, queue, requests } = setup();
+    const p = gate.forCall({ call_id: 'call_7', correlation_id: 'req-9' }).authorize({ query: { kind: 'bash', command: 'make' }, tool: 'bash', summary: 'make' });
+    await vitestUntil(() => requests.length === 1);
+    expect(requests[0]).toMatchObject({ call_id: 'call_7', correlation_id: 'req-9' });
+    queue.answer(requests[0].id, { answer: 'once' });
+    await p;
+  });
+
   it('a responder that cannot answer (no elicitation support) falls through to the queue', async () => {
     const { gate, queue, requests } = setup();
     queue.setResponder(async () => null);

@@ -3,9 +3,12 @@ import { describeProblem, type ConfigProblem } from '../config/validate';
 
 export { describeProblem };
 
+/** Who said no: a rule, the built-in default, the person, or nobody being there to ask. */
+export type DeniedBy = 'rule' | 'default' | 'user' | 'unattended';
+
 export class PermissionDeniedError extends LoupeError {
-  constructor(message: string) {
-    super('PERMISSION_DENIED', message);
+  constructor(message: string, details: { denied_by: DeniedBy; message?: string; rule?: string } = { denied_by: 'default' }) {
+    super('PERMISSION_DENIED', message, details);
   }
 }
 

@@ -2,7 +2,6 @@
 // PERMISSION_DENIED with a message the model can act on otherwise.
 import { describeProblem, ConfigMalformedError, PermissionDeniedError } from './errors';
 import type { ApprovalQueue, ProposedEdit } from './approvalQueue';
-import { UNATTENDED_MESSAGE } from './approvalQueue';
 import { CONFIG_REL } from './projectConfig';
 import type { PermissionEngine, PermissionQuery } from './ruleEngine';
 import { describeRule, type Decision, type PermissionAction, type PermissionRule } from './types';
@@ -40,12 +39,24 @@ export function ruleToAdd(rules: PermissionRule[]): string {
   return `To allow it, add ${rules.map((r) => JSON.stringify(r)).join(' and ')} to "permissions" in ${CONFIG_REL}.`;
 }
 
+/** The tool call a question comes from: the approval names it so the chat finds its card. */
+export interface CallRef {
+  call_id: string;
+  correlation_id: string;
+}
+
 export class PermissionGate {
   constructor(
     private readonly engine: PermissionEngine,
     private readonly queue: ApprovalQueue,
     private readonly opts: GateOptions,
+    private readonly call?: CallRef,
   ) {}
+
+  /** The same gate, its questions naming one tool call. */
+  forCall(call: CallRef): PermissionGate {
+    return new PermissionGate(this.engine, this.queue, this.opts, call);
+  }
 
   /** The project config as it applies now (without its grants while the folder is untrusted). */
   project() {
@@ -56,7 +67,10 @@ export class PermissionGate {
     const decision = await this.engine.decide(input.query);
     if (decision.action === 'deny') {
       const by = decision.rule ? `the rule ${describeRule(decision.rule)}` : 'the default';
-      throw new PermissionDeniedError(`Denied by ${by}: ${decision.reason}. Do not try to get around it; choose another approach or ask the user.`);
+      throw new PermissionDeniedError(`Denied by ${by}: ${decision.reason}. Do not try to get around it; choose another approach or ask the user.`, {
+        denied_by: decision.rule ? 'rule' : 'default',
+        ...(decision.rule ? { rule: describeRule(decision.rule) } : {}),
+      });
     }
     if (decision.action === 'allow') return { decision, by: 'rule' };
     if (input.alreadyApproved) return { decision, by: 'once' };
@@ -71,14 +85,15 @@ export class PermissionGate {
         always: decision.always,
         ...(input.diff !== undefined ? { diff: typeof input.diff === 'function' ? input.diff() : input.diff } : {}),
         ...(input.edit ? { edit: input.edit } : {}),
+        ...(this.call ? { call_id: this.call.call_id, correlation_id: this.call.correlation_id } : {}),
       },
       input.signal,
     );
     if (answer.answer === 'deny') {
-      if (answer.message === UNATTENDED_MESSAGE) {
-        throw new PermissionDeniedError(`${input.summary} needs approval (${decision.reason}) and nobody can approve it here. ${ruleToAdd(decision.always)}`);
+      if (answer.unattended) {
+        throw new PermissionDeniedError(`${input.summary} needs approval (${decision.reason}) and nobody can approve it here. ${ruleToAdd(decision.always)}`, { denied_by: 'unattended' });
       }
-      throw new PermissionDeniedError(`The user denied ${input.summary}${answer.message ? `: "${answer.message}"` : '.'}`);
+      throw new PermissionDeniedError(`The user denied ${input.summary}${answer.message ? `: "${answer.message}"` : '.'}`, { denied_by: 'user', ...(answer.message ? { message: answer.message } : {}) });
     }
     if (answer.answer === 'always') await this.remember(decision.always);
     return { decision, by: answer.answer };

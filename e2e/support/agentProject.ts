@@ -1,0 +1,49 @@
+// A git project served by the real `loupe serve`, with the scripted OpenAI-compatible server
+// as its model: what every agent end-to-end test starts from.
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+import { startScriptedLlm, type RecordedRequest, type ScriptedLlm, type ScriptedReply } from '../../test/support/scriptedLlm';
+import { startServe, type Served } from './serve';
+
+export interface AgentProject {
+  project: string;
+  llm: ScriptedLlm;
+  served: Served;
+  stop(): Promise<void>;
+}
+
+/** `files` (relative path → content) committed to a fresh repository named `name`, served with `script` as the model. */
+export async function startAgentProject(name: string, files: Record<string, string>, script: (req: RecordedRequest) => ScriptedReply): Promise<AgentProject> {
+  const root = await realpath(await mkdtemp(path.join(os.tmpdir(), `loupe-e2e-${name}-`)));
+  const project = path.join(root, name);
+  for (const [rel, content] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(project, rel)), { recursive: true });
+    await writeFile(path.join(project, rel), content);
+  }
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e@x', '-c', 'user.name=E', ...args], { cwd: project });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-qm', 'init');
+  const llm = await startScriptedLlm(script);
+  const served = await startServe(project, { OPENAI_BASE_URL: llm.baseURL, LOUPE_MODEL: 'scripted', OPENAI_API_KEY: 'sk-env' });
+  return {
+    project,
+    llm,
+    served,
+    async stop() {
+      await served.stop();
+      await llm.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Sends a message from the chat and waits until the request is over. */
+export async function sayAndWait(page: Page, text: string): Promise<void> {
+  await page.getByTestId('chat-input').fill(text);
+  await page.getByTestId('chat-input').press('Enter');
+  await expect(page.getByTestId('chat-send')).toBeVisible();
+}

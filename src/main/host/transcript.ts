@@ -1,0 +1,117 @@
+// What a session keeps of its conversation for the chat: the loop's events, as they were sent,
+// with runs of streamed pieces joined. Folding the kept entries gives what folding the live
+// events gave, so a reopened session shows each call's status, error, data and links as they
+// were — the chat has one fold for both.
+import type { ChatEvent, ChatTranscriptEntry, ToolEffect } from '../../shared/contract';
+
+export interface CallFacts {
+  title: string;
+  effect: ToolEffect;
+  summary: string;
+}
+import type { ChatMessage } from '../agent/llm/types';
+
+/** Live tool output kept per call: the tail, as the chat keeps it. */
+export const KEPT_OUTPUT_CHARS = 200_000;
+
+/** Events the chat does not draw: nothing to keep. */
+const UNDRAWN = new Set<ChatEvent['type']>(['usage', 'turn_started', 'turn_completed', 'request_started']);
+
+/** Appends one event (or the person's message) to `list`, joining it with the piece before when both stream into the same place. */
+export function keepEntry(list: ChatTranscriptEntry[], event: ChatEvent | ChatTranscriptEntry): void {
+  if (UNDRAWN.has(event.type as ChatEvent['type'])) return;
+  const { correlation_id: _c, t: _t, ...body } = event as ChatEvent;
+  const entry = body as ChatTranscriptEntry;
+  const last = list[list.length - 1];
+  if (last && last.type === entry.type) {
+    if ((entry.type === 'text_delta' || entry.type === 'reasoning_delta') && (last.type === 'text_delta' || last.type === 'reasoning_delta')) {
+      list[list.length - 1] = { ...last, text: last.text + entry.text };
+      return;
+    }
+    if (entry.type === 'tool_call_args' && last.type === 'tool_call_args' && last.call_id === entry.call_id) {
+      list[list.length - 1] = { ...last, delta: last.delta + entry.delta };
+      return;
+    }
+    if (entry.type === 'tool_output' && last.type === 'tool_output' && last.call_id === entry.call_id) {
+      list[list.length - 1] = { ...last, text: (last.text + entry.text).slice(-KEPT_OUTPUT_CHARS) };
+      return;
+    }
+  }
+  list.push(entry.type === 'tool_output' ? { ...entry, text: entry.text.slice(-KEPT_OUTPUT_CHARS) } : entry);
+}
+
+const parseArgs = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+};
+
+/**
+ * Entries for a session saved before entries were kept: rebuilt from the model's messages, which
+ * hold no status, error or data, so every answered call reads as done. `facts`: what the live
+ * tool_call_started carries besides the call's name and arguments.
+ */
+/** `facts`: the registry's title, effect and summary for a call, as the live event carries them. */
+export function entriesFromMessages(messages: ChatMessage[], facts: (tool: string, args: unknown) => CallFacts): ChatTranscriptEntry[] {
+  const list: ChatTranscriptEntry[] = [];
+  const open = new Map<string, string>();
+  const finish = (id: string, ok: boolean, output: string) => {
+    const tool = open.get(id);
+    if (tool === undefined) return;
+    open.delete(id);
+    list.push({ type: 'tool_call_finished', call_id: id, tool, ok, output, duration_ms: Number.NaN });
+  };
+  for (const m of messages) {
+    if (m.role === 'user') {
+      for (const id of [...open.keys()]) finish(id, false, '(no result)');
+      keepEntry(list, { type: 'user_message', text: m.content });
+    } else if (m.role === 'assistant') {
+      const reasoning = m.reasoning_content || m.reasoning;
+      if (reasoning) keepEntry(list, { type: 'reasoning_delta', text: reasoning });
+      if (m.content) keepEntry(list, { type: 'text_delta', text: m.content });
+      for (const c of m.tool_calls ?? []) {
+        open.set(c.id, c.function.name);
+        const args = parseArgs(c.raw_arguments ?? c.function.arguments);
+        // What the live event says of the call beside its name (the registry's facts), so both draw alike.
+        list.push({ type: 'tool_call_started', call_id: c.id, tool: c.function.name, ...facts(c.function.name, args), args });
+      }
+    } else if (m.role === 'tool') finish(m.tool_call_id, true, m.content);
+  }
+  for (const id of [...open.keys()]) finish(id, false, '(no result)');
+  if (list.length) list.push({ type: 'request_finished', status: 'done', text: '', turns: 0 });
+  return list;
+}
+
+const str = (v: unknown) => typeof v === 'string';
+const obj = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Fields each kept entry must have for the chat to draw it; a session file may come with a clone. */
+const SHAPES: Record<ChatTranscriptEntry['type'], (e: Record<string, unknown>) => boolean> = {
+  user_message: (e) => str(e.text),
+  request_started: () => true,
+  turn_started: () => true,
+  turn_completed: () => true,
+  usage: () => true,
+  text_delta: (e) => str(e.text),
+  reasoning_delta: (e) => str(e.text),
+  notice: (e) => str(e.text),
+  tool_call_streaming: (e) => str(e.call_id) && str(e.tool) && str(e.title) && str(e.effect),
+  tool_call_args: (e) => str(e.call_id) && str(e.delta),
+  tool_call_started: (e) => str(e.call_id) && str(e.tool) && str(e.title) && str(e.effect) && str(e.summary),
+  tool_output: (e) => str(e.call_id) && str(e.text),
+  tool_call_finished: (e) =>
+    str(e.call_id) && str(e.tool) && typeof e.ok === 'boolean' && str(e.output) && (e.data === undefined || obj(e.data)) && (e.error === undefined || (obj(e.error) && str((e.error as Record<string, unknown>).code) && str((e.error as Record<string, unknown>).message))),
+  retry: (e) => typeof e.attempt === 'number' && typeof e.delay_ms === 'number' && str(e.reason),
+  compacted: (e) => (e.mode === 'summary' || e.mode === 'dropped') && typeof e.removed_messages === 'number',
+  error: (e) => str(e.code) && str(e.message),
+  request_finished: () => true,
+};
+
+/** The kept entries of a loaded session file, or undefined when it has none worth trusting (then they are rebuilt from the messages). */
+export function checkedEntries(value: unknown): ChatTranscriptEntry[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const ok = value.every((e) => obj(e) && Object.hasOwn(SHAPES, (e as { type: unknown }).type as string) && SHAPES[(e as { type: ChatTranscriptEntry['type'] }).type](e as Record<string, unknown>));
+  return ok ? (value as ChatTranscriptEntry[]) : undefined;
+}
