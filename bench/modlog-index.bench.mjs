@@ -5,18 +5,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ROOT, report, tempDir } from './lib.mjs';
+import { connectMcp as connect, report, tempDir } from './lib.mjs';
 
 const ENTRIES = 100_000;
-
-async function connect(cwd) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['LOUPE_MODEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY'].includes(k)));
-  const client = new Client({ name: 'loupe-bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(ROOT, 'bin', 'loupe.mjs'), 'mcp', '--cwd', cwd], env, stderr: 'ignore' }));
-  return client;
-}
 
 /** 100,000 modifications over 2,000 files and 5,000 correlations, a test run every tenth, an approval every fifth. */
 function syntheticLog() {
