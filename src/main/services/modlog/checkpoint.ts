@@ -100,15 +100,21 @@ export class LazyFolded implements Folded {
   declare readonly id: string;
   declare readonly file: string;
   declare readonly correlation: string | undefined;
-  declare readonly at: LineAt;
+  declare readonly off: number;
+  declare readonly len: number;
 
-  constructor(reader: LogReader, id: string, file: string, correlation: string | undefined, at: LineAt) {
+  constructor(reader: LogReader, id: string, file: string, correlation: string | undefined, off: number, len: number) {
     this.reader = reader;
     this.id = id;
     this.file = file;
     this.correlation = correlation;
-    this.at = at;
+    this.off = off;
+    this.len = len;
     this.approved = false;
+  }
+
+  get at(): LineAt {
+    return [this.off, this.len];
   }
 
   get entry(): ModificationEntry {
@@ -186,20 +192,29 @@ export function restore(cp: unknown, reader: LogReader): { fold: Fold; offset: n
   if (!ints(cp.at, offset + 1, 2) || cp.at.length !== 2 * n || !ints(cp.file, files.length) || cp.file.length !== n || !ints(cp.corr, corrs.length) || cp.corr.length !== n) return null;
   if (!ints(cp.approved, n) || !ints(cp.rolled, n, 2) || !ints(cp.hunks, n, 2) || !ints(cp.tests, offset + 1, 3)) return null;
   const at = cp.at;
-  const fold = new Fold();
-  const order: LazyFolded[] = [];
   const file = cp.file;
   const corr = cp.corr;
+  const order: LazyFolded[] = new Array<LazyFolded>(n);
+  const fileLists: Folded[][] = files.map(() => []);
+  const corrLists: Folded[][] = corrs.map(() => []);
   for (let i = 0; i < n; i++) {
     const off = at[2 * i];
     const len = at[2 * i + 1];
+    const fi = file[i];
     const ci = corr[i];
-    if (off < 0 || len <= 0 || off + len > offset || file[i] < 0) return null;
-    const f = new LazyFolded(reader, ids[i], files[file[i]], ci === -1 ? undefined : corrs[ci], [off, len]);
-    order.push(f);
-    fold.insert(f);
+    if (off < 0 || len <= 0 || off + len > offset || fi < 0) return null;
+    const f = new LazyFolded(reader, ids[i], files[fi], ci === -1 ? undefined : corrs[ci], off, len);
+    order[i] = f;
+    fileLists[fi].push(f);
+    if (ci !== -1 && corrs[ci]) corrLists[ci].push(f);
   }
-  if (fold.byId.size !== n) return null;
+  // Table entries unique, as snapshot() wrote them. Ids are checked against the log's line when one is read.
+  if (new Set(files).size !== files.length || new Set(corrs).size !== corrs.length) return null;
+  const byFile = new Map<string, Folded[]>();
+  files.forEach((k, i) => fileLists[i].length && byFile.set(k, fileLists[i]));
+  const byCorr = new Map<string, Folded[]>();
+  corrs.forEach((k, i) => corrLists[i].length && byCorr.set(k, corrLists[i]));
+  const fold = Fold.restored(order, byFile, byCorr);
   for (const i of cp.approved) order[i].approved = true;
   for (let k = 0; k < cp.rolled.length; k += 2) order[cp.rolled[k]].rolledBackBy = order[cp.rolled[k + 1]].id;
   for (let k = 0; k < cp.hunks.length; k += 2) (order[cp.hunks[k]].hunkRollbacks ??= []).push(order[cp.hunks[k + 1]]);

@@ -67,9 +67,28 @@ export function toView(f: Folded): ModificationView {
 /** Pure folding of lines in log order; used by LogIndex and directly by tests. */
 export class Fold {
   readonly order: Folded[] = [];
-  readonly byId = new Map<string, Folded>();
-  private readonly byCorrelation = new Map<string, Folded[]>();
-  private readonly byFile = new Map<string, Folded[]>();
+  /** Built on first use: a restored checkpoint answers its first query without it. */
+  private ids: Map<string, Folded> | null = new Map();
+  private byCorrelation = new Map<string, Folded[]>();
+  private byFile = new Map<string, Folded[]>();
+
+  get byId(): Map<string, Folded> {
+    if (!this.ids) {
+      this.ids = new Map();
+      for (const f of this.order) if (!this.ids.has(f.id)) this.ids.set(f.id, f);
+    }
+    return this.ids;
+  }
+
+  /** A fold of a checkpoint's records, in log order (ids unique), already grouped by file and correlation. */
+  static restored(order: Folded[], byFile: Map<string, Folded[]>, byCorrelation: Map<string, Folded[]>): Fold {
+    const fold = new Fold();
+    fold.order.push(...order);
+    fold.ids = null;
+    fold.byFile = byFile;
+    fold.byCorrelation = byCorrelation;
+    return fold;
+  }
 
   add(line: LogLine): void {
     if (line.type === 'modification') return this.addModification(line);
@@ -103,7 +122,7 @@ export class Fold {
   /** Adds an already folded record at the end of the log order (a checkpoint's, or a new line's). */
   insert(f: Folded): void {
     this.order.push(f);
-    this.byId.set(f.id, f);
+    this.ids?.set(f.id, f);
     push(this.byFile, f.file, f);
     if (f.correlation) push(this.byCorrelation, f.correlation, f);
   }
