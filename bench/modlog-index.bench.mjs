@@ -1,4 +1,4 @@
-// The first modification_log query on a 100,000-entry log through `loupe mcp`: once with no
+// The first modification_log query on a 1,000- and a 100,000-entry log through `loupe mcp`: once with no
 // checkpoint beside the log (the whole log is folded, and the checkpoint written), then in a
 // new process with it (only the checkpoint and the lines shown are read). Figures are the
 // server's own time for the call (`_meta['loupe/duration_ms']`).
@@ -7,10 +7,9 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { connectMcp as connect, report, tempDir } from './lib.mjs';
 
-const ENTRIES = 100_000;
 
-/** 100,000 modifications over 2,000 files and 5,000 correlations, a test run every tenth, an approval every fifth. */
-function syntheticLog() {
+/** `ENTRIES` modifications over up to 2,000 files and 5,000 correlations, a test run every tenth, an approval every fifth. */
+function syntheticLog(ENTRIES) {
   const lines = [];
   for (let i = 0; i < ENTRIES; i++) {
     const id = `mod-20250101-${String(Math.floor(i / 1000)).padStart(6, '0')}-${String(i % 1000).padStart(3, '0')}`;
@@ -36,19 +35,25 @@ async function firstQuery(cwd) {
   }
 }
 
-const root = await tempDir('loupe-bench-modlog-index-');
-try {
-  const dir = path.join(root, '.loupe');
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'modifications.jsonl'), syntheticLog());
-  const checkpoint = path.join(dir, 'modifications.index.json');
-  const cold = await firstQuery(root);
-  // The checkpoint is written after that answer; the process's close waits for it.
-  for (let i = 0; i < 50 && !existsSync(checkpoint); i++) await new Promise((r) => setTimeout(r, 100));
-  const log_bytes = statSync(path.join(dir, 'modifications.jsonl')).size;
-  report('modification_log.first_query.100k.no_checkpoint_ms', cold, 'ms', { entries: ENTRIES, log_bytes });
-  const warm = await firstQuery(root);
-  report('modification_log.first_query.100k_ms', warm, 'ms', { entries: ENTRIES, log_bytes, checkpoint_bytes: existsSync(checkpoint) ? statSync(checkpoint).size : 0, budget_ms: 20 });
-} finally {
-  await rm(root, { recursive: true, force: true });
+/** The first query with no checkpoint (it is then written), and in a new process with it. */
+async function run(entries, label) {
+  const root = await tempDir('loupe-bench-modlog-index-');
+  try {
+    const dir = path.join(root, '.loupe');
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'modifications.jsonl'), syntheticLog(entries));
+    const checkpoint = path.join(dir, 'modifications.index.json');
+    const cold = await firstQuery(root);
+    // Written after that answer (past 1,000 new lines) or when the process closes.
+    for (let i = 0; i < 50 && !existsSync(checkpoint); i++) await new Promise((r) => setTimeout(r, 100));
+    const log_bytes = statSync(path.join(dir, 'modifications.jsonl')).size;
+    report(`modification_log.first_query.${label}.no_checkpoint_ms`, cold, 'ms', { entries, log_bytes });
+    const warm = await firstQuery(root);
+    report(`modification_log.first_query.${label}_ms`, warm, 'ms', { entries, log_bytes, checkpoint_bytes: existsSync(checkpoint) ? statSync(checkpoint).size : 0, budget_ms: 20 });
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 }
+
+await run(1_000, '1k');
+await run(100_000, '100k');
