@@ -1,6 +1,6 @@
 // The checkpointed fold answers exactly as folding the whole log does, and a checkpoint that does
 // not match the log (corrupt, stale, cut, forged, a link) is ignored and rebuilt from the log.
-import { appendFile, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, lstat, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -160,6 +160,24 @@ describe('modification log checkpoint', () => {
     expect(answers(again)).toEqual(want);
     await expect(readFile(w.cp)).rejects.toThrow(/ENOENT/);
     await idx.dispose();
+  });
+
+  it('a link planted where the checkpoint goes is replaced, never written through', async () => {
+    const w = await workspace();
+    const outside = await tempDir();
+    cleanups.push(outside.cleanup);
+    const target = path.join(outside.dir, 'victim.json');
+    await writeFile(target, 'keep');
+    await writeFile(w.log, lines.map((l) => l + '\n').join(''));
+    await symlink(target, w.cp);
+    const idx = open(w);
+    await idx.sync();
+    await idx.dispose();
+    expect(await readFile(target, 'utf8')).toBe('keep');
+    expect((await lstat(w.cp)).isFile()).toBe(true);
+    const again = open(w, 1_000_000);
+    expect(restored(await again.sync())).toBe(true);
+    await again.dispose();
   });
 
   it('deleting the checkpoint costs one rebuild: the next open restores again', async () => {
