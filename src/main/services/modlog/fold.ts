@@ -206,7 +206,11 @@ export class LogIndex {
     return job;
   }
 
-  /** Writes the checkpoint now if lines were folded since the last one (on dispose). */
+  /**
+   * Writes the checkpoint now if at least `checkpointEvery` lines were folded since the last one
+   * (on dispose). Fewer are left to the next open to fold: cheap, and a closing process does not
+   * write into a folder being removed.
+   */
   flush(): Promise<void> {
     const job = this.queue.then(() => this.saveCheckpoint());
     this.queue = job.catch(() => undefined);
@@ -250,7 +254,7 @@ export class LogIndex {
     } finally {
       await fh.close();
     }
-    if (this.opts.checkpoint && this.unsaved >= (this.opts.checkpointEvery ?? 1000) && !this.saving) {
+    if (this.opts.checkpoint && this.unsaved >= this.every && !this.saving) {
       // After the answer, in the queue: the caller does not wait for it and no read races it.
       this.saving = true;
       setImmediate(() => void this.flush().finally(() => (this.saving = false)));
@@ -283,7 +287,7 @@ export class LogIndex {
 
   private async saveCheckpoint(): Promise<void> {
     const file = this.opts.checkpoint;
-    if (!file || !this.unsaved || !this.offset) return;
+    if (!file || this.unsaved < this.every || !this.offset) return;
     try {
       const opened = await openInside(this.root, this.file);
       if (!opened) return;
@@ -308,6 +312,10 @@ export class LogIndex {
     const r = this.reader;
     this.reader = null;
     await r?.close();
+  }
+
+  private get every(): number {
+    return Math.max(1, this.opts.checkpointEvery ?? 1000);
   }
 
   private reset(ino: number): void {

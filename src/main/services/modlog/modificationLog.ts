@@ -145,7 +145,7 @@ export class ModificationLog {
     return this.folded;
   }
 
-  /** Saves the folded view's checkpoint if it moved, so the next open reads only what is appended later. */
+  /** Saves the folded view's checkpoint if it is 1,000 lines behind, and lets go of the log. */
   async dispose(): Promise<void> {
     await this.folded?.dispose();
   }
