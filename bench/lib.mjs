@@ -74,3 +74,13 @@ export async function wsClient(port, token) {
     close: () => ws.close(),
   };
 }
+
+/** A client of `loupe mcp` on `cwd`, without the machine's model settings. */
+export async function connectMcp(cwd) {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['LOUPE_MODEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY'].includes(k)));
+  const client = new Client({ name: 'loupe-bench', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(ROOT, 'bin', 'loupe.mjs'), 'mcp', '--cwd', cwd], env, stderr: 'ignore' }));
+  return client;
+}

@@ -4,20 +4,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ROOT, percentile, report, tempDir } from './lib.mjs';
+import { connectMcp as connect, percentile, report, tempDir } from './lib.mjs';
 
 const RUNS = 60;
 const WARMUP = 5;
 const ENTRIES = 10_000;
-
-async function connect(cwd) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['LOUPE_MODEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY'].includes(k)));
-  const client = new Client({ name: 'loupe-bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(ROOT, 'bin', 'loupe.mjs'), 'mcp', '--cwd', cwd], env, stderr: 'ignore' }));
-  return client;
-}
 
 async function measure(name, fn, extra = {}) {
   const server = [];

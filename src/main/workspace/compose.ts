@@ -104,7 +104,7 @@ export class WorkspaceServices {
   /** Writes what the session store still holds; questions still waiting go with the callers' aborts. */
   async dispose(): Promise<void> {
     this.warningListeners.clear();
-    await this.sessions.flush();
+    await Promise.all([this.sessions.flush(), this.modlog.dispose()]);
   }
 
   private warn(message: string): void {

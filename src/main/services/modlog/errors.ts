@@ -46,3 +46,10 @@ export class AlreadyRolledBackError extends LoupeError {
     super('INVALID_ARGUMENT', `${id} is already rolled back by ${by}. Roll back ${by} to apply it again.`);
   }
 }
+
+/** A checkpoint of the folded log pointed at a line that is not there; the next query folds the log itself. */
+export class CheckpointMismatchError extends LoupeError {
+  constructor(why: string) {
+    super('INTERNAL', `The modification log's checkpoint did not match the log (${why}). Query again: the log is folded from the start.`);
+  }
+}

@@ -3,10 +3,16 @@
 // only the bytes appended since the last look, so a query over 10,000 entries costs a stat.
 import path from 'node:path';
 import { openInside } from '../files/safeOpen';
+import { unlinkInside } from '../files/safeWrite';
+import { LogReader, prefixHash, readCheckpoint, restore, snapshot, writeCheckpoint, type LineAt } from './checkpoint';
 import type { ModificationQuery, ModificationStatus, ModificationView } from '../../../shared/contract';
 import type { LogLine, ModificationEntry, TestResultsLine } from './types';
 
 export interface Folded {
+  /** The entry's id, file and correlation, kept outside it so filtering never needs the whole line. */
+  readonly id: string;
+  readonly file: string;
+  readonly correlation: string | undefined;
   entry: ModificationEntry;
   approved: boolean;
   /** The whole-file rollback that currently reverses this modification. */
@@ -61,9 +67,28 @@ export function toView(f: Folded): ModificationView {
 /** Pure folding of lines in log order; used by LogIndex and directly by tests. */
 export class Fold {
   readonly order: Folded[] = [];
-  readonly byId = new Map<string, Folded>();
-  private readonly byCorrelation = new Map<string, Folded[]>();
-  private readonly byFile = new Map<string, Folded[]>();
+  /** Built on first use: a restored checkpoint answers its first query without it. */
+  private ids: Map<string, Folded> | null = new Map();
+  private byCorrelation = new Map<string, Folded[]>();
+  private byFile = new Map<string, Folded[]>();
+
+  get byId(): Map<string, Folded> {
+    if (!this.ids) {
+      this.ids = new Map();
+      for (const f of this.order) if (!this.ids.has(f.id)) this.ids.set(f.id, f);
+    }
+    return this.ids;
+  }
+
+  /** A fold of a checkpoint's records, in log order (ids unique), already grouped by file and correlation. */
+  static restored(order: Folded[], byFile: Map<string, Folded[]>, byCorrelation: Map<string, Folded[]>): Fold {
+    const fold = new Fold();
+    fold.order.push(...order);
+    fold.ids = null;
+    fold.byFile = byFile;
+    fold.byCorrelation = byCorrelation;
+    return fold;
+  }
 
   add(line: LogLine): void {
     if (line.type === 'modification') return this.addModification(line);
@@ -75,11 +100,8 @@ export class Fold {
 
   private addModification(e: ModificationEntry): void {
     if (typeof e.modification_id !== 'string' || this.byId.has(e.modification_id)) return;
-    const f: Folded = { entry: e, approved: false };
-    this.order.push(f);
-    this.byId.set(e.modification_id, f);
-    push(this.byFile, e.file, f);
-    if (e.correlation_id) push(this.byCorrelation, e.correlation_id, f);
+    const f: Folded = { id: e.modification_id, file: e.file, correlation: e.correlation_id, entry: e, approved: false };
+    this.insert(f);
     if (e.operation === 'rollback' && e.rolls_back && e.hunk !== undefined) {
       // One hunk: recorded on the target; whether it still counts is read off the rollback's own fold.
       const target = this.byId.get(e.rolls_back);
@@ -97,10 +119,18 @@ export class Fold {
     }
   }
 
+  /** Adds an already folded record at the end of the log order (a checkpoint's, or a new line's). */
+  insert(f: Folded): void {
+    this.order.push(f);
+    this.ids?.set(f.id, f);
+    push(this.byFile, f.file, f);
+    if (f.correlation) push(this.byCorrelation, f.correlation, f);
+  }
+
   /** Modifications of `file` that come after `id` in the log. */
   laterOn(file: string, id: string): Folded[] {
     const list = this.byFile.get(file) ?? [];
-    const at = list.findIndex((f) => f.entry.modification_id === id);
+    const at = list.findIndex((f) => f.id === id);
     return at === -1 ? [] : list.slice(at + 1);
   }
 
@@ -118,8 +148,8 @@ export class Fold {
     if (q.correlation_id !== undefined) list = this.ofCorrelation(q.correlation_id);
     if (q.file !== undefined && (q.correlation_id === undefined || this.ofFile(q.file).length < list.length)) list = this.ofFile(q.file);
     const keep = (f: Folded) =>
-      (q.correlation_id === undefined || f.entry.correlation_id === q.correlation_id) &&
-      (q.file === undefined || f.entry.file === q.file) &&
+      (q.correlation_id === undefined || f.correlation === q.correlation_id) &&
+      (q.file === undefined || f.file === q.file) &&
       (q.status === undefined || statusOf(f) === q.status);
     const limit = q.limit ?? 10_000;
     const out: ModificationView[] = [];
@@ -139,6 +169,13 @@ function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
+export interface LogIndexOptions {
+  /** A checkpoint of the fold kept beside the log (checkpoint.ts); none when absent. */
+  checkpoint?: string;
+  /** New lines folded before the checkpoint is rewritten (default 1,000). */
+  checkpointEvery?: number;
+}
+
 /** A Fold that follows the JSONL file, whoever appends to it. */
 export class LogIndex {
   private fold = new Fold();
@@ -146,16 +183,36 @@ export class LogIndex {
   private offset = 0;
   private ino = -1;
   private queue: Promise<unknown> = Promise.resolve();
+  private loaded = false;
+  /** Lines folded since the checkpoint on disk was written or loaded. */
+  private unsaved = 0;
+  private saving = false;
+  /** Where each line folded from the log itself sits, for the next checkpoint. */
+  private where = new WeakMap<object, LineAt>();
+  /** The log held open for the checkpoint's entries, read when first shown. */
+  private reader: LogReader | null = null;
 
   /** `root`: the folder the log must be reached through without links (default: its own folder). */
   constructor(
     readonly file: string,
     private readonly root = path.dirname(file),
+    private readonly opts: LogIndexOptions = {},
   ) {}
 
   /** Brings the fold up to date and returns it. Serialised: each caller sees what was appended before it asked. */
   sync(): Promise<Fold> {
     const job = this.queue.then(() => this.readTail());
+    this.queue = job.catch(() => undefined);
+    return job;
+  }
+
+  /**
+   * Writes the checkpoint now if at least `checkpointEvery` lines were folded since the last one
+   * (on dispose). Fewer are left to the next open to fold: cheap, and a closing process does not
+   * write into a folder being removed.
+   */
+  flush(): Promise<void> {
+    const job = this.queue.then(() => this.saveCheckpoint());
     this.queue = job.catch(() => undefined);
     return job;
   }
@@ -168,6 +225,14 @@ export class LogIndex {
     }
     const { fh, st } = opened;
     try {
+      if (this.reader?.bad) {
+        // A checkpoint that passed the prefix check but not a line's: drop it and fold the log.
+        this.reset(-1);
+        if (this.opts.checkpoint) await unlinkInside(this.root, this.opts.checkpoint).catch(() => undefined);
+      } else if (!this.loaded) {
+        this.loaded = true;
+        await this.loadCheckpoint(st.ino, st.size);
+      }
       // Replaced or cut below what we read (a torn tail is cut only after the last newline): start over.
       if (st.ino !== this.ino || st.size < this.offset) this.reset(st.ino);
       if (st.size === this.offset) return this.fold;
@@ -175,21 +240,93 @@ export class LogIndex {
       const { bytesRead } = await fh.read(buf, 0, buf.length, this.offset);
       const end = buf.subarray(0, bytesRead).lastIndexOf(0x0a);
       if (end === -1) return this.fold;
-      for (const line of buf.subarray(0, end).toString('utf8').split('\n')) {
-        const parsed = parseLine(line);
-        if (parsed) this.fold.add(parsed);
+      for (let pos = 0; pos <= end; ) {
+        const nl = buf.indexOf(0x0a, pos);
+        this.unsaved++;
+        const parsed = parseLine(buf.toString('utf8', pos, nl));
+        if (parsed) {
+          this.where.set(parsed, [this.offset + pos, nl - pos]);
+          this.fold.add(parsed);
+        }
+        pos = nl + 1;
       }
       this.offset += end + 1;
     } finally {
       await fh.close();
     }
+    if (this.opts.checkpoint && this.unsaved >= this.every && !this.saving) {
+      // After the answer, in the queue: the caller does not wait for it and no read races it.
+      this.saving = true;
+      setImmediate(() => void this.flush().finally(() => (this.saving = false)));
+    }
     return this.fold;
   }
 
+  /** Takes the checkpoint's fold when it covers a prefix of this very log; otherwise keeps folding from the start. */
+  private async loadCheckpoint(ino: number, size: number): Promise<void> {
+    if (!this.opts.checkpoint) return;
+    const cp = await readCheckpoint(this.root, this.opts.checkpoint);
+    if (!cp) return;
+    // Its own handle: entries are read from it later, after this sync's handle is closed.
+    const opened = await openInside(this.root, this.file).catch(() => null);
+    if (!opened) return;
+    const reader = new LogReader(opened.fh);
+    const got = restore(cp, reader);
+    let ok = !!got && got.ino === ino && opened.st.ino === ino && got.offset <= size;
+    if (ok) {
+      const nl = Buffer.alloc(1);
+      await opened.fh.read(nl, 0, 1, got!.offset - 1);
+      ok = nl[0] === 0x0a && (await prefixHash(opened.fh, got!.offset)) === got!.prefix;
+    }
+    if (!ok) return void (await reader.close());
+    this.fold = got!.fold;
+    this.offset = got!.offset;
+    this.ino = ino;
+    this.reader = reader;
+  }
+
+  private async saveCheckpoint(): Promise<void> {
+    const file = this.opts.checkpoint;
+    if (!file || this.unsaved < this.every || !this.offset) return;
+    try {
+      const opened = await openInside(this.root, this.file);
+      if (!opened) return;
+      let prefix: string;
+      try {
+        if (opened.st.ino !== this.ino || opened.st.size < this.offset) return;
+        prefix = await prefixHash(opened.fh, this.offset);
+      } finally {
+        await opened.fh.close();
+      }
+      const cp = snapshot(this.fold, this.where, this.offset, this.ino, prefix);
+      if (cp) await writeCheckpoint(this.root, file, cp);
+      this.unsaved = 0;
+    } catch {
+      // Only a cache: the next open folds the log instead.
+    }
+  }
+
+  /** Saves the checkpoint if it moved and lets go of the log. */
+  async dispose(): Promise<void> {
+    await this.flush();
+    const r = this.reader;
+    this.reader = null;
+    await r?.close();
+  }
+
+  private get every(): number {
+    return Math.max(1, this.opts.checkpointEvery ?? 1000);
+  }
+
   private reset(ino: number): void {
+    // Records already handed out keep reading nothing: their reader says so instead.
+    void this.reader?.close().catch(() => undefined);
+    this.reader = null;
+    this.where = new WeakMap();
     this.fold = new Fold();
     this.offset = 0;
     this.ino = ino;
+    this.unsaved = 0;
   }
 }
 

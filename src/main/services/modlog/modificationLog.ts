@@ -42,6 +42,8 @@ export class ModificationLog {
   readonly logFile: string;
   /** Held across processes while a line is appended (logLock). */
   private readonly lockFile: string;
+  /** The folded log's checkpoint: a cache beside the log, rebuilt from it when it does not match. */
+  readonly indexFile: string;
   readonly blobs: BlobStore;
   private readonly locks = new KeyedLock();
   private readonly ids = new ModificationIds();
@@ -58,6 +60,7 @@ export class ModificationLog {
     this.dir = path.join(root, '.loupe');
     this.logFile = path.join(this.dir, 'modifications.jsonl');
     this.lockFile = path.join(this.dir, 'modifications.lock');
+    this.indexFile = path.join(this.dir, 'modifications.index.json');
     this.blobs = new BlobStore(path.join(this.dir, 'objects'), root);
   }
 
@@ -138,8 +141,13 @@ export class ModificationLog {
 
   /** The folded view, kept in step with the file by reading only what was appended. */
   index(): LogIndex {
-    this.folded ??= new LogIndex(this.logFile, this.root);
+    this.folded ??= new LogIndex(this.logFile, this.root, { checkpoint: this.indexFile });
     return this.folded;
+  }
+
+  /** Saves the folded view's checkpoint if it is 1,000 lines behind, and lets go of the log. */
+  async dispose(): Promise<void> {
+    await this.folded?.dispose();
   }
 
   /** Appends one line; ids are assigned here so they follow the log's order. */
