@@ -1,18 +1,16 @@
 // "Ask before every edit" (`edits.mode: "ask"` in .loupe/config.json) end to end: the agent's
 // edit waits as an approval card showing Monaco's diff of the change, and the file on disk is
 // untouched until the person allows it; a denial leaves it as it was and reaches the model.
-import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startScriptedLlm, userPrompt, type RecordedRequest, type ScriptedLlm, type ScriptedReply } from '../test/support/scriptedLlm';
-import { startServe, type Served } from './support/serve';
+import { userPrompt, type RecordedRequest, type ScriptedReply } from '../test/support/scriptedLlm';
+import { startAgentProject, type AgentProject } from './support/agentProject';
+import type { Served } from './support/serve';
 
-let root: string;
+let agent: AgentProject;
 let project: string;
 let served: Served;
-let llm: ScriptedLlm;
 
 const SHOTS = path.resolve('test-results', 'approvals');
 const FILES: Record<string, { path: string; old_str: string; new_str: string }> = {
@@ -44,27 +42,22 @@ async function ask(page: Page, text: string) {
 const onDisk = (rel: string) => readFile(path.join(project, rel), 'utf8');
 
 test.beforeAll(async () => {
-  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'loupe-e2e-ask-')));
-  project = path.join(root, 'ask-project');
-  await mkdir(path.join(project, 'src'), { recursive: true });
-  await mkdir(path.join(project, '.loupe'), { recursive: true });
-  await writeFile(path.join(project, 'src/greet.ts'), 'export const greeting = "hello";\nexport const loud = greeting.toUpperCase();\n');
-  await writeFile(path.join(project, 'src/farewell.ts'), 'export const farewell = "bye";\n');
-  await writeFile(path.join(project, 'src/extra.ts'), 'export const extra = 1;\n');
-  await writeFile(path.join(project, '.loupe/config.json'), JSON.stringify({ edits: { mode: 'ask' } }, null, 2));
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e@x', '-c', 'user.name=E', ...args], { cwd: project });
-  git('init', '-q');
-  git('add', 'src');
-  git('commit', '-qm', 'init');
-  llm = await startScriptedLlm(script);
-  served = await startServe(project, { OPENAI_BASE_URL: llm.baseURL, LOUPE_MODEL: 'scripted', OPENAI_API_KEY: 'sk-env' });
+  agent = await startAgentProject(
+    'ask-project',
+    {
+      'src/greet.ts': 'export const greeting = "hello";\nexport const loud = greeting.toUpperCase();\n',
+      'src/farewell.ts': 'export const farewell = "bye";\n',
+      'src/extra.ts': 'export const extra = 1;\n',
+      '.loupe/config.json': JSON.stringify({ edits: { mode: 'ask' } }, null, 2),
+    },
+    script,
+  );
+  ({ project, served } = agent);
   await mkdir(SHOTS, { recursive: true });
 });
 
 test.afterAll(async () => {
-  await served?.stop();
-  await llm?.close();
-  if (root) await rm(root, { recursive: true, force: true });
+  await agent?.stop();
 });
 
 test('an edit waits on a card showing its Monaco diff, and is written only once allowed', async ({ page }) => {

@@ -3,17 +3,16 @@
 // until the person trusts it the agent's commands still wait for approval; a change to the file
 // while the app runs asks again; trusting records the config's sha256 in the user's settings.
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startScriptedLlm, type RecordedRequest, type ScriptedLlm, type ScriptedReply } from '../test/support/scriptedLlm';
-import { startServe, type Served } from './support/serve';
+import type { RecordedRequest, ScriptedReply } from '../test/support/scriptedLlm';
+import { startAgentProject, type AgentProject } from './support/agentProject';
+import type { Served } from './support/serve';
 
-let root: string;
+let agent: AgentProject;
 let project: string;
 let served: Served;
-let llm: ScriptedLlm;
 
 const SHOTS = path.resolve('test-results', 'trust');
 const CONFIG = { permissions: [{ kind: 'bash', pattern: 'node *', action: 'allow' }, { kind: 'bash', pattern: 'curl *', action: 'deny' }], tests: { javascript: 'node hostile-tests.js' } };
@@ -35,20 +34,14 @@ async function send(page: Page, text: string) {
 }
 
 test.beforeAll(async () => {
-  root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'loupe-e2e-trust-')));
-  project = path.join(root, 'cloned-project');
-  await mkdir(path.join(project, '.loupe'), { recursive: true });
-  await writeFile(path.join(project, 'run.js'), "console.log('ran');\n");
-  await writeFile(configFile(), JSON.stringify(CONFIG, null, 2));
-  llm = await startScriptedLlm(script);
-  served = await startServe(project, { OPENAI_BASE_URL: llm.baseURL, LOUPE_MODEL: 'scripted', OPENAI_API_KEY: 'sk-env' });
+  // A cloned repository: its config arrives committed with the rest.
+  agent = await startAgentProject('cloned-project', { 'run.js': "console.log('ran');\n", '.loupe/config.json': JSON.stringify(CONFIG, null, 2) }, script);
+  ({ project, served } = agent);
   await mkdir(SHOTS, { recursive: true });
 });
 
 test.afterAll(async () => {
-  await served?.stop();
-  await llm?.close();
-  if (root) await rm(root, { recursive: true, force: true });
+  await agent?.stop();
 });
 
 test('asks on open with what the config allows; declined, its allow rules stay off; a changed config asks again; trusted, they apply', async ({ page }) => {
