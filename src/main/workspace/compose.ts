@@ -15,6 +15,7 @@ import { PermissionGate } from '../services/permissions/permissionGate';
 import { ProjectConfig, type ConfigProblem } from '../services/permissions/projectConfig';
 import { PermissionEngine } from '../services/permissions/ruleEngine';
 import { PtyService, type PtyEvents } from '../services/pty/ptyService';
+import { SandboxProbe } from '../services/sandbox/probe';
 import { SessionStore } from '../services/sessions/sessionStore';
 import { UserSettings } from '../services/settings/userSettings';
 import { FileIndex } from '../services/workspace/fileIndex';
@@ -55,6 +56,8 @@ export class WorkspaceServices {
   readonly permissions: PermissionGate;
   readonly sessions: SessionStore;
   readonly index: FileIndex;
+  /** Whether commands can run in an OS sandbox here; probed on first use. */
+  readonly sandbox: SandboxProbe;
   private readonly warningListeners = new Set<(message: string) => void>();
 
   constructor(
@@ -68,7 +71,8 @@ export class WorkspaceServices {
     this.project = new ProjectConfig(root, user, { report: reportConfig ?? ((problem) => logger.warn('config.problem', { ...problem })) });
     this.queue = new ApprovalQueue(asker.kind === 'person' ? 'wait' : 'deny');
     if (asker.kind === 'responder') this.queue.setResponder(asker.respond);
-    this.engine = new PermissionEngine({ root, project: this.project, userRules: user.permissions });
+    this.sandbox = new SandboxProbe();
+    this.engine = new PermissionEngine({ root, project: this.project, userRules: user.permissions, sandbox: () => this.sandbox.status() });
     this.permissions = new PermissionGate(this.engine, this.queue, {
       persist: (rules) => this.project.addRules(rules),
       onWarning: (message) => this.warn(message),

@@ -22,6 +22,8 @@ export interface ApprovalRequest {
   diff?: string;
   /** For edits: both sides whole, so a person can read the change in a diff editor (null: no file). */
   edit?: ProposedEdit;
+  /** Commands: whether it will run inside the OS sandbox (the card's `data-sandboxed`). */
+  sandboxed?: boolean;
   /** The model's tool call that asked, so the chat binds the question to its card. */
   call_id?: string;
   /** The request the call belongs to. */

@@ -3,6 +3,7 @@
 import { describeProblem, ConfigMalformedError, PermissionDeniedError } from './errors';
 import type { ApprovalQueue, ProposedEdit } from './approvalQueue';
 import { CONFIG_REL } from './projectConfig';
+import type { SandboxGrant } from '../sandbox/types';
 import type { PermissionEngine, PermissionQuery } from './ruleEngine';
 import { describeRule, type Decision, type PermissionAction, type PermissionRule } from './types';
 
@@ -19,12 +20,16 @@ export interface AuthorizeInput {
    * origin they allowed a moment ago): an ask passes without a second card. Deny still denies.
    */
   alreadyApproved?: boolean;
+  /** A command the model asked to run outside the OS sandbox: only a rule or a card that says so lets it. */
+  outsideSandbox?: boolean;
 }
 
 export interface Authorized {
   decision: Decision;
   /** How it was allowed: by a rule or default, or by the person just now. */
   by: 'rule' | 'once' | 'always';
+  /** Commands only: run inside the OS sandbox with this grant, or outside it when null. */
+  sandbox: SandboxGrant | null;
 }
 
 export interface GateOptions {
@@ -72,8 +77,8 @@ export class PermissionGate {
         ...(decision.rule ? { rule: describeRule(decision.rule) } : {}),
       });
     }
-    if (decision.action === 'allow') return { decision, by: 'rule' };
-    if (input.alreadyApproved) return { decision, by: 'once' };
+    if (decision.action === 'allow') return { decision, by: 'rule', sandbox: null };
+    if (input.alreadyApproved) return { decision, by: 'once', sandbox: null };
 
     const answer = await this.queue.request(
       {
@@ -96,7 +101,7 @@ export class PermissionGate {
       throw new PermissionDeniedError(`The user denied ${input.summary}${answer.message ? `: "${answer.message}"` : '.'}`, { denied_by: 'user', ...(answer.message ? { message: answer.message } : {}) });
     }
     if (answer.answer === 'always') await this.remember(decision.always);
-    return { decision, by: answer.answer };
+    return { decision, by: answer.answer, sandbox: null };
   }
 
   /**

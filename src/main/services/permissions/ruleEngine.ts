@@ -9,6 +9,7 @@ import { analyseCommand, type PathRef } from './commandAnalysis';
 import { judgePaths, mayMatchUnder } from './pathDecisions';
 import { expandHome, matchCommand, matchPath, matchUrl } from './patterns';
 import { coversPath } from './patterns';
+import type { SandboxAvailability } from '../sandbox/types';
 import type { EditsMode, ProjectRules } from './projectConfig';
 import { describeRule, type Decision, type PermissionAction, type PermissionKind, type PermissionRule, type SourcedRule } from './types';
 
@@ -26,6 +27,8 @@ export interface EngineOptions {
   userRules?: () => PermissionRule[];
   /** `edits.mode`: 'ask' turns edits into approval cards. Absent: the project's config says. */
   editsMode?: () => EditsMode;
+  /** Whether an OS sandbox works here (commands run inside it when the config says "auto"). */
+  sandbox?: () => Promise<SandboxAvailability>;
 }
 
 /** Built-in defaults: not rules, so any rule beats them. */
