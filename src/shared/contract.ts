@@ -164,7 +164,7 @@ export interface ChatSessionView {
 /** `review`: edits are written, then reviewed; `ask`: each edit waits for approval first. */
 export type EditsModeName = 'review' | 'ask';
 
-export type PermissionKindName = 'read' | 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'test';
+export type PermissionKindName = 'read' | 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'test' | 'network';
 
 /** A question from the permission engine waiting for the person. */
 export interface ApprovalRequestView {
@@ -176,7 +176,9 @@ export interface ApprovalRequestView {
   /** The rule that made it ask, as text; null: no rule (the built-in default). */
   rule: string | null;
   /** What "allow always" would add to .loupe/config.json. */
-  always: { kind: PermissionKindName; pattern: string; action: 'allow' | 'ask' | 'deny' }[];
+  always: { kind: PermissionKindName; pattern: string; action: 'allow' | 'ask' | 'deny'; sandbox?: boolean }[];
+  /** Commands: true runs inside the OS sandbox, false outside it (the card says so); absent: no sandbox applies. */
+  sandboxed?: boolean;
   /** For edits: the proposed change as a unified diff. */
   diff?: string;
   /** For edits: both sides whole, for a diff editor (null: the file does not exist on that side). */

@@ -10,6 +10,7 @@ import { judgePaths, mayMatchUnder } from './pathDecisions';
 import { expandHome, matchCommand, matchPath, matchUrl } from './patterns';
 import { coversPath } from './patterns';
 import type { SandboxAvailability } from '../sandbox/types';
+import { planSandbox, type SandboxPlan } from './sandboxPlan';
 import type { EditsMode, ProjectRules } from './projectConfig';
 import { describeRule, type Decision, type PermissionAction, type PermissionKind, type PermissionRule, type SourcedRule } from './types';
 
@@ -39,6 +40,8 @@ const DEFAULTS: Record<PermissionKind, PermissionAction> = {
   webfetch: 'ask',
   external_directory: 'ask',
   test: 'ask',
+  // Not asked through decide(): the sandbox plan reads network rules; no rule, no network.
+  network: 'deny',
 };
 
 
@@ -73,6 +76,15 @@ export class PermissionEngine {
     return { rules: [...this.session, ...project.rules, ...user], editsMode };
   }
 
+  /** How a command would run: inside the sandbox or not (and why), with or without the network. */
+  async sandboxPlan(command: string): Promise<SandboxPlan> {
+    const project = await this.opts.project.load();
+    const { rules } = await this.loadRules();
+    const availability = (await this.opts.sandbox?.()) ?? { available: false, kind: null, reason: 'no sandbox probe was given', install: null };
+    const parts = (await analyseCommand(command)).commands.filter((c) => !c.control).map((c) => c.text);
+    return planSandbox(project.config.sandbox ?? 'auto', availability, parts, rules);
+  }
+
   async decide(q: PermissionQuery): Promise<Decision> {
     const { rules, editsMode } = await this.loadRules();
     switch (q.kind) {
@@ -94,7 +106,9 @@ export class PermissionEngine {
     const kindFor = (r: SourcedRule, action: PermissionAction) => r.kind === kind || (kind === 'test' && action === 'deny' && r.kind === 'bash');
     for (const action of ['deny', 'ask', 'allow'] as const) {
       const test = action === 'allow' ? matches : denyMatches;
-      const rule = rules.find((r) => kindFor(r, action) && r.action === action && test(r.pattern));
+      const hits = (r: SourcedRule) => kindFor(r, action) && r.action === action && test(r.pattern);
+      // Among allow rules, one that lets the command run outside the sandbox names the decision.
+      const rule = (action === 'allow' ? rules.find((r) => r.sandbox === false && hits(r)) : undefined) ?? rules.find(hits);
       if (rule) return { action, rule };
     }
     return null;
