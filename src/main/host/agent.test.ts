@@ -180,6 +180,16 @@ describe('Host agent channels', () => {
   });
 });
 
+describe('sandbox status', () => {
+  it('settings.sandbox says whether commands run sandboxed, and an untrusted "off" is ignored and named', async () => {
+    await writeTree(path.join(dir, 'ws'), { '.loupe/config.json': JSON.stringify({ sandbox: 'off' }) });
+    const s = await host.handle('settings.sandbox', undefined);
+    expect(s).toMatchObject({ mode: 'auto', ignored_off: true });
+    // Whether a sandbox works depends on the machine; when it does not, the reason says why.
+    if (!s.active) expect(s.reason).toEqual(expect.any(String));
+  });
+});
+
 describe('edits mode', () => {
   it('settings.setEditsMode writes edits.mode into .loupe/config.json, keeping other keys, and the next edit asks', async () => {
     const cfg = path.join(dir, 'ws', '.loupe', 'config.json');

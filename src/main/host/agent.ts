@@ -11,6 +11,7 @@ import type {
   LlmProbe,
   LlmSettingsView,
   Params,
+  SandboxStatusView,
 } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
@@ -29,6 +30,7 @@ import type { ApprovalQueue } from '../services/permissions/approvalQueue';
 import type { PermissionGate } from '../services/permissions/permissionGate';
 import { ConfigMalformedError, describeProblem } from '../services/permissions/errors';
 import { CONFIG_REL, type ProjectConfig } from '../services/permissions/projectConfig';
+import { sandboxStatus } from '../services/permissions/sandboxPlan';
 import { titleFrom, type SessionRecord, type SessionStore } from '../services/sessions/sessionStore';
 import type { UserSettings } from '../services/settings/userSettings';
 import type { WorkspaceServices } from '../workspace/compose';
@@ -159,6 +161,11 @@ export class AgentHost {
 
   async editsMode(): Promise<{ mode: EditsModeName }> {
     return { mode: (await this.ws().project.load()).editsMode ?? 'review' };
+  }
+
+  async sandboxStatus(): Promise<SandboxStatusView> {
+    const services = this.opts.services();
+    return sandboxStatus(await services.project.load(), await services.sandbox.status());
   }
 
   async setEditsMode(p: Params<'settings.setEditsMode'>): Promise<{ mode: EditsModeName }> {

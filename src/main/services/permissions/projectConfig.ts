@@ -29,7 +29,7 @@ export interface ProjectRules {
   /** False while the file's grants are ignored for want of trust (absent: true). */
   trusted?: boolean;
   /** What an untrusted file would have granted: its allow rules and test commands. */
-  ignored?: { rules: SourcedRule[]; tests: Record<string, string> };
+  ignored?: { rules: SourcedRule[]; tests: Record<string, string>; sandboxOff?: true };
 }
 
 const NO_CONFIG: ProjectRules = { rules: [], problems: [], config: {} };
@@ -172,7 +172,7 @@ function withoutGrants(value: ProjectRules): ProjectRules {
   const { tests: _tests, sandbox, ...config } = value.config;
   const kept = { ...config, ...(sandbox === 'auto' ? { sandbox } : {}), ...(config.permissions ? { permissions: config.permissions.filter((r) => r.action !== 'allow') } : {}) };
   if (!allow.length && !tests && sandbox !== 'off') return { ...rest, config: kept };
-  return { ...rest, config: kept, rules: value.rules.filter((r) => r.action !== 'allow'), trusted: false, ignored: { rules: allow, tests: tests ?? {} } };
+  return { ...rest, config: kept, rules: value.rules.filter((r) => r.action !== 'allow'), trusted: false, ignored: { rules: allow, tests: tests ?? {}, ...(sandbox === 'off' ? { sandboxOff: true as const } : {}) } };
 }
 
 /** The file's text as rules and settings: every valid key applies, every other one is a problem. */

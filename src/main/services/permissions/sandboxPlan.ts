@@ -1,7 +1,9 @@
 // Which questions the OS sandbox answers by construction (docs/architecture.md, permissions).
 // A command inside it cannot write outside the workspace, into .git/config|hooks|info or
 // .loupe, read credentials, or reach the network; an ask about exactly those needs no person.
+import type { SandboxStatusView } from '../../../shared/contract';
 import { matchCommand } from './patterns';
+import type { ProjectRules } from './projectConfig';
 import type { SandboxAvailability, SandboxGrant } from '../sandbox/types';
 import { describeRule, type Decision, type SourcedRule } from './types';
 
@@ -61,4 +63,14 @@ function contained(p: Decision): boolean {
 
 export function describeGrant(grant: SandboxGrant): string {
   return `runs inside the sandbox: ${grant.network ? `network open (${grant.networkRule})` : 'no network'}, writes only in the workspace`;
+}
+
+/** What the settings show: the mode as it applies, whether it is active, and why not. */
+export function sandboxStatus(project: ProjectRules, availability: SandboxAvailability): SandboxStatusView {
+  const mode = project.config.sandbox ?? 'auto';
+  const ignored_off = project.ignored?.sandboxOff === true;
+  const base = { mode, kind: availability.kind, install: availability.available ? null : availability.install, ignored_off };
+  if (mode === 'off') return { ...base, active: false, reason: '"sandbox" is "off" in .loupe/config.json' };
+  if (!availability.available) return { ...base, active: false, reason: availability.reason ?? 'no sandbox works on this machine' };
+  return { ...base, active: true, reason: null };
 }
