@@ -228,7 +228,8 @@ export class AgentHost {
     if (!patterns.length) throw new InvalidArgumentError('"Allow always" needs a pattern to save.');
     if (JSON.stringify(patterns) === JSON.stringify(proposed)) return { answered: w.queue.answer(p.id, { answer: 'always' }) };
     // An edited rule: saved as the person wrote it, and this call allowed once.
-    await w.project.addRules(patterns.map((pattern) => ({ kind: req.kind, pattern, action: 'allow' as const })));
+    // A card for running outside the sandbox saves rules that say so, edited or not.
+    await w.project.addRules(patterns.map((pattern) => ({ kind: req.kind, pattern, action: 'allow' as const, ...(req.sandboxed === false ? { sandbox: false } : {}) })));
     return { answered: w.queue.answer(p.id, { answer: 'once' }) };
   }
 

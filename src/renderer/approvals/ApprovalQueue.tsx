@@ -111,7 +111,7 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       </div>
       {!editing && req.always.length > 0 && (
         <div className="approval-rule-preview muted">
-          Always would save: {req.always.map((r) => `${r.kind} "${r.pattern}"`).join(', ')}
+          Always would save: {req.always.map((r) => `${r.kind} "${r.pattern}"${r.sandbox === false ? " (outside the sandbox)" : ""}`).join(', ')}
         </div>
       )}
     </div>
