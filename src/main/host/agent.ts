@@ -165,7 +165,8 @@ export class AgentHost {
 
   async sandboxStatus(): Promise<SandboxStatusView> {
     const services = this.opts.services();
-    return sandboxStatus(await services.project.load(), await services.sandbox.status());
+    const project = await services.project.load();
+    return sandboxStatus(project, services.engine.sandboxMode(project), await services.sandbox.status());
   }
 
   async setEditsMode(p: Params<'settings.setEditsMode'>): Promise<{ mode: EditsModeName }> {

@@ -30,6 +30,8 @@ export interface EngineOptions {
   editsMode?: () => EditsMode;
   /** Whether an OS sandbox works here (commands run inside it when the config says "auto"). */
   sandbox?: () => Promise<SandboxAvailability>;
+  /** The user's own "sandbox" setting: applies where the project's config does not say. */
+  userSandbox?: () => 'auto' | 'off' | undefined;
 }
 
 /** Built-in defaults: not rules, so any rule beats them. */
@@ -82,7 +84,12 @@ export class PermissionEngine {
     const { rules } = await this.loadRules();
     const availability = (await this.opts.sandbox?.()) ?? { available: false, kind: null, reason: 'no sandbox probe was given', install: null };
     const parts = (await analyseCommand(command)).commands.filter((c) => !c.control).map((c) => c.text);
-    return planSandbox(project.config.sandbox ?? 'auto', availability, parts, rules);
+    return planSandbox(this.sandboxMode(project), availability, parts, rules);
+  }
+
+  /** A trusted project's key wins, then the user's; an untrusted "off" was already set aside. */
+  sandboxMode(project: ProjectRules): 'auto' | 'off' {
+    return project.config.sandbox ?? this.opts.userSandbox?.() ?? 'auto';
   }
 
   async decide(q: PermissionQuery): Promise<Decision> {

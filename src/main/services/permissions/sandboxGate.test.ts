@@ -37,7 +37,7 @@ async function writeConfig(doc: object, trusted = true) {
 /** A gate whose person answers every card with `answer` and counts them. */
 function setup(availability: SandboxAvailability, answer: 'once' | 'always' | 'deny' = 'once') {
   const config = new ProjectConfig(root, user.store);
-  const engine = new PermissionEngine({ root, project: config, sandbox: async () => availability });
+  const engine = new PermissionEngine({ root, project: config, userSandbox: user.store.sandboxMode, sandbox: async () => availability });
   const queue = new ApprovalQueue('wait');
   const cards: ApprovalRequest[] = [];
   queue.setResponder(async (r) => {
@@ -78,6 +78,13 @@ describe('PermissionGate with the sandbox', () => {
     expect(await run('make build')).toMatchObject({ by: 'sandbox', sandbox: { network: false } });
     expect(cards).toEqual([]);
     expect((await engine.project()).trusted).toBe(false);
+  });
+
+  it('the user settings\' "sandbox" applies where the project says nothing; a trusted project wins', async () => {
+    await writeFile(path.join(user.configDir, 'settings.json'), JSON.stringify({ sandbox: 'off' }));
+    expect(await setup(BWRAP).run('make build')).toMatchObject({ by: 'once', sandbox: null });
+    await writeConfig({ sandbox: 'auto' });
+    expect(await setup(BWRAP).run('make build')).toMatchObject({ by: 'sandbox' });
   });
 
   it('deny rules still deny; ask rules, workspace edit rules and the rest of .git keep asking, sandboxed', async () => {

@@ -66,11 +66,10 @@ export function describeGrant(grant: SandboxGrant): string {
 }
 
 /** What the settings show: the mode as it applies, whether it is active, and why not. */
-export function sandboxStatus(project: ProjectRules, availability: SandboxAvailability): SandboxStatusView {
-  const mode = project.config.sandbox ?? 'auto';
+export function sandboxStatus(project: ProjectRules, mode: 'auto' | 'off', availability: SandboxAvailability): SandboxStatusView {
   const ignored_off = project.ignored?.sandboxOff === true;
   const base = { mode, kind: availability.kind, install: availability.available ? null : availability.install, ignored_off };
-  if (mode === 'off') return { ...base, active: false, reason: '"sandbox" is "off" in .loupe/config.json' };
+  if (mode === 'off') return { ...base, active: false, reason: '"sandbox" is "off" (in .loupe/config.json or the user settings)' };
   if (!availability.available) return { ...base, active: false, reason: availability.reason ?? 'no sandbox works on this machine' };
   return { ...base, active: true, reason: null };
 }
