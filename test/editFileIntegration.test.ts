@@ -1,4 +1,4 @@
-// Seed 001, "Testing Considerations" and "Verification", one named test each, through the
+// The edit tool's recovery path end to end (docs/architecture.md, edit pipeline); each test names the requirement it holds, through the
 // real edit_file tool on real folders with the scripted OpenAI-compatible server as the model.
 // (The unescapeGoString table lives in src/main/agent/edit/strategies/unescape.test.ts.)
 import { chmod, readdir, stat } from 'node:fs/promises';
