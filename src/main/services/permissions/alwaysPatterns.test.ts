@@ -65,7 +65,7 @@ const TABLE: [string, string][] = [
   ['go test ./...', 'go test *'],
   ['go build ./cmd/x', 'go build *'],
   ['go run ./cmd/x', 'go run *'],
-  ['make', 'make'],
+  ['make', 'make *'],
   ['make test', 'make test *'],
   ['make -C sub build', 'make -C sub build *'],
   ['make build/out.o', 'make build/out.o'],

@@ -92,7 +92,8 @@ export function alwaysCommandPattern(text: string): string {
     i++;
   }
   // `git` alone must not become `git *`: a command shorter than its action is kept exact.
-  if (actions < arity) return text;
+  // Bare `make` is the exception: it already names its action (the default target).
+  if (actions < arity && !(prog === 'make' && words.length === 1)) return text;
   return join(env, head);
 }
 
