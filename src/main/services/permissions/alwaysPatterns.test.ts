@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { alwaysCommandPattern } from './alwaysPatterns';
+import { alwaysCommandPattern, alwaysCommandRules } from './alwaysPatterns';
 import { matchCommand } from './patterns';
 
 const TABLE: [string, string][] = [
@@ -108,6 +108,13 @@ describe('alwaysCommandPattern', () => {
   it.each(TABLE)('%s → %s', (cmd, want) => {
     expect(alwaysCommandPattern(cmd)).toBe(want);
     expect(matchCommand(want, cmd)).toBe(true);
+  });
+
+  it('proposes nothing when the command itself holds a star a rule would read as a wildcard', () => {
+    expect(alwaysCommandRules('bash', 'rm -rf *.log')).toEqual([]);
+    expect(alwaysCommandRules('bash', 'npx *x')).toEqual([]);
+    expect(alwaysCommandRules('bash', 'ls *.ts')).toEqual([{ kind: 'bash', pattern: 'ls *', action: 'allow' }]);
+    expect(alwaysCommandRules('bash', 'npm run test:unit')).toEqual([{ kind: 'bash', pattern: 'npm run test:*', action: 'allow' }]);
   });
 
   const word = fc.stringMatching(/^[A-Za-z0-9_./:=@~+-]{1,8}$/);

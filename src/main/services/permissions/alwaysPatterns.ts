@@ -2,6 +2,7 @@
 // of thing, narrow enough to read on the card and mean what it says.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { PermissionKind, PermissionRule } from './types';
 
 /** How many words name the action: `git status`, `npm run build`, `docker compose up`. */
 const ARITY: Record<string, number> = {
@@ -44,6 +45,17 @@ const WRAPPERS = new Set(['npx', 'pnpx', 'bunx']);
 const ENV = /^[A-Za-z_][A-Za-z0-9_]*=/;
 /** A word that is data, not the name of an action: a path, number, hash, URL or temp name. */
 const LITERAL = /[/.~$]|^\d+$|^[0-9a-f]{7,40}$|:\/\/|^tmp/i;
+
+/**
+ * The "allow always" rules for one simple command: none when its own words hold a `*`, since a
+ * rule cannot say a literal star and `rm -rf *.log` as a rule would also allow `rm -rf / x.log`.
+ */
+export function alwaysCommandRules(kind: PermissionKind, text: string): PermissionRule[] {
+  const pattern = alwaysCommandPattern(text);
+  // Only the star this module adds (` *` or a script group's `:*`) may be a wildcard.
+  const own = pattern.endsWith(' *') ? pattern.slice(0, -2) : pattern.endsWith(':*') ? pattern.slice(0, -1) : pattern;
+  return own.includes('*') ? [] : [{ kind, pattern, action: 'allow' }];
+}
 
 export function alwaysCommandPattern(text: string): string {
   const all = text.split(' ').filter(Boolean);
