@@ -12,6 +12,8 @@ const RUNS = Number(process.env.LOUPE_BENCH_RUNS ?? 15);
 const WARMUP = 2;
 // v1, v10…v19, v100…v199, v1000…v1999, v10000…v19999: 11,111 files, one matching line each.
 const PATTERN = 'export const v1[0-9]*\\b';
+// Every file: 100,000 matching lines.
+const DENSE = 'return x \\+';
 const SCOPE = ['--hidden', '--glob', '!.git', '--glob', '!.loupe'];
 
 const root = process.env.LOUPE_BENCH_TREE ?? (await cachedMonorepo(FILES, { git: true }));
@@ -54,6 +56,8 @@ const cases = [
   ['grep.content', { pattern: PATTERN, output_mode: 'content' }, ['--line-number', '--no-heading', '--with-filename', ...grepArgs]],
   ['grep.files_with_matches', { pattern: PATTERN, output_mode: 'files_with_matches' }, ['--files-with-matches', ...grepArgs]],
   ['grep.count', { pattern: PATTERN, output_mode: 'count' }, ['--count', ...grepArgs]],
+  ['grep.dense.content', { pattern: DENSE, output_mode: 'content' }, ['--line-number', '--no-heading', '--with-filename', '--regexp', DENSE, '--', '.']],
+  ['grep.dense.count', { pattern: DENSE, output_mode: 'count' }, ['--count', '--regexp', DENSE, '--', '.']],
   ['list_files.all', {}, ['--files', '--', '.']],
   ['list_files.glob', { pattern: '**/m1/*.ts' }, ['--files', '--glob', '**/m1/*.ts', '--', '.']],
 ];

@@ -6,8 +6,8 @@ import { rgPath } from '@vscode/ripgrep';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { git, tempDir, writeTree } from '../../../../test/support/tmp';
-import { listFiles } from './listFiles';
-import { newerFirst, TopRecent, type Recent } from './topRecent';
+import { listFiles, newerFirst, type Recent } from './listFiles';
+import { TopK } from './topK';
 
 let root: string;
 let cleanup: () => Promise<void>;
@@ -73,12 +73,12 @@ describe('list_files streams stats and keeps the newest', () => {
   });
 });
 
-describe('TopRecent', () => {
+describe('TopK', () => {
   it('keeps exactly what a full sort would keep, in the same order', () => {
     const entry = fc.record({ path: fc.string({ maxLength: 4 }), mtimeMs: fc.integer({ min: 0, max: 5 }) });
     fc.assert(
       fc.property(fc.uniqueArray(entry, { selector: (e) => e.path, maxLength: 80 }), fc.integer({ min: 1, max: 30 }), (entries: Recent[], limit) => {
-        const top = new TopRecent(limit);
+        const top = new TopK(limit, newerFirst);
         for (const e of entries) top.add(e);
         expect(top.sorted()).toEqual([...entries].sort(newerFirst).slice(0, limit));
       }),

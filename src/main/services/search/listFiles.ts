@@ -4,8 +4,8 @@ import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { runRipgrep } from './ripgrep';
-import { BASE_RG_ARGS, clampInt, cleanPath, excludeArgs, searchTarget, showsAll, type PathFilter } from './searchScope';
-import { TopRecent } from './topRecent';
+import { BASE_RG_ARGS, byPath, clampInt, cleanPath, excludeArgs, searchTarget, showsAll, type PathFilter } from './searchScope';
+import { TopK } from './topK';
 
 export const LIST_DEFAULT_LIMIT = 100;
 export const LIST_MAX_LIMIT = 1000;
@@ -22,8 +22,16 @@ export interface ListFilesQuery {
   timeoutMs?: number;
 }
 
+export interface Recent {
+  path: string;
+  mtimeMs: number;
+}
+
+/** Newest first; equal times by path, so the order never depends on rg's walk. */
+export const newerFirst = (a: Recent, b: Recent): number => b.mtimeMs - a.mtimeMs || byPath(a.path, b.path);
+
 export interface ListFilesResult {
-  files: { path: string; mtimeMs: number }[];
+  files: Recent[];
   total: number;
   notes: string[];
 }
@@ -56,7 +64,7 @@ export async function listFiles(root: string, q: ListFilesQuery): Promise<ListFi
   args.push(...excludeArgs(q.exclude), '--', target.arg);
   const visible = q.visible ?? showsAll;
   const prefix = root.endsWith(path.sep) ? root : root + path.sep;
-  const top = new TopRecent(limit);
+  const top = new TopK(limit, newerFirst);
   let total = 0;
   await runRipgrep({
     cwd: root,
