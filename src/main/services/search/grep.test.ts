@@ -127,6 +127,24 @@ describe('files and counts are paged from a bounded heap', () => {
   }
 });
 
+describe('past the retained matches', () => {
+  it('counts every visible match and none of a denied file, as before the cap', async () => {
+    const { dir, cleanup: done } = await tempDir('loupe-grepcap-');
+    try {
+      const lines = (n: number) => Array.from({ length: n }, (_, i) => `hit ${i}`).join('\n') + '\n';
+      await writeTree(dir, { 'a.txt': lines(9000), 'b "q".txt': lines(9000), 'c.txt': lines(9000), 'denied/d.txt': lines(9000) });
+      const visible = (rel: string) => !rel.startsWith('denied/');
+      const r = await grep(dir, { pattern: 'hit', visible });
+      expect(r.total).toBe(27_000);
+      expect(r.notes.join(' ')).toContain('Only the first 20000 matches were ordered');
+      const all = await grep(dir, { pattern: 'hit' });
+      expect(all.total).toBe(36_000);
+    } finally {
+      await done();
+    }
+  });
+});
+
 describe('grep cannot be steered by its inputs', () => {
   it('ignores a hostile RIPGREP_CONFIG_PATH (which really would run --pre)', async () => {
     const { dir, cleanup: done } = await tempDir('loupe-rgconf-');

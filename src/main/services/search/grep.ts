@@ -1,6 +1,6 @@
 // grep: content, files_with_matches and count over ripgrep, paginated with
 // head_limit/offset. Results are ordered by path so page 2 follows page 1.
-import { displayLines, parseRecord, peekType, rgText, type RgLineMessage } from './rgJson';
+import { displayLines, parseRecord, peekPath, peekType, rgText, type RgLineMessage } from './rgJson';
 import { partialNote, runRipgrep } from './ripgrep';
 import { BASE_RG_ARGS, byPath, clampInt, cleanPath, excludeArgs, searchTarget, showsAll, type PathFilter } from './searchScope';
 import { TopK } from './topK';
@@ -145,6 +145,13 @@ async function grepContent(root: string, q: GrepQuery, target: string, base: { o
     onRecord: (r) => {
       const type = peekType(r);
       if (type !== 'match' && type !== 'context') return;
+      // Past the retention cap only matches are counted: their path is all that is read.
+      if (retained >= RETAIN_MATCHES) {
+        if (type !== 'match') return;
+        const named = peekPath(r) ?? rgText((parseRecord(r) as RgLineMessage | null)?.data.path);
+        if (!q.visible || q.visible(cleanPath(named))) counted++;
+        return;
+      }
       const msg = parseRecord(r) as RgLineMessage | null;
       if (!msg) return;
       const path = cleanPath(rgText(msg.data.path));
