@@ -59,6 +59,8 @@ const cases = [
   ['grep.dense.content', { pattern: DENSE, output_mode: 'content' }, ['--line-number', '--no-heading', '--with-filename', '--regexp', DENSE, '--', '.']],
   ['grep.dense.count', { pattern: DENSE, output_mode: 'count' }, ['--count', '--regexp', DENSE, '--', '.']],
   ['list_files.all', {}, ['--files', '--', '.']],
+  // The same answer from rg itself: every file, newest first (list_files keeps the newest 100).
+  ['list_files.all.sorted', {}, ['--files', '--sortr', 'modified', '--', '.']],
   ['list_files.glob', { pattern: '**/m1/*.ts' }, ['--files', '--glob', '**/m1/*.ts', '--', '.']],
 ];
 const only = process.env.LOUPE_BENCH_ONLY;
