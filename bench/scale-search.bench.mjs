@@ -62,6 +62,8 @@ const cases = [
   // The same answer from rg itself: every file, newest first (list_files keeps the newest 100).
   ['list_files.all.sorted', {}, ['--files', '--sortr', 'modified', '--', '.']],
   ['list_files.glob', { pattern: '**/m1/*.ts' }, ['--files', '--glob', '**/m1/*.ts', '--', '.']],
+  // A glob that keeps nearly every file, as `*.ts` does in a TypeScript monorepo.
+  ['list_files.ts', { pattern: '*.ts' }, ['--files', '--glob', '*.ts', '--', '.']],
 ];
 const only = process.env.LOUPE_BENCH_ONLY;
 
