@@ -33,6 +33,7 @@ export class GitBadges {
   private again = false;
   private lastEnded = 0;
   private lastMs = 0;
+  private lastOk = false;
   private lastWrite = Number.NEGATIVE_INFINITY;
   private readonly stop = new AbortController();
 
@@ -65,16 +66,21 @@ export class GitBadges {
   private async runOnce(): Promise<void> {
     this.runs++;
     const started = performance.now();
-    const writeIndex = this.lastMs > WRITE_AFTER_MS && started - this.lastWrite > WRITE_EVERY_MS;
+    const timeoutMs = this.opts.timeoutMs ?? STATUS_TIMEOUT_MS;
+    // Only after a run that finished, well within the bound: a git that hangs holding the
+    // index lock blocks the person's own git until it is stopped.
+    const writeIndex = this.lastOk && this.lastMs > WRITE_AFTER_MS && this.lastMs < timeoutMs / 4 && started - this.lastWrite > WRITE_EVERY_MS;
     if (writeIndex) this.lastWrite = started;
     try {
-      const status = await gitStatus(this.root, { signal: this.stop.signal, timeoutMs: this.opts.timeoutMs ?? STATUS_TIMEOUT_MS, writeIndex });
+      const status = await gitStatus(this.root, { signal: this.stop.signal, timeoutMs, writeIndex });
+      this.lastOk = true;
       this.setSlow(false);
       if (!sameBadges(status, this.status)) {
         this.status = status;
         if (!this.stop.signal.aborted) this.opts.onStatus?.(status);
       }
     } catch (err) {
+      this.lastOk = false;
       // Any other failure (a repo mid-rebase, a locked index) keeps the last good badges.
       if (err instanceof GitTimeoutError) this.setSlow(true);
     }

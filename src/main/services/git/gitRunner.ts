@@ -76,18 +76,21 @@ export class GitRunner {
 
 function spawnGit(cwd: string, args: string[], config: readonly (readonly [string, string])[], call: GitCall): Promise<GitOutput> {
   const timeoutMs = call.timeoutMs ?? GIT_TIMEOUT_MS;
+  // A git that may hold the index lock is stopped with SIGTERM, on which it removes the lock
+  // file; killed outright it would leave index.lock behind and the person's next git fails.
+  const killSignal = call.optionalLocks ? 'SIGTERM' : 'SIGKILL';
   return new Promise((resolve, reject) => {
     if (call.signal?.aborted) return reject(new AbortedError('git'));
     execFile(
       'git',
       args,
-      { cwd, env: gitEnv(config, call.env, call.optionalLocks), encoding: 'buffer', maxBuffer: MAX_BUFFER, timeout: timeoutMs, killSignal: 'SIGKILL', signal: call.signal, windowsHide: true },
+      { cwd, env: gitEnv(config, call.env, call.optionalLocks), encoding: 'buffer', maxBuffer: MAX_BUFFER, timeout: timeoutMs, killSignal, signal: call.signal, windowsHide: true },
       (err, stdout, stderr) => {
         const text = stderr.toString('utf8');
         if (!err) return resolve({ exitCode: 0, stdout, stderr: text });
         const e = err as NodeJS.ErrnoException & { code?: unknown; killed?: boolean; signal?: string | null };
         if (call.signal?.aborted) return reject(new AbortedError('git'));
-        if (e.killed && e.signal === 'SIGKILL') return reject(new GitTimeoutError(args, timeoutMs));
+        if (e.killed && e.signal === killSignal) return reject(new GitTimeoutError(args, timeoutMs));
         if (typeof e.code === 'number') return resolve({ exitCode: e.code, stdout, stderr: text });
         reject(new GitCommandError(args, null, text || e.message));
       },
