@@ -12,6 +12,8 @@ export interface WorkspaceInfo {
   isGitRepo: boolean;
   /** What the person should know about this folder, e.g. that it cannot be watched for changes. */
   notices?: string[];
+  /** git status hit its time bound here; the badges are the last good ones (see `tree.gitSlow`). */
+  git_slow?: boolean;
 }
 
 export type GitBadge = 'M' | 'A' | 'D' | 'R' | 'U' | '?' | '!' | 'C';
@@ -300,6 +302,8 @@ export interface HostEvents {
   /** Workspace-relative directories whose listing changed ('' is the root). */
   'tree.changed': { dirs: string[] };
   'tree.gitStatus': { status: Record<string, GitBadge> };
+  /** git status did not finish within its time bound (slow), or finished in time again. */
+  'tree.gitSlow': { slow: boolean };
   /** Workspace-relative paths created, changed or deleted on disk (by anyone). */
   'file.changed': { paths: string[] };
   /** The modification log grew (written by this or any other Loupe process on the workspace). */
@@ -388,6 +392,7 @@ const eventChannelMap = {
   'workspace.notice': true,
   'tree.changed': true,
   'tree.gitStatus': true,
+  'tree.gitSlow': true,
   'file.changed': true,
   'modlog.changed': true,
   'terminal.data': true,

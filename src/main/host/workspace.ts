@@ -4,7 +4,8 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitBadge, HostEvents, TreeListing, WorkspaceInfo } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
-import { gitStatus, isGitRepo } from '../services/git/gitStatus';
+import { GitBadges } from '../services/git/gitBadges';
+import { isGitRepo } from '../services/git/gitStatus';
 import type { FileIndex } from '../services/workspace/fileIndex';
 import { CONFIG_REL } from '../services/permissions/projectConfig';
 import { resolveInWorkspace } from '../services/workspace/pathGuard';
@@ -21,9 +22,7 @@ export class Workspace {
   readonly index: FileIndex;
   readonly review: ReviewService;
   private watcher: WorkspaceWatcher | null = null;
-  private status: Record<string, GitBadge> = {};
-  private statusJob: Promise<void> | null = null;
-  private statusAgain = false;
+  private readonly badges: GitBadges;
   private disposed = false;
 
   private constructor(
@@ -34,6 +33,15 @@ export class Workspace {
   ) {
     this.index = services.index;
     this.review = new ReviewService(services.modlog, emit);
+    this.badges = new GitBadges(info.root, {
+      // Once per change of the badges, however many batches of a burst asked for the run.
+      onStatus: (status) => this.emit('tree.gitStatus', { status }),
+      onSlow: (slow) => {
+        // Kept in the info for clients that connect later, like the notices.
+        info.git_slow = slow;
+        this.emit('tree.gitSlow', { slow });
+      },
+    });
   }
 
   /**
@@ -76,7 +84,7 @@ export class Workspace {
   async gitStatus(): Promise<Record<string, GitBadge>> {
     if (!this.info.isGitRepo) return {};
     await this.refreshStatus();
-    return this.status;
+    return this.badges.status;
   }
 
   /** Kept in the workspace info for clients that connect later, and sent to those connected now. */
@@ -100,35 +108,18 @@ export class Workspace {
       const dirs = new Set([...changed, ...inTree.map((p) => path.posix.dirname(p)).map((d) => (d === '.' ? '' : d))]);
       if (!this.disposed) this.emit('tree.changed', { dirs: [...dirs] });
     }
-    if (this.info.isGitRepo) {
-      const before = JSON.stringify(this.status);
-      await this.refreshStatus();
-      if (JSON.stringify(this.status) !== before && !this.disposed) this.emit('tree.gitStatus', { status: this.status });
-    }
+    if (this.info.isGitRepo) await this.refreshStatus();
   }
 
-  /** Coalesces concurrent refreshes: at most one git process at a time, plus one queued. */
+  /** Coalesced and spaced by GitBadges: one git at a time plus one queued, bounded by a timeout. */
   private refreshStatus(): Promise<void> {
-    if (this.statusJob) {
-      this.statusAgain = true;
-      return this.statusJob;
-    }
-    this.statusJob = (async () => {
-      do {
-        this.statusAgain = false;
-        try {
-          this.status = await gitStatus(this.info.root);
-        } catch {
-          // A repo mid-rebase or a locked index: keep the last good badges.
-        }
-      } while (this.statusAgain && !this.disposed);
-    })().finally(() => (this.statusJob = null));
-    return this.statusJob;
+    return this.badges.refresh();
   }
 
   /** Stops this view's watcher; the services go with `services.dispose()` when nobody shares them. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.badges.dispose();
     await this.watcher?.stop();
   }
 }
