@@ -61,6 +61,15 @@ export class Workspace {
       (detail) => ws.notice(`Live updates are off or incomplete: this folder could not be watched (${detail}). Changes made outside Loupe show after you reopen the folder.`),
     );
     await ws.watcher.start();
+    // The first screen lists folders directly; the full index builds behind it, and the
+    // folders shown meanwhile are re-read from it once it is complete.
+    void ws.index.start().then(
+      () => {
+        const dirs = ws.index.takeServedDirect();
+        if (dirs.length && !ws.disposed) ws.emit('tree.changed', { dirs });
+      },
+      () => undefined,
+    );
     return ws;
   }
 
