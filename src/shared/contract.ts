@@ -299,6 +299,8 @@ export interface HostEvents {
   'workspace.notice': { root: string; message: string };
   /** Workspace-relative directories whose listing changed ('' is the root). */
   'tree.changed': { dirs: string[] };
+  /** The file index building in the background: files seen so far; `done` once complete. */
+  'tree.indexProgress': { root: string; files: number; done: boolean };
   'tree.gitStatus': { status: Record<string, GitBadge> };
   /** Workspace-relative paths created, changed or deleted on disk (by anyone). */
   'file.changed': { paths: string[] };
@@ -387,6 +389,7 @@ const eventChannelMap = {
   'workspace.opened': true,
   'workspace.notice': true,
   'tree.changed': true,
+  'tree.indexProgress': true,
   'tree.gitStatus': true,
   'file.changed': true,
   'modlog.changed': true,

@@ -63,7 +63,10 @@ export class Workspace {
     await ws.watcher.start();
     // The first screen lists folders directly; the full index builds behind it, and the
     // folders shown meanwhile are re-read from it once it is complete.
-    void ws.index.start().then(
+    const off = ws.index.onProgress(({ files, done }) => {
+      if (!ws.disposed) ws.emit('tree.indexProgress', { root, files, done });
+    });
+    void ws.index.start().finally(off).then(
       () => {
         const dirs = ws.index.takeServedDirect();
         if (dirs.length && !ws.disposed) ws.emit('tree.changed', { dirs });

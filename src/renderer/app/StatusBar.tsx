@@ -15,6 +15,7 @@ export function StatusBar() {
   const untrusted = useApp((s) => Boolean(s.trust?.needed && !s.trust.trusted));
   const asking = useApp((s) => trustPromptShown(s.trust));
   const reopenTrust = useApp((s) => s.reopenTrust);
+  const index = useApp((s) => s.indexProgress);
 
   return (
     <footer className="statusbar">
@@ -23,6 +24,11 @@ export function StatusBar() {
         {transport === 'electron' ? 'Local' : CONNECTION_LABEL[state]}
       </span>
       {root && <span className="status-item status-path">{root}</span>}
+      {index && (
+        <span className="status-item" data-testid="index-status">
+          {index.done ? `${index.files.toLocaleString('en-US')} files` : `Indexing ${index.files.toLocaleString('en-US')} files…`}
+        </span>
+      )}
       {isGit && <span className="status-item">{changes === 0 ? 'git: clean' : `git: ${changes} changed`}</span>}
       {untrusted && !asking && (
         <button type="button" className="status-item status-trust" data-testid="trust-status" title="This folder's .loupe/config.json is not trusted: its allow rules and test commands are off" onClick={reopenTrust}>

@@ -16,6 +16,8 @@ export interface TreeSlice {
   gitDirs: Record<string, GitBadge>;
   /** The keyboard cursor / highlighted row. */
   selectedPath: string | null;
+  /** The background file index of the open folder; null before any word of it. */
+  indexProgress: { files: number; done: boolean } | null;
 
   resetTree(): void;
   loadDir(dir: string): Promise<void>;
@@ -28,6 +30,7 @@ export interface TreeSlice {
   collapseAll(): void;
   loadGitStatus(): Promise<void>;
   setGitStatus(status: Record<string, GitBadge>): void;
+  indexProgressed(root: string, files: number, done: boolean): void;
   selectPath(path: string | null): void;
   /** Click or Enter on a row: files open in the viewer, folders toggle. */
   activatePath(path: string, kind: 'file' | 'dir'): void;
@@ -53,10 +56,11 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, { client }) =
     gitStatus: {},
     gitDirs: {},
     selectedPath: null,
+    indexProgress: null,
 
     resetTree() {
       generation.clear();
-      set({ listings: {}, expanded: {}, loadingDirs: {}, treeError: null, gitStatus: {}, gitDirs: {}, selectedPath: null });
+      set({ listings: {}, expanded: {}, loadingDirs: {}, treeError: null, gitStatus: {}, gitDirs: {}, selectedPath: null, indexProgress: null });
     },
 
     async loadDir(dir) {
@@ -128,6 +132,12 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, { client }) =
       } catch {
         // Badges are decoration; a failing git must not break browsing.
       }
+    },
+
+    indexProgressed(root, files, done) {
+      // A folder closed meanwhile may still report; only the open one's index counts.
+      if (get().workspace?.root !== root) return;
+      set({ indexProgress: { files, done } });
     },
 
     setGitStatus(status) {
