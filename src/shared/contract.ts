@@ -12,6 +12,8 @@ export interface WorkspaceInfo {
   isGitRepo: boolean;
   /** What the person should know about this folder, e.g. that it cannot be watched for changes. */
   notices?: string[];
+  /** The background file index as last reported, for clients that connect after it moved. */
+  indexProgress?: { files: number; done: boolean };
 }
 
 export type GitBadge = 'M' | 'A' | 'D' | 'R' | 'U' | '?' | '!' | 'C';
