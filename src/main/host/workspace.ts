@@ -21,6 +21,8 @@ export class Workspace {
   readonly index: FileIndex;
   readonly review: ReviewService;
   private watcher: WorkspaceWatcher | null = null;
+  /** Subscribing walks the whole tree (~0.5 s at 100k files): the folder opens without it. */
+  private watching: Promise<void> = Promise.resolve();
   private status: Record<string, GitBadge> = {};
   private statusJob: Promise<void> | null = null;
   private statusAgain = false;
@@ -60,7 +62,7 @@ export class Workspace {
       (batch) => void ws.onChanges(batch),
       (detail) => ws.notice(`Live updates are off or incomplete: this folder could not be watched (${detail}). Changes made outside Loupe show after you reopen the folder.`),
     );
-    await ws.watcher.start();
+    ws.watching = ws.watcher.start();
     // The first screen lists folders directly; the full index builds behind it, and the
     // folders shown meanwhile are re-read from it once it is complete.
     const off = ws.index.onProgress(({ files, done }) => {
@@ -142,6 +144,7 @@ export class Workspace {
   /** Stops this view's watcher; the services go with `services.dispose()` when nobody shares them. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    await this.watching;
     await this.watcher?.stop();
   }
 }
