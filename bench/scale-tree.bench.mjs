@@ -2,6 +2,7 @@
 // Chromium, to the complete background index, and the host's RSS after it. 100k files (git)
 // and 1M files (no git, off with LOUPE_BENCH_1M=0), both generated once and cached.
 import { readFileSync } from 'node:fs';
+/* global window, requestAnimationFrame -- page functions run in the browser */
 import { rm } from 'node:fs/promises';
 import { chromium } from 'playwright';
 import { CHROMIUM, cachedMonorepo, percentile, report, startServe, tempDir } from './lib.mjs';
