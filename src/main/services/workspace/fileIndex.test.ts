@@ -54,6 +54,8 @@ describe('FileIndex', () => {
     const all = await listFilesWithRg(dir);
     expect(all).toHaveLength(10_000);
     const index = new FileIndex(dir);
+    expect(await index.list('big')).toHaveLength(10_000); // direct, or from the index
+    await index.start();
     expect(await index.list('big')).toHaveLength(10_000);
     expect(index.fileCount).toBe(10_000);
   });
