@@ -14,6 +14,8 @@ export interface WorkspaceInfo {
   notices?: string[];
   /** git status hit its time bound here; the badges are the last good ones (see `tree.gitSlow`). */
   git_slow?: boolean;
+  /** The background file index as last reported, for clients that connect after it moved. */
+  indexProgress?: { files: number; done: boolean };
 }
 
 export type GitBadge = 'M' | 'A' | 'D' | 'R' | 'U' | '?' | '!' | 'C';
@@ -301,6 +303,8 @@ export interface HostEvents {
   'workspace.notice': { root: string; message: string };
   /** Workspace-relative directories whose listing changed ('' is the root). */
   'tree.changed': { dirs: string[] };
+  /** The file index building in the background: files seen so far; `done` once complete. */
+  'tree.indexProgress': { root: string; files: number; done: boolean };
   'tree.gitStatus': { status: Record<string, GitBadge> };
   /** git status did not finish within its time bound (slow), or finished in time again. */
   'tree.gitSlow': { slow: boolean };
@@ -391,6 +395,7 @@ const eventChannelMap = {
   'workspace.opened': true,
   'workspace.notice': true,
   'tree.changed': true,
+  'tree.indexProgress': true,
   'tree.gitStatus': true,
   'tree.gitSlow': true,
   'file.changed': true,

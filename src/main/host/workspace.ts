@@ -23,6 +23,8 @@ export class Workspace {
   readonly review: ReviewService;
   private watcher: WorkspaceWatcher | null = null;
   private readonly badges: GitBadges;
+  /** Subscribing walks the whole tree (~0.5 s at 100k files): the folder opens without it. */
+  private watching: Promise<void> = Promise.resolve();
   private disposed = false;
 
   private constructor(
@@ -68,7 +70,20 @@ export class Workspace {
       (batch) => void ws.onChanges(batch),
       (detail) => ws.notice(`Live updates are off or incomplete: this folder could not be watched (${detail}). Changes made outside Loupe show after you reopen the folder.`),
     );
-    await ws.watcher.start();
+    ws.watching = ws.watcher.start();
+    // The first screen lists folders directly; the full index builds behind it, and the
+    // folders shown meanwhile are re-read from it once it is complete.
+    const off = ws.index.onProgress(({ files, done }) => {
+      ws.info.indexProgress = { files, done };
+      if (!ws.disposed) ws.emit('tree.indexProgress', { root, files, done });
+    });
+    void ws.index.start().finally(off).then(
+      () => {
+        const dirs = ws.index.takeServedDirect();
+        if (dirs.length && !ws.disposed) ws.emit('tree.changed', { dirs });
+      },
+      () => undefined,
+    );
     return ws;
   }
 
@@ -119,6 +134,7 @@ export class Workspace {
   /** Stops this view's watcher; the services go with `services.dispose()` when nobody shares them. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    await this.watching;
     this.badges.dispose();
     await this.watcher?.stop();
   }

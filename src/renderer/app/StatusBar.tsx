@@ -16,6 +16,7 @@ export function StatusBar() {
   const untrusted = useApp((s) => Boolean(s.trust?.needed && !s.trust.trusted));
   const asking = useApp((s) => trustPromptShown(s.trust));
   const reopenTrust = useApp((s) => s.reopenTrust);
+  const index = useApp((s) => s.indexProgress);
 
   return (
     <footer className="statusbar">
@@ -24,6 +25,11 @@ export function StatusBar() {
         {transport === 'electron' ? 'Local' : CONNECTION_LABEL[state]}
       </span>
       {root && <span className="status-item status-path">{root}</span>}
+      {index && (
+        <span className="status-item" data-testid="index-status">
+          {index.done ? `${index.files.toLocaleString('en-US')} files` : `Indexing ${index.files.toLocaleString('en-US')} files…`}
+        </span>
+      )}
       {isGit && <span className="status-item">{changes === 0 ? 'git: clean' : `git: ${changes} changed`}</span>}
       {isGit && gitSlow && (
         <span className="status-item status-warn" data-testid="git-slow" title="git status did not finish in time here, so the badges may be out of date. They update when a later run finishes in time.">

@@ -18,6 +18,8 @@ export interface TreeSlice {
   gitSlow: boolean;
   /** The keyboard cursor / highlighted row. */
   selectedPath: string | null;
+  /** The background file index of the open folder; null before any word of it. */
+  indexProgress: { files: number; done: boolean } | null;
 
   resetTree(): void;
   loadDir(dir: string): Promise<void>;
@@ -31,6 +33,7 @@ export interface TreeSlice {
   loadGitStatus(): Promise<void>;
   setGitStatus(status: Record<string, GitBadge>): void;
   setGitSlow(slow: boolean): void;
+  indexProgressed(root: string, files: number, done: boolean): void;
   selectPath(path: string | null): void;
   /** Click or Enter on a row: files open in the viewer, folders toggle. */
   activatePath(path: string, kind: 'file' | 'dir'): void;
@@ -57,10 +60,11 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, { client }) =
     gitDirs: {},
     gitSlow: false,
     selectedPath: null,
+    indexProgress: null,
 
     resetTree() {
       generation.clear();
-      set({ listings: {}, expanded: {}, loadingDirs: {}, treeError: null, gitStatus: {}, gitDirs: {}, gitSlow: false, selectedPath: null });
+      set({ listings: {}, expanded: {}, loadingDirs: {}, treeError: null, gitStatus: {}, gitDirs: {}, gitSlow: false, selectedPath: null, indexProgress: null });
     },
 
     async loadDir(dir) {
@@ -134,6 +138,12 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, { client }) =
       } catch {
         // Badges are decoration; a failing git must not break browsing.
       }
+    },
+
+    indexProgressed(root, files, done) {
+      // A folder closed meanwhile may still report; only the open one's index counts.
+      if (get().workspace?.root !== root) return;
+      set({ indexProgress: { files, done } });
     },
 
     setGitStatus(status) {
