@@ -9,6 +9,7 @@ import type { FileIndex } from '../services/workspace/fileIndex';
 import { CONFIG_REL } from '../services/permissions/projectConfig';
 import { resolveInWorkspace } from '../services/workspace/pathGuard';
 import type { ChangeBatch, WorkspaceWatcher } from '../services/workspace/watcher';
+import { watchNotice } from '../services/workspace/watcher';
 import type { WorkspaceServices } from '../workspace/compose';
 import { ReviewService } from './review';
 
@@ -58,7 +59,7 @@ export class Workspace {
     const ws = new Workspace(info, services(root), emit, onConfigChanged);
     ws.watcher = ws.services.watch(
       (batch) => void ws.onChanges(batch),
-      (detail) => ws.notice(`Live updates are off or incomplete: this folder could not be watched (${detail}). Changes made outside Loupe show after you reopen the folder.`),
+      (detail) => ws.notice(watchNotice(detail)),
     );
     await ws.watcher.start();
     return ws;
