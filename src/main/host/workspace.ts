@@ -95,7 +95,7 @@ export class Workspace {
     const inTree = batch.paths.filter((p) => !p.startsWith('.git/') && p !== '.git' && !p.startsWith('.loupe/'));
     if (inTree.length) {
       this.emit('file.changed', { paths: inTree });
-      const changed = await this.index.refresh().catch(() => [] as string[]);
+      const changed = await this.refreshIndex();
       // rg lists files only: a folder made or removed empty changes no rg listing, so the
       // parents of whatever changed are re-listed too (the renderer re-reads loaded ones only).
       const dirs = new Set([...changed, ...inTree.map((p) => path.posix.dirname(p)).map((d) => (d === '.' ? '' : d))]);
@@ -106,6 +106,11 @@ export class Workspace {
       await this.refreshStatus();
       if (JSON.stringify(this.status) !== before && !this.disposed) this.emit('tree.gitStatus', { status: this.status });
     }
+  }
+
+  /** The one place a watcher batch asks the file index to catch up; a failed refresh changes nothing. */
+  private refreshIndex(): Promise<string[]> {
+    return this.index.refresh().catch(() => [] as string[]);
   }
 
   /** Coalesces concurrent refreshes: at most one git process at a time, plus one queued. */
