@@ -10,6 +10,7 @@ import type { FileIndex } from '../services/workspace/fileIndex';
 import { CONFIG_REL } from '../services/permissions/projectConfig';
 import { resolveInWorkspace } from '../services/workspace/pathGuard';
 import type { ChangeBatch, WorkspaceWatcher } from '../services/workspace/watcher';
+import { watchNotice } from '../services/workspace/watcher';
 import type { WorkspaceServices } from '../workspace/compose';
 import { ReviewService } from './review';
 
@@ -68,7 +69,7 @@ export class Workspace {
     const ws = new Workspace(info, services(root), emit, onConfigChanged);
     ws.watcher = ws.services.watch(
       (batch) => void ws.onChanges(batch),
-      (detail) => ws.notice(`Live updates are off or incomplete: this folder could not be watched (${detail}). Changes made outside Loupe show after you reopen the folder.`),
+      (detail) => ws.notice(watchNotice(detail)),
     );
     ws.watching = ws.watcher.start();
     // The first screen lists folders directly; the full index builds behind it, and the
@@ -117,13 +118,18 @@ export class Workspace {
     const inTree = batch.paths.filter((p) => !p.startsWith('.git/') && p !== '.git' && !p.startsWith('.loupe/'));
     if (inTree.length) {
       this.emit('file.changed', { paths: inTree });
-      const changed = await this.index.refresh().catch(() => [] as string[]);
+      const changed = await this.refreshIndex();
       // rg lists files only: a folder made or removed empty changes no rg listing, so the
       // parents of whatever changed are re-listed too (the renderer re-reads loaded ones only).
       const dirs = new Set([...changed, ...inTree.map((p) => path.posix.dirname(p)).map((d) => (d === '.' ? '' : d))]);
       if (!this.disposed) this.emit('tree.changed', { dirs: [...dirs] });
     }
     if (this.info.isGitRepo) await this.refreshStatus();
+  }
+
+  /** The one place a watcher batch asks the file index to catch up; a failed refresh changes nothing. */
+  private refreshIndex(): Promise<string[]> {
+    return this.index.refresh().catch(() => [] as string[]);
   }
 
   /** Coalesced and spaced by GitBadges: one git at a time plus one queued, bounded by a timeout. */
