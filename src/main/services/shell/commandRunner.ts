@@ -137,7 +137,7 @@ export async function runCommand(opts: CommandOptions): Promise<CommandResult> {
   const { code, signal } = await Promise.race([exited, delay(CLOSE_WAIT_MS).then(() => ({ code: null, signal: null }))]);
   const captured = capture.finish();
   const failed = code !== 0 && !timedOut && !aborted;
-  const blocked = opts.sandbox && failed ? detectBlocked(captured.text, { network: opts.sandbox.grant.network, hidden: sandboxHidden(opts.sandbox) }) : null;
+  const blocked = opts.sandbox && failed ? detectBlocked(captured.text, { network: opts.sandbox.grant.network, hidden: sandboxHidden(opts.sandbox, opts.cwd) }) : null;
   return {
     id,
     ...captured,
@@ -152,8 +152,10 @@ export async function runCommand(opts: CommandOptions): Promise<CommandResult> {
   };
 }
 
-function sandboxHidden(p: SandboxPolicy): string[] {
-  return [...credentialPaths(p.home ?? process.env.HOME ?? '/nonexistent'), ...(p.hide ?? [])];
+/** The hidden paths as a command may spell them: absolute, or relative to where it ran. */
+function sandboxHidden(p: SandboxPolicy, cwd: string): string[] {
+  const abs = [...credentialPaths(p.home ?? process.env.HOME ?? '/nonexistent'), ...(p.hide ?? [])];
+  return [...abs, ...abs.map((a) => path.relative(cwd, a)).filter((r) => r && !r.startsWith('..'))];
 }
 
 function wrap(shell: string, opts: CommandOptions, tmpDir: string | null): [string, string[]] {
