@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bashTool } from '../../src/main/agent/tools/bash';
+import { runTestsTool } from '../../src/main/agent/tools/runTests';
 import type { ToolContext } from '../../src/main/agent/tools/types';
 import { probeSandbox } from '../../src/main/services/sandbox/probe';
 import type { SandboxGrant } from '../../src/main/services/sandbox/types';
@@ -214,6 +215,21 @@ d('the bash tool with a sandbox grant', () => {
     expect(r.error?.code).toBe('SANDBOX_BLOCKED');
     const plain = await bashTool.run({ command: 'cat secrets/prod.env', description: 'read' }, ctx(null));
     expect(plain.output).toContain('TOKEN=1');
+  });
+
+  it('run_tests: a test command writing outside fails with SANDBOX_BLOCKED, and passes outside', async () => {
+    await setup();
+    const target = path.join(outside.dir, 'leak');
+    const r = await runTestsTool.run({ test_command: `echo x > ${target}` }, ctx(CLOSED));
+    expect(r.error?.code, r.output).toBe('SANDBOX_BLOCKED');
+    expect(r.error?.message).toContain(`write to ${target}`);
+    expect(r.data).toMatchObject({ sandboxed: true, blocked: `write to ${target}` });
+    expect(existsSync(target)).toBe(false);
+    const seen: unknown[] = [];
+    const out = await runTestsTool.run({ test_command: `echo x > ${target}`, sandbox: false }, ctx(null, seen));
+    expect(out.data).toMatchObject({ sandboxed: false, blocked: null });
+    expect(seen[0]).toMatchObject({ outsideSandbox: true });
+    expect(existsSync(target)).toBe(true);
   });
 
   it('an ordinary failure inside is not blamed on the sandbox', async () => {
