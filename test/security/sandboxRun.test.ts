@@ -167,6 +167,17 @@ d('sandboxed network', () => {
 });
 
 d('sandboxed processes', () => {
+  it('keep the real uid, gain no privileges and see only their own pid namespace', async () => {
+    await setup();
+    const r = await run('id -u; grep NoNewPrivs /proc/self/status; ls /proc | grep -c "^[0-9]"');
+    const [uid, nnp, pids] = r.text.trim().split('\n');
+    expect(uid).toBe(String(process.getuid!()));
+    expect(nnp).toMatch(/NoNewPrivs:\s+1/);
+    expect(Number(pids)).toBeLessThan(10);
+    const plain = await run('ls /proc | grep -c "^[0-9]"', null);
+    expect(Number(plain.text.trim())).toBeGreaterThan(Number(pids));
+  });
+
   it.each(['sleep 1000 &', 'nohup sleep 1000 >/dev/null 2>&1 &', 'setsid sleep 1000 &', '(setsid sh -c "sleep 1000 &" &)'])('%s leaves nothing behind', async (shape) => {
     await setup();
     const tag = `${1000 + Math.floor(Math.random() * 1000)}`;
