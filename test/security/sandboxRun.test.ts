@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bashTool } from '../../src/main/agent/tools/bash';
 import { runTestsTool } from '../../src/main/agent/tools/runTests';
 import type { ToolContext } from '../../src/main/agent/tools/types';
+import { CREDENTIAL_PATHS } from '../../src/main/services/sandbox/credentials';
 import { probeSandbox } from '../../src/main/services/sandbox/probe';
 import type { SandboxGrant } from '../../src/main/services/sandbox/types';
 import { runCommand } from '../../src/main/services/shell/commandRunner';
@@ -127,6 +128,18 @@ d('sandboxed reads of credentials', () => {
     expect(r.text).not.toMatch(/PRIVATE KEY|secret|gho_1/);
     const plain = await run(`cat ${file}`, null);
     expect(plain.text).toMatch(/PRIVATE KEY|secret|gho_1/);
+  });
+
+  // Every listed credential, planted both as a folder holding a secret and as a file.
+  it.each(CREDENTIAL_PATHS.flatMap((rel) => [[rel, 'dir'], [rel, 'file']] as const))('~/%s as a %s is hidden', async (rel, kind) => {
+    await setup();
+    const abs = path.join(home, rel);
+    await rm(abs, { recursive: true, force: true });
+    mkdirSync(kind === 'dir' ? abs : path.dirname(abs), { recursive: true });
+    const file = kind === 'dir' ? path.join(abs, 'token') : abs;
+    writeFileSync(file, 'TOPSECRET\n');
+    expect((await run(`cat ${file}; grep -r TOPSECRET ${home} 2>/dev/null`)).text).not.toContain('TOPSECRET');
+    expect((await run(`cat ${file}`, null)).text).toContain('TOPSECRET');
   });
 
   it('paths behind a read deny rule are hidden too', async () => {
