@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFi
 import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bashTool } from '../../src/main/agent/tools/bash';
@@ -198,6 +199,18 @@ d('sandboxed processes', () => {
     expect(r.exitCode, r.text).toBe(0);
     expect(r.sandboxed).toBe(true);
     const left = spawnSync('pgrep', ['-f', `^sleep ${tag}$`], { encoding: 'utf8' }).stdout.trim();
+    expect(left).toBe('');
+  });
+});
+
+d('sandboxed lifetimes', () => {
+  it('a timeout kills the sandbox and all inside it, and the private /tmp is removed', async () => {
+    await setup();
+    const mark = `loupe-sbx-mark-${process.pid}-${Date.now()}`;
+    const r = await runCommand({ command: `touch /tmp/${mark}; sleep 1593 & sleep 1593`, cwd: ws.dir, timeoutMs: 500, sandbox: { root: ws.dir, grant: CLOSED, home } });
+    expect(r.timedOut).toBe(true);
+    expect(spawnSync('pgrep', ['-f', '^sleep 1593$'], { encoding: 'utf8' }).stdout.trim()).toBe('');
+    const left = spawnSync('sh', ['-c', `ls -d ${os.tmpdir()}/loupe-sbx-*/${mark} 2>/dev/null`], { encoding: 'utf8' }).stdout.trim();
     expect(left).toBe('');
   });
 });
