@@ -22,6 +22,9 @@ describe('detectBlocked', () => {
   test('a hidden path that is missing names the read', () => {
     expect(detectBlocked('cat: /h/.ssh/id_rsa: No such file or directory', { network: false, hidden: ['/h/.ssh'] })).toBe('read of /h/.ssh');
   });
+  test('bwrap failing to set up is named, not taken for the command', () => {
+    expect(detectBlocked("bwrap: Can't mount tmpfs on /h/.ssh: No such file or directory\n", off)).toBe("the sandbox could not start (Can't mount tmpfs on /h/.ssh: No such file or directory)");
+  });
   test('an ordinary failure is not blamed on the sandbox', () => {
     expect(detectBlocked('error TS2322: Type string is not assignable', off)).toBeNull();
   });

@@ -10,6 +10,9 @@ const NETWORK = /Network is unreachable|Could not resolve host|getaddrinfo E(?:A
 const REFUSED = /Connection refused|ECONNREFUSED|Failed to connect/i;
 
 export function detectBlocked(output: string, opts: { network: boolean; hidden?: readonly string[] }): string | null {
+  // bwrap itself refused to build the sandbox (a mount it could not make): nothing ran.
+  const setup = /^bwrap: (.+)$/m.exec(output);
+  if (setup && output.trimStart().startsWith('bwrap: ')) return `the sandbox could not start (${setup[1]!.trim()})`;
   if (/Read-only file system/i.test(output)) {
     const m = EROFS.exec(output) ?? EROFS_AFTER.exec(output);
     return m ? `write to ${m[1]}` : 'write outside the workspace';
