@@ -84,3 +84,54 @@ export async function connectMcp(cwd) {
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(ROOT, 'bin', 'loupe.mjs'), 'mcp', '--cwd', cwd], env, stderr: 'ignore' }));
   return client;
 }
+
+/**
+ * A generated monorepo of `n` TypeScript files in packages of 100 (packages/pkgN/src/…), made
+ * once and kept under the system temp folder between bench runs (generating 1,000,000 files
+ * takes minutes). With `git`, it is a repository with one commit on `main` and a branch `other`
+ * on which every second file differs (a checkout changes n/2 files).
+ * Built in a side folder and renamed into place, so an interrupted run never leaves half a tree.
+ */
+export async function cachedMonorepo(n, { git = false } = {}) {
+  const { existsSync } = await import('node:fs');
+  const { rename } = await import('node:fs/promises');
+  const { execFileSync } = await import('node:child_process');
+  const cache = path.join(os.tmpdir(), 'loupe-bench-cache');
+  const final = path.join(cache, `monorepo-${n}${git ? '-git' : ''}`);
+  if (existsSync(final)) return final;
+  await mkdir(cache, { recursive: true });
+  const work = `${final}.partial-${process.pid}`;
+  const started = performance.now();
+  const jobs = [];
+  const perPkg = 100;
+  for (let i = 0; i < n; i++) {
+    const pkg = Math.floor(i / perPkg);
+    const dir = path.join(work, 'packages', `pkg${pkg}`, 'src', `m${Math.floor((i % perPkg) / 10)}`);
+    if (i % 10 === 0) await mkdir(dir, { recursive: true });
+    if (i % perPkg === 0) jobs.push(writeFile(path.join(work, 'packages', `pkg${pkg}`, 'package.json'), `{"name":"pkg${pkg}","version":"1.0.0"}\n`));
+    jobs.push(writeFile(path.join(dir, `file${i}.ts`), `export const v${i} = ${i};\nexport function f${i}(x: number) { return x + ${i}; }\n`));
+    if (jobs.length >= 512) await Promise.all(jobs.splice(0));
+  }
+  await Promise.all(jobs);
+  await writeFile(path.join(work, 'package.json'), '{"name":"monorepo","private":true,"workspaces":["packages/*"]}\n');
+  await writeFile(path.join(work, '.gitignore'), 'node_modules/\ndist/\n');
+  if (git) {
+    const g = (...args) => execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: work, stdio: 'ignore', maxBuffer: 1 << 30 });
+    g('init', '-q', '-b', 'main');
+    g('add', '-A');
+    g('commit', '-q', '-m', 'generated');
+    g('checkout', '-q', '-b', 'other');
+    for (let i = 0; i < n; i += 2) {
+      const pkg = Math.floor(i / perPkg);
+      const file = path.join(work, 'packages', `pkg${pkg}`, 'src', `m${Math.floor((i % perPkg) / 10)}`, `file${i}.ts`);
+      jobs.push(writeFile(file, `export const v${i} = ${i + 1};\nexport function f${i}(x: number) { return x - ${i}; }\n`));
+      if (jobs.length >= 512) await Promise.all(jobs.splice(0));
+    }
+    await Promise.all(jobs);
+    g('commit', '-q', '-am', 'other');
+    g('checkout', '-q', 'main');
+  }
+  await rename(work, final);
+  console.error(`bench: generated ${n} files in ${final} (${Math.round(performance.now() - started)} ms)`);
+  return final;
+}

@@ -1,4 +1,4 @@
-// Seed 001, "Testing Considerations" and "Verification", one named test each, through the
+// The edit tool's recovery path end to end (docs/architecture.md, edit pipeline); each test names the requirement it holds, through the
 // real edit_file tool on real folders with the scripted OpenAI-compatible server as the model.
 // (The unescapeGoString table lives in src/main/agent/edit/strategies/unescape.test.ts.)
 import { chmod, readdir, stat } from 'node:fs/promises';
@@ -169,10 +169,23 @@ describe('edit_file verification', () => {
     expect((await h.call('edit_file', { path: 'loop-a', old_str: 'a', new_str: 'b' })).error?.code).toBe('EDIT_INVALID_PATH');
   });
 
-  it.skipIf(process.getuid?.() === 0)('R6: an unreadable file is EDIT_FILE_READ_ERROR (skipped as root, who can read anything)', async () => {
+  it('R6: an unreadable file is EDIT_FILE_READ_ERROR (as an unprivileged user: root reads anything)', async () => {
     await h.write('locked.txt', 'x');
     await chmod(path.join(h.root, 'locked.txt'), 0o000);
-    expect((await h.call('edit_file', { path: 'locked.txt', old_str: 'x', new_str: 'y' })).error?.code).toBe('EDIT_FILE_READ_ERROR');
+    // This worker is its own process (pool "forks"): as root it drops to nobody for the call
+    // and takes root back after, which only the effective id allows.
+    const asRoot = process.geteuid?.() === 0;
+    if (asRoot) {
+      for (const dir of [path.dirname(h.root), h.root]) await chmod(dir, 0o755);
+      process.seteuid!(65534);
+    }
+    try {
+      expect(process.geteuid?.()).not.toBe(0);
+      const r = await h.call('edit_file', { path: 'locked.txt', old_str: 'x', new_str: 'y' });
+      expect(r.error?.code).toBe('EDIT_FILE_READ_ERROR');
+    } finally {
+      if (asRoot) process.seteuid!(0);
+    }
   });
 
   it('R7: expected_replacements is checked against the final, corrected old_str', async () => {

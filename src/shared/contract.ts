@@ -12,6 +12,10 @@ export interface WorkspaceInfo {
   isGitRepo: boolean;
   /** What the person should know about this folder, e.g. that it cannot be watched for changes. */
   notices?: string[];
+  /** git status hit its time bound here; the badges are the last good ones (see `tree.gitSlow`). */
+  git_slow?: boolean;
+  /** The background file index as last reported, for clients that connect after it moved. */
+  indexProgress?: { files: number; done: boolean };
 }
 
 export type GitBadge = 'M' | 'A' | 'D' | 'R' | 'U' | '?' | '!' | 'C';
@@ -317,7 +321,11 @@ export interface HostEvents {
   'workspace.notice': { root: string; message: string };
   /** Workspace-relative directories whose listing changed ('' is the root). */
   'tree.changed': { dirs: string[] };
+  /** The file index building in the background: files seen so far; `done` once complete. */
+  'tree.indexProgress': { root: string; files: number; done: boolean };
   'tree.gitStatus': { status: Record<string, GitBadge> };
+  /** git status did not finish within its time bound (slow), or finished in time again. */
+  'tree.gitSlow': { slow: boolean };
   /** Workspace-relative paths created, changed or deleted on disk (by anyone). */
   'file.changed': { paths: string[] };
   /** The modification log grew (written by this or any other Loupe process on the workspace). */
@@ -406,7 +414,9 @@ const eventChannelMap = {
   'workspace.opened': true,
   'workspace.notice': true,
   'tree.changed': true,
+  'tree.indexProgress': true,
   'tree.gitStatus': true,
+  'tree.gitSlow': true,
   'file.changed': true,
   'modlog.changed': true,
   'terminal.data': true,

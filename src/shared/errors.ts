@@ -23,6 +23,8 @@ export const ERROR_CODES = [
   'EDIT_INVARIANT_VIOLATED',
   'PERMISSION_DENIED',
   'TIMEOUT',
+  // A sandboxed command failed because the OS sandbox stopped it (a write outside, the network).
+  'SANDBOX_BLOCKED',
   'ABORTED',
   'ROLLBACK_CONFLICT',
   'MODIFICATION_NOT_FOUND',

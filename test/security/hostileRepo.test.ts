@@ -11,6 +11,7 @@ import { createToolContext } from '../../src/main/agent/tools/context';
 import { createToolRegistry } from '../../src/main/agent/tools/registry';
 import type { ToolResult } from '../../src/main/agent/tools/types';
 import { Workspace } from '../../src/main/host/workspace';
+import { gitStatus } from '../../src/main/services/git/gitStatus';
 import { testServices } from '../support/services';
 import { tempDir } from '../support/tmp';
 
@@ -175,6 +176,8 @@ describe('a hostile repository', () => {
     tryGit(root, '-c', 'diff.external=', 'log', '-p', '--', 'a.txt');
     tryGit(root, 'update-ref', 'refs/probe', 'HEAD');
     tryGit(root, 'update-ref', '-d', 'refs/probe');
+    // A status that may write the index (Loupe's lets git store its untracked cache) runs post-index-change.
+    tryGit(root, '-c', 'filter.proc.process=', '-c', 'filter.proc.required=false', '-c', 'core.untrackedCache=true', 'status');
     const ran = await marked();
     for (const f of FILTER_NAMES) expect(ran).toContain(`repo-filter.${f}.clean`);
     expect(ran).toEqual(
@@ -190,12 +193,15 @@ describe('a hostile repository', () => {
         'repo-diff.evil.command',
         'repo-diff.evil.textconv',
         'repo-hooksPath-reference-transaction',
+        'repo-hooksPath-post-index-change',
       ]),
     );
     await clearMarks();
   });
 
   it('runs none of them when Loupe opens, browses, diffs, edits, rolls back and commits', async () => {
+    // The control stored an untracked cache; drop it so the write below shows.
+    plainGit(root, '-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', 'update-index', '--no-untracked-cache');
     await clearMarks();
     const ws = await Workspace.open(root, () => undefined, (real) => testServices(real));
     const ctx = createToolContext(ws.services, { corrector: null });
@@ -213,6 +219,13 @@ describe('a hostile repository', () => {
       expect(badges['a.txt']).toBe('M');
       expect(await ws.list('')).toBeTruthy();
       expect(await marked(), 'opening ran them').toEqual([]);
+      // The status a slow folder gets now and then, which lets git write the index: written, yet nothing ran.
+      const before = await readFile(path.join(root, '.git', 'index'));
+      expect((await gitStatus(root, { writeIndex: true }))['a.txt']).toBe('M');
+      const after = await readFile(path.join(root, '.git', 'index'));
+      expect(before.includes('UNTR')).toBe(false);
+      expect(after.includes('UNTR')).toBe(true);
+      expect(await marked(), 'a status that writes the index ran them').toEqual([]);
 
       // Browse.
       for (const rel of ['a.txt', 'p.proc', 'c.inc', 'file.f0', 'emb/f.txt', 'sub/s.txt', 'loose/l.txt']) await call('read_file', { path: rel });

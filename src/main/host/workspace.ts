@@ -4,11 +4,13 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitBadge, HostEvents, TreeListing, WorkspaceInfo } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
-import { gitStatus, isGitRepo } from '../services/git/gitStatus';
+import { GitBadges } from '../services/git/gitBadges';
+import { isGitRepo } from '../services/git/gitStatus';
 import type { FileIndex } from '../services/workspace/fileIndex';
 import { CONFIG_REL } from '../services/permissions/projectConfig';
 import { resolveInWorkspace } from '../services/workspace/pathGuard';
 import type { ChangeBatch, WorkspaceWatcher } from '../services/workspace/watcher';
+import { watchNotice } from '../services/workspace/watcher';
 import type { WorkspaceServices } from '../workspace/compose';
 import { ReviewService } from './review';
 
@@ -21,9 +23,9 @@ export class Workspace {
   readonly index: FileIndex;
   readonly review: ReviewService;
   private watcher: WorkspaceWatcher | null = null;
-  private status: Record<string, GitBadge> = {};
-  private statusJob: Promise<void> | null = null;
-  private statusAgain = false;
+  private readonly badges: GitBadges;
+  /** Subscribing walks the whole tree (~0.5 s at 100k files): the folder opens without it. */
+  private watching: Promise<void> = Promise.resolve();
   private disposed = false;
 
   private constructor(
@@ -34,6 +36,15 @@ export class Workspace {
   ) {
     this.index = services.index;
     this.review = new ReviewService(services.modlog, emit);
+    this.badges = new GitBadges(info.root, {
+      // Once per change of the badges, however many batches of a burst asked for the run.
+      onStatus: (status) => this.emit('tree.gitStatus', { status }),
+      onSlow: (slow) => {
+        // Kept in the info for clients that connect later, like the notices.
+        info.git_slow = slow;
+        this.emit('tree.gitSlow', { slow });
+      },
+    });
   }
 
   /**
@@ -58,9 +69,22 @@ export class Workspace {
     const ws = new Workspace(info, services(root), emit, onConfigChanged);
     ws.watcher = ws.services.watch(
       (batch) => void ws.onChanges(batch),
-      (detail) => ws.notice(`Live updates are off or incomplete: this folder could not be watched (${detail}). Changes made outside Loupe show after you reopen the folder.`),
+      (detail) => ws.notice(watchNotice(detail)),
     );
-    await ws.watcher.start();
+    ws.watching = ws.watcher.start();
+    // The first screen lists folders directly; the full index builds behind it, and the
+    // folders shown meanwhile are re-read from it once it is complete.
+    const off = ws.index.onProgress(({ files, done }) => {
+      ws.info.indexProgress = { files, done };
+      if (!ws.disposed) ws.emit('tree.indexProgress', { root, files, done });
+    });
+    void ws.index.start().finally(off).then(
+      () => {
+        const dirs = ws.index.takeServedDirect();
+        if (dirs.length && !ws.disposed) ws.emit('tree.changed', { dirs });
+      },
+      () => undefined,
+    );
     return ws;
   }
 
@@ -76,7 +100,7 @@ export class Workspace {
   async gitStatus(): Promise<Record<string, GitBadge>> {
     if (!this.info.isGitRepo) return {};
     await this.refreshStatus();
-    return this.status;
+    return this.badges.status;
   }
 
   /** Kept in the workspace info for clients that connect later, and sent to those connected now. */
@@ -94,41 +118,30 @@ export class Workspace {
     const inTree = batch.paths.filter((p) => !p.startsWith('.git/') && p !== '.git' && !p.startsWith('.loupe/'));
     if (inTree.length) {
       this.emit('file.changed', { paths: inTree });
-      const changed = await this.index.refresh().catch(() => [] as string[]);
+      const changed = await this.refreshIndex();
       // rg lists files only: a folder made or removed empty changes no rg listing, so the
       // parents of whatever changed are re-listed too (the renderer re-reads loaded ones only).
       const dirs = new Set([...changed, ...inTree.map((p) => path.posix.dirname(p)).map((d) => (d === '.' ? '' : d))]);
       if (!this.disposed) this.emit('tree.changed', { dirs: [...dirs] });
     }
-    if (this.info.isGitRepo) {
-      const before = JSON.stringify(this.status);
-      await this.refreshStatus();
-      if (JSON.stringify(this.status) !== before && !this.disposed) this.emit('tree.gitStatus', { status: this.status });
-    }
+    if (this.info.isGitRepo) await this.refreshStatus();
   }
 
-  /** Coalesces concurrent refreshes: at most one git process at a time, plus one queued. */
+  /** The one place a watcher batch asks the file index to catch up; a failed refresh changes nothing. */
+  private refreshIndex(): Promise<string[]> {
+    return this.index.refresh().catch(() => [] as string[]);
+  }
+
+  /** Coalesced and spaced by GitBadges: one git at a time plus one queued, bounded by a timeout. */
   private refreshStatus(): Promise<void> {
-    if (this.statusJob) {
-      this.statusAgain = true;
-      return this.statusJob;
-    }
-    this.statusJob = (async () => {
-      do {
-        this.statusAgain = false;
-        try {
-          this.status = await gitStatus(this.info.root);
-        } catch {
-          // A repo mid-rebase or a locked index: keep the last good badges.
-        }
-      } while (this.statusAgain && !this.disposed);
-    })().finally(() => (this.statusJob = null));
-    return this.statusJob;
+    return this.badges.refresh();
   }
 
   /** Stops this view's watcher; the services go with `services.dispose()` when nobody shares them. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    await this.watching;
+    this.badges.dispose();
     await this.watcher?.stop();
   }
 }

@@ -108,6 +108,7 @@ export class WorkspaceServices {
   /** Writes what the session store still holds; questions still waiting go with the callers' aborts. */
   async dispose(): Promise<void> {
     this.warningListeners.clear();
+    this.index.dispose();
     await Promise.all([this.sessions.flush(), this.modlog.dispose()]);
   }
 

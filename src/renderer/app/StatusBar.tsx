@@ -9,12 +9,14 @@ export function StatusBar() {
   const root = useApp((s) => s.workspace?.root);
   const isGit = useApp((s) => s.workspace?.isGitRepo ?? false);
   const changes = useApp((s) => Object.values(s.gitStatus).filter((b) => b !== '!').length);
+  const gitSlow = useApp((s) => s.gitSlow);
   const language = useApp((s) => (s.openFile?.file?.content !== undefined ? s.openFile.file.language : undefined));
   const version = useApp((s) => s.appInfo?.version);
   // Declined (or not yet answered): the project's grants are off; one click asks again.
   const untrusted = useApp((s) => Boolean(s.trust?.needed && !s.trust.trusted));
   const asking = useApp((s) => trustPromptShown(s.trust));
   const reopenTrust = useApp((s) => s.reopenTrust);
+  const index = useApp((s) => s.indexProgress);
 
   return (
     <footer className="statusbar">
@@ -23,7 +25,17 @@ export function StatusBar() {
         {transport === 'electron' ? 'Local' : CONNECTION_LABEL[state]}
       </span>
       {root && <span className="status-item status-path">{root}</span>}
+      {index && (
+        <span className="status-item" data-testid="index-status">
+          {index.done ? `${index.files.toLocaleString('en-US')} files` : `Indexing ${index.files.toLocaleString('en-US')} files…`}
+        </span>
+      )}
       {isGit && <span className="status-item">{changes === 0 ? 'git: clean' : `git: ${changes} changed`}</span>}
+      {isGit && gitSlow && (
+        <span className="status-item status-warn" data-testid="git-slow" title="git status did not finish in time here, so the badges may be out of date. They update when a later run finishes in time.">
+          git status is slow here
+        </span>
+      )}
       {untrusted && !asking && (
         <button type="button" className="status-item status-trust" data-testid="trust-status" title="This folder's .loupe/config.json is not trusted: its allow rules and test commands are off" onClick={reopenTrust}>
           Project rules off

@@ -44,7 +44,9 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
     client.on('workspace.opened', (info) => act().workspaceOpened(info)),
     client.on('workspace.notice', ({ root, message }) => act().workspaceNotice(root, message)),
     client.on('tree.changed', ({ dirs }) => void act().refreshDirs(dirs)),
+    client.on('tree.indexProgress', ({ root, files, done }) => act().indexProgressed(root, files, done)),
     client.on('tree.gitStatus', ({ status }) => act().setGitStatus(status)),
+    client.on('tree.gitSlow', ({ slow }) => act().setGitSlow(slow)),
     client.on('file.changed', ({ paths }) => {
       // An edit in place changes no listing; the viewer follows the file itself.
       const open = act().openFile?.path;

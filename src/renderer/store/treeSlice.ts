@@ -14,8 +14,12 @@ export interface TreeSlice {
   gitStatus: Record<string, GitBadge>;
   /** Folders with changes somewhere beneath them, with the badge that matters most. */
   gitDirs: Record<string, GitBadge>;
+  /** git status hit its time bound in this folder: the badges may be stale. */
+  gitSlow: boolean;
   /** The keyboard cursor / highlighted row. */
   selectedPath: string | null;
+  /** The background file index of the open folder; null before any word of it. */
+  indexProgress: { files: number; done: boolean } | null;
 
   resetTree(): void;
   loadDir(dir: string): Promise<void>;
@@ -28,6 +32,8 @@ export interface TreeSlice {
   collapseAll(): void;
   loadGitStatus(): Promise<void>;
   setGitStatus(status: Record<string, GitBadge>): void;
+  setGitSlow(slow: boolean): void;
+  indexProgressed(root: string, files: number, done: boolean): void;
   selectPath(path: string | null): void;
   /** Click or Enter on a row: files open in the viewer, folders toggle. */
   activatePath(path: string, kind: 'file' | 'dir'): void;
@@ -52,11 +58,13 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, { client }) =
     treeError: null,
     gitStatus: {},
     gitDirs: {},
+    gitSlow: false,
     selectedPath: null,
+    indexProgress: null,
 
     resetTree() {
       generation.clear();
-      set({ listings: {}, expanded: {}, loadingDirs: {}, treeError: null, gitStatus: {}, gitDirs: {}, selectedPath: null });
+      set({ listings: {}, expanded: {}, loadingDirs: {}, treeError: null, gitStatus: {}, gitDirs: {}, gitSlow: false, selectedPath: null, indexProgress: null });
     },
 
     async loadDir(dir) {
@@ -123,6 +131,8 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, { client }) =
 
     async loadGitStatus() {
       if (!get().workspace?.isGitRepo) return;
+      // A client that connects while git is slow hears it from the info, not from an event.
+      if (get().workspace?.git_slow) set({ gitSlow: true });
       try {
         get().setGitStatus(await client.request('tree.gitStatus', undefined));
       } catch {
@@ -130,9 +140,19 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, { client }) =
       }
     },
 
+    indexProgressed(root, files, done) {
+      // A folder closed meanwhile may still report; only the open one's index counts.
+      if (get().workspace?.root !== root) return;
+      set({ indexProgress: { files, done } });
+    },
+
     setGitStatus(status) {
       const normalised = normaliseStatus(status);
       set({ gitStatus: normalised, gitDirs: changedAncestors(normalised) });
+    },
+
+    setGitSlow(slow) {
+      set({ gitSlow: slow });
     },
 
     selectPath(path) {

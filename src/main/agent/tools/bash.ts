@@ -7,6 +7,7 @@ import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, runCommand } from '../../services/s
 import { formatCommandResult } from '../../services/shell/formatResult';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { defineTool, type ToolContext, type ToolResult } from './types';
+import { SANDBOX_ARG_DESCRIPTION, sandboxBlockedError, sandboxPolicy } from './sandboxRun';
 
 /** Hosts that show live output set this on the context (the chat's tool card, the MCP progress). */
 export interface ToolOutputHook {
@@ -18,6 +19,7 @@ const schema = z.object({
   timeout: z.number().int().min(1).max(MAX_TIMEOUT_MS).optional().describe(`Milliseconds before the command and everything it started are killed (default ${DEFAULT_TIMEOUT_MS}, max ${MAX_TIMEOUT_MS}).`),
   workdir: z.string().optional().describe('Folder to run in, relative to the workspace (default: the workspace root).'),
   description: z.string().describe('What the command does, in 5-10 words (shown to the user).'),
+  sandbox: z.boolean().optional().describe(SANDBOX_ARG_DESCRIPTION),
 });
 
 const outputSchema = z.looseObject({
@@ -30,6 +32,8 @@ const outputSchema = z.looseObject({
   truncated: z.boolean(),
   binary: z.boolean(),
   full_output_path: z.string().nullable().describe('The whole output, workspace-relative, when it was cut.'),
+  sandboxed: z.boolean().describe('Whether it ran inside the OS sandbox.'),
+  blocked: z.string().nullable().describe('What the sandbox stopped, when that made the command fail.'),
 });
 
 export const bashTool = defineTool({
@@ -50,13 +54,20 @@ export const bashTool = defineTool({
   schema,
   async run(args, ctx: ToolContext & ToolOutputHook): Promise<ToolResult> {
     const cwd = (await resolveInWorkspace(ctx.root, args.workdir ?? '')).abs;
-    await ctx.permissions.authorize({ query: { kind: 'bash', command: args.command, cwd }, tool: 'bash', summary: args.command, signal: ctx.signal });
+    const auth = await ctx.permissions.authorize({
+      query: { kind: 'bash', command: args.command, cwd },
+      tool: 'bash',
+      summary: args.command,
+      signal: ctx.signal,
+      ...(args.sandbox === false ? { outsideSandbox: true } : {}),
+    });
     const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS;
     const r = await runCommand({
       command: args.command,
       cwd,
       timeoutMs,
       signal: ctx.signal,
+      sandbox: await sandboxPolicy(ctx, auth.sandbox),
       outputDir: path.join(ctx.root, '.loupe', 'outputs'),
       onOutput: ctx.onToolOutput && ((text) => ctx.onToolOutput!('bash', text)),
     });
@@ -71,9 +82,12 @@ export const bashTool = defineTool({
       truncated: r.truncated,
       binary: r.binary,
       full_output_path: r.logFile ? path.relative(ctx.root, r.logFile).split(path.sep).join('/') : null,
+      sandboxed: r.sandboxed,
+      blocked: r.blocked,
     };
     if (r.timedOut) return { ok: false, output, data, error: { code: 'TIMEOUT', message: `Timed out after ${timeoutMs} ms; every process it started was killed.` } };
     if (r.aborted) return { ok: false, output, data, error: { code: 'ABORTED', message: 'The command was cancelled.' } };
+    if (r.blocked) return { ok: false, output, data, error: sandboxBlockedError('bash', r.blocked) };
     return { ok: true, output, data };
   },
 });

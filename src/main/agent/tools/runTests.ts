@@ -9,12 +9,14 @@ import { describeTestCommand, resolveTestCommand, type TestCommand } from '../..
 import { runTestCommand, type TestRun } from '../../services/tests/runTests';
 import type { ToolOutputHook } from './bash';
 import { defineTool, type ToolContext, type ToolResult } from './types';
+import { SANDBOX_ARG_DESCRIPTION, sandboxBlockedError, sandboxPolicy } from './sandboxRun';
 
 const schema = z.object({
   test_file: z.string().optional().describe('Run only this test file (workspace-relative).'),
   test_command: z.string().min(1).optional().describe('A command to run instead of the configured one (needs permission, as every test run does).'),
   correlation_id: z.string().optional().describe('Attach the results to this request’s modifications.'),
   timeout_ms: z.number().int().min(1).max(600_000).optional().describe('Milliseconds before the tests and everything they started are killed (default 30000).'),
+  sandbox: z.boolean().optional().describe(SANDBOX_ARG_DESCRIPTION),
 });
 
 export type RunTestsArgs = z.output<typeof schema>;
@@ -28,12 +30,19 @@ export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOut
     ? { command: args.test_command, language: null, source: 'argument' }
     : await resolveTestCommand(ctx.root, config, args.test_file);
   const summary = await describeTestCommand(ctx.root, resolved.command);
-  await gate.authorize({ query: { kind: 'test', command: resolved.command, cwd: ctx.root }, tool: 'run_tests', summary, signal: ctx.signal });
+  const auth = await gate.authorize({
+    query: { kind: 'test', command: resolved.command, cwd: ctx.root },
+    tool: 'run_tests',
+    summary,
+    signal: ctx.signal,
+    ...(args.sandbox === false ? { outsideSandbox: true } : {}),
+  });
   const run = await runTestCommand({
     root: ctx.root,
     command: resolved.command,
     timeoutMs: args.timeout_ms ?? config.limits?.test_timeout_ms,
     signal: ctx.signal,
+    sandbox: await sandboxPolicy(ctx, auth.sandbox),
     onOutput: ctx.onToolOutput && ((text) => ctx.onToolOutput!('run_tests', text)),
   });
   const recorded = args.correlation_id
@@ -66,6 +75,8 @@ const outputSchema = z.looseObject({
   exit_code: z.number().int().nullable(),
   duration_ms: z.number(),
   recorded_for: z.array(z.string()).describe('The modifications the results were attached to.'),
+  sandboxed: z.boolean().describe('Whether it ran inside the OS sandbox.'),
+  blocked: z.string().nullable().describe('What the sandbox stopped, when that made the run fail.'),
 });
 
 export const runTestsTool = defineTool({
@@ -89,6 +100,7 @@ export const runTestsTool = defineTool({
     const text = `${summariseRun(run)}\n\n${run.output}`;
     if (run.status === 'timeout') return { ok: false, output: text, data, error: { code: 'TIMEOUT', message: `The tests timed out after ${args.timeout_ms ?? 30000} ms; every process they started was killed.` } };
     if (run.status === 'aborted') return { ok: false, output: text, data, error: { code: 'ABORTED', message: 'The test run was cancelled.' } };
+    if (run.blocked) return { ok: false, output: text, data, error: sandboxBlockedError('run_tests', run.blocked) };
     // Failing tests are a result, not a tool failure: the model reads the counts and the output.
     return { ok: true, output: text, data };
   },

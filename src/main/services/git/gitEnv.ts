@@ -13,7 +13,6 @@ export const NEUTRAL_CONFIG: readonly (readonly [string, string])[] = [
   ['sequence.editor', ':'],
   ['core.askPass', ''],
   ['core.sshCommand', 'false'],
-  ['core.untrackedCache', 'false'],
   ['diff.external', ''],
   ['diff.ignoreSubmodules', 'all'],
   // An empty helper resets the list, so no repository-chosen helper is asked for secrets.
@@ -34,6 +33,20 @@ export const NEUTRAL_CONFIG: readonly (readonly [string, string])[] = [
   ['uploadpack.packObjectsHook', ''],
   ['gc.auto', '0'],
   ['maintenance.auto', 'false'],
+];
+
+/**
+ * Settings that only make git faster on big trees and name no program. The untracked cache
+ * keeps, in the index, which folders held which untracked files and their mtimes, so status
+ * reads only the folders that changed; it is built for `-uall` only when
+ * status.showUntrackedFiles says `all` too. fsmonitor, the other big saving, runs a program
+ * and stays off (NEUTRAL_CONFIG).
+ */
+export const PERFORMANCE_CONFIG: readonly (readonly [string, string])[] = [
+  ['core.untrackedCache', 'true'],
+  ['status.showUntrackedFiles', 'all'],
+  ['core.preloadIndex', 'true'],
+  ['index.threads', 'true'],
 ];
 
 /** The variables git reads that could point it at a program, a pager or another repository. */
@@ -72,7 +85,7 @@ export function driverOverrides(listing: string): [string, string][] {
 }
 
 /** The environment of every git process: inherited variables minus git's own, plus the overrides. */
-export function gitEnv(config: readonly (readonly [string, string])[], extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function gitEnv(config: readonly (readonly [string, string])[], extra: Record<string, string> = {}, optionalLocks = false): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !DROPPED.test(k)) env[k] = v;
   Object.assign(env, {
@@ -87,7 +100,8 @@ export function gitEnv(config: readonly (readonly [string, string])[], extra: Re
     PAGER: 'cat',
     GIT_EDITOR: ':',
     GIT_SEQUENCE_EDITOR: ':',
-    GIT_OPTIONAL_LOCKS: '0',
+    // Off unless asked: a background status must not hold the index lock a person's git needs.
+    GIT_OPTIONAL_LOCKS: optionalLocks ? '1' : '0',
     GIT_CONFIG_COUNT: String(config.length),
   });
   config.forEach(([k, v], i) => {

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { AbortedError } from '../../errors';
 import { GitCommandError, GitTimeoutError } from './errors';
-import { DRIVER_LISTING, NEUTRAL_CONFIG, driverOverrides, gitEnv, hardenArgs, mayRunDrivers } from './gitEnv';
+import { DRIVER_LISTING, NEUTRAL_CONFIG, PERFORMANCE_CONFIG, driverOverrides, gitEnv, hardenArgs, mayRunDrivers } from './gitEnv';
 
 export const GIT_TIMEOUT_MS = 30_000;
 const MAX_BUFFER = 256 * 1024 * 1024;
@@ -15,6 +15,11 @@ export interface GitCall {
   env?: Record<string, string>;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /**
+   * Lets git take the index lock for work it may skip (status refreshing the index's stat data
+   * and storing the untracked cache). Off by default.
+   */
+  optionalLocks?: boolean;
 }
 
 export interface GitOutput {
@@ -40,7 +45,7 @@ export class GitRunner {
   /** Runs git and returns its exit code and output; throws only when it could not run. */
   async exec(args: readonly string[], call: GitCall = {}): Promise<GitOutput> {
     const overrides = this.opts.repository === false || !mayRunDrivers(args) ? [] : await this.overrides(call);
-    return spawnGit(this.cwd, hardenArgs(args), [...NEUTRAL_CONFIG, ...overrides], call);
+    return spawnGit(this.cwd, hardenArgs(args), [...PERFORMANCE_CONFIG, ...NEUTRAL_CONFIG, ...overrides], call);
   }
 
   /** stdout as text; a non-zero exit throws GitCommandError. */
@@ -71,18 +76,21 @@ export class GitRunner {
 
 function spawnGit(cwd: string, args: string[], config: readonly (readonly [string, string])[], call: GitCall): Promise<GitOutput> {
   const timeoutMs = call.timeoutMs ?? GIT_TIMEOUT_MS;
+  // A git that may hold the index lock is stopped with SIGTERM, on which it removes the lock
+  // file; killed outright it would leave index.lock behind and the person's next git fails.
+  const killSignal = call.optionalLocks ? 'SIGTERM' : 'SIGKILL';
   return new Promise((resolve, reject) => {
     if (call.signal?.aborted) return reject(new AbortedError('git'));
     execFile(
       'git',
       args,
-      { cwd, env: gitEnv(config, call.env), encoding: 'buffer', maxBuffer: MAX_BUFFER, timeout: timeoutMs, killSignal: 'SIGKILL', signal: call.signal, windowsHide: true },
+      { cwd, env: gitEnv(config, call.env, call.optionalLocks), encoding: 'buffer', maxBuffer: MAX_BUFFER, timeout: timeoutMs, killSignal, signal: call.signal, windowsHide: true },
       (err, stdout, stderr) => {
         const text = stderr.toString('utf8');
         if (!err) return resolve({ exitCode: 0, stdout, stderr: text });
         const e = err as NodeJS.ErrnoException & { code?: unknown; killed?: boolean; signal?: string | null };
         if (call.signal?.aborted) return reject(new AbortedError('git'));
-        if (e.killed && e.signal === 'SIGKILL') return reject(new GitTimeoutError(args, timeoutMs));
+        if (e.killed && e.signal === killSignal) return reject(new GitTimeoutError(args, timeoutMs));
         if (typeof e.code === 'number') return resolve({ exitCode: e.code, stdout, stderr: text });
         reject(new GitCommandError(args, null, text || e.message));
       },

@@ -1,4 +1,6 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { git, tempDir, writeTree } from '../../../../test/support/tmp';
@@ -50,6 +52,24 @@ describe('gitStatus', () => {
     await import('node:fs/promises').then((fs) => fs.chmod(path.join(dir, 'hook.sh'), 0o755));
     await gitStatus(dir);
     await expect(import('node:fs/promises').then((fs) => fs.access(marker))).rejects.toThrow();
+  });
+
+  it('only a status asked to write the index writes it, and one stopped at its bound leaves no index.lock', async () => {
+    git(dir, 'init', '-q');
+    await writeTree(dir, { 'a.ts': 'a', 'u.ts': 'u' });
+    git(dir, 'add', 'a.ts');
+    const index = path.join(dir, '.git', 'index');
+    const before = await readFile(index);
+    await gitStatus(dir);
+    expect((await readFile(index)).equals(before), 'a plain status wrote the index').toBe(true);
+    expect(await gitStatus(dir, { writeIndex: true })).toEqual({ 'a.ts': 'A', 'u.ts': '?' });
+    expect((await readFile(index)).includes('UNTR'), 'the untracked cache is stored').toBe(true);
+
+    // Hung (a FIFO where git reads ignore rules) while holding the lock, then stopped.
+    await mkdir(path.join(dir, 'stuck'));
+    execFileSync('mkfifo', [path.join(dir, 'stuck', '.gitignore')]);
+    await expect(gitStatus(dir, { writeIndex: true, timeoutMs: 500 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(existsSync(path.join(dir, '.git', 'index.lock'))).toBe(false);
   });
 
   it('parses renames with their original path field', () => {

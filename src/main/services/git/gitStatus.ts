@@ -38,12 +38,25 @@ export async function isGitRepo(root: string): Promise<boolean> {
   }
 }
 
+export interface StatusCall {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /**
+   * Let git write what it learnt into the index (fresh stat data, the untracked cache) when
+   * the lock is free. Without it every status redoes that work.
+   */
+  writeIndex?: boolean;
+}
+
 /** Badges relative to `root`, which may be a subfolder of the repository. */
-export async function gitStatus(root: string, signal?: AbortSignal): Promise<Record<string, GitBadge>> {
+export async function gitStatus(root: string, call: StatusCall = {}): Promise<Record<string, GitBadge>> {
   const git = new GitRunner(root);
-  const prefix = (await git.run(['rev-parse', '--show-prefix'], { signal })).trim();
+  const { signal, timeoutMs } = call;
+  const prefix = (await git.run(['rev-parse', '--show-prefix'], { signal, timeoutMs })).trim();
   // The runner adds --ignore-submodules=all: an embedded repository is never entered with its own config.
-  const out = await git.run(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '-uall', '--', '.'], { signal });
+  // At the top no pathspec is given: git uses the untracked cache only without one.
+  const args = ['status', '--porcelain=v1', '-z', '-uall', ...(prefix ? ['--', '.'] : [])];
+  const out = await git.run(call.writeIndex ? args : ['--no-optional-locks', ...args], { signal, timeoutMs, optionalLocks: call.writeIndex });
   const all = parsePorcelainZ(out);
   if (!prefix) return all;
   const scoped: Record<string, GitBadge> = {};

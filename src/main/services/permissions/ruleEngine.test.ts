@@ -151,6 +151,21 @@ describe('PermissionEngine', () => {
     expect((await engine.decide({ kind: 'webfetch', url: 'http://example.com/a' })).always).toEqual([{ kind: 'webfetch', pattern: 'http://example.com/*', action: 'allow' }]);
   });
 
+  it('a pipeline and chain are judged part by part: only the unallowed part asks, and only it is proposed', async () => {
+    const engine = await engineWith([
+      { kind: 'bash', pattern: 'npm test *', action: 'allow' },
+      { kind: 'bash', pattern: 'git status *', action: 'allow' },
+    ]);
+    const d = await engine.decide({ kind: 'bash', command: 'npm test | tee out.log && git status' });
+    expect(d.action).toBe('ask');
+    expect(d.parts!.filter((p) => p.action === 'ask').map((p) => p.subject)).toEqual(['tee out.log']);
+    expect(d.always).toEqual([{ kind: 'bash', pattern: 'tee *', action: 'allow' }]);
+    const mixed = await engine.decide({ kind: 'bash', command: 'FOO=1 npm run test:unit && git log -3 && npm test' });
+    expect(mixed.always.map((r) => r.pattern)).toEqual(['npm run test:*', 'git log *']);
+    const risky = await engine.decide({ kind: 'bash', command: 'git status && rm -rf /tmp/tmp.x1y2' });
+    expect(risky.always.filter((r) => r.kind === 'bash').map((r) => r.pattern)).toEqual(['rm -rf /tmp/tmp.x1y2']);
+  });
+
   it('dry run: explains what would happen to a command and why, part by part', async () => {
     const engine = await engineWith([{ kind: 'bash', pattern: 'git status*', action: 'allow' }]);
     const d = await engine.decide({ kind: 'bash', command: 'git status && make' });

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { isProtectedPath } from '../modlog/modificationLog';
 import { resolveInWorkspace, toPosix } from '../workspace/pathGuard';
-import { alwaysCommandPattern, alwaysFolderPattern, alwaysUrlPattern } from './alwaysPatterns';
+import { alwaysCommandRules, alwaysFolderPattern, alwaysUrlPattern } from './alwaysPatterns';
 import { analyseCommand, type PathRef } from './commandAnalysis';
 import { judgePaths, mayMatchUnder } from './pathDecisions';
 import { expandHome, matchCommand, matchPath, matchUrl } from './patterns';
@@ -206,7 +206,7 @@ export class PermissionEngine {
       if (c.dynamic && hit?.action !== 'deny') {
         parts.push({ action: 'ask', kind, subject: c.text, rule: hit?.action === 'ask' ? hit.rule : null, reason: `${label}: ${c.dynamic}, so no rule can allow it`, always: [] });
       } else {
-        const d = this.byRuleOrDefault(kind, label, hit, [{ kind, pattern: alwaysCommandPattern(c.text), action: 'allow' }]);
+        const d = this.byRuleOrDefault(kind, label, hit, alwaysCommandRules(kind, c.text));
         parts.push({ ...d, subject: c.text });
       }
     }

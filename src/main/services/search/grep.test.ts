@@ -96,6 +96,55 @@ describe('grep matches raw rg', () => {
   });
 });
 
+describe('files and counts are paged from a bounded heap', () => {
+  // Read rules as the tools pass them: a denied folder and a denied kind of file.
+  const visible = (rel: string) => !rel.startsWith('pkg3/') && !rel.endsWith('.py');
+  /** The way the pages were built before: everything rg -c prints, filtered, sorted, then cut. */
+  const reference = () =>
+    rawRg(['-c', '--null', '--regexp', 'needle', '--', '.'])
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        const i = l.lastIndexOf('\0');
+        return { path: l.slice(0, i).replace(/^\.\//, ''), count: Number(l.slice(i + 1)) };
+      })
+      .filter((c) => visible(c.path))
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+  for (const [offset, headLimit] of [[0, 1], [0, 100], [7, 13], [150, 100], [0, 1000], [5000, 10]]) {
+    it(`offset ${offset}, head_limit ${headLimit}: the same page and totals as sort-everything`, async () => {
+      const all = reference();
+      expect(all.length).toBeGreaterThan(150);
+      const counts = await grep(root, { pattern: 'needle', outputMode: 'count', headLimit, offset, visible });
+      if (counts.mode !== 'count') throw new Error('mode');
+      expect(counts.counts).toEqual(all.slice(offset, offset + headLimit));
+      expect(counts.total).toBe(all.length);
+      expect(counts.totalCount).toBe(all.reduce((n, c) => n + c.count, 0));
+      const listed = await grep(root, { pattern: 'needle', outputMode: 'files_with_matches', headLimit, offset, visible });
+      expect(files(listed)).toEqual(all.slice(offset, offset + headLimit).map((c) => c.path));
+      expect(listed.total).toBe(all.length);
+    });
+  }
+});
+
+describe('past the retained matches', () => {
+  it('counts every visible match and none of a denied file, as before the cap', async () => {
+    const { dir, cleanup: done } = await tempDir('loupe-grepcap-');
+    try {
+      const lines = (n: number) => Array.from({ length: n }, (_, i) => `hit ${i}`).join('\n') + '\n';
+      await writeTree(dir, { 'a.txt': lines(9000), 'b "q".txt': lines(9000), 'c.txt': lines(9000), 'denied/d.txt': lines(9000) });
+      const visible = (rel: string) => !rel.startsWith('denied/');
+      const r = await grep(dir, { pattern: 'hit', visible });
+      expect(r.total).toBe(27_000);
+      expect(r.notes.join(' ')).toContain('Only the first 20000 matches were ordered');
+      const all = await grep(dir, { pattern: 'hit' });
+      expect(all.total).toBe(36_000);
+    } finally {
+      await done();
+    }
+  });
+});
+
 describe('grep cannot be steered by its inputs', () => {
   it('ignores a hostile RIPGREP_CONFIG_PATH (which really would run --pre)', async () => {
     const { dir, cleanup: done } = await tempDir('loupe-rgconf-');

@@ -1,8 +1,9 @@
 // grep: content, files_with_matches and count over ripgrep, paginated with
 // head_limit/offset. Results are ordered by path so page 2 follows page 1.
-import { displayLines, parseRecord, peekType, rgText, type RgLineMessage } from './rgJson';
+import { displayLines, parseRecord, peekPath, peekType, rgText, type RgLineMessage } from './rgJson';
 import { partialNote, runRipgrep } from './ripgrep';
 import { BASE_RG_ARGS, byPath, clampInt, cleanPath, excludeArgs, searchTarget, showsAll, type PathFilter } from './searchScope';
+import { TopK } from './topK';
 
 export type GrepMode = 'content' | 'files_with_matches' | 'count';
 export const GREP_DEFAULT_LIMIT = 100;
@@ -74,35 +75,44 @@ export async function grep(root: string, q: GrepQuery): Promise<GrepResult> {
   const common = { cwd: root, signal: q.signal, timeoutMs: q.timeoutMs, visible };
   const base = { offset, limit, notes: [] as string[] };
 
+  // Files and counts keep only what this page and the ones before it need, as rg's output
+  // arrives; only the total is counted over everything.
+  const keep = offset + limit;
   if (mode === 'files_with_matches') {
-    const files: string[] = [];
+    const files = new TopK<string>(keep, byPath);
+    let total = 0;
     const outcome = await runRipgrep({
       ...common,
       args: [...filterArgs(q), '--files-with-matches', '--null', ...tail(q.pattern, target.arg)],
       separator: '\0',
       onRecord: (r) => {
         const file = cleanPath(r.toString('utf8'));
-        if (visible(file)) files.push(file);
+        if (!visible(file)) return;
+        total++;
+        files.add(file);
       },
     });
-    files.sort(byPath);
-    return withNote({ ...base, mode, total: files.length, files: files.slice(offset, offset + limit) }, partialNote(outcome));
+    return withNote({ ...base, mode, total, files: files.sorted().slice(offset) }, partialNote(outcome));
   }
 
   if (mode === 'count') {
-    const counts: { path: string; count: number }[] = [];
+    const counts = new TopK<{ path: string; count: number }>(keep, (a, b) => byPath(a.path, b.path));
+    let total = 0;
+    let totalCount = 0;
     const outcome = await runRipgrep({
       ...common,
       args: [...filterArgs(q), '--count', '--null', ...tail(q.pattern, target.arg)],
       onRecord: (r) => {
         const nul = r.lastIndexOf(0);
         const file = nul > 0 ? cleanPath(r.subarray(0, nul).toString('utf8')) : null;
-        if (file !== null && visible(file)) counts.push({ path: file, count: Number(r.subarray(nul + 1).toString('latin1')) });
+        if (file === null || !visible(file)) return;
+        const count = Number(r.subarray(nul + 1).toString('latin1'));
+        total++;
+        totalCount += count;
+        counts.add({ path: file, count });
       },
     });
-    counts.sort((a, b) => byPath(a.path, b.path));
-    const totalCount = counts.reduce((n, c) => n + c.count, 0);
-    return withNote({ ...base, mode, total: counts.length, totalCount, counts: counts.slice(offset, offset + limit) }, partialNote(outcome));
+    return withNote({ ...base, mode, total, totalCount, counts: counts.sorted().slice(offset) }, partialNote(outcome));
   }
 
   return grepContent(root, { ...q, visible }, target.arg, base);
@@ -135,6 +145,13 @@ async function grepContent(root: string, q: GrepQuery, target: string, base: { o
     onRecord: (r) => {
       const type = peekType(r);
       if (type !== 'match' && type !== 'context') return;
+      // Past the retention cap only matches are counted: their path is all that is read.
+      if (retained >= RETAIN_MATCHES) {
+        if (type !== 'match') return;
+        const named = peekPath(r) ?? rgText((parseRecord(r) as RgLineMessage | null)?.data.path);
+        if (!q.visible || q.visible(cleanPath(named))) counted++;
+        return;
+      }
       const msg = parseRecord(r) as RgLineMessage | null;
       if (!msg) return;
       const path = cleanPath(rgText(msg.data.path));

@@ -29,6 +29,29 @@ export function peekType(record: Buffer): string {
   return /^\{"type":"(\w+)"/.exec(head)?.[1] ?? '';
 }
 
+const PATH_HEAD = Buffer.from('{"type":"match","data":{"path":{"text":"');
+
+/**
+ * The path of a match record without parsing the rest (its lines, submatches): rg writes the
+ * path first. null when it is not that shape (a `bytes` path), so the caller parses it all.
+ */
+export function peekPath(record: Buffer): string | null {
+  if (!record.subarray(0, PATH_HEAD.length).equals(PATH_HEAD)) return null;
+  // The string ends at the first quote not escaped by an odd run of backslashes.
+  for (let i = PATH_HEAD.length; i < record.length; i++) {
+    const c = record[i];
+    if (c === 0x5c) i++;
+    else if (c === 0x22) {
+      try {
+        return JSON.parse(record.subarray(PATH_HEAD.length - 1, i + 1).toString('utf8')) as string;
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
+}
+
 export function parseRecord(record: Buffer): RgMessage | null {
   try {
     return JSON.parse(record.toString('utf8')) as RgMessage;

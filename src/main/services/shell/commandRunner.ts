@@ -3,7 +3,8 @@
 // background job that holds the output pipe open can keep the call waiting.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { InvalidArgumentError } from '../../errors';
@@ -11,6 +12,10 @@ import { selectShell } from './shellSelector';
 import { commandEnv } from './cleanEnv';
 import { OutputCapture, type CapturedOutput } from './outputCapture';
 import { ProcessFamily } from './processReaper';
+import { bwrapArgs, type SandboxPolicy } from '../sandbox/bwrapPolicy';
+import { sandboxExecProfile } from '../sandbox/sbpl';
+import { detectBlocked } from '../sandbox/blocked';
+import { credentialPaths } from '../sandbox/credentials';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
@@ -33,6 +38,8 @@ export interface CommandOptions {
   /** The workspace the log folder must stay inside (default: the folder holding `.loupe/outputs`). */
   outputRoot?: string;
   env?: NodeJS.ProcessEnv;
+  /** Run inside the OS sandbox (bubblewrap on Linux, sandbox-exec on macOS) with this policy. */
+  sandbox?: SandboxPolicy;
 }
 
 export interface CommandResult extends CapturedOutput {
@@ -43,6 +50,9 @@ export interface CommandResult extends CapturedOutput {
   aborted: boolean;
   durationMs: number;
   shell: string;
+  sandboxed: boolean;
+  /** What the sandbox stopped ("write to /etc/hosts"), when the command failed because of it. */
+  blocked: string | null;
 }
 
 export function clampTimeout(ms: number | undefined): number {
@@ -66,7 +76,10 @@ export async function runCommand(opts: CommandOptions): Promise<CommandResult> {
   const capture = new OutputCapture(opts.outputDir ? path.join(opts.outputDir, `${id}.log`) : null, undefined, undefined, opts.outputRoot ?? (opts.outputDir ? path.dirname(path.dirname(opts.outputDir)) : undefined));
   const started = performance.now();
 
-  const child = spawn(shell.path, ['-c', opts.command], {
+  // A fresh private temp folder per command, bound on /tmp, removed afterwards.
+  const tmpDir = opts.sandbox ? mkdtempSync(path.join(os.tmpdir(), 'loupe-sbx-')) : null;
+  const [program, argv] = wrap(shell.path, opts, tmpDir);
+  const child = spawn(program, argv, {
     cwd: opts.cwd,
     env: commandEnv(id, opts.env),
     detached: true,
@@ -119,18 +132,36 @@ export async function runCommand(opts: CommandOptions): Promise<CommandResult> {
     family.stopWatching();
     child.stdout.destroy();
     child.stderr.destroy();
+    if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
   }
   const { code, signal } = await Promise.race([exited, delay(CLOSE_WAIT_MS).then(() => ({ code: null, signal: null }))]);
+  const captured = capture.finish();
+  const failed = code !== 0 && !timedOut && !aborted;
+  const blocked = opts.sandbox && failed ? detectBlocked(captured.text, { network: opts.sandbox.grant.network, hidden: sandboxHidden(opts.sandbox, opts.cwd) }) : null;
   return {
     id,
-    ...capture.finish(),
+    ...captured,
     exitCode: code,
     signal,
     timedOut,
     aborted,
     durationMs: Math.round(performance.now() - started),
     shell: shell.path,
+    sandboxed: !!opts.sandbox,
+    blocked,
   };
+}
+
+/** The hidden paths as a command may spell them: absolute, or relative to where it ran. */
+function sandboxHidden(p: SandboxPolicy, cwd: string): string[] {
+  const abs = [...credentialPaths(p.home ?? process.env.HOME ?? '/nonexistent'), ...(p.hide ?? [])];
+  return [...abs, ...abs.map((a) => path.relative(cwd, a)).filter((r) => r && !r.startsWith('..'))];
+}
+
+function wrap(shell: string, opts: CommandOptions, tmpDir: string | null): [string, string[]] {
+  if (!opts.sandbox || !tmpDir) return [shell, ['-c', opts.command]];
+  if (process.platform === 'darwin') return ['/usr/bin/sandbox-exec', ['-p', sandboxExecProfile(opts.sandbox, tmpDir), shell, '-c', opts.command]];
+  return ['bwrap', [...bwrapArgs(opts.sandbox, tmpDir, opts.cwd), shell, '-c', opts.command]];
 }
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -2,6 +2,7 @@
 // turns its output into counts. Knows nothing of who asked or where results are recorded.
 import path from 'node:path';
 import { runCommand } from '../shell/commandRunner';
+import type { SandboxPolicy } from '../sandbox/bwrapPolicy';
 import { formatCommandResult } from '../shell/formatResult';
 import { DEFAULT_TEST_TIMEOUT_MS } from '../config/loupeConfig';
 import { parseTestOutput, type ParsedTests } from './parse';
@@ -12,6 +13,8 @@ export interface TestRunOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   onOutput?: (text: string) => void;
+  /** Run inside the OS sandbox with this policy. */
+  sandbox?: SandboxPolicy;
 }
 
 export type TestStatus = 'success' | 'failed' | 'timeout' | 'aborted' | 'error';
@@ -27,6 +30,9 @@ export interface TestRun {
   exit_code: number | null;
   duration_ms: number;
   output: string;
+  sandboxed: boolean;
+  /** What the sandbox stopped, when that made the run fail. */
+  blocked: string | null;
 }
 
 function statusOf(parsed: ParsedTests | null, exitCode: number | null, timedOut: boolean, aborted: boolean): TestStatus {
@@ -46,6 +52,7 @@ export async function runTestCommand(opts: TestRunOptions): Promise<TestRun> {
     timeoutMs,
     signal: opts.signal,
     onOutput: opts.onOutput,
+    sandbox: opts.sandbox,
     outputDir: path.join(opts.root, '.loupe', 'outputs'),
     // Runners print plain, parseable text when they think CI is watching and no TTY is there.
     env: { ...process.env, CI: '1', FORCE_COLOR: '0', NO_COLOR: '1' },
@@ -62,5 +69,7 @@ export async function runTestCommand(opts: TestRunOptions): Promise<TestRun> {
     exit_code: r.exitCode,
     duration_ms: r.durationMs,
     output: formatCommandResult(r, opts.root, timeoutMs),
+    sandboxed: r.sandboxed,
+    blocked: r.blocked,
   };
 }

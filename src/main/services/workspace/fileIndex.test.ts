@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { git, tempDir, writeTree } from '../../../../test/support/tmp';
-import { buildChildren, FileIndex, listFilesWithRg } from './fileIndex';
+import { buildChildren, FileIndex, listDirect, listFilesWithRg } from './fileIndex';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -54,6 +54,8 @@ describe('FileIndex', () => {
     const all = await listFilesWithRg(dir);
     expect(all).toHaveLength(10_000);
     const index = new FileIndex(dir);
+    expect(await index.list('big')).toHaveLength(10_000); // direct, or from the index
+    await index.start();
     expect(await index.list('big')).toHaveLength(10_000);
     expect(index.fileCount).toBe(10_000);
   });
@@ -62,5 +64,72 @@ describe('FileIndex', () => {
     const dirs = buildChildren(['a/b/c.txt']);
     expect([...dirs.get('')!]).toEqual([['a', 'dir']]);
     expect([...dirs.get('a/b')!]).toEqual([['c.txt', 'file']]);
+  });
+});
+
+describe('FileIndex before it is complete', () => {
+  it('answers the root from a direct listing while the index is still building', async () => {
+    git(dir, 'init', '-q');
+    const files: Record<string, string> = { '.gitignore': 'out/\n*.log\n', 'a.ts': '', 'x.log': '', 'out/o.js': '', '.github/ci.yml': '' };
+    for (let i = 0; i < 20_000; i++) files[`deep/p${i % 200}/f${i}.ts`] = '';
+    await writeTree(dir, files);
+    const index = new FileIndex(dir);
+    let done = false;
+    const started = index.start().then(() => (done = true));
+    const root = await index.list('');
+    expect(done).toBe(false);
+    expect(index.isReady).toBe(false);
+    expect(root.map((e) => `${e.kind}:${e.path}`)).toEqual(['dir:.github', 'dir:deep', 'file:.gitignore', 'file:a.ts']);
+    await started;
+    expect(index.takeServedDirect()).toEqual(['']);
+    expect(await index.list('')).toEqual(root);
+  });
+
+  it('lists a folder directly with the same ignore rules as the index', async () => {
+    git(dir, 'init', '-q');
+    await writeTree(dir, {
+      '.gitignore': 'node_modules/\n*.log\nbuild\n',
+      'src/.gitignore': 'gen/\n',
+      'src/a.ts': '',
+      'src/b.log': '',
+      'src/gen/g.ts': '',
+      'src/lib/l.ts': '',
+      'src/.hidden/h.ts': '',
+      'src/.env': '',
+      'build/x.js': '',
+      'node_modules/m/i.js': '',
+      '.loupe/c.json': '',
+    });
+    const index = new FileIndex(dir);
+    for (const d of ['', 'src']) {
+      const direct = await listDirect(dir, d);
+      await index.refresh();
+      expect(direct).toEqual(await index.list(d));
+    }
+  });
+
+  it('reports progress in increasing counts and ends with done', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 9_000; i++) files[`p${i % 30}/f${i}.txt`] = '';
+    await writeTree(dir, files);
+    const index = new FileIndex(dir);
+    const seen: { files: number; done: boolean }[] = [];
+    index.onProgress((p) => seen.push(p));
+    await index.start();
+    expect(seen.at(-1)).toEqual({ files: 9_000, done: true });
+    expect(seen.slice(0, -1).every((p) => !p.done)).toBe(true);
+    for (let i = 1; i < seen.length; i++) expect(seen[i].files).toBeGreaterThanOrEqual(seen[i - 1].files);
+    expect(seen.length).toBeGreaterThan(1);
+  });
+
+  it('stops the build when disposed', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 5_000; i++) files[`p${i % 30}/f${i}.txt`] = '';
+    await writeTree(dir, files);
+    const index = new FileIndex(dir);
+    const build = index.start();
+    index.dispose();
+    await expect(build).rejects.toMatchObject({ code: 'ABORTED' });
+    expect(index.isReady).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 // The workspace's file list, from `rg --files` so .gitignore, .ignore and global git
 // excludes are honoured exactly as the search tools will honour them.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { rgPath } from '@vscode/ripgrep';
@@ -11,28 +11,48 @@ type Children = Map<string, 'file' | 'dir'>;
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
+const RG_ARGS = ['--files', '--hidden', '--null', '--no-config', '--no-messages', '--glob', '!.git', '--glob', '!.loupe'];
+
 export function listFilesWithRg(root: string, signal?: AbortSignal): Promise<string[]> {
+  const out: string[] = [];
+  return streamFilesWithRg(root, (batch) => void out.push(...batch), signal).then(() => out);
+}
+
+/**
+ * Streams `rg --files` in batches of whole paths, so a million-file tree is never one
+ * buffer or one string; `onBatch` runs between reads, which lets the event loop breathe.
+ */
+export function streamFilesWithRg(
+  root: string,
+  onBatch: (files: string[]) => void,
+  signal?: AbortSignal,
+  extraArgs: string[] = [],
+): Promise<void> {
   return new Promise((resolve, reject) => {
     // --no-config: a user's RIPGREP_CONFIG_PATH must not change what we list.
-    const child = spawn(
-      rgPath,
-      ['--files', '--hidden', '--null', '--no-config', '--no-messages', '--glob', '!.git', '--glob', '!.loupe'],
-      { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], signal },
-    );
-    const chunks: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    const child = spawn(rgPath, [...RG_ARGS, ...extraArgs], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], signal });
+    let rest = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      const text = rest + chunk;
+      const cut = text.lastIndexOf('\0');
+      if (cut < 0) return void (rest = text);
+      rest = text.slice(cut + 1);
+      const files = text.slice(0, cut).split('\0');
+      onBatch(path.sep === '/' ? files : files.map((f) => f.split(path.sep).join('/')));
+    });
     child.on('error', (err) => reject(signal?.aborted ? new AbortedError('Listing files') : err));
     child.on('close', (code) => {
+      if (signal?.aborted) return reject(new AbortedError('Listing files'));
       // rg exits 1 when there is nothing to list, 2 on partial errors: both still list.
       if (code !== 0 && code !== 1 && code !== 2) return reject(new Error(`rg --files exited with ${code}`));
-      const out = Buffer.concat(chunks).toString('utf8');
-      resolve(out.split('\0').filter(Boolean).map((f) => f.split(path.sep).join('/')));
+      if (rest) onBatch([rest]);
+      resolve();
     });
   });
 }
 
-export function buildChildren(files: string[]): Map<string, Children> {
-  const dirs = new Map<string, Children>([['', new Map()]]);
+export function buildChildren(files: string[], dirs = new Map<string, Children>([['', new Map()]])): Map<string, Children> {
   const childrenOf = (dir: string): Children => {
     let c = dirs.get(dir);
     if (!c) dirs.set(dir, (c = new Map()));
@@ -62,24 +82,122 @@ export function sortEntries(entries: TreeEntry[]): TreeEntry[] {
   return entries.sort((a, b) => (a.kind === b.kind ? collator.compare(a.name, b.name) : a.kind === 'dir' ? -1 : 1));
 }
 
+/** Subfolder names (relative paths) git would ignore; none when git is missing or this is no repo. */
+function gitIgnored(root: string, rels: string[], signal?: AbortSignal): Promise<Set<string>> {
+  if (!rels.length) return Promise.resolve(new Set());
+  return new Promise((resolve) => {
+    const child = execFile('git', ['check-ignore', '--stdin', '-z'], { cwd: root, signal, maxBuffer: 64 << 20 }, (_err, stdout) =>
+      resolve(new Set(String(stdout ?? '').split('\0').filter(Boolean).map((p) => p.replace(/\/$/, '')))),
+    );
+    child.stdin?.end(rels.map((r) => `${r}/`).join('\0'));
+  });
+}
+
+/**
+ * One folder without the whole index: its files from `rg --files --max-depth 1` (the same
+ * ignore rules as the index), its subfolders from readdir minus what git ignores. Unlike the
+ * index it shows a subfolder whose files are all ignored, and it does not apply `.ignore`
+ * files to subfolders; the index replaces it as soon as it is complete.
+ */
+export async function listDirect(root: string, dir: string, signal?: AbortSignal): Promise<TreeEntry[]> {
+  const prefix = dir ? `${dir}/` : '';
+  const entries: TreeEntry[] = [];
+  const dirents = await readdir(path.join(root, dir), { withFileTypes: true }).catch(() => []);
+  const files = streamFilesWithRg(
+    root,
+    (batch) => {
+      for (const f of batch) entries.push({ path: f, name: f.slice(prefix.length), kind: 'file' });
+    },
+    signal,
+    ['--max-depth', '1', ...(dir ? ['--', dir] : [])],
+  );
+  const subdirs = dirents
+    .filter((d) => d.isDirectory() && d.name !== '.git' && d.name !== '.loupe')
+    .map((d) => prefix + d.name);
+  const [ignored] = await Promise.all([gitIgnored(root, subdirs, signal), files]);
+  for (const p of subdirs) if (!ignored.has(p)) entries.push({ path: p, name: p.slice(prefix.length), kind: 'dir' });
+  return sortEntries(entries);
+}
+
+export type IndexProgress = { files: number; done: boolean };
+
 export class FileIndex {
   private dirs = new Map<string, Children>();
-  private loaded: Promise<void> | null = null;
+  private ready = false;
+  private building: Promise<void> | null = null;
+  private readonly abort = new AbortController();
   /** Sorted listings already handed out; any refresh may change them, so it clears them all. */
   private listings = new Map<string, Promise<TreeEntry[]>>();
+  private readonly progressListeners = new Set<(p: IndexProgress) => void>();
+  /** Folders answered before the index was complete: their listings may differ slightly. */
+  private readonly servedDirect = new Set<string>();
 
   constructor(private readonly root: string) {}
 
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  onProgress(listener: (p: IndexProgress) => void): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
+  }
+
+  /** Builds the index in the background (idempotent); `list` answers directly meanwhile. */
+  start(): Promise<void> {
+    this.building ??= this.build();
+    return this.building;
+  }
+
+  /** Folders listed directly while the index was building; cleared by reading. */
+  takeServedDirect(): string[] {
+    const dirs = [...this.servedDirect];
+    this.servedDirect.clear();
+    return dirs;
+  }
+
+  private async build(): Promise<void> {
+    const next = new Map<string, Children>([['', new Map()]]);
+    let files = 0;
+    let lastReport = 0;
+    await streamFilesWithRg(
+      this.root,
+      (batch) => {
+        buildChildren(batch, next);
+        files += batch.length;
+        if (files - lastReport >= 2000) {
+          lastReport = files;
+          this.emitProgress({ files, done: false });
+        }
+      },
+      this.abort.signal,
+    );
+    if (this.ready) return; // a refresh finished first and is newer
+    this.dirs = next;
+    this.listings.clear();
+    this.ready = true;
+    this.emitProgress({ files, done: true });
+  }
+
+  private emitProgress(p: IndexProgress): void {
+    for (const l of this.progressListeners) l(p);
+  }
+
+  /** Stops a build under way; the index stays as it was. */
+  dispose(): void {
+    this.abort.abort();
+  }
+
   /** Re-lists the workspace; returns the directories whose listing changed. */
   async refresh(signal?: AbortSignal): Promise<string[]> {
-    const next = buildChildren(await listFilesWithRg(this.root, signal));
+    const next = buildChildren(await listFilesWithRg(this.root, signal ?? this.abort.signal));
     const changed: string[] = [];
     for (const dir of new Set([...this.dirs.keys(), ...next.keys()])) {
       if (signature(this.dirs.get(dir)) !== signature(next.get(dir))) changed.push(dir);
     }
     this.dirs = next;
     this.listings.clear();
-    this.loaded = Promise.resolve();
+    this.ready = true;
     return changed;
   }
 
@@ -90,8 +208,11 @@ export class FileIndex {
   }
 
   async list(dir: string): Promise<TreeEntry[]> {
-    this.loaded ??= this.refresh().then(() => undefined);
-    await this.loaded;
+    if (!this.ready) {
+      void this.start().catch(() => undefined);
+      this.servedDirect.add(dir);
+      return listDirect(this.root, dir, this.abort.signal);
+    }
     let listing = this.listings.get(dir);
     if (!listing) {
       listing = this.compute(dir);
@@ -99,7 +220,6 @@ export class FileIndex {
     }
     return listing;
   }
-
   private async compute(dir: string): Promise<TreeEntry[]> {
     const prefix = dir ? `${dir}/` : '';
     const entries: TreeEntry[] = [...(this.dirs.get(dir) ?? [])].map(([name, kind]) => ({

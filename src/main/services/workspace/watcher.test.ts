@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/support/tmp';
-import { describeWatchError, WorkspaceWatcher } from './watcher';
+import { describeWatchError, INOTIFY_FIX, watchNotice, WorkspaceWatcher } from './watcher';
 
 describe('WorkspaceWatcher', () => {
   it('a folder it cannot watch is reported, not thrown', async () => {
@@ -21,5 +21,18 @@ describe('WorkspaceWatcher', () => {
     expect(text).toMatch(/^inotify_add_watch on '\/tmp\/x\/d\/d/);
     expect(text).toMatch(/….*File name too long$/);
     expect(describeWatchError('short\n  one')).toBe('short one');
+  });
+});
+
+describe('watchNotice', () => {
+  it('names the sysctl fix when inotify ran out of watches', () => {
+    const text = watchNotice('inotify_add_watch on /big/pkg failed: No space left on device');
+    expect(text).toContain(INOTIFY_FIX);
+  });
+
+  it('keeps the reopen advice for other failures', () => {
+    const text = watchNotice('Permission denied');
+    expect(text).not.toContain('sysctl');
+    expect(text).toContain('reopen the folder');
   });
 });

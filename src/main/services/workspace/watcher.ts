@@ -18,6 +18,22 @@ export function describeWatchError(err: unknown): string {
   return `${text.slice(0, Math.ceil(keep))}…${text.slice(-Math.floor(keep))}`;
 }
 
+/** The command that raises Linux's per-user inotify limit, shown to the user as the fix. */
+export const INOTIFY_FIX = 'echo fs.inotify.max_user_watches=524288 | sudo tee -a /etc/sysctl.conf && sudo sysctl -p';
+
+/** True when the watcher failed because the OS ran out of inotify watches, not for another reason. */
+export function isWatchLimitError(detail: string): boolean {
+  return /ENOSPC|inotify|watch(es)? limit|no space left on device/i.test(detail);
+}
+
+/** The one notice the user sees when watching fails; the limit case names the fix. */
+export function watchNotice(detail: string): string {
+  if (isWatchLimitError(detail)) {
+    return `Live updates are incomplete: this folder needs more file watches than the system allows (${detail}). Raise the limit with: ${INOTIFY_FIX}`;
+  }
+  return `Live updates are off or incomplete: this folder could not be watched (${detail}). Changes made outside Loupe show after you reopen the folder.`;
+}
+
 /**
  * Watches the workspace recursively (inotify/FSEvents via @parcel/watcher, as VS Code does)
  * and delivers changes in debounced batches so a `git checkout` is one refresh, not thousands.

@@ -1,4 +1,4 @@
-// Seed 001, "Unit Tests for unescapeGoString": the table, in JS string notation. Each row's
+// The over-escaping table (a Go unescapeGoString's cases, in JS string notation). Each row's
 // input is what the model sent; `'\\n'` is a backslash and an n, `'\n'` a real newline.
 import { describe, expect, it } from 'vitest';
 import { unescapeLlmString, unescapeOneLevel } from './unescape';

@@ -1,0 +1,23 @@
+// What bash and run_tests share about the OS sandbox: the policy for a granted command, and
+// the result when the sandbox is what made it fail.
+import { expandDenyGlobs } from '../../services/sandbox/denyPaths';
+import type { SandboxPolicy } from '../../services/sandbox/bwrapPolicy';
+import type { SandboxGrant } from '../../services/sandbox/types';
+import type { ToolContext } from './types';
+
+export const SANDBOX_ARG_DESCRIPTION =
+  'Leave unset. false = run outside the OS sandbox: only after this command failed with SANDBOX_BLOCKED and it really needs to write or connect there; the user is asked to approve.';
+
+export async function sandboxPolicy(ctx: ToolContext, grant: SandboxGrant | null): Promise<SandboxPolicy | undefined> {
+  if (!grant) return undefined;
+  const { rules } = await ctx.permissions.project();
+  const denyRead = rules.filter((r) => r.kind === 'read' && r.action === 'deny').map((r) => r.pattern);
+  return { root: ctx.root, grant, hide: expandDenyGlobs(ctx.root, denyRead) };
+}
+
+export function sandboxBlockedError(tool: 'bash' | 'run_tests', blocked: string): { code: 'SANDBOX_BLOCKED'; message: string } {
+  return {
+    code: 'SANDBOX_BLOCKED',
+    message: `blocked by the sandbox: ${blocked}. Inside the sandbox only the workspace and /tmp are writable, credentials are hidden and the network is off unless a network rule allows it. To run it outside the sandbox, call ${tool} again with sandbox: false (the user will be asked).`,
+  };
+}

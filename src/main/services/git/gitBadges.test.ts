@@ -1,0 +1,73 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { git, tempDir, writeTree } from '../../../../test/support/tmp';
+import { GitBadges } from './gitBadges';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let badges: GitBadges | null = null;
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir('loupe-badges-'));
+  git(dir, 'init', '-q');
+  await writeTree(dir, { 'a.ts': 'a' });
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'init');
+  await writeFile(path.join(dir, 'a.ts'), 'changed');
+});
+afterEach(async () => {
+  badges?.dispose();
+  await cleanup();
+});
+
+it('a status that hits its time bound makes the folder slow, keeps the last badges, and clears when one finishes', async () => {
+  const slow: boolean[] = [];
+  badges = new GitBadges(dir, { timeoutMs: 400, onSlow: (s) => slow.push(s) });
+  await badges.refresh();
+  expect(badges.status).toEqual({ 'a.ts': 'M' });
+  expect(slow).toEqual([]);
+
+  // A FIFO where git reads ignore rules: status blocks in open() until it is killed.
+  await mkdir(path.join(dir, 'stuck'));
+  execFileSync('mkfifo', [path.join(dir, 'stuck', '.gitignore')]);
+  await badges.refresh();
+  expect(slow).toEqual([true]);
+  expect(badges.slow).toBe(true);
+  expect(badges.status).toEqual({ 'a.ts': 'M' });
+  await badges.refresh();
+  expect(slow, 'said once while it stays slow').toEqual([true]);
+
+  await rm(path.join(dir, 'stuck', '.gitignore'));
+  await writeFile(path.join(dir, 'stuck', 'file.ts'), 'x');
+  await badges.refresh();
+  expect(slow).toEqual([true, false]);
+  expect(badges.slow).toBe(false);
+  expect(badges.status).toEqual({ 'a.ts': 'M', 'stuck/file.ts': '?' });
+});
+
+it('a burst of refreshes runs git twice (one running, one queued) and reports a change once', async () => {
+  const seen: Record<string, string>[] = [];
+  badges = new GitBadges(dir, { onStatus: (s) => seen.push(s) });
+  await badges.refresh();
+  expect(seen).toEqual([{ 'a.ts': 'M' }]);
+  const runsBefore = badges.runs;
+  await writeFile(path.join(dir, 'b.ts'), 'b');
+  await Promise.all(Array.from({ length: 20 }, () => badges!.refresh()));
+  expect(badges.runs - runsBefore).toBe(2);
+  expect(seen).toEqual([{ 'a.ts': 'M' }, { 'a.ts': 'M', 'b.ts': '?' }]);
+  // Nothing changed: a run reports nothing.
+  await badges.refresh();
+  expect(seen).toHaveLength(2);
+});
+
+it('disposing stops a waiting refresh without running git again', async () => {
+  badges = new GitBadges(dir);
+  await badges.refresh();
+  const runs = badges.runs;
+  const first = badges.refresh();
+  const queued = badges.refresh();
+  badges.dispose();
+  await Promise.all([first, queued]);
+  expect(badges.runs - runs).toBeLessThanOrEqual(1);
+});
