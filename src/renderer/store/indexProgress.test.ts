@@ -28,7 +28,7 @@ describe('index progress', () => {
     expect(store.getState().indexProgress).toEqual({ files: 100_000, done: true });
 
     // A client connecting after the index finished learns it from the folder's info.
-    store.getState().workspaceOpened({ root: '/w/late', name: 'late', isGitRepo: false, indexProgress: { files: 5, done: true } });
+    store.getState().workspaceOpened({ root: '/w/late', name: 'late', isGitRepo: false, index_progress: { files: 5, done: true } });
     expect(store.getState().indexProgress).toEqual({ files: 5, done: true });
   });
 });
