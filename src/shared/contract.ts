@@ -15,7 +15,7 @@ export interface WorkspaceInfo {
   /** git status hit its time bound here; the badges are the last good ones (see `tree.gitSlow`). */
   git_slow?: boolean;
   /** The background file index as last reported, for clients that connect after it moved. */
-  indexProgress?: { files: number; done: boolean };
+  index_progress?: { files: number; done: boolean };
 }
 
 export type GitBadge = 'M' | 'A' | 'D' | 'R' | 'U' | '?' | '!' | 'C';

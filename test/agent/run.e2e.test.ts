@@ -69,7 +69,7 @@ describe('loupe run', () => {
     expect(r.stdout).toMatch(/ {2}✗ bash: PERMISSION_DENIED: /);
     const told = toolMessages(fx.llm.completions[1].body).b1;
     expect(told).toMatch(/PERMISSION_DENIED/);
-    expect(told).toMatch(/nobody can approve it here\. To allow it, add \{"kind":"bash","pattern":"node \*","action":"allow"\}/);
+    expect(told).toMatch(/nobody can approve it here\. To allow it, add \{"kind":"bash","pattern":"node test\.js \*","action":"allow"\}/);
   });
 
   it('--json: every line of stdout is one parseable event, from request_started to request_finished', async () => {
@@ -142,7 +142,7 @@ describe('loupe run', () => {
     const exited = new Promise<number>((resolve) => term.onExit((e) => resolve(e.exitCode)));
     await until(() => screen.includes('Allow [o]nce'), 15_000);
     expect(screen).toMatch(/\? bash wants to run: node test\.js/);
-    expect(screen).toContain('[a]lways (adds {"kind":"bash","pattern":"node *","action":"allow"})');
+    expect(screen).toContain('[a]lways (adds {"kind":"bash","pattern":"node test.js *","action":"allow"})');
     term.write('o\r');
     expect(await exited).toBe(0);
     // It ran (and failed: the bug is still there), as the model is told.

@@ -23,6 +23,10 @@ const ALLOWED: Record<string, string> = {
   'services/modlog/facts.ts': 'a private mkdtemp folder',
   'services/shell/outputCapture.ts': 'opens its log only at a path from holdDir',
   'services/shell/outputPrune.ts': 'removes logs only at paths from holdDir',
+  'services/shell/commandRunner.ts': "removes the sandbox's private mkdtemp folder",
+  // Known gap: it reads a worktree's `.git` file and makes missing .git/hooks, .git/info and
+  // .loupe by name before binding them read-only; moving this onto safeOpen is open work.
+  'services/sandbox/bwrapPolicy.ts': 'creates empty protected folders before the sandbox binds them read-only',
 };
 
 /** node:fs calls that open, create, change or remove a file by name. */

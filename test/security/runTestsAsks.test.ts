@@ -54,7 +54,7 @@ describe('run_tests never runs a test command without a yes', () => {
     // No command at all (a Python file in an npm project) is fine too: nothing ran.
     if (r.error?.code !== 'INVALID_ARGUMENT') {
       expect(r.error?.code, r.output).toBe('PERMISSION_DENIED');
-      expect(r.error?.message).toMatch(/needs approval .* To allow it, add \{"kind":"test","pattern":"[^"]+","action":"allow"\}/);
+      expect(r.error?.message).toMatch(/needs approval .* To allow it, add \{"kind":"test","pattern":"(?:[^"\\]|\\.)+","action":"allow"\}/);
     }
     expect(await exists(marker)).toBe(false);
   });

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WsServerMessage } from '../../src/shared/contract';
+import { until } from '../support/tmp';
 import { healthyClient, request, serveFixture, type ServeFixture } from '../support/serveFixture';
 
 const LEVELS = 10_000;
@@ -23,7 +24,8 @@ afterEach(async () => {
 describe('loupe serve on a folder the watcher cannot watch', () => {
   it('starts, answers, and reports the watcher failure as a notice', async () => {
     fx = await serveFixture({ 'README.md': '# deep\n' }, {}, async (project) => deepFolder(project));
-    const info = fx.host.current!;
+    // The folder opens before the watcher has subscribed, so its failure may come a moment later.
+    const info = await until(() => (fx!.host.current?.notices?.length ? fx!.host.current : null), 15_000);
     expect(info.notices?.join('\n')).toMatch(/live updates/i);
 
     const ws = await healthyClient(fx.srv);

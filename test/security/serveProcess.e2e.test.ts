@@ -5,6 +5,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { until } from '../support/tmp';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { closedWithin, rawConnect, textFrame } from '../support/rawWs';
@@ -106,7 +107,12 @@ describe('loupe serve, the process', () => {
     const s = await serve(dir);
     const ws = await client(s);
     expect(await request(ws, 'file.read', { path: 'README.md' })).toMatchObject({ ok: true, r: { content: '# deep\n' } });
-    expect(await request(ws, 'workspace.current', null)).toMatchObject({ ok: true, r: { notices: [expect.stringMatching(/live updates/i)] } });
+    // The folder opens before the watcher has subscribed, so its failure may come a moment later.
+    const current = await until(async () => {
+      const r = (await request(ws, 'workspace.current', null)) as { r?: { notices?: string[] } };
+      return r.r?.notices?.length ? r : null;
+    }, 15_000);
+    expect(current).toMatchObject({ ok: true, r: { notices: [expect.stringMatching(/live updates/i)] } });
     expect(s.stderr()).toMatch(/live updates/i);
     expect(s.stderr().length).toBeLessThan(4000);
     ws.close();

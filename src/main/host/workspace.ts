@@ -75,7 +75,7 @@ export class Workspace {
     // The first screen lists folders directly; the full index builds behind it, and the
     // folders shown meanwhile are re-read from it once it is complete.
     const off = ws.index.onProgress(({ files, done }) => {
-      ws.info.indexProgress = { files, done };
+      ws.info.index_progress = { files, done };
       if (!ws.disposed) ws.emit('tree.indexProgress', { root, files, done });
     });
     void ws.index.start().finally(off).then(

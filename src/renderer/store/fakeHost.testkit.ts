@@ -1,6 +1,7 @@
 // Test support only: a host double with canned answers per channel, a log of calls, and a
 // way to push events. Imported by *.test.ts files, never by the app.
-import type { EventChannel, HostEvents, ModificationView, Params, RequestChannel, Result } from '../../shared/contract';
+import type { EventChannel, HostEvents, ModificationView, Params, RequestChannel, Result, WorkspaceInfo } from '../../shared/contract';
+import { connectStore, createAppStore } from './createAppStore';
 import { HostRequestError, type HostConnection } from '../host-client';
 
 export type Handler = (params: unknown) => unknown;
@@ -44,3 +45,24 @@ export const modView = (n: number, over: Partial<ModificationView> = {}): Modifi
   git_staged: true,
   ...over,
 });
+
+/**
+ * A store connected to a fake host that has `ws` open (an empty root, one terminal), after
+ * the connect's first round trips: what the store tests of folder state start from.
+ */
+export async function connectedStore(ws: WorkspaceInfo, extra: Partial<Record<RequestChannel, Handler>> = {}) {
+  const { client, emit } = fakeHost({
+    'workspace.current': () => ws,
+    'workspace.recent': () => [],
+    'tree.list': () => ({ dir: '', entries: [] }),
+    'terminal.list': () => [],
+    'terminal.create': () => ({ id: 't1', shell: 'sh', title: 'sh', pid: 1 }),
+    ...extra,
+  });
+  const store = createAppStore(client);
+  connectStore(store, client);
+  const tick = () => new Promise((r) => setTimeout(r, 0));
+  await tick();
+  await tick();
+  return { store, emit };
+}

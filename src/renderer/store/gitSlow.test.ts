@@ -1,24 +1,12 @@
 import { expect, it } from 'vitest';
 import type { WorkspaceInfo } from '../../shared/contract';
-import { fakeHost } from './fakeHost.testkit';
-import { connectStore, createAppStore } from './createAppStore';
+import { connectedStore } from './fakeHost.testkit';
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 it('shows "git status is slow" from the info a client connects with, follows the events, and forgets it with the folder', async () => {
   const ws: WorkspaceInfo = { root: '/w/big', name: 'big', isGitRepo: true, git_slow: true };
-  const { client, emit } = fakeHost({
-    'workspace.current': () => ws,
-    'workspace.recent': () => [],
-    'tree.list': () => ({ dir: '', entries: [] }),
-    'tree.gitStatus': () => ({ 'a.ts': 'M' }),
-    'terminal.list': () => [],
-    'terminal.create': () => ({ id: 't1', shell: 'sh', title: 'sh', pid: 1 }),
-  });
-  const store = createAppStore(client);
-  connectStore(store, client);
-  await tick();
-  await tick();
+  const { store, emit } = await connectedStore(ws, { 'tree.gitStatus': () => ({ 'a.ts': 'M' }) });
   expect(store.getState().gitSlow).toBe(true);
   expect(store.getState().gitStatus).toEqual({ 'a.ts': 'M' });
 

@@ -1,25 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkspaceInfo } from '../../shared/contract';
-import { fakeHost } from './fakeHost.testkit';
-import { connectStore, createAppStore } from './createAppStore';
+import { connectedStore } from './fakeHost.testkit';
 
-const tick = () => new Promise((r) => setTimeout(r, 0));
 const notice = 'Live updates are off or incomplete: this folder could not be watched (too deep).';
 
 describe('workspace notices', () => {
   it('shows the notices the folder opened with, those that come later, and forgets dismissed ones', async () => {
     const ws: WorkspaceInfo = { root: '/w/deep', name: 'deep', isGitRepo: false, notices: [notice] };
-    const { client, emit } = fakeHost({
-      'workspace.current': () => ws,
-      'workspace.recent': () => [],
-      'tree.list': () => ({ dir: '', entries: [] }),
-      'terminal.list': () => [],
-      'terminal.create': () => ({ id: 't1', shell: 'sh', title: 'sh', pid: 1 }),
-    });
-    const store = createAppStore(client);
-    connectStore(store, client);
-    await tick();
-    await tick();
+    const { store, emit } = await connectedStore(ws);
     expect(store.getState().notices).toEqual([notice]);
 
     emit('workspace.notice', { root: '/w/deep', message: 'second' });

@@ -145,7 +145,7 @@ export const createWorkspaceSlice: SliceCreator<WorkspaceSlice> = (set, get, { c
       if (same) return;
       const state = get();
       state.resetTree();
-      if (info.indexProgress) state.indexProgressed(info.root, info.indexProgress.files, info.indexProgress.done);
+      if (info.index_progress) state.indexProgressed(info.root, info.index_progress.files, info.index_progress.done);
       state.closeFile();
       void state.loadDir('');
       void state.loadGitStatus();

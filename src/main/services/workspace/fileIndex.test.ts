@@ -74,11 +74,11 @@ describe('FileIndex before it is complete', () => {
     for (let i = 0; i < 20_000; i++) files[`deep/p${i % 200}/f${i}.ts`] = '';
     await writeTree(dir, files);
     const index = new FileIndex(dir);
-    let done = false;
-    const started = index.start().then(() => (done = true));
-    const root = await index.list('');
-    expect(done).toBe(false);
+    const started = index.start();
+    // Which answer is faster is a benchmark's business (bench/scale-tree); here only that a
+    // list asked before the index is complete is served directly, and matches the index.
     expect(index.isReady).toBe(false);
+    const root = await index.list('');
     expect(root.map((e) => `${e.kind}:${e.path}`)).toEqual(['dir:.github', 'dir:deep', 'file:.gitignore', 'file:a.ts']);
     await started;
     expect(index.takeServedDirect()).toEqual(['']);

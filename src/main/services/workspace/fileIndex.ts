@@ -1,10 +1,11 @@
 // The workspace's file list, from `rg --files` so .gitignore, .ignore and global git
 // excludes are honoured exactly as the search tools will honour them.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { rgPath } from '@vscode/ripgrep';
 import type { TreeEntry } from '../../../shared/contract';
+import { GitRunner } from '../git/gitRunner';
 import { AbortedError } from '../../errors';
 
 type Children = Map<string, 'file' | 'dir'>;
@@ -83,14 +84,19 @@ export function sortEntries(entries: TreeEntry[]): TreeEntry[] {
 }
 
 /** Subfolder names (relative paths) git would ignore; none when git is missing or this is no repo. */
-function gitIgnored(root: string, rels: string[], signal?: AbortSignal): Promise<Set<string>> {
-  if (!rels.length) return Promise.resolve(new Set());
-  return new Promise((resolve) => {
-    const child = execFile('git', ['check-ignore', '--stdin', '-z'], { cwd: root, signal, maxBuffer: 64 << 20 }, (_err, stdout) =>
-      resolve(new Set(String(stdout ?? '').split('\0').filter(Boolean).map((p) => p.replace(/\/$/, '')))),
-    );
-    child.stdin?.end(rels.map((r) => `${r}/`).join('\0'));
-  });
+async function gitIgnored(root: string, rels: string[], signal?: AbortSignal): Promise<Set<string>> {
+  const ignored = new Set<string>();
+  // Through the one git runner (hardened config, no drivers); exit 1 means "none ignored".
+  const git = new GitRunner(root);
+  for (let i = 0; i < rels.length; i += 500) {
+    try {
+      const out = await git.exec(['check-ignore', '--', ...rels.slice(i, i + 500).map((r) => `${r}/`)], { signal });
+      for (const p of out.stdout.toString('utf8').split('\n')) if (p) ignored.add(p.replace(/\/$/, ''));
+    } catch {
+      // Not a repository, or git is missing: nothing is hidden beyond rg's own rules.
+    }
+  }
+  return ignored;
 }
 
 /**
