@@ -46,7 +46,7 @@ export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
   const userDir = path.join(sandbox, 'user');
   const previousHome = process.env.LOUPE_HOME;
   process.env.LOUPE_HOME = userDir;
-  if (opts.sandbox) await writeUserSettings(userDir, { sandbox: opts.sandbox });
+  if (opts.sandbox) writeUserSettings(userDir, { sandbox: opts.sandbox });
   const ctx = createToolContext(testServices(root, { configDir: userDir, logger: opts.logger }), { corrector: opts.corrector ?? null });
   const registry = createToolRegistry();
   return {
