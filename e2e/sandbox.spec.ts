@@ -1,6 +1,7 @@
 // The sandbox in the UI: the settings say whether commands run sandboxed (and why not), and a
 // command's approval card carries data-sandboxed when the sandbox decides where it runs.
-import { mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { type RecordedRequest, type ScriptedReply } from '../test/support/scriptedLlm';
@@ -52,4 +53,45 @@ test('settings show the sandbox status; the bash card carries data-sandboxed whe
   const tool = page.locator('[data-testid="tool-call"][data-tool="bash"]').last();
   await expect(tool).toHaveAttribute('data-status', 'done');
   await page.screenshot({ path: path.join(SHOTS, 'bash-done.png') });
+});
+
+test('by default a command runs sandboxed with no card; a blocked write says so; the retry outside asks on a card that says so', async ({ page }) => {
+  const outside = await realpath(await mkdtemp('/var/tmp/loupe-e2e-outside-'));
+  const target = path.join(outside, 'x.txt');
+  const steps: ScriptedReply[] = [
+    { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo inside > made.txt', description: 'Write in the workspace' }) }] },
+    { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: `echo x > ${target}`, description: 'Write outside' }) }] },
+    { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: `echo x > ${target}`, description: 'Write outside, outside the sandbox', sandbox: false }) }] },
+    { content: 'Done.' },
+  ];
+  const app = await startAgentProject('sandbox-default', { 'README.md': '# demo\n' }, (req) => steps[(req.body.messages ?? []).filter((m) => m.role === 'tool').length]!);
+  try {
+    await page.goto(app.served.url);
+    await page.getByTestId('agent-tab').click();
+    await page.getByTestId('chat-input').fill('try it');
+    await page.getByTestId('chat-input').press('Enter');
+    const tools = page.locator('[data-testid="tool-call"][data-tool="bash"]');
+    // The first two ran without a card: inside the sandbox.
+    await expect(tools.nth(1)).toHaveAttribute('data-status', 'error');
+    await expect(tools.nth(0).getByTestId('tool-call-sandbox')).toHaveAttribute('data-sandboxed', 'true');
+    await expect(tools.nth(0)).toHaveAttribute('data-status', 'done');
+    expect(await readFile(path.join(app.project, 'made.txt'), 'utf8')).toBe('inside\n');
+    await expect(tools.nth(1).getByTestId('tool-call-blocked')).toContainText(`Blocked by the sandbox: write to ${target}`);
+    await expect(tools.nth(1).getByTestId('tool-call-error')).toHaveCount(0); // said once, not twice
+    expect(existsSync(target)).toBe(false);
+    // The retry outside: the only card, and it says where it runs.
+    const card = page.getByTestId('approval-card');
+    await expect(card).toHaveCount(1);
+    await expect(card).toHaveAttribute('data-sandboxed', 'false');
+    await expect(card).toContainText('runs OUTSIDE the sandbox');
+    await page.screenshot({ path: path.join(SHOTS, 'blocked-and-outside-card.png') });
+    await card.getByTestId('approval-allow-once').click();
+    await expect(tools.nth(2)).toHaveAttribute('data-status', 'done');
+    await expect(tools.nth(2).getByTestId('tool-call-sandbox')).toHaveAttribute('data-sandboxed', 'false');
+    expect(await readFile(target, 'utf8')).toBe('x\n');
+    await page.screenshot({ path: path.join(SHOTS, 'outside-done.png') });
+  } finally {
+    await app.stop();
+    await rm(outside, { recursive: true, force: true });
+  }
 });

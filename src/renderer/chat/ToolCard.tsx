@@ -67,7 +67,8 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
         )}
       </div>
       {showArgs && <pre className="tool-args">{pretty(item.args, item.argsText)}</pre>}
-      {item.error && (
+      {/* A sandbox block is told once, in the person's words below; the model's wording stays in the output. */}
+      {item.error && item.errorCode !== 'SANDBOX_BLOCKED' && (
         <div className="tool-error-text" data-testid="tool-call-error">
           {item.error}
         </div>
