@@ -71,7 +71,8 @@ test.beforeAll(async () => {
   git('commit', '-qm', 'init');
   llmA = await startScriptedLlm(scriptA);
   llmB = await startScriptedLlm(() => ({ content: 'Reply from the second server.' }));
-  served = await startServe(project, { OPENAI_BASE_URL: llmA.baseURL, LOUPE_MODEL: 'scripted', OPENAI_API_KEY: 'sk-env' });
+  // The approval cards are the subject: commands ask, so the sandbox is off (sandbox.spec has it on).
+  served = await startServe(project, { OPENAI_BASE_URL: llmA.baseURL, LOUPE_MODEL: 'scripted', OPENAI_API_KEY: 'sk-env' }, { settings: { sandbox: 'off' } });
   await mkdir(SHOTS, { recursive: true });
 });
 

@@ -42,7 +42,7 @@ async function openAgent(page: Page) {
 const transcript = (page: Page) => page.locator('[data-testid="chat"] .chat-list').evaluate((el) => el.outerHTML);
 
 test.beforeAll(async () => {
-  app = await startAgentProject('transcript-project', { 'src/greet.ts': 'export const greeting = "hello";\n', 'src/conflict.ts': 'export const word = "one";\n' }, script);
+  app = await startAgentProject('transcript-project', { 'src/greet.ts': 'export const greeting = "hello";\n', 'src/conflict.ts': 'export const word = "one";\n' }, script, { settings: { sandbox: 'off' } });
   await mkdir(SHOTS, { recursive: true });
 });
 

@@ -35,7 +35,7 @@ async function send(page: Page, text: string) {
 
 test.beforeAll(async () => {
   // A cloned repository: its config arrives committed with the rest.
-  agent = await startAgentProject('cloned-project', { 'run.js': "console.log('ran');\n", '.loupe/config.json': JSON.stringify(CONFIG, null, 2) }, script);
+  agent = await startAgentProject('cloned-project', { 'run.js': "console.log('ran');\n", '.loupe/config.json': JSON.stringify(CONFIG, null, 2) }, script, { settings: { sandbox: 'off' } });
   ({ project, served } = agent);
   await mkdir(SHOTS, { recursive: true });
 });

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
 import { startScriptedLlm, type RecordedRequest, type ScriptedLlm, type ScriptedReply } from '../../test/support/scriptedLlm';
-import { startServe, type Served } from './serve';
+import { startServe, type ServeOptions, type Served } from './serve';
 
 export interface AgentProject {
   project: string;
@@ -16,7 +16,7 @@ export interface AgentProject {
 }
 
 /** `files` (relative path → content) committed to a fresh repository named `name`, served with `script` as the model. */
-export async function startAgentProject(name: string, files: Record<string, string>, script: (req: RecordedRequest) => ScriptedReply): Promise<AgentProject> {
+export async function startAgentProject(name: string, files: Record<string, string>, script: (req: RecordedRequest) => ScriptedReply, opts: ServeOptions = {}): Promise<AgentProject> {
   const root = await realpath(await mkdtemp(path.join(os.tmpdir(), `loupe-e2e-${name}-`)));
   const project = path.join(root, name);
   for (const [rel, content] of Object.entries(files)) {
@@ -28,7 +28,7 @@ export async function startAgentProject(name: string, files: Record<string, stri
   git('add', '.');
   git('commit', '-qm', 'init');
   const llm = await startScriptedLlm(script);
-  const served = await startServe(project, { OPENAI_BASE_URL: llm.baseURL, LOUPE_MODEL: 'scripted', OPENAI_API_KEY: 'sk-env' });
+  const served = await startServe(project, { OPENAI_BASE_URL: llm.baseURL, LOUPE_MODEL: 'scripted', OPENAI_API_KEY: 'sk-env' }, opts);
   return {
     project,
     llm,

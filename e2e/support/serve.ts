@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,9 +16,15 @@ export interface Served {
 
 const BIN = fileURLToPath(new URL('../../bin/loupe.mjs', import.meta.url));
 
+export interface ServeOptions {
+  /** The user's settings.json as saved before the start (e.g. `{ sandbox: 'off' }` for tests about asking). */
+  settings?: Record<string, unknown>;
+}
+
 /** Starts the real `loupe serve` on a folder, as a user would, and reads its one URL line. */
-export async function startServe(folder: string, env: Record<string, string> = {}): Promise<Served> {
+export async function startServe(folder: string, env: Record<string, string> = {}, opts: ServeOptions = {}): Promise<Served> {
   const home = await realpath(await mkdtemp(path.join(os.tmpdir(), 'loupe-home-')));
+  if (opts.settings) await writeFile(path.join(home, 'settings.json'), JSON.stringify(opts.settings, null, 2));
   const proc = spawn(process.execPath, [BIN, 'serve', folder, '--port', '0'], {
     // HOME too: the terminal's shells must not run (or, killed mid-way, damage) the machine's rc
     // files. LOUPE_KEYCHAIN=off: a key saved by a test stays in that home, out of the user's keyring.

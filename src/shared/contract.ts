@@ -168,7 +168,7 @@ export interface ChatSessionView {
 /** `review`: edits are written, then reviewed; `ask`: each edit waits for approval first. */
 export type EditsModeName = 'review' | 'ask';
 
-export type PermissionKindName = 'read' | 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'test';
+export type PermissionKindName = 'read' | 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'test' | 'network';
 
 /** A question from the permission engine waiting for the person. */
 export interface ApprovalRequestView {
@@ -180,7 +180,9 @@ export interface ApprovalRequestView {
   /** The rule that made it ask, as text; null: no rule (the built-in default). */
   rule: string | null;
   /** What "allow always" would add to .loupe/config.json. */
-  always: { kind: PermissionKindName; pattern: string; action: 'allow' | 'ask' | 'deny' }[];
+  always: { kind: PermissionKindName; pattern: string; action: 'allow' | 'ask' | 'deny'; sandbox?: boolean }[];
+  /** Commands: true runs inside the OS sandbox, false outside it (the card says so); absent: no sandbox applies. */
+  sandboxed?: boolean;
   /** For edits: the proposed change as a unified diff. */
   diff?: string;
   /** For edits: both sides whole, for a diff editor (null: the file does not exist on that side). */
@@ -238,6 +240,21 @@ export interface LlmProbe {
   model?: string;
 }
 
+/** Whether the agent's commands run inside an OS sandbox here, and if not, why and how to get one. */
+export interface SandboxStatusView {
+  /** The config's "sandbox" as it applies ("auto" unless a trusted config says "off"). */
+  mode: 'auto' | 'off';
+  /** Commands run sandboxed now. */
+  active: boolean;
+  kind: 'bwrap' | 'sandbox-exec' | null;
+  /** Why commands run outside (off, none here); null when active. */
+  reason: string | null;
+  /** How to install one; null when not needed or not possible. */
+  install: string | null;
+  /** An untrusted config asks for "off"; it is ignored until the folder is trusted. */
+  ignored_off: boolean;
+}
+
 /** Requests: renderer → host. `params` in, `result` out. */
 export interface HostRequests {
   'app.info': { params: void; result: { version: string; transport: 'electron' | 'websocket'; platform: string } };
@@ -288,6 +305,7 @@ export interface HostRequests {
   'settings.test': { params: LlmProbe | void; result: { ok: boolean; models: string[]; latency_ms: number; error?: string } };
   /** `edits.mode` of the open workspace's .loupe/config.json. */
   'settings.editsMode': { params: void; result: { mode: EditsModeName } };
+  'settings.sandbox': { params: void; result: SandboxStatusView };
   'settings.setEditsMode': { params: { mode: EditsModeName }; result: { mode: EditsModeName } };
   /** The open folder's trust (see TrustView). */
   'trust.get': { params: void; result: TrustView };
@@ -385,6 +403,7 @@ const requestChannelMap = {
   'settings.models': true,
   'settings.test': true,
   'settings.editsMode': true,
+  'settings.sandbox': true,
   'settings.setEditsMode': true,
   'trust.get': true,
   'trust.accept': true,

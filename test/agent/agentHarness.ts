@@ -28,6 +28,8 @@ export interface AgentHarnessOptions extends Partial<Omit<AgentOptions, 'llm' | 
   git?: boolean;
   /** How the approval queue behaves when nobody answers. */
   unattended?: 'wait' | 'deny';
+  /** The user's "sandbox" setting; unset, commands run inside the sandbox where one works. */
+  sandbox?: 'auto' | 'off';
 }
 
 export async function agentHarness(opts: AgentHarnessOptions = {}): Promise<AgentHarness> {
@@ -38,7 +40,7 @@ export async function agentHarness(opts: AgentHarnessOptions = {}): Promise<Agen
   await writeTree(root, opts.files ?? {});
   const llm = await startScriptedLlm();
   const client = new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'scripted' }, { retry: { baseDelayMs: 5, maxDelayMs: 50 } });
-  const user = testTrust();
+  const user = testTrust({ sandbox: opts.sandbox });
   const services = testServices(root, { user: user.store, asker: { kind: opts.unattended === 'wait' ? 'person' : 'deny' } });
   const queue = services.queue;
   const { signal: _s, ...toolContext } = createToolContext(services, { corrector: null });

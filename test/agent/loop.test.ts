@@ -119,7 +119,7 @@ describe('agent loop', () => {
   });
 
   it('pauses a call on a permission ask until it is answered', async () => {
-    h = await agentHarness({ unattended: 'wait' });
+    h = await agentHarness({ unattended: 'wait', sandbox: 'off' });
     h.llm.enqueue({ toolCalls: [call('b1', 'bash', { command: 'echo approved-run', description: 'echo' })] }, { content: 'done' });
     h.queue.onEvent((e) => {
       if (e.type === 'requested') setTimeout(() => h!.queue.answer(e.request.id, { answer: 'once' }), 100);
@@ -132,7 +132,7 @@ describe('agent loop', () => {
   });
 
   it('tells the model when a command is denied', async () => {
-    h = await agentHarness({ unattended: 'deny' });
+    h = await agentHarness({ unattended: 'deny', sandbox: 'off' });
     h.llm.enqueue({ toolCalls: [call('b1', 'bash', { command: 'rm -rf build', description: 'clean' })] }, { content: 'I could not clean.' });
     expect((await h.agent.run('clean')).status).toBe('done');
     expect(toolMessages(h.llm.completions[1].body).b1).toMatch(/PERMISSION_DENIED.*To allow it, add \{"kind":"bash"/);

@@ -6,6 +6,7 @@ import * as pty from 'node-pty';
 import { describe, expect, it } from 'vitest';
 import { BIN, runLoupe, useCliFixture, type CliResult } from '../support/cli';
 import { git, until, writeTree } from '../support/tmp';
+import { writeUserSettings } from '../support/userSettings';
 import { call, toolMessages } from './agentHarness';
 
 const fx = useCliFixture('loupe-run-');
@@ -24,9 +25,19 @@ async function repo(): Promise<string> {
   return dir;
 }
 
-function loupe(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
-  // A Loupe home of its own: the user's settings and keyring stay out of the test.
-  const own = { LOUPE_HOME: path.join(fx.sandbox, 'home'), LOUPE_KEYCHAIN: 'off' };
+/**
+ * A Loupe home of its own, so the user's settings and keyring stay out of the test; "off" is a
+ * home whose settings turn the sandbox off, for the tests about the questions a command asks.
+ */
+function home(sandbox?: 'off'): string {
+  if (!sandbox) return path.join(fx.sandbox, 'home');
+  const dir = path.join(fx.sandbox, 'home-sandbox-off');
+  writeUserSettings(dir, { sandbox: 'off' });
+  return dir;
+}
+
+function loupe(args: string[], env: Record<string, string | undefined> = {}, sandbox?: 'off'): Promise<CliResult> {
+  const own = { LOUPE_HOME: home(sandbox), LOUPE_KEYCHAIN: 'off' };
   return runLoupe(['run', ...args], { env: { ...own, LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: fx.llm.baseURL, OPENAI_API_KEY: 'k', ...env } });
 }
 
@@ -41,7 +52,7 @@ describe('loupe run', () => {
   it('--yes: read → edit → test on a real repo, prints the final answer, exit 0', async () => {
     const dir = await repo();
     fx.llm.enqueue(...readEditTest());
-    const r = await loupe(['--cwd', dir, '--yes', 'fix add() in calc.js']);
+    const r = await loupe(['--cwd', dir, '--yes', 'fix add() in calc.js'], {}, 'off');
     expect(r.stderr).not.toMatch(/LLM_ERROR|INTERNAL/);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Reading the code\.\n→ read_file calc\.js\n {2}✓ read_file: /);
@@ -64,7 +75,7 @@ describe('loupe run', () => {
   it('--deny: refuses the unapproved command and the model is told which rule to add', async () => {
     const dir = await repo();
     fx.llm.enqueue({ toolCalls: [call('b1', 'bash', { command: 'node test.js', description: 'run the tests' })] }, { content: 'I could not run the tests.' });
-    const r = await loupe(['--cwd', dir, '--deny', 'run the tests']);
+    const r = await loupe(['--cwd', dir, '--deny', 'run the tests'], {}, 'off');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/ {2}✗ bash: PERMISSION_DENIED: /);
     const told = toolMessages(fx.llm.completions[1].body).b1;
@@ -135,7 +146,7 @@ describe('loupe run', () => {
   it('asks on the terminal when stdin is interactive: "once" runs the command', async () => {
     const dir = await repo();
     fx.llm.enqueue({ toolCalls: [call('b1', 'bash', { command: 'node test.js', description: 'run the tests' })] }, { content: 'Tests ran.' });
-    const env = { ...process.env, LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: fx.llm.baseURL, OPENAI_API_KEY: 'k' } as Record<string, string>;
+    const env = { ...process.env, LOUPE_HOME: home('off'), LOUPE_KEYCHAIN: 'off', LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: fx.llm.baseURL, OPENAI_API_KEY: 'k' } as Record<string, string>;
     const term = pty.spawn(process.execPath, [BIN, 'run', '--cwd', dir, 'run the tests'], { cols: 200, rows: 40, cwd: dir, env });
     let screen = '';
     term.onData((d) => (screen += d));
@@ -158,7 +169,7 @@ describe('loupe run', () => {
       { toolCalls: [call('e1', 'edit_file', { path: 'calc.js', old_str: 'a - b', new_str: 'a + b' })] },
       { content: 'Left it alone.' },
     );
-    const env = { ...process.env, LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: fx.llm.baseURL, OPENAI_API_KEY: 'k' } as Record<string, string>;
+    const env = { ...process.env, LOUPE_HOME: home(), LOUPE_KEYCHAIN: 'off', LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: fx.llm.baseURL, OPENAI_API_KEY: 'k' } as Record<string, string>;
     const term = pty.spawn(process.execPath, [BIN, 'run', '--cwd', dir, 'fix add'], { cols: 200, rows: 40, cwd: dir, env });
     let screen = '';
     term.onData((d) => (screen += d));

@@ -6,8 +6,8 @@ import { git } from '../support/tmp';
 let h: Harness;
 afterEach(() => h?.cleanup());
 
-async function setup(content: string, useGit = false) {
-  h = await harness({ git: useGit });
+async function setup(content: string, useGit = false, sandbox?: 'off') {
+  h = await harness({ git: useGit, sandbox });
   await h.write('src/a.ts', content);
   if (useGit) {
     git(h.root, 'add', '.');
@@ -93,7 +93,8 @@ describe('code_modify', () => {
   });
 
   it('auto_test runs the configured tests and attaches the results to the correlation', async () => {
-    await setup('x\n');
+    // The questions asked without a sandbox are the subject (run_tests' own tests cover it on).
+    await setup('x\n', false, 'off');
     const command = "printf '# pass 3\\n# fail 0\\n# skipped 1\\n'";
     await h.write('.loupe/config.json', JSON.stringify({ tests: { typescript: command } }));
     // Untrusted, the configured command does not exist; trusted, running it still needs a yes.

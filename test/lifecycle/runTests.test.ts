@@ -51,8 +51,15 @@ describe('run_tests', () => {
     expect(spec.data!.failing_tests).toEqual(expect.arrayContaining(['is broken', 'inner broken']));
   }, 90_000);
 
-  it('puts a model-supplied test_command through the test permission check', async () => {
+  it('by default a model-supplied test_command runs inside the sandbox, which keeps its writes in the workspace', async () => {
     h = await harness();
+    await h.write('pass.js', "console.log('# pass 1\\n# fail 0')");
+    const r = await h.call('run_tests', { test_command: 'node pass.js' });
+    expect(r.data, r.output).toMatchObject({ status: 'success', tests_passed: 1, source: 'argument', sandboxed: true });
+  });
+
+  it('with the sandbox off it puts a model-supplied test_command through the test permission check', async () => {
+    h = await harness({ sandbox: 'off' });
     const denied = await h.call('run_tests', { test_command: 'node -e "process.exit(0)"' });
     expect(denied.error?.code).toBe('PERMISSION_DENIED');
     await h.write('.loupe/config.json', JSON.stringify({ permissions: [{ kind: 'test', pattern: 'node *', action: 'allow' }] }));

@@ -1,8 +1,10 @@
-// run_tests runs code the model may just have written, so no run happens without a yes: every
-// way a test command comes about (a package.json script and its pre/post hooks, a pytest
-// conftest.py, a trusted config's command, the model's own test_command), with or without a
-// test_file, is asked as kind `test`; with nobody to ask it is PERMISSION_DENIED with the rule to
-// add, and the hostile code (which writes a marker outside the workspace) never runs.
+// run_tests runs code the model may just have written, so none of it reaches outside the
+// workspace without a yes: every way a test command comes about (a package.json script and its
+// pre/post hooks, a pytest conftest.py, a trusted config's command, the model's own
+// test_command), with or without a test_file. With the sandbox off each is asked as kind `test`
+// (with nobody to ask: PERMISSION_DENIED with the rule to add); with the sandbox on each runs
+// inside it. Either way the hostile code, which writes a marker outside the workspace, never
+// leaves a marker.
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -43,10 +45,11 @@ const CALLS: { name: string; args: (marker: string) => Record<string, unknown> }
   { name: 'a test_command hidden in a compound', args: (m) => ({ test_command: `echo ok && node -e "${writeMarker(m).replace(/"/g, '\\"')}"` }) },
 ];
 
-describe('run_tests never runs a test command without a yes', () => {
-  const cases = PROJECTS.flatMap((p) => CALLS.map((c) => [p.name, c.name, p, c] as const));
+const cases = PROJECTS.flatMap((p) => CALLS.map((c) => [p.name, c.name, p, c] as const));
+
+describe('with the sandbox off, run_tests never runs a test command without a yes', () => {
   it.each(cases)('%s, %s', async (_p, _c, project, call) => {
-    h = await harness();
+    h = await harness({ sandbox: 'off' });
     const marker = path.join(h.sandbox, 'marker');
     for (const [rel, text] of Object.entries(project.files(marker))) await h.write(rel, text);
     if (project.trust) await h.trust();
@@ -60,13 +63,37 @@ describe('run_tests never runs a test command without a yes', () => {
   });
 
   it('with a trusted allow rule of kind test, the same run goes ahead (the check is not a blanket refusal)', async () => {
-    h = await harness();
+    h = await harness({ sandbox: 'off' });
     const marker = path.join(h.sandbox, 'marker');
     await h.write('send.js', writeMarker(marker));
     await h.write('.loupe/config.json', JSON.stringify({ tests: { javascript: 'node send.js' }, permissions: [{ kind: 'test', pattern: 'node send.js', action: 'allow' }] }));
     await h.trust();
     const r = await h.call('run_tests', {});
     expect(r.error?.code, r.output).not.toBe('PERMISSION_DENIED');
+    expect(await exists(marker)).toBe(true);
+  });
+});
+
+describe('with the sandbox on (the default), run_tests runs test commands inside it', () => {
+  it.each(cases)('%s, %s', async (_p, _c, project, call) => {
+    h = await harness();
+    const marker = path.join(h.sandbox, 'marker');
+    for (const [rel, text] of Object.entries(project.files(marker))) await h.write(rel, text);
+    if (project.trust) await h.trust();
+    const r = await h.call('run_tests', call.args(marker));
+    // It ran, inside the sandbox; or there was no command to run (a Python file in an npm project).
+    if (r.error?.code !== 'INVALID_ARGUMENT') expect(r.data?.sandboxed, r.output).toBe(true);
+    expect(await exists(marker)).toBe(false);
+  });
+
+  it('a trusted rule with "sandbox": false runs it outside, where the marker is written (the control)', async () => {
+    h = await harness();
+    const marker = path.join(h.sandbox, 'marker');
+    await h.write('send.js', writeMarker(marker));
+    await h.write('.loupe/config.json', JSON.stringify({ tests: { javascript: 'node send.js' }, permissions: [{ kind: 'test', pattern: 'node send.js', action: 'allow', sandbox: false }] }));
+    await h.trust();
+    const r = await h.call('run_tests', {});
+    expect(r.data?.sandboxed, r.output).toBe(false);
     expect(await exists(marker)).toBe(true);
   });
 });

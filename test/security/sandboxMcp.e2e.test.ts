@@ -1,9 +1,9 @@
 // The sandbox's promises through the real `node bin/loupe.mjs mcp`, with `"sandbox": "auto"` and
 // broad allow rules: an allowed command still cannot write outside, read ~/.ssh, rewrite
 // .git/hooks or .loupe/config.json, reach a 127.0.0.1 server without a network rule, or leave a
-// process behind; each with its positive control. Needs `npm run build` first.
-// These switch themselves on: until the permission engine grants the sandbox (data.sandboxed
-// stays false), each test says so and skips.
+// process behind; each with its positive control: the same command retried with `sandbox: false`,
+// which the person approves (an MCP elicitation answered "allow once"), does what the sandbox
+// stopped. Needs `npm run build` first. Skips, saying why, only where no sandbox works.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, type TestContext } from 'vitest';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../src/main/services/sandbox/probe';
 import { git, tempDir } from '../support/tmp';
 import { testTrust, type TestTrust } from '../support/trust';
@@ -27,6 +28,7 @@ let outside: string;
 let home: string;
 let user: TestTrust;
 let client: Client | null = null;
+let asked: string[];
 let server: http.Server;
 let port: number;
 
@@ -51,13 +53,20 @@ beforeEach(async () => {
     path.join(ws.dir, '.loupe', 'config.json'),
     JSON.stringify({ sandbox: 'auto', permissions: [{ kind: 'bash', pattern: '*', action: 'allow' }, { kind: 'network', pattern: 'curl *network-ok*', action: 'allow' }] }),
   );
+  asked = [];
   const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('OPENAI_') && k !== 'LOUPE_MODEL')), LOUPE_HOME: user.configDir, HOME: home };
-  client = new Client({ name: 'sandbox-e2e', version: '1.0.0' });
+  // A client that can ask the person, who answers "allow once": nothing in the sandbox should ask.
+  client = new Client({ name: 'sandbox-e2e', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, (req) => {
+    asked.push(req.params.message);
+    return { action: 'accept', content: { decision: 'allow_once' } };
+  });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--cwd', ws.dir, '--trust'], env: env as Record<string, string>, stderr: 'pipe' }));
 });
 afterEach(async () => {
   await client?.close();
   client = null;
+  spawnSync('pkill', ['-f', '^sleep 1437$']);
   await ws.cleanup();
   rmSync(outside, { recursive: true, force: true });
   user.cleanup();
@@ -73,54 +82,84 @@ async function bash(command: string, extra: Record<string, unknown> = {}): Promi
   const r = await client!.callTool({ name: 'bash', arguments: { command, description: 'test', ...extra } });
   return r.structuredContent as unknown as Out;
 }
-/** Skips (saying why) until the permission engine runs allowed commands inside the sandbox. */
-async function needsGrant(t: TestContext): Promise<void> {
-  const probe = await bash('true');
-  if (probe.data?.sandboxed !== true) {
-    console.warn('sandbox e2e: the permission engine does not grant the sandbox yet (data.sandboxed is false); skipping');
-    t.skip();
-  }
+/** The positive control: the same command retried outside the sandbox, which the person allows. */
+async function control(command: string): Promise<Out> {
+  expect(asked, 'a sandboxed command asked nobody').toEqual([]);
+  const r = await bash(command, { sandbox: false });
+  expect(asked).toEqual([expect.stringContaining('OUTSIDE the sandbox')]);
+  expect(r.data?.sandboxed, JSON.stringify(r)).toBe(false);
+  expect(r.error?.code, JSON.stringify(r)).toBeUndefined();
+  return r;
 }
 
+const ESCAPE = 'env -i setsid nohup sleep 1437 >/dev/null 2>&1 &';
+
 d('the sandbox through loupe mcp', () => {
-  it('an allowed write outside is blocked and named; inside works', async (t) => {
-    await needsGrant(t);
+  it('an allowed write outside is blocked and named; inside works', async () => {
     const r = await bash(`echo x > ${outside}/x`);
     expect(r.error?.code).toBe('SANDBOX_BLOCKED');
     expect(r.error?.message).toContain(`blocked by the sandbox: write to ${outside}/x`);
+    expect(r.data.sandboxed).toBe(true);
     expect(existsSync(path.join(outside, 'x'))).toBe(false);
     expect((await bash('echo x > in.txt')).ok).toBe(true);
     expect(readFileSync(path.join(ws.dir, 'in.txt'), 'utf8')).toBe('x\n');
+    await control(`echo x > ${outside}/x`);
+    expect(readFileSync(path.join(outside, 'x'), 'utf8')).toBe('x\n');
   });
 
-  it('~/.ssh is unreadable, other files in HOME are', async (t) => {
-    await needsGrant(t);
+  it('writes outside by any spelling (cp, tee, dd, sh -c, node, python, a symlink, cd) stay inside', async () => {
+    writeFileSync(path.join(ws.dir, 'src.txt'), 'payload\n');
+    const spellings = [
+      (t: string) => `cp src.txt ${t}`,
+      (t: string) => `cat src.txt | tee ${t}`,
+      (t: string) => `dd if=src.txt of=${t} status=none`,
+      (t: string) => `sh -c 'echo x > ${t}'`,
+      (t: string) => `node -e "require('fs').writeFileSync('${t}', 'x')"`,
+      (t: string) => `python3 -c "open('${t}', 'w').write('x')"`,
+      (t: string) => `ln -s ${path.dirname(t)} out && echo x > out/${path.basename(t)}`,
+      (t: string) => `cd ${path.dirname(t)} && touch ${path.basename(t)}`,
+    ];
+    for (const [i, spell] of spellings.entries()) {
+      const target = path.join(outside, `w${i}`);
+      const r = await bash(spell(target));
+      expect(r.data.sandboxed, spell(target)).toBe(true);
+      expect(existsSync(target), `${spell(target)}: ${r.output}`).toBe(false);
+      spawnSync('rm', ['-f', path.join(ws.dir, 'out')]);
+    }
+    expect(asked).toEqual([]);
+  });
+
+  it('~/.ssh is unreadable, other files in HOME are', async () => {
     writeFileSync(path.join(home, 'notes.txt'), 'plain\n');
     expect((await bash(`cat ${home}/.ssh/id_ed25519`)).output).not.toContain('PRIVATE KEY');
     expect((await bash(`cat ${home}/notes.txt`)).output).toContain('plain');
+    expect((await control(`cat ${home}/.ssh/id_ed25519`)).output).toContain('PRIVATE KEY');
   });
 
-  it('.git/hooks and .loupe/config.json are read-only; git commit works', async (t) => {
-    await needsGrant(t);
+  it('.git/hooks and .loupe/config.json are read-only; git commit works', async () => {
     for (const rel of ['.git/hooks/pre-commit', '.loupe/config.json']) {
       const r = await bash(`echo x > ${rel}`);
       expect(r.error?.code, rel).toBe('SANDBOX_BLOCKED');
     }
     expect((await bash('echo a > a && git add a && git -c user.email=a@b -c user.name=a commit -qm a')).ok).toBe(true);
+    await control('echo x > .git/hooks/pre-commit');
+    expect(readFileSync(path.join(ws.dir, '.git/hooks/pre-commit'), 'utf8')).toBe('x\n');
   });
 
-  it('127.0.0.1:PORT is out of reach without a network rule, reached with one', async (t) => {
-    await needsGrant(t);
+  it('127.0.0.1:PORT is out of reach without a network rule, reached with one', async () => {
     const r = await bash(`curl -sS --max-time 5 http://127.0.0.1:${port}/`);
     expect(r.error?.code).toBe('SANDBOX_BLOCKED');
     expect(r.error?.message).toContain(`network access to 127.0.0.1:${port}`);
     const ok = await bash(`curl -sS --max-time 5 http://127.0.0.1:${port}/network-ok`);
     expect(ok.output).toContain('reached');
+    expect((await control(`curl -sS --max-time 5 http://127.0.0.1:${port}/`)).output).toContain('reached');
   });
 
-  it('leaves no process behind', async (t) => {
-    await needsGrant(t);
-    expect((await bash('setsid nohup sleep 1437 >/dev/null 2>&1 &\necho started')).ok).toBe(true);
+  it('leaves no process behind', async () => {
+    // `env -i` drops the environment marker the reaper finds processes by, and setsid leaves the
+    // process group. The control is in the command itself: the escapee was running when it ended.
+    const r = await bash(`${ESCAPE}\nsleep 0.5; pgrep -f '^sleep 1437$' >/dev/null && echo running`);
+    expect(r.output).toContain('running');
     expect(spawnSync('pgrep', ['-f', '^sleep 1437$'], { encoding: 'utf8' }).stdout.trim()).toBe('');
   });
 });

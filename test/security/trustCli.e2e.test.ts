@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { call, toolMessages } from '../agent/agentHarness';
 import { BIN, runLoupe, useCliFixture } from '../support/cli';
 import { git, until, writeTree } from '../support/tmp';
+import { writeUserSettings } from '../support/userSettings';
 
 const fx = useCliFixture('loupe-trust-cli-');
 let n = 0;
@@ -35,7 +36,10 @@ async function clone(files: Record<string, string>): Promise<Clone> {
   git(origin, 'commit', '-qm', 'init');
   const dir = path.join(fx.sandbox, `clone${id}`);
   git(fx.sandbox, 'clone', '-q', origin, dir);
-  return { dir, home: path.join(fx.sandbox, `home${id}`), marker };
+  // The questions are the subject, so the sandbox is off (sandboxMcp and sandboxCli cover it on).
+  const home = path.join(fx.sandbox, `home${id}`);
+  writeUserSettings(home, { sandbox: 'off' });
+  return { dir, home, marker };
 }
 
 const loupe = (c: Clone, args: string[]) =>

@@ -10,6 +10,7 @@ import { testServices } from './services';
 import { trustCurrentConfig } from '../../src/main/services/permissions/trust';
 import { UserSettings } from '../../src/main/services/settings/userSettings';
 import { git, tempDir } from './tmp';
+import { writeUserSettings } from './userSettings';
 
 export interface Harness {
   /** A sandbox folder holding the workspace, so writes that escape it can be seen. */
@@ -29,6 +30,11 @@ export interface HarnessOptions {
   git?: boolean;
   corrector?: EditCorrector | null;
   logger?: Logger;
+  /**
+   * The user's "sandbox" setting. Tests about the questions a command asks without a sandbox
+   * set "off"; unset, the default applies (commands run inside the sandbox where one works).
+   */
+  sandbox?: 'auto' | 'off';
 }
 
 export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -40,6 +46,7 @@ export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
   const userDir = path.join(sandbox, 'user');
   const previousHome = process.env.LOUPE_HOME;
   process.env.LOUPE_HOME = userDir;
+  if (opts.sandbox) writeUserSettings(userDir, { sandbox: opts.sandbox });
   const ctx = createToolContext(testServices(root, { configDir: userDir, logger: opts.logger }), { corrector: opts.corrector ?? null });
   const registry = createToolRegistry();
   return {

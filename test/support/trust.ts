@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { trustCurrentConfig } from '../../src/main/services/permissions/trust';
 import { UserSettings } from '../../src/main/services/settings/userSettings';
+import { writeUserSettings } from './userSettings';
 
 export interface TestTrust {
   /** The user's settings, in a config folder of its own (outside every workspace). */
@@ -15,8 +16,14 @@ export interface TestTrust {
   cleanup(): void;
 }
 
-export function testTrust(): TestTrust {
+export interface TestTrustOptions {
+  /** The user's "sandbox" setting ("off" for tests about the questions asked without one). */
+  sandbox?: 'auto' | 'off';
+}
+
+export function testTrust(opts: TestTrustOptions = {}): TestTrust {
   const configDir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'loupe-user-')));
+  if (opts.sandbox) writeUserSettings(configDir, { sandbox: opts.sandbox });
   const store = new UserSettings(configDir);
   return {
     store,

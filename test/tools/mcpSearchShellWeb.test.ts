@@ -23,7 +23,8 @@ beforeEach(async () => {
   await mkdir(path.join(root, '.loupe'));
   await writeFile(path.join(root, '.loupe', 'config.json'), JSON.stringify({ permissions: [{ kind: 'bash', pattern: 'echo *', action: 'allow' }] }));
   // The user's settings in a temp folder, and the folder trusted with its rules (as `loupe trust` does).
-  user = testTrust();
+  // bash's questions are the subject here: without a sandbox (sandboxMcp covers it on).
+  user = testTrust({ sandbox: 'off' });
   process.env.LOUPE_HOME = user.configDir;
   await user.trust(root);
   const server = createMcpServer(createToolRegistry(), (asker) => testServices(root, { user: user.store, asker }), { corrector: null });

@@ -49,7 +49,8 @@ beforeAll(() => {
 beforeEach(async () => {
   ({ dir: ws, cleanup } = await tempDir('loupe-mcp-perm-'));
   asked = [];
-  user = testTrust();
+  // The questions asked over stdio are the subject: without a sandbox (sandboxMcp covers it on).
+  user = testTrust({ sandbox: 'off' });
   await writeTree(ws, { 'src/a.ts': 'export const needle = 1;\n' });
   await mkdir(path.join(ws, '.loupe'));
   await writeFile(

@@ -2,6 +2,7 @@
 // permission rules read from the workspace's .loupe/config.json and nobody to approve asks
 // (the unattended gate a host without approval cards gets).
 import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,8 +32,8 @@ beforeEach(async () => {
 afterEach(() => h.cleanup());
 
 // The rules are the subject, so the folder is trusted with them as written (as `loupe trust` does).
-const rules = async (permissions: unknown[]) => {
-  await h.write('.loupe/config.json', JSON.stringify({ permissions }, null, 2));
+const rules = async (permissions: unknown[], sandbox?: 'auto' | 'off') => {
+  await h.write('.loupe/config.json', JSON.stringify({ permissions, ...(sandbox ? { sandbox } : {}) }, null, 2));
   await h.trust();
 };
 
@@ -71,7 +72,8 @@ describe('search tools', () => {
 });
 
 describe('bash tool', () => {
-  it('asks by default; with nobody to ask it is denied naming the rule to add, and nothing runs', async () => {
+  it('with the sandbox off it asks; with nobody to ask it is denied naming the rule to add, and nothing runs', async () => {
+    await rules([], 'off');
     const r = await h.call('bash', { command: 'touch ran.txt', description: 'make a file' });
     expect(r.ok).toBe(false);
     expect(r.error?.code).toBe('PERMISSION_DENIED');
@@ -117,8 +119,28 @@ describe('bash tool', () => {
     expect(long.output.length).toBeLessThan(35_000);
   });
 
-  it('external paths: a redirect outside the workspace needs its own rule', async () => {
+  it('by default it runs inside the sandbox without a question, and says so', async () => {
+    const r = await h.call('bash', { command: 'touch ran.txt', description: 'make a file' });
+    expect(r, r.output).toMatchObject({ ok: true, data: { exit_code: 0, sandboxed: true } });
+    expect(await h.read('ran.txt')).toBe('');
+  });
+
+  it('by default a redirect outside the workspace is blocked by the sandbox, named, and nothing is written', async () => {
     await rules([{ kind: 'bash', pattern: 'echo *', action: 'allow' }]);
+    // Not under /tmp: the sandbox's /tmp is private to the command, so a write there lands in it.
+    const outside = mkdtempSync('/var/tmp/loupe-outside-');
+    try {
+      const target = path.join(outside, 'outside.txt');
+      const r = await h.call('bash', { command: `echo leak > ${target}`, description: 'write outside' });
+      expect(r.error, r.output).toMatchObject({ code: 'SANDBOX_BLOCKED', message: expect.stringContaining(`blocked by the sandbox: write to ${target}`) });
+      expect(existsSync(target)).toBe(false);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('external paths: with the sandbox off a redirect outside the workspace needs its own rule', async () => {
+    await rules([{ kind: 'bash', pattern: 'echo *', action: 'allow' }], 'off');
     const target = path.join(h.sandbox, 'outside.txt');
     const r = await h.call('bash', { command: `echo leak > ${target}`, description: 'write outside' });
     expect(r.error?.code).toBe('PERMISSION_DENIED');

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatEvent, EventChannel, HostEvents } from '../../shared/contract';
 import { startScriptedLlm, type ScriptedLlm } from '../../../test/support/scriptedLlm';
 import { tempDir, until, writeTree } from '../../../test/support/tmp';
+import { writeUserSettings } from '../../../test/support/userSettings';
 import { foldTranscript } from '../../renderer/store/chatFold';
 import { Host } from './host';
 
@@ -25,6 +26,8 @@ beforeEach(async () => {
   }
   ({ dir, cleanup } = await tempDir());
   llm = await startScriptedLlm();
+  // These tests walk through the approval cards, so commands ask: the sandbox is off.
+  writeUserSettings(path.join(dir, 'config'), { sandbox: 'off' });
   host = new Host({ transport: 'websocket', configDir: path.join(dir, 'config') });
   events = [];
   host.onEvent((ch, p) => events.push({ ch, p }));
@@ -177,6 +180,17 @@ describe('Host agent channels', () => {
     await host.handle('chat.stop', { session_id: first.session_id });
     expect(finished()).toMatchObject({ status: 'aborted' });
     expect(await host.handle('approvals.list', undefined)).toEqual([]);
+  });
+});
+
+describe('sandbox status', () => {
+  it('settings.sandbox says whether commands run sandboxed, and an untrusted "off" is ignored and named', async () => {
+    writeUserSettings(path.join(dir, 'config'), {});
+    await writeTree(path.join(dir, 'ws'), { '.loupe/config.json': JSON.stringify({ sandbox: 'off' }) });
+    const s = await host.handle('settings.sandbox', undefined);
+    expect(s).toMatchObject({ mode: 'auto', ignored_off: true });
+    // Whether a sandbox works depends on the machine; when it does not, the reason says why.
+    if (!s.active) expect(s.reason).toEqual(expect.any(String));
   });
 });
 

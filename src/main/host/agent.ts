@@ -11,6 +11,7 @@ import type {
   LlmProbe,
   LlmSettingsView,
   Params,
+  SandboxStatusView,
 } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
@@ -29,6 +30,7 @@ import type { ApprovalQueue } from '../services/permissions/approvalQueue';
 import type { PermissionGate } from '../services/permissions/permissionGate';
 import { ConfigMalformedError, describeProblem } from '../services/permissions/errors';
 import { CONFIG_REL, type ProjectConfig } from '../services/permissions/projectConfig';
+import { sandboxStatus } from '../services/permissions/sandboxPlan';
 import { titleFrom, type SessionRecord, type SessionStore } from '../services/sessions/sessionStore';
 import type { UserSettings } from '../services/settings/userSettings';
 import type { WorkspaceServices } from '../workspace/compose';
@@ -161,6 +163,12 @@ export class AgentHost {
     return { mode: (await this.ws().project.load()).editsMode ?? 'review' };
   }
 
+  async sandboxStatus(): Promise<SandboxStatusView> {
+    const services = this.opts.services();
+    const project = await services.project.load();
+    return sandboxStatus(project, services.engine.sandboxMode(project), await services.sandbox.status());
+  }
+
   async setEditsMode(p: Params<'settings.setEditsMode'>): Promise<{ mode: EditsModeName }> {
     if (p?.mode !== 'review' && p?.mode !== 'ask') throw new InvalidArgumentError(`mode must be "review" or "ask" (got ${JSON.stringify(p?.mode)}).`);
     try {
@@ -221,7 +229,8 @@ export class AgentHost {
     if (!patterns.length) throw new InvalidArgumentError('"Allow always" needs a pattern to save.');
     if (JSON.stringify(patterns) === JSON.stringify(proposed)) return { answered: w.queue.answer(p.id, { answer: 'always' }) };
     // An edited rule: saved as the person wrote it, and this call allowed once.
-    await w.project.addRules(patterns.map((pattern) => ({ kind: req.kind, pattern, action: 'allow' as const })));
+    // A card for running outside the sandbox saves rules that say so, edited or not.
+    await w.project.addRules(patterns.map((pattern) => ({ kind: req.kind, pattern, action: 'allow' as const, ...(req.sandboxed === false ? { sandbox: false } : {}) })));
     return { answered: w.queue.answer(p.id, { answer: 'once' }) };
   }
 

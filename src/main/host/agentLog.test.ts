@@ -1,6 +1,7 @@
 // What the app's agent writes to the user's log, where Help › Open Log finds it: a tool that
 // crashes (the model gets INTERNAL; the log keeps the whole stack) and a config problem.
 import { testServices } from '../../../test/support/services';
+import { writeUserSettings } from '../../../test/support/userSettings';
 import { openUserSettings } from '../workspace/compose';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -92,6 +93,7 @@ describe('the app agent logs to the user log', () => {
     const configDir = path.join(dir, 'config');
     const ws = path.join(dir, 'ws');
     await writeTree(ws, { '.loupe/config.json': '{ "permissions": [\n  { "kind": "bash", \n' });
+    writeUserSettings(configDir, { sandbox: 'off' }); // the card is the subject: commands ask
     const events: { ch: EventChannel; p: unknown }[] = [];
     const { logger } = userLog({ configDir });
     const services = testServices(ws, { configDir, asker: { kind: 'person' }, logger });

@@ -222,6 +222,7 @@ export class Host {
       'settings.models': (p) => this.agent.models(p ?? undefined),
       'settings.test': (p) => this.agent.test(p ?? undefined),
       'settings.editsMode': () => this.agent.editsMode(),
+      'settings.sandbox': () => this.agent.sandboxStatus(),
       'settings.setEditsMode': (p) => this.agent.setEditsMode(obj(p) as Params<'settings.setEditsMode'>),
       'trust.get': () => this.trust.get(this.ws().info.root),
       'trust.accept': (p) => this.trustAnswer(this.trust.accept(this.ws().info.root, obj(p).digest)),

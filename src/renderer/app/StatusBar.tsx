@@ -27,7 +27,7 @@ export function StatusBar() {
       {root && <span className="status-item status-path">{root}</span>}
       {index && (
         <span className="status-item" data-testid="index-status">
-          {index.done ? `${index.files.toLocaleString('en-US')} files` : `Indexing ${index.files.toLocaleString('en-US')} files…`}
+          {index.done ? `${index.files.toLocaleString('en-US')} ${index.files === 1 ? 'file' : 'files'}` : `Indexing ${index.files.toLocaleString('en-US')} files…`}
         </span>
       )}
       {isGit && <span className="status-item">{changes === 0 ? 'git: clean' : `git: ${changes} changed`}</span>}

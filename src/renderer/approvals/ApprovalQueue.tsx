@@ -21,6 +21,7 @@ const KIND_LABEL: Record<ApprovalRequestView['kind'], string> = {
   webfetch: 'Fetch a URL',
   external_directory: 'Outside the workspace',
   test: 'Run tests',
+  network: 'Network',
 };
 
 function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus: boolean }) {
@@ -57,10 +58,16 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
   // An edit with no rule behind it asks because of the edits mode, which the reason already says.
   const why = req.rule ? `Rule: ${req.rule}` : req.kind === 'edit' ? 'Switch it off with the pill by Send, or allow this file always.' : 'No rule matches; the default for this kind is to ask.';
   return (
-    <div className="approval-card" ref={ref} tabIndex={-1} data-testid="approval-card" data-kind={req.kind} data-status={busy ? 'answering' : 'pending'} onKeyDown={onKey}>
+    <div className="approval-card" ref={ref} tabIndex={-1} data-testid="approval-card" data-kind={req.kind} data-sandboxed={req.sandboxed === undefined ? undefined : String(req.sandboxed)} data-status={busy ? 'answering' : 'pending'} onKeyDown={onKey}>
       <div className="approval-head">
         <span className={`approval-kind kind-${req.kind}`}>{KIND_LABEL[req.kind] ?? req.kind}</span>
         <span className="approval-tool">{req.tool}</span>
+        {req.sandboxed === false && (
+          <span className="approval-outside" data-testid="approval-outside">
+            runs OUTSIDE the sandbox
+          </span>
+        )}
+        {req.sandboxed === true && <span className="muted">runs inside the sandbox</span>}
       </div>
       <pre className="approval-subject" data-testid="approval-subject">
         {req.summary}
@@ -104,7 +111,7 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       </div>
       {!editing && req.always.length > 0 && (
         <div className="approval-rule-preview muted">
-          Always would save: {req.always.map((r) => `${r.kind} "${r.pattern}"`).join(', ')}
+          Always would save: {req.always.map((r) => `${r.kind} "${r.pattern}"${r.sandbox === false ? " (outside the sandbox)" : ""}`).join(', ')}
         </div>
       )}
     </div>

@@ -9,6 +9,13 @@ function pretty(args: unknown, argsText: string): string {
   return JSON.stringify(args, null, 2);
 }
 
+/** What the sandbox stopped, as the runner reported it (a sentence, a list, or fields). */
+function describeBlocked(blocked: unknown): string {
+  if (typeof blocked === 'string') return blocked;
+  if (Array.isArray(blocked)) return blocked.map(describeBlocked).join('; ');
+  return JSON.stringify(blocked);
+}
+
 export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   const showModificationInReview = useApp((s) => s.showModificationInReview);
   const waiting = useApp((s) => item.status === 'running' && s.approvals.some((a) => a.call_id === item.id));
@@ -28,6 +35,11 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
         <code className="tool-summary" title={summary}>
           {summary}
         </code>
+        {typeof item.data?.sandboxed === 'boolean' && (
+          <span className={`tool-sandbox${item.data.sandboxed ? '' : ' tool-outside'}`} data-testid="tool-call-sandbox" data-sandboxed={String(item.data.sandboxed)}>
+            {item.data.sandboxed ? 'sandboxed' : 'outside the sandbox'}
+          </span>
+        )}
         <span className="tool-state">
           {label}
           {item.durationMs !== undefined ? ` · ${item.durationMs < 1000 ? `${Math.round(item.durationMs)} ms` : `${(item.durationMs / 1000).toFixed(1)} s`}` : ''}
@@ -55,9 +67,16 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
         )}
       </div>
       {showArgs && <pre className="tool-args">{pretty(item.args, item.argsText)}</pre>}
-      {item.error && (
+      {/* A sandbox block is told once, in the person's words below; the model's wording stays in the output. */}
+      {item.error && item.errorCode !== 'SANDBOX_BLOCKED' && (
         <div className="tool-error-text" data-testid="tool-call-error">
           {item.error}
+        </div>
+      )}
+      {item.errorCode === 'SANDBOX_BLOCKED' && (
+        <div className="tool-blocked" data-testid="tool-call-blocked">
+          Blocked by the sandbox{item.data?.blocked !== undefined ? `: ${describeBlocked(item.data.blocked)}` : ''}. The agent may retry it outside the sandbox, which
+          asks you first on a card marked &ldquo;runs OUTSIDE the sandbox&rdquo;; or allow it with a rule in .loupe/config.json (a network rule, or &quot;sandbox&quot;: false).
         </div>
       )}
       {showOutput && item.output && (

@@ -50,3 +50,16 @@ describe('tool card', () => {
     expect(html).toContain('<code class="tool-summary" title=""></code>');
   });
 });
+
+describe('tool card and the sandbox', () => {
+  it('says sandboxed or outside from data.sandboxed, and what a SANDBOX_BLOCKED call was stopped from', () => {
+    const bash = { tool: 'bash', effect: 'execute' as const, summary: 'echo x > /etc/hosts' };
+    expect(render(item({ ...bash, data: { sandboxed: true } }))).toMatch(/data-testid="tool-call-sandbox" data-sandboxed="true">sandboxed</);
+    expect(render(item({ ...bash, data: { sandboxed: false } }))).toMatch(/data-sandboxed="false">outside the sandbox</);
+    expect(render(item({ ...bash, data: {} }))).not.toContain('tool-call-sandbox');
+    const blocked = render(item({ ...bash, status: 'error', error: 'SANDBOX_BLOCKED: blocked by the sandbox', errorCode: 'SANDBOX_BLOCKED', data: { sandboxed: true, blocked: 'write to /etc/hosts' } }));
+    expect(blocked).toContain('data-testid="tool-call-blocked"');
+    expect(blocked).toContain('Blocked by the sandbox: write to /etc/hosts. The agent may retry it outside the sandbox');
+    expect(render(item({ ...bash, status: 'error', error: 'EXIT: 1', errorCode: 'EXIT' }))).not.toContain('tool-call-blocked');
+  });
+});

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { LlmProbe, LlmSettingsView } from '../../shared/contract';
+import type { LlmProbe, LlmSettingsView, SandboxStatusView } from '../../shared/contract';
 import { useApp } from '../store';
 import './settings.css';
 
@@ -22,6 +22,7 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
   const result = useApp((s) => s.settingsTest);
   const editsMode = useApp((s) => s.editsMode);
   const setEditsMode = useApp((s) => s.setEditsMode);
+  const sandbox = useApp((s) => s.sandboxStatus);
   // The form starts from the values as they were when it opened; a refetch does not overwrite typing.
   const [baseUrl, setBaseUrl] = useState(settings.base_url);
   const [model, setModel] = useState(settings.model);
@@ -146,6 +147,7 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
             </label>
           </>
         )}
+        {sandbox && <SandboxLine status={sandbox} />}
         <div className="settings-actions">
           <button type="button" className="btn" disabled={busy !== null || !baseUrl.trim()} onClick={() => void test(probe())}>
             {busy === 'testing' ? 'Testing…' : 'Test connection'}
@@ -159,6 +161,24 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
           </button>
         </div>
       </form>
+    </div>
+  );
+}
+
+/** Whether commands run sandboxed, and if not, why and how to change that. */
+function SandboxLine({ status }: { status: SandboxStatusView }) {
+  return (
+    <div className="settings-sandbox" data-testid="settings-sandbox" data-active={String(status.active)}>
+      <span>
+        Command sandbox: <strong>{status.active ? `on (${status.kind})` : 'off'}</strong>
+      </span>
+      <span className="muted settings-note">
+        {status.active
+          ? 'Commands run with no network (unless a network rule allows it) and write only in the workspace, so most need no approval. Set "sandbox": "off" in .loupe/config.json to ask for each instead.'
+          : `${status.reason}; every command without an allow rule asks.`}
+        {status.install && <> To get it: <code data-testid="settings-sandbox-install">{status.install}</code></>}
+        {status.ignored_off && ' This folder\'s config asks for "sandbox": "off", which applies only once you trust the folder.'}
+      </span>
     </div>
   );
 }

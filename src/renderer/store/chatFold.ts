@@ -10,7 +10,7 @@ export type ChatItem =
   /** The model's reasoning: shown collapsed, apart from the answer. */
   | { kind: 'reasoning'; id: string; text: string; streaming: boolean }
   /** title, effect and summary: what the tool says of itself and of this call (summary: once the arguments are complete). */
-  | { kind: 'tool'; id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; data?: Record<string, unknown>; durationMs?: number }
+  | { kind: 'tool'; id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; errorCode?: string; data?: Record<string, unknown>; durationMs?: number }
   | { kind: 'error'; id: string; code: string; message: string }
   | { kind: 'note'; id: string; text: string };
 
@@ -72,7 +72,7 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
           data: e.data,
           // A session saved before results were kept knows no duration.
           durationMs: Number.isFinite(e.duration_ms) ? e.duration_ms : undefined,
-          ...(e.error ? { error: `${e.error.code}: ${e.error.message}` } : {}),
+          ...(e.error ? { error: `${e.error.code}: ${e.error.message}`, errorCode: e.error.code } : {}),
         })) ?? items
       );
     case 'retry': {

@@ -1,4 +1,4 @@
-import type { EditsModeName, LlmProbe, LlmSettingsView, Params } from '../../shared/contract';
+import type { EditsModeName, LlmProbe, LlmSettingsView, Params, SandboxStatusView } from '../../shared/contract';
 import { errorMessage } from '../host-client';
 import type { SliceCreator } from './types';
 
@@ -11,6 +11,8 @@ export interface SettingsSlice {
   settingsTest: { ok: boolean; message: string } | null;
   /** The open project's `edits.mode`; null until known (or with no workspace). */
   editsMode: EditsModeName | null;
+  /** Whether the agent's commands run in an OS sandbox here; null until known (or with no workspace). */
+  sandboxStatus: SandboxStatusView | null;
   loadSettings(): Promise<void>;
   loadEditsMode(): Promise<void>;
   /** Written to .loupe/config.json at once, not with the model settings' Save. */
@@ -30,6 +32,7 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, { cli
   settingsModels: [],
   settingsTest: null,
   editsMode: null,
+  sandboxStatus: null,
 
   async loadSettings() {
     try {
@@ -43,6 +46,10 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, { cli
     set({ settingsOpen: true, settingsError: null, settingsTest: null });
     void get().loadSettings();
     void get().loadEditsMode();
+    void client.request('settings.sandbox', undefined).then(
+      (sandboxStatus) => set({ sandboxStatus }),
+      () => set({ sandboxStatus: null }),
+    );
   },
 
   async loadEditsMode() {

@@ -14,6 +14,8 @@ export const LoupeConfigSchema = z.object({
   edits: z.object({ mode: z.enum(['review', 'ask']).optional() }).optional(),
   /** Test command per language, e.g. {"typescript": "npx vitest run"}. */
   tests: z.record(z.string(), z.string().min(1)).optional(),
+  /** Commands run inside the OS sandbox where one works ("auto", the default) or never ("off"). */
+  sandbox: z.enum(['auto', 'off']).optional(),
   languages: z.array(z.string().min(1)).optional(),
   search: z.object({ exclude: z.array(z.string().min(1)).optional() }).optional(),
   limits: z

@@ -3,6 +3,7 @@
 import { describeProblem, ConfigMalformedError, PermissionDeniedError } from './errors';
 import type { ApprovalQueue, ProposedEdit } from './approvalQueue';
 import { CONFIG_REL } from './projectConfig';
+import { containedBySandbox, describeGrant, outsideByRule } from './sandboxPlan';
 import type { SandboxGrant } from '../sandbox/types';
 import type { PermissionEngine, PermissionQuery } from './ruleEngine';
 import { describeRule, type Decision, type PermissionAction, type PermissionRule } from './types';
@@ -27,7 +28,8 @@ export interface AuthorizeInput {
 export interface Authorized {
   decision: Decision;
   /** How it was allowed: by a rule or default, or by the person just now. */
-  by: 'rule' | 'once' | 'always';
+  /** `sandbox`: it would have asked, but the OS sandbox contains what the question was about. */
+  by: 'rule' | 'once' | 'always' | 'sandbox';
   /** Commands only: run inside the OS sandbox with this grant, or outside it when null. */
   sandbox: SandboxGrant | null;
 }
@@ -37,6 +39,10 @@ export interface GateOptions {
   persist: (rules: PermissionRule[]) => Promise<void>;
   /** Told when an "always" answer could only be kept for this session. */
   onWarning?: (message: string) => void;
+}
+
+function stripSource(r: PermissionRule): PermissionRule {
+  return { kind: r.kind, pattern: r.pattern, action: r.action };
 }
 
 export function ruleToAdd(rules: PermissionRule[]): string {
@@ -77,8 +83,27 @@ export class PermissionGate {
         ...(decision.rule ? { rule: describeRule(decision.rule) } : {}),
       });
     }
-    if (decision.action === 'allow') return { decision, by: 'rule', sandbox: null };
-    if (input.alreadyApproved) return { decision, by: 'once', sandbox: null };
+    const q = input.query;
+    const plan = q.kind === 'bash' || q.kind === 'test' ? await this.engine.sandboxPlan(q.command) : null;
+    // Off or unavailable: exactly the questions of a Loupe without a sandbox (the settings say why).
+    if (!plan?.active) return this.ask(input, decision, null, undefined);
+    if (outsideByRule(decision)) return { decision: { ...decision, reason: `${decision.reason}; the rule says "sandbox": false, so it runs outside the sandbox` }, by: 'rule', sandbox: null };
+    if (input.outsideSandbox) {
+      // The model's retry after SANDBOX_BLOCKED: only a person lifts the sandbox, and an "always"
+      // answer writes a rule that says so.
+      const always = decision.action === 'allow' && decision.rule ? [{ ...stripSource(decision.rule), sandbox: false }] : decision.always.map((r) => ({ ...r, sandbox: false }));
+      const outside = { ...decision, action: 'ask' as const, always, reason: `runs OUTSIDE the sandbox (full access to files and network): ${decision.reason}` };
+      return this.ask({ ...input, alreadyApproved: false }, outside, null, false);
+    }
+    const sandboxed = { ...decision, reason: `${decision.reason}; ${describeGrant(plan.grant)}` };
+    if (decision.action === 'allow') return { decision: sandboxed, by: 'rule', sandbox: plan.grant };
+    if (containedBySandbox(decision)) return { decision: sandboxed, by: 'sandbox', sandbox: plan.grant };
+    return this.ask(input, sandboxed, plan.grant, true);
+  }
+
+  private async ask(input: AuthorizeInput, decision: Decision, grant: SandboxGrant | null, sandboxed: boolean | undefined): Promise<Authorized> {
+    if (decision.action === 'allow') return { decision, by: 'rule', sandbox: grant };
+    if (input.alreadyApproved) return { decision, by: 'once', sandbox: grant };
 
     const answer = await this.queue.request(
       {
@@ -88,6 +113,7 @@ export class PermissionGate {
         reason: decision.reason,
         rule: decision.rule ? describeRule(decision.rule) : null,
         always: decision.always,
+        ...(sandboxed !== undefined ? { sandboxed } : {}),
         ...(input.diff !== undefined ? { diff: typeof input.diff === 'function' ? input.diff() : input.diff } : {}),
         ...(input.edit ? { edit: input.edit } : {}),
         ...(this.call ? { call_id: this.call.call_id, correlation_id: this.call.correlation_id } : {}),
@@ -101,7 +127,7 @@ export class PermissionGate {
       throw new PermissionDeniedError(`The user denied ${input.summary}${answer.message ? `: "${answer.message}"` : '.'}`, { denied_by: 'user', ...(answer.message ? { message: answer.message } : {}) });
     }
     if (answer.answer === 'always') await this.remember(decision.always);
-    return { decision, by: answer.answer, sandbox: null };
+    return { decision, by: answer.answer, sandbox: grant };
   }
 
   /**

@@ -29,7 +29,7 @@ export interface ProjectRules {
   /** False while the file's grants are ignored for want of trust (absent: true). */
   trusted?: boolean;
   /** What an untrusted file would have granted: its allow rules and test commands. */
-  ignored?: { rules: SourcedRule[]; tests: Record<string, string> };
+  ignored?: { rules: SourcedRule[]; tests: Record<string, string>; sandboxOff?: true };
 }
 
 const NO_CONFIG: ProjectRules = { rules: [], problems: [], config: {} };
@@ -103,9 +103,9 @@ export class ProjectConfig {
       const has = (r: PermissionRule) =>
         list.some((x) => {
           const p = PermissionRuleSchema.safeParse(x);
-          return p.success && p.data.kind === r.kind && p.data.pattern === r.pattern && p.data.action === r.action;
+          return p.success && p.data.kind === r.kind && p.data.pattern === r.pattern && p.data.action === r.action && (p.data.sandbox === false) === (r.sandbox === false);
         });
-      for (const r of add) if (!has(r)) list.push({ kind: r.kind, pattern: r.pattern, action: r.action });
+      for (const r of add) if (!has(r)) list.push({ kind: r.kind, pattern: r.pattern, action: r.action, ...(r.sandbox === false ? { sandbox: false } : {}) });
       return { ...doc, permissions: list };
     });
   }
@@ -168,10 +168,11 @@ function safeJson(text: string): unknown {
 function withoutGrants(value: ProjectRules): ProjectRules {
   const allow = value.rules.filter((r) => r.action === 'allow');
   const { tests, ...rest } = value;
-  const { tests: _tests, ...config } = value.config;
-  const kept = { ...config, ...(config.permissions ? { permissions: config.permissions.filter((r) => r.action !== 'allow') } : {}) };
-  if (!allow.length && !tests) return { ...rest, config: kept };
-  return { ...rest, config: kept, rules: value.rules.filter((r) => r.action !== 'allow'), trusted: false, ignored: { rules: allow, tests: tests ?? {} } };
+  // "sandbox": "off" lifts a protection, so a file nobody trusted cannot turn the sandbox off.
+  const { tests: _tests, sandbox, ...config } = value.config;
+  const kept = { ...config, ...(sandbox === 'auto' ? { sandbox } : {}), ...(config.permissions ? { permissions: config.permissions.filter((r) => r.action !== 'allow') } : {}) };
+  if (!allow.length && !tests && sandbox !== 'off') return { ...rest, config: kept };
+  return { ...rest, config: kept, rules: value.rules.filter((r) => r.action !== 'allow'), trusted: false, ignored: { rules: allow, tests: tests ?? {}, ...(sandbox === 'off' ? { sandboxOff: true as const } : {}) } };
 }
 
 /** The file's text as rules and settings: every valid key applies, every other one is a problem. */

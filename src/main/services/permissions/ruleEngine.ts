@@ -10,6 +10,7 @@ import { judgePaths, mayMatchUnder } from './pathDecisions';
 import { expandHome, matchCommand, matchPath, matchUrl } from './patterns';
 import { coversPath } from './patterns';
 import type { SandboxAvailability } from '../sandbox/types';
+import { planSandbox, type SandboxPlan } from './sandboxPlan';
 import type { EditsMode, ProjectRules } from './projectConfig';
 import { describeRule, type Decision, type PermissionAction, type PermissionKind, type PermissionRule, type SourcedRule } from './types';
 
@@ -29,6 +30,8 @@ export interface EngineOptions {
   editsMode?: () => EditsMode;
   /** Whether an OS sandbox works here (commands run inside it when the config says "auto"). */
   sandbox?: () => Promise<SandboxAvailability>;
+  /** The user's own "sandbox" setting: applies where the project's config does not say. */
+  userSandbox?: () => 'auto' | 'off' | undefined;
 }
 
 /** Built-in defaults: not rules, so any rule beats them. */
@@ -39,6 +42,8 @@ const DEFAULTS: Record<PermissionKind, PermissionAction> = {
   webfetch: 'ask',
   external_directory: 'ask',
   test: 'ask',
+  // Not asked through decide(): the sandbox plan reads network rules; no rule, no network.
+  network: 'deny',
 };
 
 
@@ -73,6 +78,20 @@ export class PermissionEngine {
     return { rules: [...this.session, ...project.rules, ...user], editsMode };
   }
 
+  /** How a command would run: inside the sandbox or not (and why), with or without the network. */
+  async sandboxPlan(command: string): Promise<SandboxPlan> {
+    const project = await this.opts.project.load();
+    const { rules } = await this.loadRules();
+    const availability = (await this.opts.sandbox?.()) ?? { available: false, kind: null, reason: 'no sandbox probe was given', install: null };
+    const parts = (await analyseCommand(command)).commands.filter((c) => !c.control).map((c) => c.text);
+    return planSandbox(this.sandboxMode(project), availability, parts, rules);
+  }
+
+  /** A trusted project's key wins, then the user's; an untrusted "off" was already set aside. */
+  sandboxMode(project: ProjectRules): 'auto' | 'off' {
+    return project.config.sandbox ?? this.opts.userSandbox?.() ?? 'auto';
+  }
+
   async decide(q: PermissionQuery): Promise<Decision> {
     const { rules, editsMode } = await this.loadRules();
     switch (q.kind) {
@@ -94,7 +113,9 @@ export class PermissionEngine {
     const kindFor = (r: SourcedRule, action: PermissionAction) => r.kind === kind || (kind === 'test' && action === 'deny' && r.kind === 'bash');
     for (const action of ['deny', 'ask', 'allow'] as const) {
       const test = action === 'allow' ? matches : denyMatches;
-      const rule = rules.find((r) => kindFor(r, action) && r.action === action && test(r.pattern));
+      const hits = (r: SourcedRule) => kindFor(r, action) && r.action === action && test(r.pattern);
+      // Among allow rules, one that lets the command run outside the sandbox names the decision.
+      const rule = (action === 'allow' ? rules.find((r) => r.sandbox === false && hits(r)) : undefined) ?? rules.find(hits);
       if (rule) return { action, rule };
     }
     return null;

@@ -1,7 +1,7 @@
 // The rule model (docs/architecture.md, permissions).
 import { z } from 'zod';
 
-export const PERMISSION_KINDS = ['read', 'edit', 'bash', 'webfetch', 'external_directory', 'test'] as const;
+export const PERMISSION_KINDS = ['read', 'edit', 'bash', 'webfetch', 'external_directory', 'test', 'network'] as const;
 export type PermissionKind = (typeof PERMISSION_KINDS)[number];
 export const PERMISSION_ACTIONS = ['allow', 'ask', 'deny'] as const;
 export type PermissionAction = (typeof PERMISSION_ACTIONS)[number];
@@ -11,10 +11,23 @@ export interface PermissionRule {
   /** Paths and URLs: globs. bash and test: a command with `*` wildcards. */
   pattern: string;
   action: PermissionAction;
+  /** bash and test allow rules: `false` runs the command outside the OS sandbox without asking. */
+  sandbox?: boolean;
+  /**
+   * network rules: the hosts the command means to reach. Recorded and shown; bubblewrap can only
+   * open or close the whole network, so an allow rule opens it whatever the list says.
+   */
+  hosts?: string[];
 }
 
 /** A rule as written in `.loupe/config.json` or the user's settings: the one schema for both. */
-export const PermissionRuleSchema = z.object({ kind: z.enum(PERMISSION_KINDS), pattern: z.string().min(1), action: z.enum(PERMISSION_ACTIONS) });
+export const PermissionRuleSchema = z.object({
+  kind: z.enum(PERMISSION_KINDS),
+  pattern: z.string().min(1),
+  action: z.enum(PERMISSION_ACTIONS),
+  sandbox: z.boolean().optional(),
+  hosts: z.array(z.string().min(1)).optional(),
+});
 
 /** Where a rule came from, so a decision can say which line to edit. */
 export type RuleSource = 'session' | 'project' | 'user';

@@ -18,6 +18,8 @@ const TrustSchema = z.object({ config_sha256: z.string().regex(/^[0-9a-f]{64}$/)
 /** The whole file. */
 export const SettingsSchema = z.object({
   permissions: z.array(PermissionRuleSchema).optional(),
+  /** Commands in the OS sandbox for every project ("auto", the default) or never; a trusted project's own key wins. */
+  sandbox: z.enum(['auto', 'off']).optional(),
   /** Realpath of a workspace → the sha256 of the `.loupe/config.json` bytes the person trusted. */
   trusted_folders: z.record(z.string(), TrustSchema).optional(),
   llm: z
@@ -39,7 +41,7 @@ export type LlmSection = NonNullable<z.output<typeof SettingsSchema>['llm']>;
 
 export const SETTINGS_FILE = 'settings.json';
 
-type Loaded = { key: string; rules: PermissionRule[]; trusted: Record<string, string>; llm: LlmSection; problems: ConfigProblem[] };
+type Loaded = { key: string; rules: PermissionRule[]; sandbox?: 'auto' | 'off'; trusted: Record<string, string>; llm: LlmSection; problems: ConfigProblem[] };
 
 const EMPTY: Loaded = { key: '', rules: [], trusted: {}, llm: {}, problems: [] };
 
@@ -64,6 +66,9 @@ export class UserSettings {
 
   /** The user's permission rules; [] when the file is missing or malformed (see `problem`). */
   permissions = (): PermissionRule[] => this.load().rules;
+
+  /** The user's "sandbox" setting; undefined when unset. */
+  sandboxMode = (): 'auto' | 'off' | undefined => this.load().sandbox;
 
   /** The model settings as saved; fields that fail the schema are left out. */
   llm(): LlmSection {
@@ -137,7 +142,7 @@ export class UserSettings {
     }
     const { value, problems } = checkText(text, SettingsSchema, this.file);
     const trusted = Object.fromEntries(Object.entries(value.trusted_folders ?? {}).map(([root, t]) => [root, t.config_sha256]));
-    this.cache = { key, rules: value.permissions ?? [], trusted, llm: value.llm ?? {}, problems };
+    this.cache = { key, rules: value.permissions ?? [], ...(value.sandbox ? { sandbox: value.sandbox } : {}), trusted, llm: value.llm ?? {}, problems };
     this.reporter.found(problems);
     return this.cache;
   }
