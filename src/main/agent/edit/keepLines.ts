@@ -2,7 +2,7 @@
 // old_str against a normalised file (indentation, trailing blanks, typography stripped), so a
 // line that old_str and new_str agree on must be written back as the file had it, not as the
 // model typed it: what the model did not mean to change, the edit does not change.
-import { alignLines } from '../../services/modlog/lineAlign';
+import { alignLines, type Origin } from '../../services/modlog/lineAlign';
 
 /**
  * `rendered` (new_str as the strategy turned it into file text, line for line) with each line
@@ -26,8 +26,21 @@ export function keepUnchangedLines(
   const fresh = body(newLines);
   const out = rendered.slice(0, fresh.length);
   if (file.length !== old.length || rendered.length !== newLines.length) return rendered.join('\n');
-  alignLines(old, fresh, (o, n) => same(n, o)).forEach((origin, j) => {
-    if (origin.kind === 'equal') out[j] = file[origin.from];
-  });
+  for (const [j, from] of keptLines(old, fresh, same)) out[j] = file[from];
   return [...out, ...rendered.slice(fresh.length)].join('\n');
+}
+
+/**
+ * Which new line keeps which old line's bytes. Aligning on the loose `same` alone cannot tell
+ * lines apart that it makes equal (every blank or whitespace-only line, under trailing
+ * whitespace), so deleting one of them could keep the wrong one. The model's own text can:
+ * align on exact equality first, count a changed line as kept where `same` holds, and take the
+ * loose alignment only when it keeps more lines.
+ */
+function keptLines(old: string[], fresh: string[], same: (newLine: string, oldLine: string) => boolean): [number, number][] {
+  const kept = (origins: Origin[]): [number, number][] =>
+    origins.flatMap((o, j): [number, number][] => (o.kind !== 'inserted' && (o.kind === 'equal' || same(fresh[j], old[o.from])) ? [[j, o.from]] : []));
+  const exact = kept(alignLines(old, fresh));
+  const loose = kept(alignLines(old, fresh, (o, n) => same(n, o)));
+  return loose.length > exact.length ? loose : exact;
 }

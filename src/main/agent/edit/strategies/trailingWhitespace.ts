@@ -36,8 +36,10 @@ export const trailingWhitespace: Strategy = {
       return lineStart + contentEnd(input.text.slice(lineStart, at));
     };
     const ranges = starts.map((s) => ({ start: startOf(s), end: toLineEnd ? view.toOrig(s + old.length, len) : view.spanOf(s, old.length, len).end }));
-    const oldLines = old.split('\n');
-    const same = (a: string, b: string) => a.slice(0, contentEnd(a)) === b;
+    // old_str as the model typed it (not stripped): among lines that differ only in trailing
+    // blanks, its own text is what tells which one a deletion meant.
+    const oldLines = cut.oldStr.split('\n');
+    const same = (a: string, b: string) => a.slice(0, contentEnd(a)) === b.slice(0, contentEnd(b));
     return judge(input, {
       strategy: 'trailing-whitespace',
       ranges,
