@@ -52,6 +52,14 @@ for (const [name, make] of [
   });
 }
 
+describe('a keyring tool that exits without reading the key', () => {
+  it('is a KeyStoreError, not a crash on the closed pipe (EPIPE)', async () => {
+    // `false` exits at once; a key bigger than a pipe's buffer is still being written then.
+    const store = new SecretServiceKeyring(keyAccount(dir), 'false', ring.env);
+    for (let i = 0; i < 5; i++) await expect(store.set(`sk-${'x'.repeat(1 << 20)}`)).rejects.toBeInstanceOf(KeyStoreError);
+  });
+});
+
 describe('systemKeyStore', () => {
   it('uses secret-tool where it is on the PATH, the Keychain on macOS, and none on Windows', () => {
     expect(systemKeyStore(dir, 'linux', ring.env)).toBeInstanceOf(SecretServiceKeyring);

@@ -46,6 +46,9 @@ function run(command: string, args: string[], input: string | null, env?: NodeJS
       if (err && typeof code !== 'number') return reject(err); // could not run at all, or timed out
       resolve({ code: typeof code === 'number' ? code : 0, stdout, stderr });
     });
+    // A tool that exits before reading its input (missing, refused, crashed) closes the pipe:
+    // its exit code says what happened, so the EPIPE on our write is not an error of its own.
+    child.stdin?.on('error', () => undefined);
     child.stdin?.end(input ?? '');
   });
 }
