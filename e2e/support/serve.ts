@@ -19,13 +19,22 @@ const BIN = fileURLToPath(new URL('../../bin/loupe.mjs', import.meta.url));
 export interface ServeOptions {
   /** The user's settings.json as saved before the start (e.g. `{ sandbox: 'off' }` for tests about asking). */
   settings?: Record<string, unknown>;
+  /**
+   * Runs the server in a user namespace of its own whose inotify limit is this small (the
+   * kernel keeps one limit per namespace), so running out of watches leaves other tests alone.
+   */
+  inotifyLimit?: number;
 }
 
 /** Starts the real `loupe serve` on a folder, as a user would, and reads its one URL line. */
 export async function startServe(folder: string, env: Record<string, string> = {}, opts: ServeOptions = {}): Promise<Served> {
   const home = await realpath(await mkdtemp(path.join(os.tmpdir(), 'loupe-home-')));
   if (opts.settings) await writeFile(path.join(home, 'settings.json'), JSON.stringify(opts.settings, null, 2));
-  const proc = spawn(process.execPath, [BIN, 'serve', folder, '--port', '0'], {
+  const args = [BIN, 'serve', folder, '--port', '0'];
+  const [cmd, argv] = opts.inotifyLimit
+    ? ['unshare', ['-U', '-r', 'sh', '-c', `echo ${opts.inotifyLimit} > /proc/sys/user/max_inotify_watches && exec "$0" "$@"`, process.execPath, ...args]]
+    : [process.execPath, args];
+  const proc = spawn(cmd, argv, {
     // HOME too: the terminal's shells must not run (or, killed mid-way, damage) the machine's rc
     // files. LOUPE_KEYCHAIN=off: a key saved by a test stays in that home, out of the user's keyring.
     env: { ...process.env, LOUPE_HOME: home, HOME: home, LOUPE_KEYCHAIN: 'off', ...env },

@@ -18,6 +18,9 @@ type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => vo
 
 /** Enough to say what is wrong; a watcher failing in a loop must not grow the list. */
 const MAX_NOTICES = 20;
+/** Without a watcher, how often the open folders are checked, and how many are kept as open. */
+const RESCAN_MS = 2000;
+const MAX_OPEN_DIRS = 500;
 
 export class Workspace {
   readonly index: FileIndex;
@@ -27,6 +30,10 @@ export class Workspace {
   /** Subscribing walks the whole tree (~0.5 s at 100k files): the folder opens without it. */
   private watching: Promise<void> = Promise.resolve();
   private disposed = false;
+  /** Folders the UI listed (its open folders, most recent last) → their mtime when listed. */
+  private readonly openDirs = new Map<string, number>();
+  private rescanTimer: NodeJS.Timeout | null = null;
+  private rescanning = false;
 
   private constructor(
     readonly info: WorkspaceInfo,
@@ -69,7 +76,10 @@ export class Workspace {
     const ws = new Workspace(info, services(root), emit, onConfigChanged);
     ws.watcher = ws.services.watch(
       (batch) => void ws.onChanges(batch),
-      (detail) => ws.notice(watchNotice(detail)),
+      (detail) => {
+        ws.notice(watchNotice(detail));
+        ws.startRescan();
+      },
     );
     ws.watching = ws.watcher.start();
     // The first screen lists folders directly; the full index builds behind it, and the
@@ -94,7 +104,46 @@ export class Workspace {
 
   async list(dir: string): Promise<TreeListing> {
     const { rel } = await this.resolve(dir);
-    return { dir: rel, entries: await this.index.list(rel) };
+    const entries = await this.index.list(rel);
+    // The rescan owns the mtime: a folder opened now is read once on the next rescan (the index
+    // may be older than the disk), then whenever its mtime moves.
+    const seen = this.openDirs.get(rel) ?? 0;
+    this.openDirs.delete(rel);
+    this.openDirs.set(rel, seen);
+    if (this.openDirs.size > MAX_OPEN_DIRS) this.openDirs.delete(this.openDirs.keys().next().value!);
+    return { dir: rel, entries };
+  }
+
+  /**
+   * Without a working watcher (the inotify limit, a folder the OS will not watch), the folders
+   * the UI has open are still kept current: every few seconds a stat of each tells which ones
+   * gained or lost an entry, and those are re-read and sent as `tree.changed`.
+   */
+  private startRescan(): void {
+    if (this.rescanTimer || this.disposed) return;
+    this.rescanTimer = setInterval(() => void this.rescan(), RESCAN_MS);
+    this.rescanTimer.unref();
+  }
+
+  private async rescan(): Promise<void> {
+    if (this.rescanning || this.disposed) return;
+    this.rescanning = true;
+    try {
+      const moved: string[] = [];
+      for (const [rel, seen] of this.openDirs) {
+        const now = await stat(path.join(this.info.root, rel)).then((s) => s.mtimeMs, () => -1);
+        if (now !== seen) {
+          this.openDirs.set(rel, now);
+          moved.push(rel);
+        }
+      }
+      if (!moved.length) return;
+      const dirs = await this.index.refreshDirs(moved).catch(() => [] as string[]);
+      if (dirs.length && !this.disposed) this.emit('tree.changed', { dirs });
+      if (this.info.isGitRepo) await this.refreshStatus();
+    } finally {
+      this.rescanning = false;
+    }
   }
 
   async gitStatus(): Promise<Record<string, GitBadge>> {
@@ -140,6 +189,7 @@ export class Workspace {
   /** Stops this view's watcher; the services go with `services.dispose()` when nobody shares them. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    if (this.rescanTimer) clearInterval(this.rescanTimer);
     await this.watching;
     this.badges.dispose();
     await this.watcher?.stop();

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { git, tempDir, writeTree } from '../../../../test/support/tmp';
@@ -131,5 +131,26 @@ describe('FileIndex before it is complete', () => {
     index.dispose();
     await expect(build).rejects.toMatchObject({ code: 'ABORTED' });
     expect(index.isReady).toBe(false);
+  });
+});
+
+describe('FileIndex.refreshDirs (open folders, when nothing watches the tree)', () => {
+  it('patches only the folders asked for; new and removed subfolders are read directly', async () => {
+    git(dir, 'init', '-q');
+    await writeTree(dir, { '.gitignore': 'out/\n', 'a/x.ts': '', 'a/gone/g.ts': '', 'b/y.ts': '' });
+    const index = new FileIndex(dir);
+    await index.start();
+    await writeTree(dir, { 'a/new.ts': '', 'a/fresh/deep/d.ts': '', 'a/out/o.js': '', 'b/z.ts': '' });
+    await rm(path.join(dir, 'a/gone'), { recursive: true });
+    expect(await index.refreshDirs(['a'])).toEqual(['a']);
+    expect((await index.list('a')).map((e) => e.path)).toEqual(['a/fresh', 'a/new.ts', 'a/x.ts']);
+    expect((await index.list('a/fresh')).map((e) => e.path)).toEqual(['a/fresh/deep']);
+    expect(await index.list('a/gone')).toEqual([]);
+    // b was not asked for: the index still shows it as it was.
+    expect((await index.list('b')).map((e) => e.path)).toEqual(['b/y.ts']);
+    expect(await index.refreshDirs(['a'])).toEqual([]);
+    // The next full listing is the truth again.
+    await index.refresh();
+    expect((await index.list('b')).map((e) => e.path)).toEqual(['b/y.ts', 'b/z.ts']);
   });
 });

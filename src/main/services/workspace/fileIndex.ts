@@ -137,6 +137,8 @@ export class FileIndex {
   private readonly progressListeners = new Set<(p: IndexProgress) => void>();
   /** Folders answered before the index was complete: their listings may differ slightly. */
   private readonly servedDirect = new Set<string>();
+  /** Folders refreshDirs dropped: what is below them is not in the index until the next full listing. */
+  private readonly unknown = new Set<string>();
 
   constructor(private readonly root: string) {}
 
@@ -203,8 +205,46 @@ export class FileIndex {
     }
     this.dirs = next;
     this.listings.clear();
+    this.unknown.clear();
     this.ready = true;
     return changed;
+  }
+
+  /**
+   * Re-reads these folders one level deep (a direct listing each) and patches the index where
+   * they changed; for when the watcher cannot see the tree and only the open folders are
+   * rescanned. A subfolder that is new or gone loses what the index knew below it: it is
+   * listed directly when it is opened. Returns the folders whose listing changed.
+   */
+  async refreshDirs(dirs: string[], signal?: AbortSignal): Promise<string[]> {
+    if (!this.ready) return [];
+    const changed: string[] = [];
+    for (const dir of dirs) {
+      const entries = await listDirect(this.root, dir, signal ?? this.abort.signal);
+      const next: Children = new Map(entries.map((e) => [e.name, e.kind]));
+      const before = this.dirs.get(dir);
+      if (signature(before) === signature(next)) continue;
+      const prefix = dir ? `${dir}/` : '';
+      for (const [name, kind] of before ?? []) {
+        if (kind === 'dir' && next.get(name) !== 'dir') this.forget(prefix + name);
+      }
+      for (const [name, kind] of next) if (kind === 'dir' && before?.get(name) !== 'dir') this.forget(prefix + name);
+      this.dirs.set(dir, next);
+      changed.push(dir);
+    }
+    if (changed.length) this.listings.clear();
+    return changed;
+  }
+
+  /** Drops a folder and everything below it from the index; they are read directly until the next full listing. */
+  private forget(dir: string): void {
+    this.unknown.add(dir);
+    for (const key of [...this.dirs.keys()]) if (key === dir || key.startsWith(`${dir}/`)) this.dirs.delete(key);
+  }
+
+  private forgotten(dir: string): boolean {
+    for (let d = dir; d; d = d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '') if (this.unknown.has(d)) return true;
+    return false;
   }
 
   get fileCount(): number {
@@ -227,6 +267,8 @@ export class FileIndex {
     return listing;
   }
   private async compute(dir: string): Promise<TreeEntry[]> {
+    // A folder refreshDirs found new (or forgot): nothing known below it yet, so read it.
+    if (dir && this.forgotten(dir)) return listDirect(this.root, dir, this.abort.signal);
     const prefix = dir ? `${dir}/` : '';
     const entries: TreeEntry[] = [...(this.dirs.get(dir) ?? [])].map(([name, kind]) => ({
       path: prefix + name,

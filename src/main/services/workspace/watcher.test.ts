@@ -30,9 +30,10 @@ describe('watchNotice', () => {
     expect(text).toContain(INOTIFY_FIX);
   });
 
-  it('keeps the reopen advice for other failures', () => {
+  it('other failures name no sysctl; both say the open folders are rechecked', () => {
     const text = watchNotice('Permission denied');
     expect(text).not.toContain('sysctl');
-    expect(text).toContain('reopen the folder');
+    expect(text).toContain('folders you open are rechecked');
+    expect(watchNotice('No space left on device')).toContain('folders you open are rechecked');
   });
 });

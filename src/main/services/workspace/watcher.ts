@@ -29,9 +29,9 @@ export function isWatchLimitError(detail: string): boolean {
 /** The one notice the user sees when watching fails; the limit case names the fix. */
 export function watchNotice(detail: string): string {
   if (isWatchLimitError(detail)) {
-    return `Live updates are incomplete: this folder needs more file watches than the system allows (${detail}). Raise the limit with: ${INOTIFY_FIX}`;
+    return `Live updates are incomplete: this folder needs more file watches than the system allows (${detail}). Meanwhile the folders you open are rechecked every few seconds. Raise the limit with: ${INOTIFY_FIX}`;
   }
-  return `Live updates are off or incomplete: this folder could not be watched (${detail}). Changes made outside Loupe show after you reopen the folder.`;
+  return `Live updates are off or incomplete: this folder could not be watched (${detail}). Meanwhile the folders you open are rechecked every few seconds.`;
 }
 
 /**
