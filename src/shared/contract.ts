@@ -320,14 +320,16 @@ export interface HostEvents {
   /** Something went wrong in the background for this folder (also kept in `WorkspaceInfo.notices`). */
   'workspace.notice': { root: string; message: string };
   /** Workspace-relative directories whose listing changed ('' is the root). */
-  'tree.changed': { dirs: string[] };
+  /** `all`: so many folders changed at once (a checkout) that every loaded one should be re-listed; `dirs` is then empty. */
+  'tree.changed': { dirs: string[]; all?: boolean };
   /** The file index building in the background: files seen so far; `done` once complete. */
   'tree.indexProgress': { root: string; files: number; done: boolean };
   'tree.gitStatus': { status: Record<string, GitBadge> };
   /** git status did not finish within its time bound (slow), or finished in time again. */
   'tree.gitSlow': { slow: boolean };
   /** Workspace-relative paths created, changed or deleted on disk (by anyone). */
-  'file.changed': { paths: string[] };
+  /** `truncated`: more files changed than are listed (a checkout); any open file may have changed. */
+  'file.changed': { paths: string[]; truncated?: boolean };
   /** The modification log grew (written by this or any other Loupe process on the workspace). */
   'modlog.changed': { count: number };
   'terminal.data': { id: string; data: string };

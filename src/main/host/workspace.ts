@@ -14,6 +14,11 @@ import { watchNotice } from '../services/workspace/watcher';
 import type { WorkspaceServices } from '../workspace/compose';
 import { ReviewService } from './review';
 
+const parentOf = (p: string): string => {
+  const d = path.posix.dirname(p);
+  return d === '.' ? '' : d;
+};
+
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
 /** Enough to say what is wrong; a watcher failing in a loop must not grow the list. */
@@ -21,6 +26,11 @@ const MAX_NOTICES = 20;
 /** Without a watcher, how often the open folders are checked, and how many are kept as open. */
 const RESCAN_MS = 2000;
 const MAX_OPEN_DIRS = 500;
+/**
+ * Above this many paths in one batch (a checkout, an install) the events say "many" instead of
+ * naming them: the page re-reads what it shows rather than parsing megabytes of names.
+ */
+const MAX_NAMED = 1000;
 
 export class Workspace {
   readonly index: FileIndex;
@@ -34,6 +44,10 @@ export class Workspace {
   private readonly openDirs = new Map<string, number>();
   private rescanTimer: NodeJS.Timeout | null = null;
   private rescanning = false;
+  /** Parents of changed paths waiting for the next index refresh; one refresh runs at a time. */
+  private readonly pendingDirs = new Set<string>();
+  private indexRunning = false;
+  private indexAgain = false;
 
   private constructor(
     readonly info: WorkspaceInfo,
@@ -166,19 +180,35 @@ export class Workspace {
     if (batch.paths.some((p) => p === '.loupe' || p === CONFIG_REL)) this.onConfigChanged(this.info.root);
     const inTree = batch.paths.filter((p) => !p.startsWith('.git/') && p !== '.git' && !p.startsWith('.loupe/'));
     if (inTree.length) {
-      this.emit('file.changed', { paths: inTree });
-      const changed = await this.refreshIndex();
+      this.emit('file.changed', inTree.length > MAX_NAMED ? { paths: [], truncated: true } : { paths: inTree });
       // rg lists files only: a folder made or removed empty changes no rg listing, so the
       // parents of whatever changed are re-listed too (the renderer re-reads loaded ones only).
-      const dirs = new Set([...changed, ...inTree.map((p) => path.posix.dirname(p)).map((d) => (d === '.' ? '' : d))]);
-      if (!this.disposed) this.emit('tree.changed', { dirs: [...dirs] });
+      for (const p of inTree) this.pendingDirs.add(parentOf(p));
+      this.refreshIndex();
     }
     if (this.info.isGitRepo) await this.refreshStatus();
   }
 
-  /** The one place a watcher batch asks the file index to catch up; a failed refresh changes nothing. */
-  private refreshIndex(): Promise<string[]> {
-    return this.index.refresh().catch(() => [] as string[]);
+  /**
+   * The one place watcher batches ask the file index to catch up. One full refresh at a time:
+   * the batches of a burst that arrive while it runs share the one run after it, so a
+   * checkout costs two refreshes, not one per batch. A failed refresh changes nothing.
+   */
+  private refreshIndex(): void {
+    if (this.indexRunning) return void (this.indexAgain = true);
+    this.indexRunning = true;
+    void (async () => {
+      do {
+        this.indexAgain = false;
+        const parents = [...this.pendingDirs];
+        this.pendingDirs.clear();
+        const changed = await this.index.refresh().catch(() => [] as string[]);
+        if (this.disposed) break;
+        const dirs = [...new Set([...changed, ...parents])];
+        this.emit('tree.changed', dirs.length > MAX_NAMED ? { dirs: [], all: true } : { dirs });
+      } while (this.indexAgain);
+      this.indexRunning = false;
+    })();
   }
 
   /** Coalesced and spaced by GitBadges: one git at a time plus one queued, bounded by a timeout. */

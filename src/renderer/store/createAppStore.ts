@@ -43,16 +43,17 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
   const offs = [
     client.on('workspace.opened', (info) => act().workspaceOpened(info)),
     client.on('workspace.notice', ({ root, message }) => act().workspaceNotice(root, message)),
-    client.on('tree.changed', ({ dirs }) => void act().refreshDirs(dirs)),
+    client.on('tree.changed', ({ dirs, all }) => void act().refreshDirs(all ? Object.keys(act().listings) : dirs)),
     client.on('tree.indexProgress', ({ root, files, done }) => act().indexProgressed(root, files, done)),
     client.on('tree.gitStatus', ({ status }) => act().setGitStatus(status)),
     client.on('tree.gitSlow', ({ slow }) => act().setGitSlow(slow)),
-    client.on('file.changed', ({ paths }) => {
+    client.on('file.changed', ({ paths, truncated }) => {
       // An edit in place changes no listing; the viewer follows the file itself.
+      const changed = (p: string) => truncated === true || paths.includes(p);
       const open = act().openFile?.path;
-      if (open && paths.includes(open)) void act().reloadOpenFile();
+      if (open && changed(open)) void act().reloadOpenFile();
       const diff = act().diff?.target;
-      if (diff?.kind === 'file' && paths.includes(diff.path)) void act().refreshDiff();
+      if (diff?.kind === 'file' && changed(diff.path)) void act().refreshDiff();
     }),
     client.on('modlog.changed', () => act().modlogChanged()),
     client.on('terminal.data', ({ id, data }) => act().terminalData(id, data)),

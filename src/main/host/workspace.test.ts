@@ -1,0 +1,79 @@
+// The open folder's reaction to bursts on disk (a checkout, an install): events that say "many"
+// instead of naming thousands of paths, and one index refresh at a time however many batches.
+import { execFileSync } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { HostEvents } from '../../shared/contract';
+import { testServices } from '../../../test/support/services';
+import { tempDir, until, writeTree } from '../../../test/support/tmp';
+import type { WorkspaceServices } from '../workspace/compose';
+import { Workspace } from './workspace';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let services: WorkspaceServices;
+let ws: Workspace;
+let events: { ch: keyof HostEvents; p: unknown }[];
+
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir('loupe-ws-burst-'));
+  await writeTree(dir, { 'a.txt': 'a\n' });
+  services = testServices(dir, { configDir: path.join(dir, '..', `${path.basename(dir)}-user`) });
+  events = [];
+  ws = await Workspace.open(dir, (ch, p) => void events.push({ ch, p }), () => services);
+  await until(() => ws.index.isReady);
+});
+afterEach(async () => {
+  await ws.dispose();
+  await services.dispose();
+  await cleanup();
+});
+
+const of = <E extends keyof HostEvents>(ch: E) => events.filter((e) => e.ch === ch).map((e) => e.p as HostEvents[E]);
+
+describe('a burst of changes', () => {
+  it('over 1,000 paths at once are told as "many": file.changed truncated, tree.changed all', async () => {
+    // Written while the watcher is subscribing would be missed: wait for it to see one file.
+    await writeTree(dir, { 'probe.txt': 'x' });
+    await until(() => of('file.changed').some((e) => e.paths.includes('probe.txt')), 10_000);
+    // Made aside, then copied in by one fast `cp -r`, as a checkout lands: one or two batches.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1500; i++) files[`d${i}/f.txt`] = `${i}\n`;
+    const aside = `${dir}-aside`;
+    await writeTree(aside, files);
+    execFileSync('cp', ['-r', `${aside}/.`, dir]);
+    await rm(aside, { recursive: true, force: true });
+    await until(async () => (await ws.list('')).entries.length === 1502, 15_000);
+    expect(of('tree.changed').some((e) => e.all === true)).toBe(true);
+    for (const e of of('file.changed')) expect(e.paths.length).toBeLessThanOrEqual(1000);
+    expect(of('file.changed').some((e) => e.truncated === true)).toBe(true);
+    for (const e of of('tree.changed')) expect(e.dirs.length).toBeLessThanOrEqual(1000);
+  });
+
+  it('batches arriving during an index refresh share the next one: never two at once', async () => {
+    const refresh = ws.index.refresh.bind(ws.index);
+    let running = 0;
+    let most = 0;
+    let calls = 0;
+    // A slow refresh, as at 100,000 files, so batches pile up behind it.
+    ws.index.refresh = async (signal) => {
+      calls++;
+      most = Math.max(most, ++running);
+      await new Promise((r) => setTimeout(r, 300));
+      try {
+        return await refresh(signal);
+      } finally {
+        running--;
+      }
+    };
+    for (let wave = 0; wave < 8; wave++) {
+      await writeTree(dir, { [`w${wave}.txt`]: 'x' });
+      await new Promise((r) => setTimeout(r, 130));
+    }
+    await until(async () => (await ws.list('')).entries.some((e) => e.name === 'w7.txt'), 15_000);
+    const batches = of('file.changed').length;
+    expect(most).toBe(1);
+    expect(calls).toBeLessThan(batches);
+  });
+});
