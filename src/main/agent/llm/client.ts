@@ -2,7 +2,8 @@
 // endpoint. The stream is read here rather than by the openai package, because real servers
 // bend the format (see sse.ts, assembler.ts, turnReader.ts); every retry (429/5xx, a dropped
 // connection, a stream cut mid-way) goes through one policy and is reported to the UI.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { isOpenAIError } from './openaiErrors';
 import { AbortedError, LoupeError } from '../../errors';
 import type { LlmConfig } from './config';
 import { IdleTimeoutError, LlmError, ServerError } from './errors';
@@ -42,7 +43,7 @@ function idleTimeoutFromEnv(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 function describe(err: unknown): string {
-  if (err instanceof OpenAI.APIError && err.status) return `HTTP ${err.status}: ${err.message.replace(/\.+$/, '')}`;
+  if (isOpenAIError(err, 'APIError') && err.status) return `HTTP ${err.status}: ${err.message.replace(/\.+$/, '')}`;
   const e = err as Error & { cause?: { code?: string; message?: string } };
   const cause = e?.cause?.code ?? e?.cause?.message;
   return `${e?.message ?? String(err)}${cause && !String(e?.message).includes(cause) ? ` (${cause})` : ''}`.replace(/\.+$/, '');
@@ -50,15 +51,15 @@ function describe(err: unknown): string {
 
 /** Turns whatever the client threw into LLM_ERROR (or ABORTED) with a next step. */
 export function toLlmError(err: unknown, baseURL: string, signal?: AbortSignal): LoupeError {
-  if (signal?.aborted || err instanceof OpenAI.APIUserAbortError) return new AbortedError('The model request');
+  if (signal?.aborted || isOpenAIError(err, 'APIUserAbortError')) return new AbortedError('The model request');
   if (err instanceof LoupeError) return err;
-  const status = err instanceof OpenAI.APIError ? err.status : undefined;
+  const status = isOpenAIError(err, 'APIError') ? err.status : undefined;
   const hint =
     status === 401 || status === 403
       ? ' Check OPENAI_API_KEY (or the API key in Settings).'
       : status === 404
         ? ' Check the model name (LOUPE_MODEL) and that the base URL ends in /v1.'
-        : err instanceof OpenAI.APIConnectionError || err instanceof TypeError
+        : isOpenAIError(err, 'APIConnectionError') || err instanceof TypeError
           ? ` Is the server at ${baseURL} running?`
           : '';
   return new LlmError(`The model request failed: ${describe(err)}.${hint}`, status);
@@ -80,23 +81,29 @@ export function serverError(status: number | undefined, message: string | undefi
 }
 
 export class LlmClient {
-  private readonly client: OpenAI;
+  /** The openai client, made on the first call that needs it (see openaiErrors.ts for why). */
+  private api: Promise<OpenAI> | null = null;
   private readonly retry: RetryPolicy;
   private readonly idleMs: number;
+  private readonly requestTimeoutMs: number;
   readonly profile: EndpointProfile;
+  /** Where requests go: as configured, else OPENAI_BASE_URL, else OpenAI's own (as the openai client decides). */
+  readonly baseURL: string;
 
   constructor(
     readonly config: LlmConfig,
     opts: LlmClientOptions = {},
   ) {
     this.idleMs = opts.timeoutMs ?? idleTimeoutFromEnv();
-    this.client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: opts.timeoutMs ?? 300_000 });
+    this.requestTimeoutMs = opts.timeoutMs ?? 300_000;
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
-    this.profile = endpointProfile(this.client.baseURL);
+    this.baseURL = config.baseURL ?? (process.env.OPENAI_BASE_URL || 'https://api.openai.com/v1');
+    this.profile = endpointProfile(this.baseURL);
   }
 
-  get baseURL(): string {
-    return this.client.baseURL;
+  private client(): Promise<OpenAI> {
+    this.api ??= import('openai').then(({ default: OpenAI }) => new OpenAI({ apiKey: this.config.apiKey, baseURL: this.baseURL, maxRetries: 0, timeout: this.requestTimeoutMs }));
+    return this.api;
   }
 
   /** Streams one answer, retrying transient failures; resolves with the whole turn. */
@@ -107,7 +114,7 @@ export class LlmClient {
   /** One non-streamed answer without tools (compaction summaries). */
   async complete(req: Omit<ChatRequest, 'tools'>): Promise<string> {
     return this.withRetries(req.signal, {}, async () => {
-      const res = await this.client.chat.completions.create({ model: this.config.model, messages: toWire(req.messages, this.profile).messages as never }, { signal: req.signal });
+      const res = await (await this.client()).chat.completions.create({ model: this.config.model, messages: toWire(req.messages, this.profile).messages as never }, { signal: req.signal });
       const raw = res.choices[0]?.message?.content;
       // A summary is the answer, not the model's thinking before it.
       const content = raw ? splitThink(raw, this.profile.thinkOpensInPrompt).content.trim() || raw : raw;
@@ -119,7 +126,7 @@ export class LlmClient {
   async listModels(signal?: AbortSignal): Promise<string[]> {
     try {
       const ids: string[] = [];
-      for await (const m of this.client.models.list({ signal })) ids.push(m.id);
+      for await (const m of (await this.client()).models.list({ signal })) ids.push(m.id);
       return ids.sort();
     } catch (err) {
       throw toLlmError(err, this.baseURL, signal);

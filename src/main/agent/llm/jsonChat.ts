@@ -1,6 +1,6 @@
 // One-shot JSON questions to the agent's model (the edit corrector's calls). Non-streaming,
 // temperature 0, no retries: a failed correction falls back to the original error anyway.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { AbortedError } from '../../errors';
 import type { LlmConfig } from './config';
 import { LlmError } from './errors';
@@ -16,11 +16,13 @@ export interface JsonQuestion {
 export type JsonChat = (q: JsonQuestion) => Promise<Record<string, unknown>>;
 
 export function createJsonChat(config: LlmConfig, opts: { timeoutMs?: number } = {}): JsonChat {
-  const client = new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: opts.timeoutMs ?? 60_000 });
+  // Made on the first question: loading openai costs ~100 ms nobody should pay at start-up.
+  let api: Promise<OpenAI> | null = null;
+  const client = () => (api ??= import('openai').then(({ default: OpenAI }) => new OpenAI({ apiKey: config.apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: opts.timeoutMs ?? 60_000 })));
   return async ({ system, user, signal }) => {
     let content: string | null | undefined;
     try {
-      const res = await client.chat.completions.create(
+      const res = await (await client()).chat.completions.create(
         {
           model: config.model,
           temperature: 0,

@@ -1,8 +1,8 @@
 // Which model failures are worth another try, and how long to wait: exponential backoff with
 // jitter, or the server's own retry-after when it gives one, always capped so Stop stays snappy.
-import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { AbortedError } from '../../errors';
 import { IdleTimeoutError, ServerError, StreamCutError } from './errors';
+import { isOpenAIError } from './openaiErrors';
 
 export interface RetryPolicy {
   /** Retries after the first attempt. */
@@ -14,19 +14,19 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 20_000 };
 
 export function isRetryable(err: unknown): boolean {
-  if (err instanceof APIUserAbortError || err instanceof AbortedError) return false;
-  if (err instanceof StreamCutError || err instanceof IdleTimeoutError || err instanceof APIConnectionError) return true;
+  if (isOpenAIError(err, 'APIUserAbortError') || err instanceof AbortedError) return false;
+  if (err instanceof StreamCutError || err instanceof IdleTimeoutError || isOpenAIError(err, 'APIConnectionError')) return true;
   if (err instanceof ServerError) return err.retryable;
   // fetch's own failures: refused, reset, DNS.
   if (err instanceof TypeError && /fetch failed|terminated|ECONN|socket/i.test(`${err.message} ${String((err as { cause?: unknown }).cause ?? '')}`)) return true;
-  if (err instanceof APIError) return err.status === 429 || err.status === 408 || (err.status !== undefined && err.status >= 500);
+  if (isOpenAIError(err, 'APIError')) return err.status === 429 || err.status === 408 || (err.status !== undefined && err.status >= 500);
   return false;
 }
 
 /** The wait a failed attempt asked for; undefined when absent or unreadable. */
 export function retryAfterMs(err: unknown, now = Date.now()): number | undefined {
   if (err instanceof ServerError) return err.retryAfterMs;
-  return fromHeaders(err instanceof APIError ? err.headers : undefined, now);
+  return fromHeaders(isOpenAIError(err, 'APIError') ? err.headers : undefined, now);
 }
 
 /** retry-after-ms, then retry-after (seconds or an HTTP date). */

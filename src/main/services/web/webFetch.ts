@@ -110,7 +110,7 @@ export async function webFetch(o: WebFetchOptions): Promise<WebFetchResult> {
         continue;
       }
       if (res.status < 200 || res.status >= 300) throw new FetchFailedError(`${url.href} answered HTTP ${res.status} ${res.statusText}.`.replace(' .', '.'));
-      return { ...convert(res, format), url: url.href, redirects, status: res.status, format, retriedWithPlainUserAgent: retried };
+      return { ...(await convert(res, format)), url: url.href, redirects, status: res.status, format, retriedWithPlainUserAgent: retried };
     }
   } catch (err) {
     throw signal.aborted && signal.reason ? signal.reason : err;
@@ -130,7 +130,7 @@ function decode(body: Buffer, charset: string | undefined): string {
   }
 }
 
-function convert(res: HttpResponse, format: FetchFormat): Pick<WebFetchResult, 'contentType' | 'title' | 'content' | 'bytes' | 'binary'> {
+async function convert(res: HttpResponse, format: FetchFormat): Promise<Pick<WebFetchResult, 'contentType' | 'title' | 'content' | 'bytes' | 'binary'>> {
   const contentType = String(res.headers['content-type'] ?? '');
   const mime = contentType.split(';')[0].trim().toLowerCase();
   const charset = /charset=["']?([\w-]+)/i.exec(contentType)?.[1];
@@ -141,5 +141,5 @@ function convert(res: HttpResponse, format: FetchFormat): Pick<WebFetchResult, '
   const text = decode(res.body, charset);
   const isHtml = /html/.test(mime) || (!mime && /^\s*<(!doctype html|html)/i.test(text));
   if (!isHtml || format === 'html') return { contentType, title: isHtml ? htmlTitle(text) : null, bytes, binary: false, content: text };
-  return { contentType, title: htmlTitle(text), bytes, binary: false, content: format === 'markdown' ? htmlToMarkdown(text) : htmlToText(text) };
+  return { contentType, title: htmlTitle(text), bytes, binary: false, content: format === 'markdown' ? await htmlToMarkdown(text) : htmlToText(text) };
 }
