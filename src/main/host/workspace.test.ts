@@ -22,6 +22,7 @@ beforeEach(async () => {
   services = testServices(dir, { configDir: path.join(dir, '..', `${path.basename(dir)}-user`) });
   events = [];
   ws = await Workspace.open(dir, (ch, p) => void events.push({ ch, p }), () => services);
+  await ws.list('');
   await until(() => ws.index.isReady);
 });
 afterEach(async () => {
@@ -75,5 +76,24 @@ describe('a burst of changes', () => {
     const batches = of('file.changed').length;
     expect(most).toBe(1);
     expect(calls).toBeLessThan(batches);
+  });
+});
+
+describe('the first screen', () => {
+  it('the background index waits for the first listing, then starts', async () => {
+    const other = await tempDir('loupe-ws-first-');
+    await writeTree(other.dir, { 'a.txt': '', 'src/b.ts': '' });
+    const mine = testServices(other.dir, { configDir: `${other.dir}-user` });
+    const opened = await Workspace.open(other.dir, () => undefined, () => mine);
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      expect(opened.index.isReady).toBe(false);
+      expect((await opened.list('')).entries.map((e) => e.name)).toEqual(['src', 'a.txt']);
+      await until(() => opened.index.isReady, 5000);
+    } finally {
+      await opened.dispose();
+      await mine.dispose();
+      await other.cleanup();
+    }
   });
 });

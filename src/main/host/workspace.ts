@@ -26,6 +26,8 @@ const MAX_NOTICES = 20;
 /** Without a watcher, how often the open folders are checked, and how many are kept as open. */
 const RESCAN_MS = 2000;
 const MAX_OPEN_DIRS = 500;
+/** How long the background index waits for the first listing before it starts anyway. */
+const INDEX_DELAY_MS = 1500;
 /**
  * Above this many paths in one batch (a checkout, an install) the events say "many" instead of
  * naming them: the page re-reads what it shows rather than parsing megabytes of names.
@@ -43,6 +45,9 @@ export class Workspace {
   /** Folders the UI listed (its open folders, most recent last) → their mtime when listed. */
   private readonly openDirs = new Map<string, number>();
   private rescanTimer: NodeJS.Timeout | null = null;
+  /** Starts the background index once (see open); null once started. */
+  private startIndex: (() => void) | null = null;
+  private indexTimer: NodeJS.Timeout | null = null;
   private rescanning = false;
   /** Parents of changed paths waiting for the next index refresh; one refresh runs at a time. */
   private readonly pendingDirs = new Set<string>();
@@ -102,13 +107,21 @@ export class Workspace {
       ws.info.index_progress = { files, done };
       if (!ws.disposed) ws.emit('tree.indexProgress', { root, files, done });
     });
-    void ws.index.start().finally(off).then(
-      () => {
-        const dirs = ws.index.takeServedDirect();
-        if (dirs.length && !ws.disposed) ws.emit('tree.changed', { dirs });
-      },
-      () => undefined,
-    );
+    ws.startIndex = () => {
+      ws.startIndex = null;
+      if (ws.indexTimer) clearTimeout(ws.indexTimer);
+      void ws.index.start().finally(off).then(
+        () => {
+          const dirs = ws.index.takeServedDirect();
+          if (dirs.length && !ws.disposed) ws.emit('tree.changed', { dirs });
+        },
+        () => undefined,
+      );
+    };
+    // The index's walk takes every core for a second at 100k files: it starts once the first
+    // listing has been answered (the first screen), or after a moment if nobody asks.
+    ws.indexTimer = setTimeout(() => ws.startIndex?.(), INDEX_DELAY_MS);
+    ws.indexTimer.unref();
     return ws;
   }
 
@@ -119,6 +132,7 @@ export class Workspace {
   async list(dir: string): Promise<TreeListing> {
     const { rel } = await this.resolve(dir);
     const entries = await this.index.list(rel);
+    if (this.startIndex) setImmediate(() => this.startIndex?.());
     // The rescan owns the mtime: a folder opened now is read once on the next rescan (the index
     // may be older than the disk), then whenever its mtime moves.
     const seen = this.openDirs.get(rel) ?? 0;
@@ -219,6 +233,8 @@ export class Workspace {
   /** Stops this view's watcher; the services go with `services.dispose()` when nobody shares them. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.startIndex = null;
+    if (this.indexTimer) clearTimeout(this.indexTimer);
     if (this.rescanTimer) clearInterval(this.rescanTimer);
     await this.watching;
     this.badges.dispose();

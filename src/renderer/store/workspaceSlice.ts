@@ -147,8 +147,9 @@ export const createWorkspaceSlice: SliceCreator<WorkspaceSlice> = (set, get, { c
       state.resetTree();
       if (info.index_progress) state.indexProgressed(info.root, info.index_progress.files, info.index_progress.done);
       state.closeFile();
-      void state.loadDir('');
-      void state.loadGitStatus();
+      // git status reads every file's metadata: asked once the root listing is in, so the two
+      // do not share the machine while the first screen waits for the listing.
+      void state.loadDir('').finally(() => void get().loadGitStatus());
       void state.loadRecent();
       // Shells outlive a page reload (adopt them), but a newly opened folder deserves a shell
       // that starts in it; the old tabs stay until the user closes them.

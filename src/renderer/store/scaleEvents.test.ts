@@ -1,4 +1,4 @@
-// A checkout seen by the page: "many" events re-read what it shows, without a list of names.
+// Big folders seen by the page: "many" events re-read what it shows; the first listing comes first.
 import { describe, expect, it } from 'vitest';
 import type { WorkspaceInfo } from '../../shared/contract';
 import { connectedStore } from './fakeHost.testkit';
@@ -28,5 +28,27 @@ describe('burst events', () => {
     emit('tree.changed', { dirs: [], all: true });
     await tick();
     expect(listed.sort()).toEqual(['', 'src']);
+  });
+});
+
+describe('opening a folder', () => {
+  it('asks for git status only once the root listing is in', async () => {
+    let answer: (v: unknown) => void = () => undefined;
+    const order: string[] = [];
+    await connectedStore({ ...ws, isGitRepo: true }, {
+      'tree.list': () => {
+        order.push('tree.list');
+        return new Promise((r) => (answer = r));
+      },
+      'tree.gitStatus': () => {
+        order.push('tree.gitStatus');
+        return {};
+      },
+    });
+    await tick();
+    expect(order).toEqual(['tree.list']);
+    answer({ dir: '', entries: [] });
+    await tick();
+    expect(order).toEqual(['tree.list', 'tree.gitStatus']);
   });
 });
