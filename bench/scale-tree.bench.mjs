@@ -18,25 +18,49 @@ async function once(folder, label) {
   const page = await browser.newPage();
   // Long tasks from the first byte on: the page must stay responsive while the index builds.
   await page.addInitScript(() => {
+    // When the host says the index is complete, in the page's clock (the status bar may be
+    // painted later, if the page is busy right then).
+    const Native = window.WebSocket;
+    window.WebSocket = class extends Native {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener('message', (e) => {
+          if (typeof e.data === 'string' && e.data.includes('"tree.indexProgress"') && e.data.includes('"done":true')) window.__indexDoneAt ??= performance.now();
+        });
+      }
+    };
     window.__longTasks = [];
-    new PerformanceObserver((l) => window.__longTasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask', buffered: true });
+    new PerformanceObserver((l) => window.__longTasks.push(...l.getEntries().map((e) => [e.startTime, e.duration]))).observe({ type: 'longtask', buffered: true });
   });
   const s = await startServe(folder, { LOUPE_HOME: home });
+  // Monaco (the biggest chunk, one long task to evaluate) should wait for the index.
+  let monacoAt = null;
+  page.on('request', (r) => {
+    if (monacoAt === null && /MonacoView|editor\.api/.test(r.url())) monacoAt = performance.now() - s.t0;
+  });
   await page.goto(s.url);
   // Painted: a row is visible and a frame has been produced after it.
   await page.locator('[data-testid="file-tree-item"]').first().waitFor({ state: 'visible', timeout: 120_000 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(undefined))));
   const paintMs = performance.now() - s.t0;
+  const paintedAt = await page.evaluate(() => performance.now());
   const status = page.locator('[data-testid="index-status"]');
   await status.filter({ hasNotText: 'Indexing' }).waitFor({ state: 'visible', timeout: 600_000 });
   const indexMs = performance.now() - s.t0;
   const files = Number((await status.textContent()).replace(/\D/g, ''));
+  const doneMs = await page.evaluate(() => window.__indexDoneAt ?? null);
+  const navAt = await page.evaluate(() => performance.timeOrigin);
+  // Both as wall-clock times: the request in this process's clock, the done in the page's.
+  const monacoBeforeIndex = monacoAt !== null && doneMs !== null && monacoAt + s.t0 + performance.timeOrigin < navAt + doneMs;
   const longTasks = await page.evaluate(() => window.__longTasks);
   const rss = rssMb(s.proc.pid);
   await page.close();
   s.proc.kill('SIGTERM');
   await new Promise((r) => s.proc.once('exit', r));
-  return { urlMs: s.urlMs, paintMs, indexMs, files, rss, maxLongTask: Math.max(0, ...longTasks), label };
+  // The page's own boot (evaluating the bundle, the first render) is one task before the tree
+  // shows; what the index costs the UI is what comes after the first row until it completes.
+  const after = longTasks.filter(([start]) => start >= paintedAt && start < (doneMs ?? Infinity)).map(([, d]) => d);
+  return { urlMs: s.urlMs, paintMs, indexMs, files, rss, maxLongTask: Math.max(0, ...longTasks.map(([, d]) => d)), maxLongTaskAfterPaint: Math.max(0, ...after), monacoBeforeIndex, label };
 }
 
 async function scale(n, git, runs) {
@@ -49,7 +73,9 @@ async function scale(n, git, runs) {
   report(`scale.${tag}.first_tree_paint.p50`, p50('paintMs'), 'ms', { runs, files: n });
   report(`scale.${tag}.index_complete.p50`, p50('indexMs'), 'ms', { runs, indexed: results[0].files });
   report(`scale.${tag}.host_rss_after_index.max`, Math.max(...results.map((r) => r.rss)), 'MB', { runs });
-  report(`scale.${tag}.page_long_task.max`, Math.max(...results.map((r) => r.maxLongTask)), 'ms', { runs });
+  report(`scale.${tag}.page_long_task.max`, Math.max(...results.map((r) => r.maxLongTask)), 'ms', { runs, includes: 'page boot' });
+  report(`scale.${tag}.monaco_fetched_while_indexing`, results.filter((r) => r.monacoBeforeIndex).length, 'runs', { runs, budget: 0 });
+  report(`scale.${tag}.page_long_task_while_indexing.max`, Math.max(...results.map((r) => r.maxLongTaskAfterPaint)), 'ms', { runs, budget: 100, from: 'first row to index complete' });
 }
 
 await scale(100_000, true, RUNS);

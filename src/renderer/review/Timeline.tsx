@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useCallback, useMemo, useRef, type KeyboardEvent } from 'react';
 import type { ModificationStatus } from '../../shared/contract';
 import { RefreshIcon } from '../app/icons';
 import { filterModifications, useApp } from '../store';
 import { useVirtualRows } from '../tree/useVirtualRows';
 import { CommitApprovedButton, CommitApprovedPanel } from './CommitApproved';
 import { preloadDiffView } from './DiffPane';
+import { usePreloadWhenSettled } from '../app/usePreloadWhenSettled';
 import { FileDiffIcon } from './icons';
 import { timelineKeyAction } from './timelineKeys';
 import { TIMELINE_ROW_HEIGHT, TimelineRow, timelineRowId } from './TimelineRow';
@@ -38,11 +39,7 @@ export function Timeline() {
 
   const listRef = useRef<HTMLDivElement>(null);
   const hasEntries = modifications.length > 0;
-  useEffect(() => {
-    if (!hasEntries) return;
-    const timer = setTimeout(preloadDiffView, 500);
-    return () => clearTimeout(timer);
-  }, [hasEntries]);
+  usePreloadWhenSettled(preloadDiffView, hasEntries);
   const rows = useMemo(() => filterModifications(modifications, filters), [modifications, filters]);
   const correlations = useMemo(() => {
     const seen = new Set<string>();

@@ -1,21 +1,17 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { loadable } from '../app/loadable';
 import { modKey } from '../app/platform';
+import { usePreloadWhenSettled } from '../app/usePreloadWhenSettled';
 import { useApp } from '../store';
 import { ViewerHeader } from './ViewerHeader';
 import './viewer.css';
 
-// Monaco is most of the bundle: it loads after the first paint, and is fetched while the
-// user is still looking at the tree so the first click on a file does not wait for it.
-// (loadable, not React.lazy: Suspense would hold a preloaded editor back for 300 ms.)
+// Monaco is most of the bundle: it loads after the first paint, once the index is complete
+// and the browser idle, while the user is still looking at the tree, so the first click on a
+// file does not wait for it. (loadable, not React.lazy: Suspense would hold a preloaded editor
+// back for 300 ms.)
 const monacoView = loadable(() => import('./MonacoView'));
-
-function usePreloadMonaco(): void {
-  useEffect(() => {
-    const timer = setTimeout(() => void monacoView.load().catch(() => undefined), 300);
-    return () => clearTimeout(timer);
-  }, []);
-}
+const preloadMonaco = () => void monacoView.load().catch(() => undefined);
 
 function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -28,7 +24,7 @@ type ViewerState = 'empty' | 'loading' | 'ready' | 'binary' | 'too-large' | 'err
 export function FileViewer() {
   const openFile = useApp((s) => s.openFile);
   const root = useApp((s) => s.workspace?.root ?? '');
-  usePreloadMonaco();
+  usePreloadWhenSettled(preloadMonaco);
   // The last text file shown. Monaco stays mounted from the first one on (hidden while a
   // notice shows), so the editor is created once and only its model changes.
   const [shown, setShown] = useState<{ absPath: string; content: string; language: string } | null>(null);
