@@ -9,7 +9,8 @@ import path from 'node:path';
 import { chromium } from 'playwright';
 import { CHROMIUM, percentile, report, startServe, tempDir } from './lib.mjs';
 
-const ENTRIES = 10_000;
+// LOUPE_BENCH_TIMELINE_ENTRIES=100000: the same figures over a 100,000-entry log.
+const ENTRIES = Number(process.env.LOUPE_BENCH_TIMELINE_ENTRIES ?? 10_000);
 const BIG_LINES = 5_000;
 const RUNS = 3;
 
@@ -120,7 +121,8 @@ for (let run = 0; run < RUNS; run++) {
   await page.waitForFunction(() => window.__timelinePaint !== undefined);
   fromNav.push(await page.evaluate(() => window.__timelinePaint));
   const count = await page.getByTestId('timeline').getAttribute('data-count');
-  if (Number(count) !== ENTRIES) throw new Error(`timeline shows ${count} entries, expected ${ENTRIES}`);
+  // The page loads the newest 10,000; a longer log is the same first screen.
+  if (Number(count) !== Math.min(ENTRIES, 10_000)) throw new Error(`timeline shows ${count} entries, expected ${Math.min(ENTRIES, 10_000)}`);
 
   // The same 10,000 entries rendered again from the store: the tab switched away and back.
   await page.locator('.agent-slot [role="tab"]:nth-child(2)').click();
