@@ -24,7 +24,7 @@ const d = availability.available ? describe : describe.skip;
 const fx = useCliFixture('loupe-sbx-cli-');
 let server: http.Server;
 let port: number;
-/** Outside /tmp, whose view inside the sandbox is private to each command. */
+/** Outside the workspace: read-only inside the sandbox, like the rest of the file system. */
 let outside: string;
 let home: string;
 let repo: string;

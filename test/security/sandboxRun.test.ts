@@ -5,7 +5,7 @@
 // Until the gate grants the sandbox itself, the tool layer is driven with an explicit grant;
 // SANDBOX_E2E below switches these to `loupe mcp` once it does.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -38,7 +38,7 @@ afterEach(async () => {
 
 async function setup(): Promise<string> {
   ws = await tempDir('loupe-sbx-ws-');
-  // Not under /tmp: the private /tmp would hide it, and this must prove the read-only bind.
+  // Outside the workspace, where the sandbox binds the file system read-only.
   const dir = realpathSync(mkdtempSync('/var/tmp/loupe-sbx-out-'));
   outside = { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
   git(ws.dir, 'init', '-q');
@@ -46,7 +46,7 @@ async function setup(): Promise<string> {
   mkdirSync(path.join(ws.dir, '.loupe'), { recursive: true });
   writeFileSync(path.join(ws.dir, '.loupe', 'config.json'), '{}\n');
   // A fake HOME inside the workspace, so its credentials are visible to the sandbox and only
-  // the hiding can keep them away (a HOME under /tmp would vanish with the private /tmp).
+  // the hiding can keep them away.
   home = path.join(ws.dir, 'home');
   for (const k of ['id_rsa', 'id_ed25519']) {
     mkdirSync(path.join(home, '.ssh'), { recursive: true });
@@ -72,11 +72,6 @@ d('sandboxed writes', () => {
       for (const t of targets()) {
         if (t === path.join(home, 'x')) continue; // the fake home is inside the workspace
         const r = await run(shape.replaceAll('T', t));
-        if (t.startsWith('/tmp/')) {
-          // The private /tmp is writable but vanishes: nothing reaches the host's /tmp.
-          expect(r.exitCode, r.text).toBe(0);
-          continue;
-        }
         expect(r.exitCode, `${t}: ${r.text}`).not.toBe(0);
         expect(r.blocked, r.text).toMatch(/^write to /);
         expect(existsSync(t)).toBe(false);
@@ -92,12 +87,23 @@ d('sandboxed writes', () => {
     },
   );
 
-  it('the private /tmp is fresh per command and the host /tmp never sees it', async () => {
+  it('$TMPDIR is a private folder, fresh per command; /tmp itself is read but not written', async () => {
     await setup();
     const mark = `loupe-sbx-${process.pid}-${Date.now()}`;
-    expect((await run(`echo x > /tmp/${mark} && cat /tmp/${mark}`)).text.trim()).toBe('x');
-    expect(existsSync(`/tmp/${mark}`)).toBe(false);
-    expect((await run(`cat /tmp/${mark}`)).exitCode).not.toBe(0);
+    const first = await run(`echo x > "$TMPDIR/${mark}" && cat "$TMPDIR/${mark}" && mktemp`);
+    expect(first.text, first.text).toMatch(/^x\n/);
+    expect((await run(`cat "$TMPDIR/${mark}"`)).exitCode).not.toBe(0);
+    // The host's /tmp is visible read-only (a tool or checkout living there still runs) ...
+    writeFileSync(`/tmp/${mark}-host`, 'from the host\n');
+    try {
+      expect((await run(`cat /tmp/${mark}-host`)).text).toContain('from the host');
+      // ... and a write to it is refused and named, never kept in a throwaway copy.
+      const w = await run(`echo x > /tmp/${mark}`);
+      expect(w.blocked, w.text).toBe(`write to /tmp/${mark}`);
+      expect(existsSync(`/tmp/${mark}`)).toBe(false);
+    } finally {
+      rmSync(`/tmp/${mark}-host`, { force: true });
+    }
   });
 
   it.each(['.git/hooks/pre-commit', '.git/config', '.git/info/attributes', '.loupe/config.json', '.loupe/new.json'])('%s is read-only inside', async (rel) => {
@@ -204,10 +210,10 @@ d('sandboxed processes', () => {
 });
 
 d('sandboxed lifetimes', () => {
-  it('a timeout kills the sandbox and all inside it, and the private /tmp is removed', async () => {
+  it('a timeout kills the sandbox and all inside it, and the private temp folder is removed', async () => {
     await setup();
     const mark = `loupe-sbx-mark-${process.pid}-${Date.now()}`;
-    const r = await runCommand({ command: `touch /tmp/${mark}; sleep 1593 & sleep 1593`, cwd: ws.dir, timeoutMs: 500, sandbox: { root: ws.dir, grant: CLOSED, home } });
+    const r = await runCommand({ command: `touch "$TMPDIR/${mark}"; sleep 1593 & sleep 1593`, cwd: ws.dir, timeoutMs: 500, sandbox: { root: ws.dir, grant: CLOSED, home } });
     expect(r.timedOut).toBe(true);
     expect(spawnSync('pgrep', ['-f', '^sleep 1593$'], { encoding: 'utf8' }).stdout.trim()).toBe('');
     const left = spawnSync('sh', ['-c', `ls -d ${os.tmpdir()}/loupe-sbx-*/${mark} 2>/dev/null`], { encoding: 'utf8' }).stdout.trim();

@@ -2,7 +2,7 @@
 // permission rules read from the workspace's .loupe/config.json and nobody to approve asks
 // (the unattended gate a host without approval cards gets).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -127,16 +127,10 @@ describe('bash tool', () => {
 
   it('by default a redirect outside the workspace is blocked by the sandbox, named, and nothing is written', async () => {
     await rules([{ kind: 'bash', pattern: 'echo *', action: 'allow' }]);
-    // Not under /tmp: the sandbox's /tmp is private to the command, so a write there lands in it.
-    const outside = mkdtempSync('/var/tmp/loupe-outside-');
-    try {
-      const target = path.join(outside, 'outside.txt');
-      const r = await h.call('bash', { command: `echo leak > ${target}`, description: 'write outside' });
-      expect(r.error, r.output).toMatchObject({ code: 'SANDBOX_BLOCKED', message: expect.stringContaining(`blocked by the sandbox: write to ${target}`) });
-      expect(existsSync(target)).toBe(false);
-    } finally {
-      rmSync(outside, { recursive: true, force: true });
-    }
+    const target = path.join(h.sandbox, 'outside.txt');
+    const r = await h.call('bash', { command: `echo leak > ${target}`, description: 'write outside' });
+    expect(r.error, r.output).toMatchObject({ code: 'SANDBOX_BLOCKED', message: expect.stringContaining(`blocked by the sandbox: write to ${target}`) });
+    expect(existsSync(target)).toBe(false);
   });
 
   it('external paths: with the sandbox off a redirect outside the workspace needs its own rule', async () => {

@@ -18,6 +18,6 @@ export async function sandboxPolicy(ctx: ToolContext, grant: SandboxGrant | null
 export function sandboxBlockedError(tool: 'bash' | 'run_tests', blocked: string): { code: 'SANDBOX_BLOCKED'; message: string } {
   return {
     code: 'SANDBOX_BLOCKED',
-    message: `blocked by the sandbox: ${blocked}. Inside the sandbox only the workspace and /tmp are writable, credentials are hidden and the network is off unless a network rule allows it. To run it outside the sandbox, call ${tool} again with sandbox: false (the user will be asked).`,
+    message: `blocked by the sandbox: ${blocked}. Inside the sandbox only the workspace and $TMPDIR (a private temp folder) are writable, credentials are hidden and the network is off unless a network rule allows it. To run it outside the sandbox, call ${tool} again with sandbox: false (the user will be asked).`,
   };
 }

@@ -3,7 +3,7 @@
 // background job that holds the output pipe open can keep the call waiting.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -76,12 +76,13 @@ export async function runCommand(opts: CommandOptions): Promise<CommandResult> {
   const capture = new OutputCapture(opts.outputDir ? path.join(opts.outputDir, `${id}.log`) : null, undefined, undefined, opts.outputRoot ?? (opts.outputDir ? path.dirname(path.dirname(opts.outputDir)) : undefined));
   const started = performance.now();
 
-  // A fresh private temp folder per command, bound on /tmp, removed afterwards.
-  const tmpDir = opts.sandbox ? mkdtempSync(path.join(os.tmpdir(), 'loupe-sbx-')) : null;
+  // A fresh private temp folder per command, the only writable place besides the workspace
+  // (TMPDIR points there; /tmp itself stays read-only, like the rest), removed afterwards.
+  const tmpDir = opts.sandbox ? realpathSync(mkdtempSync(path.join(os.tmpdir(), 'loupe-sbx-'))) : null;
   const [program, argv] = wrap(shell.path, opts, tmpDir);
   const child = spawn(program, argv, {
     cwd: opts.cwd,
-    env: commandEnv(id, opts.env),
+    env: { ...commandEnv(id, opts.env), ...(tmpDir ? { TMPDIR: tmpDir, TMP: tmpDir, TEMP: tmpDir } : {}) },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
