@@ -87,6 +87,21 @@ d('sandboxed writes', () => {
     },
   );
 
+  it('npm install works inside: its cache moves to the private temp folder (HOME is read-only)', async () => {
+    await setup();
+    const dep = path.join(ws.dir, 'dep');
+    mkdirSync(dep);
+    writeFileSync(path.join(dep, 'package.json'), JSON.stringify({ name: 'loupe-sbx-dep', version: '1.0.0' }));
+    writeFileSync(path.join(ws.dir, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0' }));
+    // A tarball goes through npm's cache (a folder dependency would only be linked).
+    const pack = spawnSync('npm', ['pack', '--silent', './dep'], { cwd: ws.dir, encoding: 'utf8' });
+    expect(pack.status, pack.stderr).toBe(0);
+    const r = await run(`npm install --offline --no-audit --no-fund ./${pack.stdout.trim()}`);
+    expect(r.exitCode, r.text).toBe(0);
+    expect(r.blocked).toBeNull();
+    expect(existsSync(path.join(ws.dir, 'node_modules', 'loupe-sbx-dep', 'package.json'))).toBe(true);
+  });
+
   it('$TMPDIR is a private folder, fresh per command; /tmp itself is read but not written', async () => {
     await setup();
     const mark = `loupe-sbx-${process.pid}-${Date.now()}`;

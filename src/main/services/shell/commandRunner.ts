@@ -82,7 +82,7 @@ export async function runCommand(opts: CommandOptions): Promise<CommandResult> {
   const [program, argv] = wrap(shell.path, opts, tmpDir);
   const child = spawn(program, argv, {
     cwd: opts.cwd,
-    env: { ...commandEnv(id, opts.env), ...(tmpDir ? { TMPDIR: tmpDir, TMP: tmpDir, TEMP: tmpDir } : {}) },
+    env: { ...commandEnv(id, opts.env), ...(tmpDir ? sandboxTempEnv(tmpDir) : {}) },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -157,6 +157,25 @@ export async function runCommand(opts: CommandOptions): Promise<CommandResult> {
 function sandboxHidden(p: SandboxPolicy, cwd: string): string[] {
   const abs = [...credentialPaths(p.home ?? process.env.HOME ?? '/nonexistent'), ...(p.hide ?? [])];
   return [...abs, ...abs.map((a) => path.relative(cwd, a)).filter((r) => r && !r.startsWith('..'))];
+}
+
+/**
+ * Inside the sandbox HOME is read-only, so the package managers' caches (npm, yarn, pip, go and
+ * the XDG cache) move into the command's private temp folder: an install allowed the network
+ * works, at the cost of a cold cache, and nothing it writes outlives the command.
+ */
+function sandboxTempEnv(tmpDir: string): NodeJS.ProcessEnv {
+  const cache = path.join(tmpDir, '.cache');
+  return {
+    TMPDIR: tmpDir,
+    TMP: tmpDir,
+    TEMP: tmpDir,
+    XDG_CACHE_HOME: cache,
+    npm_config_cache: path.join(cache, 'npm'),
+    YARN_CACHE_FOLDER: path.join(cache, 'yarn'),
+    PIP_CACHE_DIR: path.join(cache, 'pip'),
+    GOCACHE: path.join(cache, 'go-build'),
+  };
 }
 
 function wrap(shell: string, opts: CommandOptions, tmpDir: string | null): [string, string[]] {
