@@ -42,7 +42,7 @@ export class Workspace {
   /** Subscribing walks the whole tree (~0.5 s at 100k files): the folder opens without it. */
   private watching: Promise<void> = Promise.resolve();
   private disposed = false;
-  /** Folders the UI listed (its open folders, most recent last) → their mtime when listed. */
+  /** Folders the UI listed (its open folders, most recent last) → the mtime the rescan last saw (0: not yet). */
   private readonly openDirs = new Map<string, number>();
   private rescanTimer: NodeJS.Timeout | null = null;
   /** Starts the background index once (see open); null once started. */

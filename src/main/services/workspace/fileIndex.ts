@@ -151,7 +151,7 @@ export class FileIndex {
     return () => this.progressListeners.delete(listener);
   }
 
-  /** Builds the index in the background (idempotent); `list` answers directly meanwhile. */
+  /** Builds the index in the background (idempotent); `list` answers directly until it is complete. */
   start(): Promise<void> {
     this.building ??= this.build();
     return this.building;
@@ -254,8 +254,9 @@ export class FileIndex {
   }
 
   async list(dir: string): Promise<TreeEntry[]> {
+    // Not built yet (or still building): answered directly. Starting the build is the owner's
+    // call (the workspace starts it once the first screen is served).
     if (!this.ready) {
-      void this.start().catch(() => undefined);
       this.servedDirect.add(dir);
       return listDirect(this.root, dir, this.abort.signal);
     }
