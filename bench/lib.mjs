@@ -76,6 +76,33 @@ export async function wsClient(port, token) {
 }
 
 /** A client of `loupe mcp` on `cwd`, without the machine's model settings. */
+/** Bare `rg` in `cwd` with these args (after --no-config), spawn to exit in ms, its output drained. */
+export async function timeRg(cwd, args) {
+  const { rgPath } = await import('@vscode/ripgrep');
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(rgPath, ['--no-config', ...args], { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.resume();
+    child.on('error', reject);
+    child.on('close', () => resolve(performance.now() - t0));
+  });
+}
+
+/** p50 of `a` and of `b`, run alternately so load from anything else on the machine falls on both alike. */
+export async function timePair(a, b, { warmup, runs }) {
+  for (let i = 0; i < warmup; i++) {
+    await a();
+    await b();
+  }
+  const ta = [];
+  const tb = [];
+  for (let i = 0; i < runs; i++) {
+    ta.push(await a());
+    tb.push(await b());
+  }
+  return [percentile(ta, 50), percentile(tb, 50)];
+}
+
 export async function connectMcp(cwd) {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');

@@ -3,9 +3,7 @@
 // figures are the server-side duration (`loupe/duration_ms`), so stdio is left out; rg figures
 // are spawn-to-exit from here, its output drained. Goal (issue 14): within 1.2x of rg.
 // The tree is only read: nothing here writes into the cached repository.
-import { spawn } from 'node:child_process';
-import { rgPath } from '@vscode/ripgrep';
-import { cachedMonorepo, connectMcp, percentile, report } from './lib.mjs';
+import { cachedMonorepo, connectMcp, report, timePair, timeRg } from './lib.mjs';
 
 const FILES = 100_000;
 const RUNS = Number(process.env.LOUPE_BENCH_RUNS ?? 15);
@@ -18,30 +16,6 @@ const SCOPE = ['--hidden', '--glob', '!.git', '--glob', '!.loupe'];
 
 const root = process.env.LOUPE_BENCH_TREE ?? (await cachedMonorepo(FILES, { git: true }));
 
-function rg(args) {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(rgPath, ['--no-config', ...SCOPE, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
-    child.stdout.resume();
-    child.on('error', reject);
-    child.on('close', () => resolve(performance.now() - t0));
-  });
-}
-
-/** Alternates the two so load from anything else on the machine falls on both alike. */
-async function timePair(a, b) {
-  for (let i = 0; i < WARMUP; i++) {
-    await a();
-    await b();
-  }
-  const ta = [];
-  const tb = [];
-  for (let i = 0; i < RUNS; i++) {
-    ta.push(await a());
-    tb.push(await b());
-  }
-  return [percentile(ta, 50), percentile(tb, 50)];
-}
 
 const client = await connectMcp(root);
 
@@ -71,7 +45,7 @@ try {
   for (const [name, args, rgArgs] of cases) {
     if (only && !name.startsWith(only)) continue;
     const toolName = name.startsWith('grep') ? 'grep' : 'list_files';
-    const [ours, raw] = await timePair(() => tool(toolName, args), () => rg(rgArgs));
+    const [ours, raw] = await timePair(() => tool(toolName, args), () => timeRg(root, [...SCOPE, ...rgArgs]), { warmup: WARMUP, runs: RUNS });
     report(`scale.${name}.p50`, ours, 'ms', { files: FILES, runs: RUNS });
     report(`scale.${name}.rg.p50`, raw, 'ms', { files: FILES, runs: RUNS, rg: rgArgs.join(' ') });
     report(`scale.${name}.vs_rg`, ours / raw, 'x');

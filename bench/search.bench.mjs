@@ -2,13 +2,8 @@
 // built `loupe mcp` with the official MCP client, against raw `rg` for the same query.
 // Tool figures are the server-side duration (`loupe/duration_ms`), so stdio is left out;
 // rg figures are spawn-to-exit from here. Goals (issue 4): p50 < 100 ms, within 1.2x rg.
-import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
-import { rgPath } from '@vscode/ripgrep';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { generateTree, percentile, report, ROOT, tempDir } from './lib.mjs';
+import { connectMcp, generateTree, report, tempDir, timePair, timeRg } from './lib.mjs';
 
 const FILES = 5_000;
 const RUNS = 30;
@@ -20,33 +15,8 @@ const SCOPE = ['--hidden', '--glob', '!.git', '--glob', '!.loupe'];
 const root = await tempDir('loupe-bench-search-');
 await generateTree(root, FILES, 100);
 
-function rg(args) {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(rgPath, ['--no-config', ...SCOPE, ...args, '--regexp', PATTERN, '--', '.'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
-    child.stdout.resume();
-    child.on('error', reject);
-    child.on('close', () => resolve(performance.now() - t0));
-  });
-}
 
-/** Alternates the two so load from anything else on the machine falls on both alike. */
-async function timePair(a, b) {
-  for (let i = 0; i < WARMUP; i++) {
-    await a();
-    await b();
-  }
-  const ta = [];
-  const tb = [];
-  for (let i = 0; i < RUNS; i++) {
-    ta.push(await a());
-    tb.push(await b());
-  }
-  return [percentile(ta, 50), percentile(tb, 50)];
-}
-
-const client = new Client({ name: 'loupe-bench', version: '1.0.0' });
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(ROOT, 'bin', 'loupe.mjs'), 'mcp', '--cwd', root], stderr: 'ignore' }));
+const client = await connectMcp(root);
 
 async function tool(name, args) {
   const r = await client.callTool({ name, arguments: args });
@@ -63,7 +33,7 @@ const cases = [
 
 try {
   for (const [name, run, rgArgs] of cases) {
-    const [ours, raw] = await timePair(run, () => rg(rgArgs));
+    const [ours, raw] = await timePair(run, () => timeRg(root, [...SCOPE, ...rgArgs, '--regexp', PATTERN, '--', '.']), { warmup: WARMUP, runs: RUNS });
     report(`${name}.p50`, ours, 'ms', { files: FILES, runs: RUNS });
     report(`${name}.rg.p50`, raw, 'ms', { files: FILES, runs: RUNS, rg: rgArgs.join(' ') });
     report(`${name}.vs_rg`, ours / raw, 'x');

@@ -81,7 +81,7 @@ function protectedPaths(root: string): string[] {
 export function bwrapArgs(policy: SandboxPolicy, tmpDir: string, cwd: string): string[] {
   const root = real(policy.root);
   const a = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
-  // The command's private temp folder (TMPDIR) where it is on the host: /tmp around it stays
+  // The command's private temp folder (TMPDIR, set by the runner) at its host path: /tmp around it stays
   // read-only, so a write to /tmp/x is refused (and reported), not kept in a throwaway copy.
   a.push('--bind', real(tmpDir), real(tmpDir));
   a.push('--bind', root, root);
@@ -98,6 +98,6 @@ export function bwrapArgs(policy: SandboxPolicy, tmpDir: string, cwd: string): s
     else if (k === 'file') a.push('--ro-bind', '/dev/null', p);
   }
   if (!policy.grant.network) a.push('--unshare-net');
-  a.push('--unshare-pid', '--die-with-parent', '--new-session', '--setenv', 'TMPDIR', real(tmpDir), '--chdir', real(cwd), '--');
+  a.push('--unshare-pid', '--die-with-parent', '--new-session', '--chdir', real(cwd), '--');
   return a;
 }
