@@ -4,7 +4,7 @@
 // new bytes under the name after a crash, never a mix; fdatasync flushes what reading back needs.
 import { randomBytes } from 'node:crypto';
 import { constants as C } from 'node:fs';
-import { open, readdir, rename, unlink } from 'node:fs/promises';
+import { link, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { FileNotFoundError } from '../../errors';
 import { confirmIdentity, holdDir, O_NOFOLLOW, type HoldOptions } from './safeOpen';
@@ -96,6 +96,60 @@ export async function sweepTempsInside(root: string, abs: string): Promise<numbe
     const stale = names.filter((n) => n.startsWith(prefix) && n.endsWith(TEMP_SUFFIX) && n.length === prefix.length + 12 + TEMP_SUFFIX.length);
     await Promise.all(stale.map((n) => unlink(dir.at(n)).catch(() => undefined)));
     return stale.length;
+  } finally {
+    dir.close();
+  }
+}
+
+const LINK_SUFFIX = '.loupe-link';
+
+/**
+ * Creates `abs` with `data` only if nothing is there, and never lets it be seen partly written:
+ * the bytes go to a temp file that is then hard-linked to the name (link fails if the name
+ * exists). false when something already sits there. The temp file's name carries this process's
+ * id so that one left by a killed process can be swept (sweepLinkTempsInside).
+ */
+export async function createWholeInside(root: string, abs: string, data: Buffer | string, mode = 0o644): Promise<boolean> {
+  const name = path.basename(abs);
+  const dir = holdDir(root, path.dirname(abs));
+  if (!dir) throw new FileNotFoundError(path.dirname(abs));
+  try {
+    const tmp = dir.at(`.${name}.${process.pid}.${randomBytes(4).toString('hex')}${LINK_SUFFIX}`);
+    const fh = await open(tmp, C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, mode);
+    try {
+      await fh.writeFile(data);
+    } finally {
+      await fh.close();
+    }
+    try {
+      await link(tmp, dir.at(name));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw err;
+    } finally {
+      await unlink(tmp).catch(() => undefined);
+    }
+  } finally {
+    dir.close();
+  }
+}
+
+/** Removes createWholeInside's temp files for `abs` whose process `isGone` says has died. */
+export async function sweepLinkTempsInside(root: string, abs: string, isGone: (pid: number) => boolean): Promise<number> {
+  const dir = holdDir(root, path.dirname(abs));
+  if (!dir) return 0;
+  try {
+    const prefix = `.${path.basename(abs)}.`;
+    let swept = 0;
+    for (const n of await readdir(dir.self).catch(() => [] as string[])) {
+      if (!n.startsWith(prefix) || !n.endsWith(LINK_SUFFIX)) continue;
+      const pid = Number.parseInt(n.slice(prefix.length), 10);
+      if (!Number.isInteger(pid) || pid <= 0 || !isGone(pid)) continue;
+      const st = await lstat(dir.at(n)).catch(() => null);
+      if (st?.isFile() && (await unlink(dir.at(n)).then(() => true, () => false))) swept++;
+    }
+    return swept;
   } finally {
     dir.close();
   }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/support/tmp';
@@ -43,4 +43,40 @@ it('gives up with TIMEOUT, naming the file, while a live process holds it', asyn
   await writeFile(lock, String(process.pid));
   await expect(withLogLock(lock, async () => 'never', { timeoutMs: 100 })).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('x.lock') });
   expect(await readFile(lock, 'utf8')).toBe(String(process.pid));
+});
+
+it('never shows an empty lock: the pid is in the file from the moment it exists', async () => {
+  const lock = path.join(dir, 'x.lock');
+  const seen: string[] = [];
+  let stop = false;
+  const watcher = (async () => {
+    while (!stop) {
+      const text = await readFile(lock, 'utf8').catch(() => null);
+      if (text !== null) seen.push(text);
+      await new Promise((r) => setImmediate(r));
+    }
+  })();
+  for (let i = 0; i < 200; i++) await withLogLock(lock, async () => undefined);
+  stop = true;
+  await watcher;
+  expect(seen.every((t) => t === String(process.pid))).toBe(true);
+});
+
+it('takes over an empty lock left by a writer killed between create and write, once it is old', async () => {
+  const lock = path.join(dir, 'x.lock');
+  await writeFile(lock, '');
+  const old = new Date(Date.now() - 5_000);
+  await utimes(lock, old, old);
+  expect(await withLogLock(lock, async () => 'mine', { timeoutMs: 500 })).toBe('mine');
+});
+
+it('sweeps temp files of writers killed before they linked the lock', async () => {
+  const lock = path.join(dir, 'x.lock');
+  const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+  const leftover = path.join(dir, `.x.lock.${dead}.0badf00d.loupe-link`);
+  const live = path.join(dir, `.x.lock.${process.pid}.0badf00d.loupe-link`);
+  await writeFile(leftover, dead);
+  await writeFile(live, String(process.pid));
+  await withLogLock(lock, async () => undefined);
+  expect((await readdir(dir)).sort()).toEqual([path.basename(live)]);
 });
