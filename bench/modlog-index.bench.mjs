@@ -1,17 +1,20 @@
 // The first modification_log query on a 1,000- and a 100,000-entry log through `loupe mcp`: once with no
-// checkpoint beside the log (the whole log is folded, and the checkpoint written), then in a
-// new process with it (only the checkpoint and the lines shown are read). Figures are the
-// server's own time for the call (`_meta['loupe/duration_ms']`).
+// checkpoint beside the log (the whole log is folded, and the checkpoint written), then in new
+// processes with it (only the checkpoint's header, the query's slice and the lines shown are
+// read; p50 of RUNS processes), and with the most a checkpoint can lag: 999 lines appended after
+// it, folded on open. Figures are the server's own time for the call (`_meta['loupe/duration_ms']`).
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { connectMcp as connect, report, tempDir } from './lib.mjs';
+import { connectMcp as connect, percentile, report, tempDir } from './lib.mjs';
+
+const RUNS = 5;
 
 
 /** `ENTRIES` modifications over up to 2,000 files and 5,000 correlations, a test run every tenth, an approval every fifth. */
-function syntheticLog(ENTRIES) {
+function syntheticLog(ENTRIES, from = 0) {
   const lines = [];
-  for (let i = 0; i < ENTRIES; i++) {
+  for (let i = from; i < from + ENTRIES; i++) {
     const id = `mod-20250101-${String(Math.floor(i / 1000)).padStart(6, '0')}-${String(i % 1000).padStart(3, '0')}`;
     lines.push(JSON.stringify({
       type: 'modification', modification_id: id, timestamp: new Date(1735689600000 + i * 1000).toISOString(),
@@ -42,14 +45,22 @@ async function run(entries, label) {
     const dir = path.join(root, '.loupe');
     await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, 'modifications.jsonl'), syntheticLog(entries));
-    const checkpoint = path.join(dir, 'modifications.index.json');
+    const checkpoint = path.join(dir, 'modifications.index');
     const cold = await firstQuery(root);
     // Written after that answer (past 1,000 new lines) or when the process closes.
     for (let i = 0; i < 50 && !existsSync(checkpoint); i++) await new Promise((r) => setTimeout(r, 100));
     const log_bytes = statSync(path.join(dir, 'modifications.jsonl')).size;
     report(`modification_log.first_query.${label}.no_checkpoint_ms`, cold, 'ms', { entries, log_bytes });
-    const warm = await firstQuery(root);
-    report(`modification_log.first_query.${label}_ms`, warm, 'ms', { entries, log_bytes, checkpoint_bytes: existsSync(checkpoint) ? statSync(checkpoint).size : 0, budget_ms: 20 });
+    const checkpoint_bytes = existsSync(checkpoint) ? statSync(checkpoint).size : 0;
+    const warm = [];
+    for (let i = 0; i < RUNS; i++) warm.push(await firstQuery(root));
+    report(`modification_log.first_query.${label}_ms`, percentile(warm, 50), 'ms', { entries, log_bytes, checkpoint_bytes, runs: RUNS, max: Math.max(...warm), budget_ms: 20 });
+    // Up to 999 new lines are left for the next open to fold (the checkpoint is rewritten at 1,000).
+    const lagging = Math.floor(999 / 1.3);
+    await appendFile(path.join(dir, 'modifications.jsonl'), syntheticLog(lagging, entries));
+    const tail = [];
+    for (let i = 0; i < RUNS; i++) tail.push(await firstQuery(root));
+    report(`modification_log.first_query.${label}.checkpoint_999_lines_behind_ms`, percentile(tail, 50), 'ms', { entries: entries + lagging, runs: RUNS, max: Math.max(...tail) });
   } finally {
     await rm(root, { recursive: true, force: true });
   }

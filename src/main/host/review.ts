@@ -50,7 +50,7 @@ export class ReviewService {
     this.seenSize = size;
     // Reviews and test results add lines but no modification: they change the view all the same.
     const fold = await this.log.index().sync();
-    this.emit('modlog.changed', { count: fold.order.length });
+    this.emit('modlog.changed', { count: fold.size });
   }
 
   async list(q: ModificationQuery = {}) {

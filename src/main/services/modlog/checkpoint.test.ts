@@ -6,6 +6,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/support/tmp';
 import { LazyFolded } from './checkpoint';
+import { decodeCheckpoint, encodeCheckpoint, HEADER, recOf, REC, writeRec, type CheckpointData } from './checkpointFormat';
+import { CheckpointMismatchError } from './errors';
 import { LogIndex, type Fold } from './fold';
 
 let cleanups: (() => Promise<void>)[] = [];
@@ -17,7 +19,7 @@ afterEach(async () => {
 async function workspace() {
   const t = await tempDir();
   cleanups.push(t.cleanup);
-  return { root: t.dir, log: path.join(t.dir, 'modifications.jsonl'), cp: path.join(t.dir, 'modifications.index.json') };
+  return { root: t.dir, log: path.join(t.dir, 'modifications.jsonl'), cp: path.join(t.dir, 'modifications.index') };
 }
 
 const ids = Array.from({ length: 12 }, (_, i) => `m${i}`);
@@ -102,13 +104,20 @@ describe('modification log checkpoint', () => {
   const lines = Array.from({ length: 50 }, (_, i) => mod(i, { reason: `r${i}` }));
 
   type Spoil = (w: { root: string; log: string; cp: string }) => Promise<void>;
+  /** Rewrites the checkpoint with `edit` applied to its decoded contents. */
+  const edit = (change: (d: CheckpointData) => void) => async (w: { cp: string }) => {
+    const d = decodeCheckpoint(await readFile(w.cp))!;
+    change(d);
+    await writeFile(w.cp, encodeCheckpoint(d));
+  };
   const spoils: [string, Spoil][] = [
-    ['not JSON', (w) => writeFile(w.cp, '{"v":2,')],
+    ['not a checkpoint (an older JSON one)', (w) => writeFile(w.cp, '{"v":2,"offset":10}')],
     ['an empty file', (w) => writeFile(w.cp, '')],
-    ['another shape', (w) => writeFile(w.cp, JSON.stringify({ v: 2, offset: 10, ino: 1, prefix: 'x', ids: 'nope' }))],
-    ['an offset past the log', async (w) => writeFile(w.cp, (await readFile(w.cp, 'utf8')).replace(/"offset":\d+/, '"offset":99999999'))],
-    ['an offset off a line end', async (w) => writeFile(w.cp, (await readFile(w.cp, 'utf8')).replace(/"offset":(\d+)/, (_, n) => `"offset":${Number(n) - 7}`))],
-    ['entries pointing elsewhere', async (w) => writeFile(w.cp, (await readFile(w.cp, 'utf8')).replace(/"at":\[\d+/, '"at":[3'))],
+    ['its sections cut off', async (w) => writeFile(w.cp, (await readFile(w.cp)).subarray(0, 400))],
+    ['another version', async (w) => writeFile(w.cp, Buffer.concat([Buffer.from('LOUPEFLD'), Buffer.from([9, 0, 0, 0]), (await readFile(w.cp)).subarray(12)]))],
+    ['an offset past the log', edit((d) => (d.offset = 99_999_999))],
+    ['an offset off a line end', edit((d) => (d.offset -= 7))],
+    ['entries pointing elsewhere', edit((d) => d.rec.writeDoubleLE(3, 0))],
     ['an edited log prefix', async (w) => writeFile(w.log, (await readFile(w.log, 'utf8')).replace('"r7"', '"R7"'))],
     ['a log cut short', async (w) => writeFile(w.log, (await readFile(w.log, 'utf8')).split('\n').slice(0, 20).join('\n') + '\n')],
     ['a replaced log (new inode)', async (w) => {
@@ -147,9 +156,10 @@ describe('modification log checkpoint', () => {
     const w = await workspace();
     await checkpointed(w, lines);
     // m0 pointed at m1's line: the prefix still matches, the line does not.
-    const cp = JSON.parse(await readFile(w.cp, 'utf8')) as { at: number[] };
-    cp.at.splice(0, 2, cp.at[2], cp.at[3]);
-    await writeFile(w.cp, JSON.stringify(cp));
+    await edit((d) => {
+      const m1 = recOf(d.rec, REC);
+      writeRec(d.rec, 0, { ...recOf(d.rec, 0), off: m1.off, len: m1.len });
+    })(w);
     const idx = open(w, 1_000_000);
     const want = answers(await new LogIndex(w.log, w.root).sync());
     const first = await idx.sync();
@@ -160,6 +170,37 @@ describe('modification log checkpoint', () => {
     expect(answers(again)).toEqual(want);
     await expect(readFile(w.cp)).rejects.toThrow(/ENOENT/);
     await idx.dispose();
+  });
+
+  it('any bytes of a checkpoint forged past its header fail at most one query, never anything else (generated)', async () => {
+    const w = await workspace();
+    await checkpointed(w, lines);
+    const good = await readFile(w.cp);
+    const want = answers(await new LogIndex(w.log, w.root).sync());
+    let mismatches = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.record({ at: fc.nat(good.length - HEADER - 1), bytes: fc.uint8Array({ minLength: 1, maxLength: 8 }) }), { minLength: 1, maxLength: 4 }), async (edits) => {
+        const forged = Buffer.from(good);
+        for (const e of edits) forged.set(e.bytes.subarray(0, forged.length - HEADER - e.at), HEADER + e.at);
+        await writeFile(w.cp, forged);
+        const idx = open(w, 1_000_000);
+        try {
+          const got = await idx.sync();
+          try {
+            answers(got);
+          } catch (err) {
+            // Only the checkpoint's own error, and the next look folds the log.
+            expect(err).toBeInstanceOf(CheckpointMismatchError);
+            mismatches++;
+            expect(answers(await idx.sync())).toEqual(want);
+          }
+        } finally {
+          await idx.dispose();
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(mismatches).toBeGreaterThan(0);
   });
 
   it('a link planted where the checkpoint goes is replaced, never written through', async () => {
@@ -178,6 +219,35 @@ describe('modification log checkpoint', () => {
     const again = open(w, 1_000_000);
     expect(restored(await again.sync())).toBe(true);
     await again.dispose();
+  });
+
+  it('a restored fold reads only what a query shows: rows become objects only when shown', async () => {
+    const w = await workspace();
+    const many = Array.from({ length: 3_000 }, (_, i) => mod(i, { correlation_id: `c${i % 300}` }));
+    await checkpointed(w, many);
+    const idx = open(w, 1_000_000);
+    const fold = await idx.sync();
+    const one = fold.query({ correlation_id: 'c7', limit: 5 });
+    expect(one.total).toBe(10);
+    expect(one.modifications.map((m) => m.modification_id)).toEqual(['m2707', 'm2407', 'm2107', 'm1807', 'm1507']);
+    expect([...fold.base!.madeRows()].length).toBe(5);
+    // A review of a checkpointed entry makes that one row, found by its id.
+    await appendFile(w.log, JSON.stringify({ type: 'review', modification_id: 'm42', verdict: 'approved', timestamp: 't' }) + '\n');
+    expect((await idx.sync()).query({ status: 'approved' }).modifications.map((m) => m.modification_id)).toEqual(['m42']);
+    expect([...fold.base!.madeRows()].length).toBe(6);
+    await idx.dispose();
+  });
+
+  it('replaces the JSON checkpoint of earlier versions', async () => {
+    const w = await workspace();
+    const old = `${w.cp}.json`;
+    await writeFile(old, '{"v":2}');
+    await writeFile(w.log, lines.map((l) => l + '\n').join(''));
+    const idx = new LogIndex(w.log, w.root, { checkpoint: w.cp, checkpointEvery: 1, replaces: old });
+    await idx.sync();
+    await idx.dispose();
+    await readFile(w.cp);
+    await expect(readFile(old)).rejects.toThrow(/ENOENT/);
   });
 
   it('deleting the checkpoint costs one rebuild: the next open restores again', async () => {

@@ -1,6 +1,7 @@
 // A checkpoint of the folded log beside it, so opening a years-long log reads neither the log
 // nor every entry: it holds each modification's id, file, correlation, folded facts and where
-// its line sits in the log; an entry's full line is read from the log only when it is shown.
+// its line sits in the log, in columns read as a query needs them (checkpointFormat.ts,
+// checkpointRows.ts); an entry's full line is read from the log only when it is shown.
 // Never the source of truth: it is used only when it matches the log's prefix it claims to
 // cover (same inode, long enough, the same bytes where it samples them, ending on a newline);
 // anything else — missing, stale, corrupt, a link — is ignored and the log is folded from the
@@ -8,17 +9,17 @@
 import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { readInside } from '../files/safeOpen';
+import { openInside } from '../files/safeOpen';
 import { writeAtomicInside } from '../files/safeWrite';
+import { CheckpointRows } from './checkpointRows';
+import { decodeHeader, encodeCheckpoint, FLAG_APPROVED, FLAG_ROLLED, HEADER, REC, Section, writeRec, type CheckpointData } from './checkpointFormat';
 import { CheckpointMismatchError } from './errors';
-import { Fold, type Folded } from './fold';
+import type { Fold, Folded } from './fold';
 import type { ModificationEntry, TestResultsLine } from './types';
 
-const VERSION = 2;
 const WINDOW = 4096;
 /** Windows sampled across the prefix: a rewrite keeping length and inode is caught where it lands on one. */
 const SAMPLES = 16;
-const MAX_BYTES = 256 * 1024 * 1024;
 
 /** Where a line sits in the log: [byte offset, byte length]. */
 export type LineAt = [number, number];
@@ -102,6 +103,8 @@ export class LazyFolded implements Folded {
   declare readonly correlation: string | undefined;
   declare readonly off: number;
   declare readonly len: number;
+  /** Its row in the checkpoint. */
+  declare row: number;
 
   constructor(reader: LogReader, id: string, file: string, correlation: string | undefined, off: number, len: number) {
     this.reader = reader;
@@ -134,108 +137,113 @@ export class LazyFolded implements Folded {
 }
 
 /** Where each folded line sits in the log; null when one is unknown (then no checkpoint is written). */
-export function snapshot(fold: Fold, where: WeakMap<object, LineAt>, offset: number, ino: number, prefix: string): Checkpoint | null {
-  const pos = new Map<Folded, number>();
-  const cp: Checkpoint = { v: VERSION, offset, ino, prefix, ids: [], at: [], files: [], file: [], corrs: [], corr: [], approved: [], rolled: [], hunks: [], tests: [] };
-  const files = new Map<string, number>();
-  const corrs = new Map<string, number>();
+export function snapshot(fold: Fold, where: WeakMap<object, LineAt>, offset: number, ino: number, prefix: string): CheckpointData | null {
+  const base = fold.base;
+  const n0 = base?.n ?? 0;
+  const tail = fold.tail;
+  const n = n0 + tail.length;
+  const files = base ? [...base.fileTable()] : [];
+  const corrs = base ? [...base.corrTable()] : [];
+  const fileIds = new Map(files.map((f, i) => [f, i]));
+  const corrIds = new Map(corrs.map((c, i) => [c, i]));
   const intern = (m: Map<string, number>, list: string[], s: string) => {
     let i = m.get(s);
     if (i === undefined) m.set(s, (i = list.push(s) - 1));
     return i;
   };
-  for (const [i, f] of fold.order.entries()) {
-    pos.set(f, i);
-    const lazy = f instanceof LazyFolded ? f : null;
-    const at = lazy ? lazy.at : where.get(f.entry);
-    if (!at) return null;
-    cp.ids.push(f.id);
-    cp.at.push(at[0], at[1]);
-    cp.file.push(intern(files, cp.files, f.file));
-    cp.corr.push(f.correlation === undefined ? -1 : intern(corrs, cp.corrs, f.correlation));
-    if (f.approved) cp.approved.push(i);
+  const flags = new Uint8Array(n);
+  const rec = Buffer.alloc(REC * n);
+  const tailIds = tail.map((f) => Buffer.from(f.id, 'utf8'));
+  // The checkpoint's rows are copied as they are; only rows made into objects may have moved on.
+  const baseIds = base ? base.section(Section.Ids) : Buffer.alloc(0);
+  if (base) {
+    flags.set(base.section(Section.Flags));
+    rec.set(base.section(Section.Rec));
   }
-  for (const [i, f] of fold.order.entries()) {
-    if (f.rolledBackBy) cp.rolled.push(i, pos.get(fold.byId.get(f.rolledBackBy)!)!);
-    for (const h of f.hunkRollbacks ?? []) cp.hunks.push(i, pos.get(h)!);
-    const lazy = f instanceof LazyFolded ? f : null;
-    const t = lazy?.testsAt ?? (f.tests ? where.get(f.tests) : undefined);
-    if (lazy?.testsAt === undefined && f.tests && !t) return null;
-    if (t) cp.tests.push(i, t[0], t[1]);
+  const ids = Buffer.alloc(baseIds.length + tailIds.reduce((a, b) => a + b.length, 0));
+  ids.set(baseIds);
+  const indexOf = new Map<Folded, number>(tail.map((f, k) => [f, n0 + k]));
+  const rowOf = (f: Folded | undefined) => (f === undefined ? -1 : f instanceof LazyFolded && base?.made(f.row) === f ? f.row : (indexOf.get(f) ?? -1));
+  const hunks: number[] = [];
+  if (base) {
+    const pairs = base.hunkPairs();
+    for (let k = 0; k < pairs.length; k += 2) if (!base.made(pairs[k])) hunks.push(pairs[k], pairs[k + 1]);
   }
-  return cp;
+  const put = (i: number, f: Folded, at: LineAt | undefined, ids: { file: number; corr: number; idStart: number; idEnd: number }): boolean => {
+    if (!at) return false;
+    const testsAt = f instanceof LazyFolded ? f.testsAt : undefined;
+    const tests = testsAt ?? (f.tests ? where.get(f.tests) : undefined);
+    if (!testsAt && f.tests && !tests) return false;
+    const rolledBy = f.rolledBackBy ? rowOf(fold.get(f.rolledBackBy)) : -1;
+    if (f.rolledBackBy && rolledBy === -1) return false;
+    writeRec(rec, REC * i, { off: at[0], len: at[1], testsOff: tests ? tests[0] : -1, testsLen: tests ? tests[1] : 0, rolledBy, ...ids });
+    flags[i] = (f.approved ? FLAG_APPROVED : 0) | (f.rolledBackBy ? FLAG_ROLLED : 0);
+    for (const h of f.hunkRollbacks ?? []) {
+      const j = rowOf(h);
+      if (j === -1) return false;
+      hunks.push(i, j);
+    }
+    return true;
+  };
+  for (const [i, f] of base?.madeRows() ?? []) {
+    const { file, corr, idStart, idEnd } = base!.rec(i);
+    if (!put(i, f, f.at, { file, corr, idStart, idEnd })) return null;
+  }
+  let idAt = baseIds.length;
+  for (let k = 0; k < tail.length; k++) {
+    const f = tail[k];
+    tailIds[k].copy(ids, idAt);
+    const own = { file: intern(fileIds, files, f.file), corr: f.correlation === undefined ? -1 : intern(corrIds, corrs, f.correlation), idStart: idAt, idEnd: (idAt += tailIds[k].length) };
+    if (!put(n0 + k, f, where.get(f.entry), own)) return null;
+  }
+  return { offset, ino, prefix, n, files, corrs, flags, rec, ids, perm: mergePerm(base, tail.length, tailIds), hunks: Uint32Array.from(hunks) };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-function ints(v: unknown, n: number, mult = 1): v is number[] {
-  if (!Array.isArray(v) || v.length % mult !== 0) return false;
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i] as unknown;
-    if (typeof x !== 'number' || !Number.isInteger(x) || x < -1 || x >= n) return false;
+/** The id order of checkpoint rows plus `count` new rows after them: each new id placed by binary search. */
+function mergePerm(base: CheckpointRows | null, count: number, tailIds: Buffer[]): Uint32Array {
+  const n0 = base?.n ?? 0;
+  const b = base?.section(Section.Perm);
+  const old = b ? new Uint32Array(b.buffer, b.byteOffset, n0) : new Uint32Array(0);
+  const order = Array.from({ length: count }, (_, k) => k).sort((a, b) => Buffer.compare(tailIds[a], tailIds[b]));
+  const perm = new Uint32Array(n0 + count);
+  let from = 0;
+  let to = 0;
+  for (const k of order) {
+    let lo = from;
+    let hi = n0;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (Buffer.compare(base!.idBytes(old[mid]), tailIds[k]) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    perm.set(old.subarray(from, lo), to);
+    to += lo - from;
+    from = lo;
+    perm[to++] = n0 + k;
   }
-  return true;
+  perm.set(old.subarray(from), to);
+  return perm;
 }
 
-function strings(v: unknown): v is string[] {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return false;
-  return true;
-}
-
-/** Rebuilds the fold from a checkpoint's data; null when its shape is not one this code wrote. */
-export function restore(cp: unknown, reader: LogReader): { fold: Fold; offset: number; ino: number; prefix: string } | null {
-  if (!isObject(cp) || cp.v !== VERSION || !Number.isSafeInteger(cp.offset) || (cp.offset as number) <= 0 || typeof cp.ino !== 'number' || typeof cp.prefix !== 'string') return null;
-  const offset = cp.offset as number;
-  const { ids, files, corrs } = cp;
-  if (!strings(ids) || !strings(files) || !strings(corrs)) return null;
-  const n = ids.length;
-  if (!ints(cp.at, offset + 1, 2) || cp.at.length !== 2 * n || !ints(cp.file, files.length) || cp.file.length !== n || !ints(cp.corr, corrs.length) || cp.corr.length !== n) return null;
-  if (!ints(cp.approved, n) || !ints(cp.rolled, n, 2) || !ints(cp.hunks, n, 2) || !ints(cp.tests, offset + 1, 3)) return null;
-  const at = cp.at;
-  const file = cp.file;
-  const corr = cp.corr;
-  const order: LazyFolded[] = new Array<LazyFolded>(n);
-  const fileLists: Folded[][] = files.map(() => []);
-  const corrLists: Folded[][] = corrs.map(() => []);
-  for (let i = 0; i < n; i++) {
-    const off = at[2 * i];
-    const len = at[2 * i + 1];
-    const fi = file[i];
-    const ci = corr[i];
-    if (off < 0 || len <= 0 || off + len > offset || fi < 0) return null;
-    const f = new LazyFolded(reader, ids[i], files[fi], ci === -1 ? undefined : corrs[ci], off, len);
-    order[i] = f;
-    fileLists[fi].push(f);
-    if (ci !== -1 && corrs[ci]) corrLists[ci].push(f);
-  }
-  // Table entries unique, as snapshot() wrote them. Ids are checked against the log's line when one is read.
-  if (new Set(files).size !== files.length || new Set(corrs).size !== corrs.length) return null;
-  const byFile = new Map<string, Folded[]>();
-  files.forEach((k, i) => fileLists[i].length && byFile.set(k, fileLists[i]));
-  const byCorr = new Map<string, Folded[]>();
-  corrs.forEach((k, i) => corrLists[i].length && byCorr.set(k, corrLists[i]));
-  const fold = Fold.restored(order, byFile, byCorr);
-  for (const i of cp.approved) order[i].approved = true;
-  for (let k = 0; k < cp.rolled.length; k += 2) order[cp.rolled[k]].rolledBackBy = order[cp.rolled[k + 1]].id;
-  for (let k = 0; k < cp.hunks.length; k += 2) (order[cp.hunks[k]].hunkRollbacks ??= []).push(order[cp.hunks[k + 1]]);
-  for (let k = 0; k < cp.tests.length; k += 3) {
-    const [i, off, len] = [cp.tests[k], cp.tests[k + 1], cp.tests[k + 2]];
-    if (i < 0 || i >= n || off < 0 || len <= 0 || off + len > offset) return null;
-    order[i].testsAt = [off, len];
-  }
-  return { fold, offset, ino: cp.ino, prefix: cp.prefix };
-}
-
-/** The checkpoint's contents, or null when missing, unreadable, a link, or not JSON. */
-export async function readCheckpoint(root: string, file: string): Promise<unknown> {
+/** The checkpoint at `file`, opened for reading its rows as asked; null when missing, a link, or not one this code wrote. */
+export async function openCheckpoint(root: string, file: string, reader: LogReader): Promise<{ rows: CheckpointRows; offset: number; ino: number; prefix: string } | null> {
+  const opened = await openInside(root, file).catch(() => null);
+  if (!opened) return null;
   try {
-    const read = await readInside(root, file, { maxBytes: MAX_BYTES });
-    return read ? (JSON.parse(read.buf.toString('utf8')) as unknown) : null;
+    const head = Buffer.alloc(HEADER);
+    const { bytesRead } = await opened.fh.read(head, 0, HEADER, 0);
+    const h = decodeHeader(head.subarray(0, bytesRead), opened.st.size);
+    if (!h) {
+      await opened.fh.close();
+      return null;
+    }
+    return { rows: new CheckpointRows(opened.fh, h, reader), offset: h.offset, ino: h.ino, prefix: h.prefix };
   } catch {
+    await opened.fh.close().catch(() => undefined);
     return null;
   }
 }
 
-export function writeCheckpoint(root: string, file: string, cp: Checkpoint): Promise<void> {
-  return writeAtomicInside(root, file, JSON.stringify(cp), { mode: 0o644 });
+export function writeCheckpoint(root: string, file: string, cp: CheckpointData): Promise<void> {
+  return writeAtomicInside(root, file, encodeCheckpoint(cp), { mode: 0o644 });
 }

@@ -24,7 +24,7 @@ export type TestFacts = Omit<TestResultsLine, 'type' | 'modification_id' | 'time
 /** Appends the results to every modification of the correlation; returns their ids. */
 export async function recordTestResults(log: ModificationLog, correlationId: string, facts: TestFacts): Promise<string[]> {
   const fold = await log.index().sync();
-  const ids = fold.ofCorrelation(correlationId).map((f) => f.entry.modification_id);
+  const ids = fold.ofCorrelation(correlationId).map((f) => f.id);
   const timestamp = new Date().toISOString();
   for (const id of ids) await log.appendFact({ type: 'test_results', modification_id: id, correlation_id: correlationId, ...facts, timestamp });
   return ids;
@@ -49,7 +49,7 @@ export async function commitApproved(log: ModificationLog, message: string): Pro
   const git = await log.git();
   if (!git) throw new NothingToCommitError('This folder is not a git repository, so there is nothing to commit to. Run `git init` first.');
   const fold = await log.index().sync();
-  const files = [...new Set(fold.order.filter((f) => statusOf(f) === 'approved').map((f) => f.entry.file))];
+  const files = fold.filesWith('approved');
   const pending = files.flatMap((file) => fold.ofFile(file).filter((f) => statusOf(f) === 'applied').map((f) => `${f.entry.modification_id} (${file})`));
   if (!files.length) throw new NothingToCommitError('No modification is approved yet. Approve the ones to keep, then commit.');
   if (pending.length) throw new NothingToCommitError(`Not every modification of these files is approved: ${pending.join(', ')}. Approve or roll them back first.`);

@@ -4,7 +4,8 @@
 import path from 'node:path';
 import { openInside } from '../files/safeOpen';
 import { unlinkInside } from '../files/safeWrite';
-import { LogReader, prefixHash, readCheckpoint, restore, snapshot, writeCheckpoint, type LineAt } from './checkpoint';
+import { LogReader, openCheckpoint, prefixHash, snapshot, writeCheckpoint, type LineAt } from './checkpoint';
+import type { CheckpointRows } from './checkpointRows';
 import type { ModificationQuery, ModificationStatus, ModificationView } from '../../../shared/contract';
 import type { LogLine, ModificationEntry, TestResultsLine } from './types';
 
@@ -64,100 +65,133 @@ export function toView(f: Folded): ModificationView {
   };
 }
 
-/** Pure folding of lines in log order; used by LogIndex and directly by tests. */
+/**
+ * Pure folding of lines in log order; used by LogIndex and directly by tests. A fold restored
+ * from a checkpoint keeps its rows there (`base`, read as asked for) and only the lines after it
+ * as objects (`tail`), so its first query costs the same at 100,000 entries as at 1,000.
+ */
 export class Fold {
-  readonly order: Folded[] = [];
-  /** Built on first use: a restored checkpoint answers its first query without it. */
-  private ids: Map<string, Folded> | null = new Map();
+  /** Records folded from lines (after the checkpoint's), in log order. */
+  readonly tail: Folded[] = [];
+  /** The tail's records by id; the checkpoint's are found by its own id order. */
+  private ids = new Map<string, Folded>();
   private byCorrelation = new Map<string, Folded[]>();
   private byFile = new Map<string, Folded[]>();
 
-  get byId(): Map<string, Folded> {
-    if (!this.ids) {
-      this.ids = new Map();
-      for (const f of this.order) if (!this.ids.has(f.id)) this.ids.set(f.id, f);
-    }
-    return this.ids;
+  /** `base`: the checkpoint's rows (its ids are unique and none is in the tail). */
+  constructor(readonly base: CheckpointRows | null = null) {}
+
+  /** How many modifications, without making any checkpoint row an object. */
+  get size(): number {
+    return (this.base?.n ?? 0) + this.tail.length;
   }
 
-  /** A fold of a checkpoint's records, in log order (ids unique), already grouped by file and correlation. */
-  static restored(order: Folded[], byFile: Map<string, Folded[]>, byCorrelation: Map<string, Folded[]>): Fold {
-    const fold = new Fold();
-    fold.order.push(...order);
-    fold.ids = null;
-    fold.byFile = byFile;
-    fold.byCorrelation = byCorrelation;
-    return fold;
+  /** Every record in log order. Makes every checkpoint row an object: for tests and small logs. */
+  get order(): Folded[] {
+    const base = this.base;
+    if (!base) return this.tail;
+    return [...Array.from({ length: base.n }, (_, i) => base.row(i)), ...this.tail];
+  }
+
+  /** The record with this id (the first, when a log repeats one). */
+  get(id: string): Folded | undefined {
+    const t = this.ids.get(id);
+    if (t || !this.base) return t;
+    const i = this.base.find(id);
+    return i === -1 ? undefined : this.base.row(i);
   }
 
   add(line: LogLine): void {
     if (line.type === 'modification') return this.addModification(line);
-    const target = this.byId.get(line.modification_id);
+    const target = this.get(line.modification_id);
     if (!target) return;
     if (line.type === 'review' && line.verdict === 'approved') target.approved = true;
     if (line.type === 'test_results') target.tests = line;
   }
 
   private addModification(e: ModificationEntry): void {
-    if (typeof e.modification_id !== 'string' || this.byId.has(e.modification_id)) return;
+    if (typeof e.modification_id !== 'string' || this.get(e.modification_id)) return;
     const f: Folded = { id: e.modification_id, file: e.file, correlation: e.correlation_id, entry: e, approved: false };
     this.insert(f);
     if (e.operation === 'rollback' && e.rolls_back && e.hunk !== undefined) {
       // One hunk: recorded on the target; whether it still counts is read off the rollback's own fold.
-      const target = this.byId.get(e.rolls_back);
+      const target = this.get(e.rolls_back);
       if (target && Number.isInteger(e.hunk) && e.hunk >= 0) (target.hunkRollbacks ??= []).push(f);
       return;
     }
     if (e.operation === 'rollback' && e.rolls_back) {
-      const target = this.byId.get(e.rolls_back);
+      const target = this.get(e.rolls_back);
       if (!target) return;
       target.rolledBackBy = e.modification_id;
       // Rolling back a rollback re-applies what it had reversed.
       const reApplied = target.entry.operation === 'rollback' && target.entry.hunk === undefined && target.entry.rolls_back;
-      const original = reApplied ? this.byId.get(reApplied) : undefined;
+      const original = reApplied ? this.get(reApplied) : undefined;
       if (original?.rolledBackBy === target.entry.modification_id) delete original.rolledBackBy;
     }
   }
 
-  /** Adds an already folded record at the end of the log order (a checkpoint's, or a new line's). */
-  insert(f: Folded): void {
-    this.order.push(f);
-    this.ids?.set(f.id, f);
+  /** Adds a new line's record at the end of the log order. */
+  private insert(f: Folded): void {
+    this.tail.push(f);
+    this.ids.set(f.id, f);
     push(this.byFile, f.file, f);
     if (f.correlation) push(this.byCorrelation, f.correlation, f);
   }
 
   /** Modifications of `file` that come after `id` in the log. */
   laterOn(file: string, id: string): Folded[] {
-    const list = this.byFile.get(file) ?? [];
-    const at = list.findIndex((f) => f.id === id);
-    return at === -1 ? [] : list.slice(at + 1);
+    const target = this.get(id);
+    if (!target || target.file !== file) return [];
+    const tail = this.byFile.get(file) ?? [];
+    const base = this.base;
+    if (!base || this.ids.get(id) === target) return tail.slice(tail.indexOf(target) + 1);
+    const row = (target as Folded & { row?: number }).row ?? -1;
+    return [...(base.rowsWhere(file, undefined) ?? []).filter((i) => i > row).map((i) => base.row(i)), ...tail];
   }
 
   ofFile(file: string): Folded[] {
-    return this.byFile.get(file) ?? [];
+    return [...this.baseRows(file, undefined), ...(this.byFile.get(file) ?? [])];
   }
 
   ofCorrelation(id: string): Folded[] {
-    return this.byCorrelation.get(id) ?? [];
+    return [...this.baseRows(undefined, id), ...(this.byCorrelation.get(id) ?? [])];
   }
 
-  /** Newest first. Walks the narrowest list only as far as `limit` needs. */
+  private baseRows(file: string | undefined, corr: string | undefined): Folded[] {
+    const base = this.base;
+    return base ? (base.rowsWhere(file, corr) ?? []).map((i) => base.row(i)) : [];
+  }
+
+  /** Files with at least one modification in this status. */
+  filesWith(status: ModificationStatus): string[] {
+    const out = new Set<string>();
+    for (let i = 0; i < (this.base?.n ?? 0); i++) if (this.base!.status(i) === status) out.add(this.base!.fileOf(i));
+    for (const f of this.tail) if (statusOf(f) === status) out.add(f.file);
+    return [...out];
+  }
+
+  /** Newest first. Reads only the checkpoint columns the filter names, and only the rows it shows. */
   query(q: ModificationQuery = {}): { modifications: ModificationView[]; total: number } {
-    let list = this.order;
-    if (q.correlation_id !== undefined) list = this.ofCorrelation(q.correlation_id);
-    if (q.file !== undefined && (q.correlation_id === undefined || this.ofFile(q.file).length < list.length)) list = this.ofFile(q.file);
-    const keep = (f: Folded) =>
-      (q.correlation_id === undefined || f.correlation === q.correlation_id) &&
-      (q.file === undefined || f.file === q.file) &&
-      (q.status === undefined || statusOf(f) === q.status);
     const limit = q.limit ?? 10_000;
     const out: ModificationView[] = [];
     let total = 0;
+    let list = this.tail;
+    if (q.correlation_id !== undefined) list = this.byCorrelation.get(q.correlation_id) ?? [];
+    if (q.file !== undefined && (q.correlation_id === undefined || (this.byFile.get(q.file) ?? []).length < list.length)) list = this.byFile.get(q.file) ?? [];
     for (let i = list.length - 1; i >= 0; i--) {
-      if (!keep(list[i])) continue;
+      const f = list[i];
+      if ((q.correlation_id !== undefined && f.correlation !== q.correlation_id) || (q.file !== undefined && f.file !== q.file) || (q.status !== undefined && statusOf(f) !== q.status)) continue;
       total++;
-      if (out.length < limit) out.push(toView(list[i]));
+      if (out.length < limit) out.push(toView(f));
+    }
+    const base = this.base;
+    if (!base) return { modifications: out, total };
+    const rows = base.rowsWhere(q.file, q.correlation_id);
+    for (let k = (rows ? rows.length : base.n) - 1; k >= 0; k--) {
+      const i = rows ? rows[k] : k;
+      if (q.status !== undefined && base.status(i) !== q.status) continue;
+      total++;
+      if (out.length < limit) out.push(toView(base.row(i)));
     }
     return { modifications: out, total };
   }
@@ -174,6 +208,8 @@ export interface LogIndexOptions {
   checkpoint?: string;
   /** New lines folded before the checkpoint is rewritten (default 1,000). */
   checkpointEvery?: number;
+  /** An older checkpoint this one replaces: removed once this one is written. */
+  replaces?: string;
 }
 
 /** A Fold that follows the JSONL file, whoever appends to it. */
@@ -265,21 +301,22 @@ export class LogIndex {
   /** Takes the checkpoint's fold when it covers a prefix of this very log; otherwise keeps folding from the start. */
   private async loadCheckpoint(ino: number, size: number): Promise<void> {
     if (!this.opts.checkpoint) return;
-    const cp = await readCheckpoint(this.root, this.opts.checkpoint);
-    if (!cp) return;
     // Its own handle: entries are read from it later, after this sync's handle is closed.
     const opened = await openInside(this.root, this.file).catch(() => null);
     if (!opened) return;
     const reader = new LogReader(opened.fh);
-    const got = restore(cp, reader);
+    const got = await openCheckpoint(this.root, this.opts.checkpoint, reader);
     let ok = !!got && got.ino === ino && opened.st.ino === ino && got.offset <= size;
     if (ok) {
       const nl = Buffer.alloc(1);
       await opened.fh.read(nl, 0, 1, got!.offset - 1);
       ok = nl[0] === 0x0a && (await prefixHash(opened.fh, got!.offset)) === got!.prefix;
     }
-    if (!ok) return void (await reader.close());
-    this.fold = got!.fold;
+    if (!ok) {
+      await got?.rows.close();
+      return void (await reader.close());
+    }
+    this.fold = new Fold(got!.rows);
     this.offset = got!.offset;
     this.ino = ino;
     this.reader = reader;
@@ -299,7 +336,10 @@ export class LogIndex {
         await opened.fh.close();
       }
       const cp = snapshot(this.fold, this.where, this.offset, this.ino, prefix);
-      if (cp) await writeCheckpoint(this.root, file, cp);
+      if (cp) {
+        await writeCheckpoint(this.root, file, cp);
+        if (this.opts.replaces) await unlinkInside(this.root, this.opts.replaces).catch(() => undefined);
+      }
       this.unsaved = 0;
     } catch {
       // Only a cache: the next open folds the log instead.
@@ -310,8 +350,9 @@ export class LogIndex {
   async dispose(): Promise<void> {
     await this.flush();
     const r = this.reader;
+    const rows = this.fold.base;
     this.reader = null;
-    await r?.close();
+    await Promise.all([r?.close(), rows?.close()]);
   }
 
   private get every(): number {
@@ -321,6 +362,7 @@ export class LogIndex {
   private reset(ino: number): void {
     // Records already handed out keep reading nothing: their reader says so instead.
     void this.reader?.close().catch(() => undefined);
+    void this.fold.base?.close().catch(() => undefined);
     this.reader = null;
     this.where = new WeakMap();
     this.fold = new Fold();

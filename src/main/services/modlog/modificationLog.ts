@@ -60,7 +60,7 @@ export class ModificationLog {
     this.dir = path.join(root, '.loupe');
     this.logFile = path.join(this.dir, 'modifications.jsonl');
     this.lockFile = path.join(this.dir, 'modifications.lock');
-    this.indexFile = path.join(this.dir, 'modifications.index.json');
+    this.indexFile = path.join(this.dir, 'modifications.index');
     this.blobs = new BlobStore(path.join(this.dir, 'objects'), root);
   }
 
@@ -141,7 +141,8 @@ export class ModificationLog {
 
   /** The folded view, kept in step with the file by reading only what was appended. */
   index(): LogIndex {
-    this.folded ??= new LogIndex(this.logFile, this.root, { checkpoint: this.indexFile });
+    // modifications.index.json: the whole-JSON checkpoint of earlier versions, read whole on open.
+    this.folded ??= new LogIndex(this.logFile, this.root, { checkpoint: this.indexFile, replaces: `${this.indexFile}.json` });
     return this.folded;
   }
 

@@ -49,7 +49,7 @@ const blob = (log: ModificationLog, sha: string | null) => (sha ? log.blobs.get(
 
 export async function findModification(log: ModificationLog, id: string): Promise<{ fold: Fold; target: Folded }> {
   const fold = await log.index().sync();
-  const target = fold.byId.get(id);
+  const target = fold.get(id);
   if (!target) throw new ModificationNotFoundError(id);
   return { fold, target };
 }
@@ -127,7 +127,7 @@ async function conflict(log: ModificationLog, e: ModificationEntry, currentSha: 
   const fold = await log.index().sync();
   const later = fold.laterOn(e.file, e.modification_id);
   // A later change already undone by its own rollback is not in the way; the pair cancels out.
-  const cancelled = (f: Folded) => f.entry.operation === 'rollback' && f.entry.hunk === undefined && fold.byId.get(f.entry.rolls_back ?? '')?.rolledBackBy === f.entry.modification_id;
+  const cancelled = (f: Folded) => f.entry.operation === 'rollback' && f.entry.hunk === undefined && fold.get(f.entry.rolls_back ?? '')?.rolledBackBy === f.entry.modification_id;
   const blocking = later.filter((f) => statusOf(f) !== 'rolled_back' && !cancelled(f)).map((f) => f.entry.modification_id);
   const lastKnown = [e, ...later.map((f) => f.entry)].pop()!.after_sha256;
   return new RollbackConflictError(e.modification_id, e.file, blocking, lastKnown !== currentSha, why);
