@@ -109,3 +109,44 @@ describe('local server detection', () => {
     expect(describeDetected([])).toBe('');
   });
 });
+
+describe('local server detection, what it costs', () => {
+  it('gives up on a server that never answers within the timeout, and when aborted', async () => {
+    const net = await import('node:net');
+    const sockets: import('node:net').Socket[] = [];
+    const silent = net.createServer((s) => sockets.push(s));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as import('node:net').AddressInfo).port;
+    try {
+      const t0 = performance.now();
+      expect(await detectLocalServers({ candidates: [{ name: 'Silent', baseURL: `http://127.0.0.1:${port}/v1` }], timeoutMs: 150 })).toEqual([]);
+      expect(performance.now() - t0).toBeLessThan(2_000);
+      const ac = new AbortController();
+      const pending = detectLocalServers({ candidates: [{ name: 'Silent', baseURL: `http://127.0.0.1:${port}/v1` }], timeoutMs: 60_000, signal: ac.signal });
+      ac.abort();
+      expect(await pending).toEqual([]);
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
+  });
+
+  it('does not load fetch: the first probe in a process leaves globalThis.fetch unloaded', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { build } = await import('vite');
+    const path = await import('node:path');
+    const { tempDir } = await import('../support/tmp');
+    const out = await tempDir('loupe-detect-');
+    try {
+      await build({ configFile: false, logLevel: 'silent', build: { ssr: path.join(__dirname, '../../src/main/agent/llm/detect.ts'), outDir: out.dir, rollupOptions: { output: { format: 'es', entryFileNames: 'detect.mjs' } } } });
+      // Node loads its fetch client on first touch of the global; the probe must not touch it.
+      const script = `const seen = []; const d = Object.getOwnPropertyDescriptor(globalThis, 'fetch'); Object.defineProperty(globalThis, 'fetch', { configurable: true, get() { seen.push('fetch'); return d.get ? d.get.call(globalThis) : d.value; } });
+        const { detectLocalServers } = await import(${JSON.stringify(path.join(out.dir, 'detect.mjs'))});
+        await detectLocalServers({ candidates: [{ name: 'x', baseURL: 'http://127.0.0.1:9/v1' }], timeoutMs: 200 });
+        process.stdout.write(JSON.stringify(seen));`;
+      expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })).toBe('[]');
+    } finally {
+      await out.cleanup();
+    }
+  }, 60_000);
+});

@@ -1,5 +1,9 @@
 // Local model servers on their usual ports, offered in settings when nothing is configured.
-// A probe is one GET /models with a short timeout: a closed port answers at once.
+// A probe is one GET /models with a short timeout: a closed port answers at once. It uses
+// node:http, not fetch: the first fetch in a process loads its HTTP client, ~450 ms of compiling
+// on a slow laptop that blocked every other request of a starting `loupe serve` (settings are
+// asked for at start), the first tree rows included.
+import http from 'node:http';
 
 export interface LocalCandidate {
   name: string;
@@ -15,17 +19,52 @@ export const LOCAL_CANDIDATES: LocalCandidate[] = [
   { name: 'LM Studio', baseURL: 'http://127.0.0.1:1234/v1' },
 ];
 
+/** At most this much of a /models answer is read. */
+const MAX_BODY = 1024 * 1024;
+
+function getJson(url: string, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
+  return new Promise((resolve) => {
+    const done = (v: unknown) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', stop);
+      resolve(v);
+    };
+    const req = http.get(url, { headers: { accept: 'application/json' } }, (res) => {
+      if (res.statusCode !== 200) {
+        res.resume();
+        return done(null);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > MAX_BODY) return void (req.destroy(), done(null));
+        chunks.push(c);
+      });
+      res.on('end', () => {
+        try {
+          done(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        } catch {
+          done(null);
+        }
+      });
+      res.on('error', () => done(null));
+    });
+    const stop = () => {
+      req.destroy();
+      done(null);
+    };
+    const timer = setTimeout(stop, timeoutMs);
+    signal?.addEventListener('abort', stop, { once: true });
+    req.on('error', () => done(null));
+  });
+}
+
 async function probe(c: LocalCandidate, timeoutMs: number, signal?: AbortSignal): Promise<DetectedServer | null> {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  try {
-    const res = await fetch(`${c.baseURL.replace(/\/+$/, '')}/models`, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-    if (!res.ok) return null;
-    const body = (await res.json()) as { data?: { id?: unknown }[] };
-    if (!Array.isArray(body.data)) return null;
-    return { ...c, models: body.data.map((m) => m.id).filter((id): id is string => typeof id === 'string') };
-  } catch {
-    return null;
-  }
+  if (signal?.aborted || !/^http:\/\//.test(c.baseURL)) return null;
+  const body = (await getJson(`${c.baseURL.replace(/\/+$/, '')}/models`, timeoutMs, signal)) as { data?: { id?: unknown }[] } | null;
+  if (!body || typeof body !== 'object' || !Array.isArray(body.data)) return null;
+  return { ...c, models: body.data.map((m) => m?.id).filter((id): id is string => typeof id === 'string') };
 }
 
 /** The servers that answered, in candidate order. */
