@@ -39,7 +39,8 @@ export async function generateTree(root, n, perDir = 100) {
 
 export function startServe(folder, env = {}) {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, [path.join(ROOT, 'bin', 'loupe.mjs'), 'serve', folder, '--port', '0'], {
+  // The bin itself, as `loupe serve` runs it: its shebang carries the Node flags.
+  const proc = spawn(path.join(ROOT, 'bin', 'loupe.mjs'), ['serve', folder, '--port', '0'], {
     // Shells in the benchmarked app get the bench's home, not the machine's rc files.
     env: { ...process.env, ...(env.LOUPE_HOME ? { HOME: env.LOUPE_HOME } : {}), ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,5 +1,9 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=4
 // Entry of the `loupe` command. Runs the built CLI bundle with plain Node (no Electron).
+// The young generation is capped at 4 MB a half (V8's default grows to 16): `loupe serve` on a
+// 100,000-file folder then holds ~119 MB instead of ~141 (its index is built in short-lived
+// batches, so the default's extra 24 MB is mostly garbage waiting). V8 reads the flag only at
+// start, hence the shebang (`env -S`; npm's Windows shim passes it on too).
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
