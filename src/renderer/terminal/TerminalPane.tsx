@@ -1,7 +1,17 @@
 import { CloseIcon, PlusIcon, TerminalIcon } from '../app/icons';
+import { loadable } from '../app/loadable';
 import { useApp } from '../store';
-import { TerminalView } from './TerminalView';
 import './terminal.css';
+
+// xterm is a third of the page's script: split out, the first tree row and the chat do not wait
+// for it to be evaluated. Output that arrives meanwhile waits in TerminalIo's backlog.
+const terminalView = loadable(() => import('./TerminalView'));
+
+function LoadedTerminalView(props: { id: string; active: boolean }) {
+  const { Component: TerminalView, error } = terminalView.use();
+  if (error) return <div className="terminal-empty" role="alert">The terminal could not be loaded: {error}. Reload the page.</div>;
+  return TerminalView ? <TerminalView {...props} /> : null;
+}
 
 /** The bottom pane: one tab per shell, the active one's xterm below. */
 export function TerminalPane() {
@@ -63,7 +73,7 @@ export function TerminalPane() {
       </div>
       <div className="terminal-body" data-testid="terminal">
         {terminals.map((t) => (
-          <TerminalView key={t.id} id={t.id} active={t.id === activeId} />
+          <LoadedTerminalView key={t.id} id={t.id} active={t.id === activeId} />
         ))}
         {terminals.length === 0 && !error && <div className="terminal-empty">No terminal open. Press + to start one.</div>}
       </div>

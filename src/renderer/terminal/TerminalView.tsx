@@ -14,7 +14,7 @@ interface TerminalViewProps {
 }
 
 /** One xterm.js instance bound to one host PTY. Hidden, not unmounted, when its tab is inactive. */
-export function TerminalView({ id, active }: TerminalViewProps) {
+export default function TerminalView({ id, active }: TerminalViewProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const termRef = useRef<Terminal | null>(null);
   const fitRef = useRef<FitAddon | null>(null);
