@@ -1,6 +1,6 @@
 // The LLM client on its own: settings resolution, the model list, test connection, local
 // server detection, and the retry policy.
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APIError } from 'openai';
 import { LlmClient } from '../../src/main/agent/llm/client';
@@ -112,11 +112,10 @@ describe('local server detection', () => {
 
 describe('local server detection, what it costs', () => {
   it('gives up on a server that never answers within the timeout, and when aborted', async () => {
-    const net = await import('node:net');
-    const sockets: import('node:net').Socket[] = [];
-    const silent = net.createServer((s) => sockets.push(s));
+    const sockets: Socket[] = [];
+    const silent = createServer((s) => sockets.push(s));
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-    const port = (silent.address() as import('node:net').AddressInfo).port;
+    const port = (silent.address() as AddressInfo).port;
     try {
       const t0 = performance.now();
       expect(await detectLocalServers({ candidates: [{ name: 'Silent', baseURL: `http://127.0.0.1:${port}/v1` }], timeoutMs: 150 })).toEqual([]);

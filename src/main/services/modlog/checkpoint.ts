@@ -24,26 +24,6 @@ const SAMPLES = 16;
 /** Where a line sits in the log: [byte offset, byte length]. */
 export type LineAt = [number, number];
 
-interface Checkpoint {
-  v: number;
-  offset: number;
-  ino: number;
-  prefix: string;
-  ids: string[];
-  at: number[];
-  files: string[];
-  file: number[];
-  corrs: string[];
-  corr: number[];
-  approved: number[];
-  /** [target, rollback] pairs: target.rolledBackBy = rollback's id. */
-  rolled: number[];
-  /** [target, hunk rollback] pairs, in log order. */
-  hunks: number[];
-  /** [modification, offset, length] of its latest test results line. */
-  tests: number[];
-}
-
 /** Hash of sampled windows of the first `offset` bytes of the open log. */
 export async function prefixHash(fh: FileHandle, offset: number): Promise<string> {
   const h = createHash('sha256');
