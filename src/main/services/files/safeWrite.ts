@@ -104,12 +104,13 @@ export async function sweepTempsInside(root: string, abs: string): Promise<numbe
 const LINK_SUFFIX = '.loupe-link';
 
 /**
- * Creates `abs` with `data` only if nothing is there, and never lets it be seen partly written:
+ * Creates `abs` with `data` only if nothing is there, and never lets it be seen partly written
+ * (where the file system has hard links; `linkFile` is for tests of the others):
  * the bytes go to a temp file that is then hard-linked to the name (link fails if the name
  * exists). false when something already sits there. The temp file's name carries this process's
  * id so that one left by a killed process can be swept (sweepLinkTempsInside).
  */
-export async function createWholeInside(root: string, abs: string, data: Buffer | string, mode = 0o644): Promise<boolean> {
+export async function createWholeInside(root: string, abs: string, data: Buffer | string, mode = 0o644, linkFile: typeof link = link): Promise<boolean> {
   const name = path.basename(abs);
   const dir = holdDir(root, path.dirname(abs));
   if (!dir) throw new FileNotFoundError(path.dirname(abs));
@@ -122,18 +123,35 @@ export async function createWholeInside(root: string, abs: string, data: Buffer 
       await fh.close();
     }
     try {
-      await link(tmp, dir.at(name));
+      await linkFile(tmp, dir.at(name));
       return true;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (!NO_HARD_LINKS.has(code ?? '')) throw err;
     } finally {
       await unlink(tmp).catch(() => undefined);
     }
+    // A file system without hard links (FAT, exFAT, some network shares): create the name
+    // itself, then write. It can be seen empty for a moment; readers allow for that.
+    const fh2 = await open(dir.at(name), C.O_WRONLY | C.O_CREAT | C.O_EXCL | O_NOFOLLOW, mode).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'EEXIST') return null;
+      throw err;
+    });
+    if (!fh2) return false;
+    try {
+      await fh2.writeFile(data);
+    } finally {
+      await fh2.close();
+    }
+    return true;
   } finally {
     dir.close();
   }
 }
+
+/** What link() says on file systems that have no hard links. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK']);
 
 /** Removes createWholeInside's temp files for `abs` whose process `isGone` says has died. */
 export async function sweepLinkTempsInside(root: string, abs: string, isGone: (pid: number) => boolean): Promise<number> {

@@ -80,3 +80,17 @@ it('sweeps temp files of writers killed before they linked the lock', async () =
   await withLogLock(lock, async () => undefined);
   expect((await readdir(dir)).sort()).toEqual([path.basename(live)]);
 });
+
+it('still locks on a file system without hard links (link fails): the name is created directly', async () => {
+  const { createWholeInside } = await import('../files/safeWrite');
+  const noLinks = async () => {
+    throw Object.assign(new Error('Operation not permitted'), { code: 'EPERM' });
+  };
+  const lock = path.join(dir, 'x.lock');
+  expect(await createWholeInside(dir, lock, String(process.pid), 0o644, noLinks)).toBe(true);
+  expect(await readFile(lock, 'utf8')).toBe(String(process.pid));
+  expect(await createWholeInside(dir, lock, 'other', 0o644, noLinks)).toBe(false);
+  expect(await readFile(lock, 'utf8')).toBe(String(process.pid));
+  // No temp file left behind either way.
+  expect(await readdir(dir)).toEqual(['x.lock']);
+});
