@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { openInside } from '../files/safeOpen';
 import { unlinkInside } from '../files/safeWrite';
-import { LogReader, openCheckpoint, prefixHash, snapshot, writeCheckpoint, type LineAt } from './checkpoint';
+import { LazyFolded, LogReader, openCheckpoint, prefixHash, snapshot, writeCheckpoint, type LineAt } from './checkpoint';
 import type { CheckpointRows } from './checkpointRows';
 import type { ModificationQuery, ModificationStatus, ModificationView } from '../../../shared/contract';
 import type { LogLine, ModificationEntry, TestResultsLine } from './types';
@@ -145,7 +145,7 @@ export class Fold {
     const tail = this.byFile.get(file) ?? [];
     const base = this.base;
     if (!base || this.ids.get(id) === target) return tail.slice(tail.indexOf(target) + 1);
-    const row = (target as Folded & { row?: number }).row ?? -1;
+    const row = target instanceof LazyFolded ? target.row : -1;
     return [...(base.rowsWhere(file, undefined) ?? []).filter((i) => i > row).map((i) => base.row(i)), ...tail];
   }
 
