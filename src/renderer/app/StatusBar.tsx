@@ -8,7 +8,7 @@ export function StatusBar() {
   const state = useApp((s) => s.connection.state);
   const root = useApp((s) => s.workspace?.root);
   const isGit = useApp((s) => s.workspace?.isGitRepo ?? false);
-  const changes = useApp((s) => Object.values(s.gitStatus).filter((b) => b !== '!').length);
+  const changes = useApp((s) => s.gitChanges);
   const gitSlow = useApp((s) => s.gitSlow);
   const language = useApp((s) => (s.openFile?.file?.content !== undefined ? s.openFile.file.language : undefined));
   const version = useApp((s) => s.appInfo?.version);

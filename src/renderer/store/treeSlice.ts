@@ -14,6 +14,8 @@ export interface TreeSlice {
   gitStatus: Record<string, GitBadge>;
   /** Folders with changes somewhere beneath them, with the badge that matters most. */
   gitDirs: Record<string, GitBadge>;
+  /** Changed files (ignored ones not counted), counted once per status, not per render. */
+  gitChanges: number;
   /** git status hit its time bound in this folder: the badges may be stale. */
   gitSlow: boolean;
   /** The keyboard cursor / highlighted row. */
@@ -58,13 +60,14 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, { client }) =
     treeError: null,
     gitStatus: {},
     gitDirs: {},
+    gitChanges: 0,
     gitSlow: false,
     selectedPath: null,
     indexProgress: null,
 
     resetTree() {
       generation.clear();
-      set({ listings: {}, expanded: {}, loadingDirs: {}, treeError: null, gitStatus: {}, gitDirs: {}, gitSlow: false, selectedPath: null, indexProgress: null });
+      set({ listings: {}, expanded: {}, loadingDirs: {}, treeError: null, gitStatus: {}, gitDirs: {}, gitChanges: 0, gitSlow: false, selectedPath: null, indexProgress: null });
     },
 
     async loadDir(dir) {
@@ -148,7 +151,9 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, { client }) =
 
     setGitStatus(status) {
       const normalised = normaliseStatus(status);
-      set({ gitStatus: normalised, gitDirs: changedAncestors(normalised) });
+      let changes = 0;
+      for (const b of Object.values(normalised)) if (b !== '!') changes++;
+      set({ gitStatus: normalised, gitDirs: changedAncestors(normalised), gitChanges: changes });
     },
 
     setGitSlow(slow) {

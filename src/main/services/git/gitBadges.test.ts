@@ -71,3 +71,17 @@ it('disposing stops a waiting refresh without running git again', async () => {
   await Promise.all([first, queued]);
   expect(badges.runs - runs).toBeLessThanOrEqual(1);
 });
+
+it('waits while another git command holds the index lock, then runs once it is gone', async () => {
+  const seen: Record<string, string>[] = [];
+  badges = new GitBadges(dir, { onStatus: (s) => seen.push(s) });
+  const lock = path.join(dir, '.git', 'index.lock');
+  await writeFile(lock, '');
+  const done = badges.refresh();
+  await new Promise((r) => setTimeout(r, 400));
+  expect(badges.runs, 'no status while a checkout is midway').toBe(0);
+  await rm(lock);
+  await done;
+  expect(badges.runs).toBe(1);
+  expect(seen).toEqual([{ 'a.ts': 'M' }]);
+});
