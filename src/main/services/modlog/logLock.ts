@@ -20,6 +20,11 @@ export interface LockOptions {
   staleMs?: number;
   /** The folder the lock must stay inside (default: the lock's own folder). */
   root?: string;
+  /**
+   * Remove the temp files of writers killed before they linked the lock (a readdir of its
+   * folder; default true). A caller appending many times does it on its first lock only.
+   */
+  sweep?: boolean;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -74,7 +79,7 @@ export async function withLogLock<T>(file: string, fn: () => Promise<T>, opts: L
     await sleep(wait);
   }
   try {
-    await sweepLinkTempsInside(root, file, (pid) => !alive(pid));
+    if (opts.sweep !== false) await sweepLinkTempsInside(root, file, (pid) => !alive(pid));
     return await fn();
   } finally {
     await unlinkInside(root, file).catch(() => undefined);

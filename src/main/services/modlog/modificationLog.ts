@@ -13,7 +13,7 @@ import { GitIndex } from './gitIndex';
 import { ModificationIds } from './ids';
 import { appendJsonLine, readJsonLines, readTailJsonLines, type JsonLines } from './jsonl';
 import { LogIndex } from './fold';
-import { withLogLock } from './logLock';
+import { withLogLock, type LockOptions } from './logLock';
 import type { ApplyRequest, ApplyResult, ModificationEntry, VerdictLine, TestResultsLine } from './types';
 
 export interface ModificationLogOptions {
@@ -52,6 +52,7 @@ export class ModificationLog {
   private ready: Promise<void> | null = null;
   private gitIndex: Promise<GitIndex | null> | null = null;
   private folded: LogIndex | null = null;
+  private lockSwept = false;
 
   constructor(
     readonly root: string,
@@ -134,7 +135,7 @@ export class ModificationLog {
   /** Appends a later fact (a review, test results): a new line, never a rewrite. */
   async appendFact(line: VerdictLine | TestResultsLine): Promise<void> {
     await this.init();
-    const job = this.appendChain.then(() => withLogLock(this.lockFile, () => appendJsonLine(this.root, this.logFile, line), { root: this.root }));
+    const job = this.appendChain.then(() => withLogLock(this.lockFile, () => appendJsonLine(this.root, this.logFile, line), this.lockOptions()));
     this.appendChain = job.catch(() => undefined);
     return job;
   }
@@ -151,6 +152,13 @@ export class ModificationLog {
     await this.folded?.dispose();
   }
 
+  /** Lock options for one append: dead writers' lock temps are swept on the first only (appends are serialised). */
+  private lockOptions(): LockOptions {
+    const sweep = !this.lockSwept;
+    this.lockSwept = true;
+    return { root: this.root, sweep };
+  }
+
   /** Appends one line; ids are assigned here so they follow the log's order. */
   private append(entry: ModificationEntry): Promise<void> {
     const job = this.appendChain.then(() =>
@@ -161,7 +169,7 @@ export class ModificationLog {
         entry.modification_id = this.ids.next(now);
         entry.timestamp = now.toISOString();
         await appendJsonLine(this.root, this.logFile, entry);
-      }, { root: this.root }),
+      }, this.lockOptions()),
     );
     this.appendChain = job.catch(() => undefined);
     return job;
