@@ -104,10 +104,10 @@ export async function timePair(a, b, { warmup, runs }) {
   return [percentile(ta, 50), percentile(tb, 50)];
 }
 
-export async function connectMcp(cwd) {
+export async function connectMcp(cwd, extraEnv = {}) {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['LOUPE_MODEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY'].includes(k)));
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !['LOUPE_MODEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY'].includes(k))), ...extraEnv };
   const client = new Client({ name: 'loupe-bench', version: '1.0.0' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(ROOT, 'bin', 'loupe.mjs'), 'mcp', '--cwd', cwd], env, stderr: 'ignore' }));
   return client;

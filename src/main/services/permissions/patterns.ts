@@ -61,8 +61,13 @@ export function expandHome(p: string): string {
 }
 
 export function matchPath(pattern: string, candidate: string): boolean {
+  return pathMatcher(pattern)(candidate);
+}
+
+/** matchPath with the pattern fixed: compiled once, for checking many paths. */
+export function pathMatcher(pattern: string): (candidate: string) => boolean {
   const glob = expandHome(pattern);
-  return compiled(`p:${glob}`, () => globToRegex(glob)).test(candidate);
+  return tester(compiled(`p:${glob}`, () => globToRegex(glob)));
 }
 
 /**
@@ -72,14 +77,29 @@ export function matchPath(pattern: string, candidate: string): boolean {
  * names a file or folder at any depth, as in .gitignore (`.env` also covers `app/.env`).
  */
 export function coversPath(pattern: string, candidate: string): boolean {
+  return pathCoverer(pattern)(candidate);
+}
+
+/** coversPath with the pattern fixed: one regex test per path, for the paths a search lists. */
+export function pathCoverer(pattern: string): (candidate: string) => boolean {
   // `./.env` means the workspace's .env.
   const glob = expandHome(pattern).replace(/^(\.\/)+/, '');
-  const re = compiled(`pi:${glob}`, () => globToRegex(glob), 'si');
-  const parts = candidate.split('/');
-  const anyDepth = !glob.includes('/');
-  for (let i = parts.length; i >= 1; i--) {
-    if (re.test(parts.slice(0, i).join('/'))) return true;
-    if (anyDepth && re.test(parts[i - 1])) return true;
-  }
-  return false;
+  // A leading part (`a/b` of `a/b/c`) matches exactly when the whole path is that part plus
+  // nothing or `/…`. A slash-free pattern also names a file or folder at any depth; without
+  // `**` its regex cannot cross a slash, so some name matches exactly when `(…/)name(/…)` does.
+  if (glob.includes('/')) return tester(compiled(`pi:${glob}`, () => `(?:${globToRegex(glob)})(?:/.*)?`, 'si'));
+  if (!glob.includes('**')) return tester(compiled(`pn:${glob}`, () => `(?:.*/)?(?:${globToRegex(glob)})(?:/.*)?`, 'si'));
+  const re = compiled(`pa:${glob}`, () => globToRegex(glob), 'si');
+  return (candidate) => {
+    // `**` crosses slashes: each leading part and each name, found by slash positions.
+    let end = candidate.length;
+    for (;;) {
+      const start = end === 0 ? 0 : candidate.lastIndexOf('/', end - 1) + 1;
+      if (re.test(candidate.slice(0, end)) || re.test(candidate.slice(start, end))) return true;
+      if (start === 0) return false;
+      end = start - 1;
+    }
+  };
 }
+
+const tester = (re: RegExp) => (candidate: string) => re.test(candidate);

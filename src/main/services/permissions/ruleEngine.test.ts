@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -73,6 +74,32 @@ describe('PermissionEngine', () => {
 
     const denyRead = await engineWith([{ kind: 'read', pattern: 'secrets/**', action: 'deny' }]);
     expect(await denyRead.decide({ kind: 'read', path: 'secrets/prod.env' })).toMatchObject({ action: 'deny', rule: { pattern: 'secrets/**' } });
+  });
+
+  it('readDecider gives every path the action decide({kind: read}) gives it (generated rules and paths)', async () => {
+    const engine = await engineWith([]);
+    const name = fc.constantFrom('src', '.env', 'secrets', 'a.pem', 'Deep', 'x.y', 'ENV', 'node_modules');
+    const rel = fc.array(name, { minLength: 1, maxLength: 4 }).map((s) => s.join('/'));
+    const pattern = fc.oneof(
+      rel,
+      name,
+      name.map((n) => `**/${n}`),
+      name.map((n) => `${n}/**`),
+      name.map((n) => `*${n.slice(-3)}`),
+      name.map((n) => `./${n}`),
+      rel.map((r) => path.join(root, r)),
+      rel.map((r) => `${path.join(root, r)}/**`),
+    );
+    const rule = fc.record({ kind: fc.constantFrom('read' as const, 'edit' as const), pattern, action: fc.constantFrom('allow' as const, 'ask' as const, 'deny' as const) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(rule, { maxLength: 5 }), fc.array(rel, { minLength: 1, maxLength: 8 }), async (rules, paths) => {
+        userRules = rules;
+        const { actionFor, limited } = await engine.readDecider();
+        expect(limited).toBe(rules.some((r) => r.kind === 'read' && r.action !== 'allow'));
+        for (const p of paths) expect(actionFor(p), `${p} under ${JSON.stringify(rules)}`).toBe((await engine.decide({ kind: 'read', path: p })).action);
+      }),
+      { numRuns: 400, seed: 14 },
+    );
   });
 
   it('deny beats ask beats allow, whichever file each rule comes from', async () => {

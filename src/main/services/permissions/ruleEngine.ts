@@ -7,8 +7,7 @@ import { resolveInWorkspace, toPosix } from '../workspace/pathGuard';
 import { alwaysCommandRules, alwaysFolderPattern, alwaysUrlPattern } from './alwaysPatterns';
 import { analyseCommand, type PathRef } from './commandAnalysis';
 import { judgePaths, mayMatchUnder } from './pathDecisions';
-import { expandHome, matchCommand, matchPath, matchUrl } from './patterns';
-import { coversPath } from './patterns';
+import { coversPath, expandHome, matchCommand, matchPath, matchUrl, pathCoverer, pathMatcher } from './patterns';
 import type { SandboxAvailability } from '../sandbox/types';
 import { planSandbox, type SandboxPlan } from './sandboxPlan';
 import type { EditsMode, ProjectRules } from './projectConfig';
@@ -145,8 +144,9 @@ export class PermissionEngine {
 
   /** allow: the rule names the path; deny and ask: the rule reaches it however it is spelled. */
   private pathMatchers(rel: string): [Matcher, Matcher] {
-    const abs = path.join(this.opts.root, rel);
-    return [(p) => matchPath(p, rel), (p) => coversPath(p, rel) || (path.isAbsolute(expandHome(p)) && coversPath(p, abs))];
+    // The absolute spelling only for a rule written as one (a search checks every listed path).
+    let abs: string | undefined;
+    return [(p) => matchPath(p, rel), (p) => coversPath(p, rel) || (path.isAbsolute(expandHome(p)) && coversPath(p, (abs ??= path.join(this.opts.root, rel))))];
   }
 
   /**
@@ -156,8 +156,20 @@ export class PermissionEngine {
   async readDecider(): Promise<{ actionFor: (rel: string) => PermissionAction; limited: boolean }> {
     const { rules } = await this.loadRules();
     const reads = rules.filter((r) => r.kind === 'read');
+    if (!reads.length) return { actionFor: () => DEFAULTS.read, limited: false };
+    // match() for kind 'read', each rule's pattern compiled once: a search holds every path of
+    // a 100,000-file tree to this (per path, match() cost as much as statting the file).
+    const root = this.opts.root;
+    const reaches = (pattern: string): ((rel: string) => boolean) => {
+      const covers = pathCoverer(pattern);
+      return path.isAbsolute(expandHome(pattern)) ? (rel) => covers(rel) || covers(path.join(root, rel)) : covers;
+    };
+    const tiers = (['deny', 'ask', 'allow'] as const).map((action) => ({
+      action,
+      tests: reads.filter((r) => r.action === action).map((r) => (action === 'allow' ? pathMatcher(r.pattern) : reaches(r.pattern))),
+    }));
     return {
-      actionFor: (rel) => this.match('read', reads, ...this.pathMatchers(rel))?.action ?? DEFAULTS.read,
+      actionFor: (rel) => tiers.find((t) => t.tests.some((test) => test(rel)))?.action ?? DEFAULTS.read,
       limited: reads.some((r) => r.action !== 'allow'),
     };
   }
