@@ -3,7 +3,7 @@ import type { ModificationView, RequestChannel } from '../../shared/contract';
 import { HostRequestError } from '../host-client';
 import { connectStore, createAppStore } from './createAppStore';
 import { fakeHost, modView, type Handler } from './fakeHost.testkit';
-import { REFETCH_DEBOUNCE_MS } from './reviewSlice';
+import { REFETCH_DEBOUNCE_MS, TIMELINE_FIRST_SCREEN } from './reviewSlice';
 
 const mod = modView;
 const tick = () => new Promise((r) => setTimeout(r, 0));
@@ -114,5 +114,35 @@ describe('review slice: reverted hunks come from the log', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(calls).toEqual([{ modification_id: 'h2' }]);
     expect(store.getState().modifications[0]).toMatchObject({ reverted_hunks: [0], reverted_hunks_by: ['h0'] });
+  });
+});
+
+describe('review slice: first load', () => {
+  it('shows the first screen of a long log before the rest arrives; a short log is one request', async () => {
+    const all = Array.from({ length: 10_000 }, (_, i) => mod(10_000 - i));
+    let release: () => void = () => {};
+    const rest = new Promise<void>((r) => (release = r));
+    const { host, store } = await connected({
+      'modlog.list': async (p) => {
+        const limit = (p as { limit?: number }).limit;
+        if (limit === undefined) await rest;
+        return { modifications: all.slice(0, limit ?? 10_000), total: 100_000 };
+      },
+    });
+    const asked = () => host.calls.filter((c) => c.ch === 'modlog.list').map((c) => c.p);
+    // Connecting loads the timeline: the first screen is shown while the rest is still on its way.
+    expect(asked()).toEqual([{ limit: TIMELINE_FIRST_SCREEN }, {}]);
+    expect(store.getState()).toMatchObject({ timelineStatus: 'ready', modificationsTotal: 100_000 });
+    expect(store.getState().modifications).toHaveLength(TIMELINE_FIRST_SCREEN);
+    release();
+    await tick();
+    expect(store.getState().modifications).toHaveLength(10_000);
+    // A refresh of a shown timeline asks for the whole list once.
+    await store.getState().loadModifications();
+    expect(asked()).toEqual([{ limit: TIMELINE_FIRST_SCREEN }, {}, {}]);
+
+    const short = await connected({ 'modlog.list': () => ({ modifications: [mod(2), mod(1)], total: 2 }) });
+    expect(short.host.calls.filter((c) => c.ch === 'modlog.list').map((c) => c.p)).toEqual([{ limit: TIMELINE_FIRST_SCREEN }]);
+    expect(short.store.getState().modifications).toHaveLength(2);
   });
 });

@@ -91,7 +91,13 @@ export interface ReviewSlice {
 }
 
 export const REFETCH_DEBOUNCE_MS = 120;
+/** Rows asked for before the rest of the timeline: more than any screen shows. */
+export const TIMELINE_FIRST_SCREEN = 200;
 const LAYOUT_KEY = 'loupe.review.diffLayout';
+
+/** Resolves when the page is idle (at most a second away); right away where there is no idle callback. */
+const idle = (): Promise<void> =>
+  new Promise((resolve) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: 1000 }) : setTimeout(resolve, 0)));
 
 function storedLayout(): 'side-by-side' | 'inline' {
   try {
@@ -188,8 +194,20 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
 
     async loadModifications() {
       const mine = ++listSeq;
-      if (get().timelineStatus !== 'ready') set({ timelineStatus: 'loading' });
+      const first = get().timelineStatus !== 'ready';
+      if (first) set({ timelineStatus: 'loading' });
       try {
+        if (first) {
+          // The first screen first: a long log's 10,000 newest rows cost the host, the socket
+          // and the page a few hundred ms before anything shows; the rest follows at once.
+          const head = await client.request('modlog.list', { limit: TIMELINE_FIRST_SCREEN });
+          if (mine !== listSeq) return;
+          set({ modifications: head.modifications, modificationsTotal: head.total, timelineStatus: 'ready', timelineError: null });
+          if (head.modifications.length >= head.total) return;
+          // The rest once the page is idle: parsing megabytes of rows must not land on a click.
+          await idle();
+          if (mine !== listSeq) return;
+        }
         const { modifications, total } = await client.request('modlog.list', {});
         if (mine !== listSeq) return;
         set({ modifications, modificationsTotal: total, timelineStatus: 'ready', timelineError: null });
