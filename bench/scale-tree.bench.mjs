@@ -53,6 +53,8 @@ async function once(folder, label) {
   // Both as wall-clock times: the request in this process's clock, the done in the page's.
   const monacoBeforeIndex = monacoAt !== null && doneMs !== null && monacoAt + s.t0 + performance.timeOrigin < navAt + doneMs;
   const longTasks = await page.evaluate(() => window.__longTasks);
+  // The watcher subscribes before the index walks (src/main/host/workspace.ts), so this is
+  // after both have built what they keep.
   const rss = rssMb(s.proc.pid);
   await page.close();
   s.proc.kill('SIGTERM');

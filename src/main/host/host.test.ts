@@ -63,6 +63,9 @@ describe('Host', () => {
     git(ws, 'add', '.');
     git(ws, 'commit', '-qm', 'init');
     await host.open(ws);
+    // As a client does: the first listing starts the watcher, then the index (done: watched).
+    await host.handle('tree.list', { dir: '' });
+    await until(() => events.some((e) => e.ch === 'tree.indexProgress' && (e.p as { done: boolean }).done));
     expect(await host.handle('tree.gitStatus', undefined)).toEqual({});
     await writeFile(path.join(ws, 'a.ts'), '2');
     await writeTree(ws, { 'lib/b.ts': 'new' });

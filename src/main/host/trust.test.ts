@@ -21,8 +21,15 @@ beforeEach(async () => {
   await writeTree(ws, { '.loupe/config.json': JSON.stringify(CONFIG), 'a.txt': 'a\n' });
   host = new Host({ transport: 'websocket', configDir: path.join(dir, 'config') });
   told = [];
-  host.onEvent((ch, p) => ch === 'trust.changed' && told.push(p as TrustView));
+  let indexed = false;
+  host.onEvent((ch, p) => {
+    if (ch === 'trust.changed') told.push(p as TrustView);
+    if (ch === 'tree.indexProgress' && (p as { done: boolean }).done) indexed = true;
+  });
   await host.handle('workspace.open', { path: ws });
+  // As a client does: the first listing starts the watcher, then the index (done: watched).
+  await host.handle('tree.list', { dir: '' });
+  await until(() => indexed);
 });
 afterEach(async () => {
   await host.dispose();

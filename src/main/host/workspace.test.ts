@@ -96,4 +96,54 @@ describe('the first screen', () => {
       await other.cleanup();
     }
   });
+
+  it('the watcher subscribes at the first listing, and the index walks once it is subscribed', async () => {
+    const other = await tempDir('loupe-ws-watch-');
+    await writeTree(other.dir, { 'a.txt': '' });
+    const mine = testServices(other.dir, { configDir: `${other.dir}-user` });
+    const steps: string[] = [];
+    const watch = mine.watch.bind(mine);
+    mine.watch = (...args) => {
+      const w = watch(...args);
+      const start = w.start.bind(w);
+      w.start = async () => (steps.push('subscribe'), await start(), steps.push('subscribed'));
+      return w;
+    };
+    const walk = mine.index.start.bind(mine.index);
+    mine.index.start = () => (steps.push('walk'), walk());
+    const opened = await Workspace.open(other.dir, () => undefined, () => mine);
+    try {
+      await new Promise((r) => setTimeout(r, 200));
+      // Opening a 100,000-file folder subscribed on every core while the page booted.
+      expect(steps).toEqual([]);
+      await opened.list('');
+      await until(() => opened.index.isReady, 5000);
+      expect(steps).toEqual(['subscribe', 'subscribed', 'walk']);
+    } finally {
+      await opened.dispose();
+      await mine.dispose();
+      await other.cleanup();
+    }
+  });
+
+  it('a config or log written before the subscription is told once it is there', async () => {
+    const other = await tempDir('loupe-ws-catch-');
+    await writeTree(other.dir, { 'a.txt': '' });
+    const mine = testServices(other.dir, { configDir: `${other.dir}-user` });
+    const told: { ch: keyof HostEvents; p: unknown }[] = [];
+    const configs: string[] = [];
+    const opened = await Workspace.open(other.dir, (ch, p) => void told.push({ ch, p }), () => mine, (root) => void configs.push(root));
+    try {
+      // Another process writes both while nothing watches yet (as `loupe mcp` may).
+      await writeTree(other.dir, { '.loupe/config.json': '{"permissions":[]}\n', '.loupe/modifications.jsonl': '' });
+      await opened.list('');
+      await until(() => opened.index.isReady, 5000);
+      expect(configs).toEqual([opened.info.root]);
+      expect(told.filter((e) => e.ch === 'modlog.changed')).toEqual([{ ch: 'modlog.changed', p: { count: 0 } }]);
+    } finally {
+      await opened.dispose();
+      await mine.dispose();
+      await other.cleanup();
+    }
+  });
 });

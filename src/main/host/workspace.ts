@@ -1,6 +1,6 @@
 // One open folder as the Host shows it: its services (built by the composition root), its
 // watcher, the git badges and the notices. Knows nothing of transports.
-import { realpath, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitBadge, HostEvents, TreeListing, WorkspaceInfo } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
@@ -12,7 +12,14 @@ import { resolveInWorkspace } from '../services/workspace/pathGuard';
 import type { ChangeBatch, WorkspaceWatcher } from '../services/workspace/watcher';
 import { watchNotice } from '../services/workspace/watcher';
 import type { WorkspaceServices } from '../workspace/compose';
-import { ReviewService } from './review';
+import { LOG_REL, ReviewService } from './review';
+
+/** Enough of a file's identity to tell that it was written, replaced or removed. */
+const statKey = (root: string, rel: string): Promise<string> =>
+  lstat(path.join(root, rel)).then(
+    (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
+    () => 'none',
+  );
 
 const parentOf = (p: string): string => {
   const d = path.posix.dirname(p);
@@ -26,8 +33,10 @@ const MAX_NOTICES = 20;
 /** Without a watcher, how often the open folders are checked, and how many are kept as open. */
 const RESCAN_MS = 2000;
 const MAX_OPEN_DIRS = 500;
-/** How long the background index waits for the first listing before it starts anyway. */
+/** How long the watcher and the index wait for the first listing before they start anyway. */
 const INDEX_DELAY_MS = 1500;
+/** What a change before the watcher was subscribed could have touched unseen (see catchUp). */
+const WATCHED_BEFORE = [CONFIG_REL, LOG_REL] as const;
 /**
  * Above this many paths in one batch (a checkout, an install) the events say "many" instead of
  * naming them: the page re-reads what it shows rather than parsing megabytes of names.
@@ -100,29 +109,46 @@ export class Workspace {
         ws.startRescan();
       },
     );
-    ws.watching = ws.watcher.start();
     // The first screen lists folders directly; the full index builds behind it, and the
     // folders shown meanwhile are re-read from it once it is complete.
     const off = ws.index.onProgress(({ files, done }) => {
       ws.info.index_progress = { files, done };
       if (!ws.disposed) ws.emit('tree.indexProgress', { root, files, done });
     });
+    const before = await Promise.all(WATCHED_BEFORE.map((rel) => statKey(root, rel)));
     ws.startIndex = () => {
       ws.startIndex = null;
       if (ws.indexTimer) clearTimeout(ws.indexTimer);
-      void ws.index.start().finally(off).then(
-        () => {
+      // Watch, then walk: a change after the subscription reaches the index as a batch, one
+      // before it is in the walk, so nothing falls between them.
+      ws.watching = ws.watcher!.start();
+      void ws.watching
+        .then(async () => {
+          if (ws.disposed) return;
+          await ws.catchUp(before);
+          await ws.index.start();
           const dirs = ws.index.takeServedDirect();
           if (dirs.length && !ws.disposed) ws.emit('tree.changed', { dirs });
-        },
-        () => undefined,
-      );
+        })
+        .catch(() => undefined)
+        .finally(off);
     };
-    // The index's walk takes every core for a second at 100k files: it starts once the first
-    // listing has been answered (the first screen), or after a moment if nobody asks.
+    // The watcher's subscription and the index's walk each take the disk and the cores for a
+    // while at 100k files (0.5 s, 1 s): they start once the first listing has been answered
+    // (the first screen), or after a moment if nobody asks.
     ws.indexTimer = setTimeout(() => ws.startIndex?.(), INDEX_DELAY_MS);
     ws.indexTimer.unref();
     return ws;
+  }
+
+  /**
+   * What the watcher would have said had it been there from the start: the config or the log
+   * written (by another process) between the folder's opening and the subscription.
+   */
+  private async catchUp(before: string[]): Promise<void> {
+    const now = await Promise.all(WATCHED_BEFORE.map((rel) => statKey(this.info.root, rel)));
+    const changed = WATCHED_BEFORE.filter((_, i) => now[i] !== before[i]);
+    if (changed.length) await this.onChanges({ paths: [...changed] });
   }
 
   resolve(requested: string) {
