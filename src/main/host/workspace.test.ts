@@ -79,71 +79,76 @@ describe('a burst of changes', () => {
   });
 });
 
+/**
+ * A folder of its own, opened by a Workspace that has not listed anything yet. `adapt` may wrap
+ * the services before the folder opens; everything is disposed after `body`.
+ */
+async function freshFolder(
+  files: Record<string, string>,
+  body: (opened: Workspace, told: { ch: keyof HostEvents; p: unknown }[], configs: string[]) => Promise<void>,
+  adapt: (s: WorkspaceServices) => void = () => undefined,
+): Promise<void> {
+  const other = await tempDir('loupe-ws-first-');
+  await writeTree(other.dir, files);
+  const mine = testServices(other.dir, { configDir: `${other.dir}-user` });
+  adapt(mine);
+  const told: { ch: keyof HostEvents; p: unknown }[] = [];
+  const configs: string[] = [];
+  const opened = await Workspace.open(other.dir, (ch, p) => void told.push({ ch, p }), () => mine, (root) => void configs.push(root));
+  try {
+    await body(opened, told, configs);
+  } finally {
+    await opened.dispose();
+    await mine.dispose();
+    await other.cleanup();
+  }
+}
+
 describe('the first screen', () => {
   it('the background index waits for the first listing, then starts', async () => {
-    const other = await tempDir('loupe-ws-first-');
-    await writeTree(other.dir, { 'a.txt': '', 'src/b.ts': '' });
-    const mine = testServices(other.dir, { configDir: `${other.dir}-user` });
-    const opened = await Workspace.open(other.dir, () => undefined, () => mine);
-    try {
+    await freshFolder({ 'a.txt': '', 'src/b.ts': '' }, async (opened) => {
       await new Promise((r) => setTimeout(r, 200));
       expect(opened.index.isReady).toBe(false);
       expect((await opened.list('')).entries.map((e) => e.name)).toEqual(['src', 'a.txt']);
       await until(() => opened.index.isReady, 5000);
-    } finally {
-      await opened.dispose();
-      await mine.dispose();
-      await other.cleanup();
-    }
+    });
   });
 
   it('the watcher subscribes at the first listing, and the index walks once it is subscribed', async () => {
-    const other = await tempDir('loupe-ws-watch-');
-    await writeTree(other.dir, { 'a.txt': '' });
-    const mine = testServices(other.dir, { configDir: `${other.dir}-user` });
     const steps: string[] = [];
-    const watch = mine.watch.bind(mine);
-    mine.watch = (...args) => {
-      const w = watch(...args);
-      const start = w.start.bind(w);
-      w.start = async () => (steps.push('subscribe'), await start(), steps.push('subscribed'));
-      return w;
+    const record = (mine: WorkspaceServices) => {
+      const watch = mine.watch.bind(mine);
+      mine.watch = (...args) => {
+        const w = watch(...args);
+        const start = w.start.bind(w);
+        w.start = async () => (steps.push('subscribe'), await start(), steps.push('subscribed'));
+        return w;
+      };
+      const walk = mine.index.start.bind(mine.index);
+      mine.index.start = () => (steps.push('walk'), walk());
     };
-    const walk = mine.index.start.bind(mine.index);
-    mine.index.start = () => (steps.push('walk'), walk());
-    const opened = await Workspace.open(other.dir, () => undefined, () => mine);
-    try {
-      await new Promise((r) => setTimeout(r, 200));
-      // Opening a 100,000-file folder subscribed on every core while the page booted.
-      expect(steps).toEqual([]);
-      await opened.list('');
-      await until(() => opened.index.isReady, 5000);
-      expect(steps).toEqual(['subscribe', 'subscribed', 'walk']);
-    } finally {
-      await opened.dispose();
-      await mine.dispose();
-      await other.cleanup();
-    }
+    await freshFolder(
+      { 'a.txt': '' },
+      async (opened) => {
+        await new Promise((r) => setTimeout(r, 200));
+        // Opening a 100,000-file folder subscribed on every core while the page booted.
+        expect(steps).toEqual([]);
+        await opened.list('');
+        await until(() => opened.index.isReady, 5000);
+        expect(steps).toEqual(['subscribe', 'subscribed', 'walk']);
+      },
+      record,
+    );
   });
 
   it('a config or log written before the subscription is told once it is there', async () => {
-    const other = await tempDir('loupe-ws-catch-');
-    await writeTree(other.dir, { 'a.txt': '' });
-    const mine = testServices(other.dir, { configDir: `${other.dir}-user` });
-    const told: { ch: keyof HostEvents; p: unknown }[] = [];
-    const configs: string[] = [];
-    const opened = await Workspace.open(other.dir, (ch, p) => void told.push({ ch, p }), () => mine, (root) => void configs.push(root));
-    try {
+    await freshFolder({ 'a.txt': '' }, async (opened, told, configs) => {
       // Another process writes both while nothing watches yet (as `loupe mcp` may).
-      await writeTree(other.dir, { '.loupe/config.json': '{"permissions":[]}\n', '.loupe/modifications.jsonl': '' });
+      await writeTree(opened.info.root, { '.loupe/config.json': '{"permissions":[]}\n', '.loupe/modifications.jsonl': '' });
       await opened.list('');
       await until(() => opened.index.isReady, 5000);
       expect(configs).toEqual([opened.info.root]);
       expect(told.filter((e) => e.ch === 'modlog.changed')).toEqual([{ ch: 'modlog.changed', p: { count: 0 } }]);
-    } finally {
-      await opened.dispose();
-      await mine.dispose();
-      await other.cleanup();
-    }
+    });
   });
 });
