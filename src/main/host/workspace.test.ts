@@ -121,7 +121,11 @@ describe('the first screen', () => {
       mine.watch = (...args) => {
         const w = watch(...args);
         const start = w.start.bind(w);
-        w.start = async () => (steps.push('subscribe'), await start(), steps.push('subscribed'));
+        w.start = async () => {
+          steps.push('subscribe');
+          await start();
+          steps.push('subscribed');
+        };
         return w;
       };
       const walk = mine.index.start.bind(mine.index);

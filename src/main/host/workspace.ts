@@ -102,13 +102,13 @@ export class Workspace {
     if (!(await stat(root)).isDirectory()) throw new InvalidArgumentError(`Not a folder: ${requested}`);
     const info: WorkspaceInfo = { root, name: path.basename(root) || root, isGitRepo: await isGitRepo(root) };
     const ws = new Workspace(info, services(root), emit, onConfigChanged);
-    ws.watcher = ws.services.watch(
+    const watcher = (ws.watcher = ws.services.watch(
       (batch) => void ws.onChanges(batch),
       (detail) => {
         ws.notice(watchNotice(detail));
         ws.startRescan();
       },
-    );
+    ));
     // The first screen lists folders directly; the full index builds behind it, and the
     // folders shown meanwhile are re-read from it once it is complete.
     const off = ws.index.onProgress(({ files, done }) => {
@@ -121,7 +121,7 @@ export class Workspace {
       if (ws.indexTimer) clearTimeout(ws.indexTimer);
       // Watch, then walk: a change after the subscription reaches the index as a batch, one
       // before it is in the walk, so nothing falls between them.
-      ws.watching = ws.watcher!.start();
+      ws.watching = watcher.start();
       void ws.watching
         .then(async () => {
           if (ws.disposed) return;

@@ -95,10 +95,6 @@ export const REFETCH_DEBOUNCE_MS = 120;
 export const TIMELINE_FIRST_SCREEN = 200;
 const LAYOUT_KEY = 'loupe.review.diffLayout';
 
-/** Resolves when the page is idle (at most a second away); right away where there is no idle callback. */
-const idle = (): Promise<void> =>
-  new Promise((resolve) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: 1000 }) : setTimeout(resolve, 0)));
-
 function storedLayout(): 'side-by-side' | 'inline' {
   try {
     return localStorage.getItem(LAYOUT_KEY) === 'inline' ? 'inline' : 'side-by-side';
@@ -204,9 +200,6 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
           if (mine !== listSeq) return;
           set({ modifications: head.modifications, modificationsTotal: head.total, timelineStatus: 'ready', timelineError: null });
           if (head.modifications.length >= head.total) return;
-          // The rest once the page is idle: parsing megabytes of rows must not land on a click.
-          await idle();
-          if (mine !== listSeq) return;
         }
         const { modifications, total } = await client.request('modlog.list', {});
         if (mine !== listSeq) return;
