@@ -48,7 +48,7 @@ export class Workspace {
   readonly review: ReviewService;
   private watcher: WorkspaceWatcher | null = null;
   private readonly badges: GitBadges;
-  /** Subscribing walks the whole tree (~0.5 s at 100k files): the folder opens without it. */
+  /** Subscribing walks every folder of the tree: the folder opens without it (see open). */
   private watching: Promise<void> = Promise.resolve();
   private disposed = false;
   /** Folders the UI listed (its open folders, most recent last) → the mtime the rescan last saw (0: not yet). */
@@ -134,7 +134,7 @@ export class Workspace {
         .finally(off);
     };
     // The watcher's subscription and the index's walk each take the disk and the cores for a
-    // while at 100k files (0.5 s, 1 s): they start once the first listing has been answered
+    // while at 100k files (0.25 s, 1 s): they start once the first listing has been answered
     // (the first screen), or after a moment if nobody asks.
     ws.indexTimer = setTimeout(() => ws.startIndex?.(), INDEX_DELAY_MS);
     ws.indexTimer.unref();

@@ -31,6 +31,11 @@ describe('watching under a real, tiny inotify limit', () => {
       const { stdout } = await run('unshare', ['-U', '-r', 'sh', '-c', `echo 20 > /proc/sys/user/max_inotify_watches && exec "${process.execPath}" -e "$0"`, script]);
       expect(stdout.trim()).not.toBe('OK');
       expect(watchNotice(describeWatchError(new Error(stdout.trim())))).toContain(INOTIFY_FIX);
+      // Linux's own watcher (dirWatches.ts) adds one fs.watch per folder: Node's error, the same way.
+      const perFolder = `const fs = require('fs'); try { for (const d of fs.readdirSync(${JSON.stringify(dir)})) fs.watch(${JSON.stringify(dir)} + '/' + d, { persistent: false }); console.log('OK'); } catch (e) { console.log(e.message); }`;
+      const node = await run('unshare', ['-U', '-r', 'sh', '-c', `echo 20 > /proc/sys/user/max_inotify_watches && exec "${process.execPath}" -e "$0"`, perFolder]);
+      expect(node.stdout.trim()).toMatch(/ENOSPC/);
+      expect(watchNotice(describeWatchError(new Error(node.stdout.trim())))).toContain(INOTIFY_FIX);
     } finally {
       await cleanup();
     }

@@ -1,5 +1,6 @@
 import watcher from '@parcel/watcher';
 import path from 'node:path';
+import { DirWatches } from './dirWatches';
 import { toPosix } from './pathGuard';
 
 export interface ChangeBatch {
@@ -35,13 +36,24 @@ export function watchNotice(detail: string): string {
 }
 
 /**
- * Watches the workspace recursively (inotify/FSEvents via @parcel/watcher, as VS Code does)
- * and delivers changes in debounced batches so a `git checkout` is one refresh, not thousands.
- * A folder the OS will not watch (too deep, too many folders for the inotify limit, gone)
- * is not fatal: the failure goes to `onError` and the workspace works without live updates.
+ * How the tree is watched. `dirs` (Linux): one inotify watch per folder, the folders in a map
+ * (dirWatches.ts). `parcel`: @parcel/watcher, as VS Code does (FSEvents on macOS,
+ * ReadDirectoryChangesW on Windows); on Linux it also keeps every file's path in memory.
+ */
+export type WatchBackend = 'dirs' | 'parcel';
+
+const defaultBackend = (): WatchBackend => (process.platform === 'linux' ? 'dirs' : 'parcel');
+
+const PARCEL_IGNORE = ['node_modules', '.git/objects', '.git/logs', '.loupe/objects'];
+
+/**
+ * Watches the workspace recursively and delivers changes in debounced batches so a
+ * `git checkout` is one refresh, not thousands. A folder the OS will not watch (too deep, too
+ * many folders for the inotify limit, gone) is not fatal: the failure goes to `onError` and
+ * the workspace works without live updates (or with those it has).
  */
 export class WorkspaceWatcher {
-  private sub: watcher.AsyncSubscription | null = null;
+  private stopWatching: (() => Promise<void>) | null = null;
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
 
@@ -50,12 +62,21 @@ export class WorkspaceWatcher {
     private readonly onBatch: (batch: ChangeBatch) => void,
     private readonly onError: (message: string) => void = () => undefined,
     private readonly debounceMs = 100,
+    private readonly backend: WatchBackend = defaultBackend(),
   ) {}
 
   /** Never throws: a watcher that cannot start reports why through `onError`. */
   async start(): Promise<void> {
     try {
-      this.sub = await this.subscribe();
+      if (this.backend === 'parcel') {
+        const sub = await this.subscribe();
+        this.stopWatching = () => sub.unsubscribe();
+      } else {
+        const dirs = new DirWatches(this.root, (paths) => this.add(paths), (err) => this.onError(describeWatchError(err)));
+        // Set before the walk, so a stop during it ends it.
+        this.stopWatching = () => dirs.close();
+        await dirs.start();
+      }
     } catch (err) {
       this.onError(describeWatchError(err));
     }
@@ -69,11 +90,15 @@ export class WorkspaceWatcher {
           this.onError(describeWatchError(err));
           return;
         }
-        for (const e of events) this.pending.add(toPosix(path.relative(this.root, e.path)));
-        this.timer ??= setTimeout(() => this.deliver(), this.debounceMs);
+        this.add(events.map((e) => toPosix(path.relative(this.root, e.path))));
       },
-      { ignore: ['node_modules', '.git/objects', '.git/logs', '.loupe/objects'] },
+      { ignore: PARCEL_IGNORE },
     );
+  }
+
+  private add(paths: string[]): void {
+    for (const p of paths) this.pending.add(p);
+    this.timer ??= setTimeout(() => this.deliver(), this.debounceMs);
   }
 
   private deliver(): void {
@@ -86,9 +111,9 @@ export class WorkspaceWatcher {
   async stop(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const sub = this.sub;
-    this.sub = null;
+    const stop = this.stopWatching;
+    this.stopWatching = null;
     // The folder may be gone already (deleted, unmounted); there is nothing left to unwatch.
-    await sub?.unsubscribe().catch(() => undefined);
+    await stop?.().catch(() => undefined);
   }
 }

@@ -1,0 +1,120 @@
+import { execFileSync } from 'node:child_process';
+import { watch } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir, until, writeTree } from '../../../../test/support/tmp';
+import { DirWatches, type WatchFn } from './dirWatches';
+import { WorkspaceWatcher, type WatchBackend } from './watcher';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let seen: Set<string>;
+let errors: unknown[];
+let watches: DirWatches;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir('loupe-dirwatch-'));
+  seen = new Set();
+  errors = [];
+});
+afterEach(async () => {
+  await watches?.close();
+  await cleanup();
+});
+
+const start = async (watchFn?: WatchFn) => {
+  watches = new DirWatches(dir, (paths) => paths.forEach((p) => seen.add(p)), (err) => errors.push(err), watchFn);
+  await watches.start();
+};
+const sees = (...paths: string[]) => until(() => paths.every((p) => seen.has(p)), 5000);
+
+describe('DirWatches (one watch per folder)', () => {
+  it('watches every folder but node_modules and git objects, and tells changes at any depth', async () => {
+    await writeTree(dir, { 'a.txt': '', 'src/deep/x/y.ts': '', 'node_modules/m/i.js': '', 'pkg/node_modules/n.js': '', '.git/objects/ab/cd': '', '.git/HEAD': '' });
+    await start();
+    // '', src, src/deep, src/deep/x, pkg, .git: not node_modules (anywhere) nor .git/objects.
+    expect(watches.size).toBe(6);
+    await writeFile(path.join(dir, 'src/deep/x/y.ts'), 'changed');
+    await writeFile(path.join(dir, '.git/HEAD'), 'ref: refs/heads/other\n');
+    await sees('src/deep/x/y.ts', '.git/HEAD');
+    await writeFile(path.join(dir, 'node_modules/m/i.js'), 'x');
+    await new Promise((r) => setTimeout(r, 200));
+    expect([...seen].some((p) => p.startsWith('node_modules/m'))).toBe(false);
+  });
+
+  it('a folder copied in at once is watched, and what it held before its watch is told', async () => {
+    await start();
+    const aside = `${dir}-aside`;
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 50; i++) files[`lib/d${i}/e/f.txt`] = `${i}`;
+    await writeTree(aside, files);
+    execFileSync('cp', ['-r', path.join(aside, 'lib'), dir]);
+    await rm(aside, { recursive: true, force: true });
+    await sees(...Object.keys(files));
+    // Each new folder is watched: a change deep inside it is told.
+    await until(() => watches.size === 1 + 1 + 50 * 2, 5000);
+    await writeFile(path.join(dir, 'lib/d49/e/g.txt'), 'new');
+    await sees('lib/d49/e/g.txt');
+  });
+
+  it('a folder removed or renamed takes its watches along; the new name is watched', async () => {
+    await writeTree(dir, { 'a/b/c/f.txt': '', 'keep/k.txt': '' });
+    await start();
+    expect(watches.size).toBe(5);
+    await rename(path.join(dir, 'a'), path.join(dir, 'z'));
+    await until(() => watches.size === 5 && seen.has('z'), 5000);
+    await writeFile(path.join(dir, 'z/b/c/g.txt'), 'x');
+    await sees('z/b/c/g.txt');
+    await rm(path.join(dir, 'z'), { recursive: true });
+    await until(() => watches.size === 2, 5000);
+    await mkdir(path.join(dir, 'keep/new'));
+    await until(() => watches.size === 3, 5000);
+  });
+
+  it('out of watches: said once, and the folders watched so far keep telling', async () => {
+    await writeTree(dir, { 'a/1.txt': '', 'b/2.txt': '', 'c/3.txt': '', 'd/4.txt': '' });
+    let left = 3;
+    const limited: WatchFn = (abs, listener) => {
+      if (left-- <= 0) throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached, watch '${abs}'`), { code: 'ENOSPC' });
+      return watch(abs, { persistent: false }, listener);
+    };
+    await start(limited);
+    expect(watches.size).toBe(3);
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toMatch(/ENOSPC/);
+    await writeFile(path.join(dir, 'root.txt'), 'x');
+    await sees('root.txt');
+  });
+
+  it('closing during the walk ends it with nothing left watched', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 2000; i++) files[`p${i}/q/f`] = '';
+    await writeTree(dir, files);
+    watches = new DirWatches(dir, () => undefined, (err) => errors.push(err));
+    const walking = watches.start();
+    await new Promise((r) => setImmediate(r));
+    await watches.close();
+    await walking;
+    expect(watches.size).toBe(0);
+  });
+});
+
+describe('WorkspaceWatcher backends', () => {
+  // The same script on disk, told the same by both (parcel is what macOS and Windows use).
+  it.each<WatchBackend>(['dirs', 'parcel'])('%s: files, a new nested folder and a removal arrive in batches', async (backend) => {
+    await writeTree(dir, { 'src/a.ts': '', 'old/o.txt': '' });
+    const got = new Set<string>();
+    const w = new WorkspaceWatcher(dir, (b) => b.paths.forEach((p) => got.add(p)), (e) => errors.push(e), 50, backend);
+    await w.start();
+    try {
+      await writeFile(path.join(dir, 'src/a.ts'), 'x');
+      await writeTree(dir, { 'src/new/deeper/n.ts': 'n' });
+      await rm(path.join(dir, 'old'), { recursive: true });
+      await until(() => ['src/a.ts', 'src/new/deeper/n.ts', 'old'].every((p) => got.has(p)), 5000);
+      expect(errors).toEqual([]);
+    } finally {
+      await w.stop();
+    }
+  });
+});
