@@ -2,7 +2,6 @@
 // @parcel/watcher also keeps an entry for every file it finds (1,000,000 files: +363 MB and 4.3 s
 // to subscribe); one watch per folder costs +121 MB and well under a second there.
 import { readdirSync, watch, type Dirent, type FSWatcher } from 'node:fs';
-import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 
 /** fs.watch, as the tests may replace it (to run out of watches on purpose). */
@@ -24,6 +23,9 @@ export class DirWatches {
   private readonly kids = new Map<string, Set<string>>();
   private closed = false;
   private failed = false;
+  /** Folders whose entries came or went since the last sweep. */
+  private readonly dirty = new Set<string>();
+  private sweeping: NodeJS.Immediate | null = null;
 
   constructor(
     private readonly root: string,
@@ -42,6 +44,7 @@ export class DirWatches {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.sweeping) clearImmediate(this.sweeping);
     for (const w of this.watches.values()) w.close();
     this.watches.clear();
     this.kids.clear();
@@ -107,20 +110,48 @@ export class DirWatches {
   private onEvent(dir: string, event: string, name: string | Buffer | null): void {
     if (this.closed) return;
     if (name === null) return this.onPaths([dir]);
-    const rel = dir ? `${dir}/${name.toString()}` : name.toString();
-    this.onPaths([rel]);
-    // An entry came or went: a folder that went takes its watches with it; a new folder (made,
-    // moved or copied in) is watched and walked, and what it already holds is told as changed.
-    if (event !== 'rename' || rel === dir) return;
-    void lstat(path.join(this.root, rel)).then(
-      (s) => {
-        if (!s.isDirectory()) return this.dropTree(rel);
-        if (this.watches.has(rel) || ignored(rel) || !this.add(rel)) return;
-        const found: string[] = [];
-        void this.walk([rel], found).then(() => found.length && !this.closed && this.onPaths(found));
-      },
-      () => this.dropTree(rel),
-    );
+    this.onPaths([dir ? `${dir}/${name.toString()}` : name.toString()]);
+    // An entry came or went: the folder is re-read for folders made, moved in or gone, once per
+    // burst (a checkout renames tens of thousands of files in a few thousand folders).
+    if (event !== 'rename') return;
+    this.dirty.add(dir);
+    this.sweeping ??= setImmediate(() => void this.sweep());
+  }
+
+  /**
+   * Each folder whose entries came or went: a new subfolder is watched and walked, and what it
+   * already holds is told as changed; a subfolder that went takes its watches with it.
+   */
+  private async sweep(): Promise<void> {
+    const found: string[] = [];
+    while (this.dirty.size && !this.closed) {
+      const until = performance.now() + SLICE_MS;
+      const fresh: string[] = [];
+      for (const dir of this.dirty) {
+        if (performance.now() >= until) break;
+        this.dirty.delete(dir);
+        if (!this.watches.has(dir)) continue;
+        let entries: Dirent[];
+        try {
+          entries = readdirSync(path.join(this.root, dir), { withFileTypes: true });
+        } catch {
+          this.dropTree(dir);
+          continue;
+        }
+        const subdirs = new Set<string>();
+        for (const e of entries) {
+          if (!e.isDirectory()) continue;
+          const rel = dir ? `${dir}/${e.name}` : e.name;
+          subdirs.add(rel);
+          if (!this.watches.has(rel) && !ignored(rel) && this.add(rel)) fresh.push(rel);
+        }
+        for (const kid of [...(this.kids.get(dir) ?? [])]) if (!subdirs.has(kid)) this.dropTree(kid);
+      }
+      if (fresh.length) await this.walk(fresh, found);
+      if (this.dirty.size) await new Promise((r) => setImmediate(r));
+    }
+    this.sweeping = null;
+    if (found.length && !this.closed) this.onPaths(found);
   }
 
   private dropTree(rel: string): void {
