@@ -76,7 +76,6 @@ export async function wsClient(port, token) {
   };
 }
 
-/** A client of `loupe mcp` on `cwd`, without the machine's model settings. */
 /** Bare `rg` in `cwd` with these args (after --no-config), spawn to exit in ms, its output drained. */
 export async function timeRg(cwd, args) {
   const { rgPath } = await import('@vscode/ripgrep');
@@ -104,6 +103,7 @@ export async function timePair(a, b, { warmup, runs }) {
   return [percentile(ta, 50), percentile(tb, 50)];
 }
 
+/** A client of `loupe mcp` on `cwd`, without the machine's model settings; `extraEnv` on top (a Loupe home). */
 export async function connectMcp(cwd, extraEnv = {}) {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');

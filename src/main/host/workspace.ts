@@ -8,7 +8,7 @@ import { GitBadges } from '../services/git/gitBadges';
 import { isGitRepo } from '../services/git/gitStatus';
 import type { FileIndex } from '../services/workspace/fileIndex';
 import { CONFIG_REL } from '../services/permissions/projectConfig';
-import { resolveInWorkspace } from '../services/workspace/pathGuard';
+import { parentOf, resolveInWorkspace } from '../services/workspace/pathGuard';
 import type { ChangeBatch, WorkspaceWatcher } from '../services/workspace/watcher';
 import { watchNotice } from '../services/workspace/watcher';
 import type { WorkspaceServices } from '../workspace/compose';
@@ -20,11 +20,6 @@ const statKey = (root: string, rel: string): Promise<string> =>
     (s) => `${s.ino}:${s.size}:${s.mtimeMs}`,
     () => 'none',
   );
-
-const parentOf = (p: string): string => {
-  const d = path.posix.dirname(p);
-  return d === '.' ? '' : d;
-};
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 

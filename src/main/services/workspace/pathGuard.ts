@@ -50,3 +50,9 @@ export async function resolveInWorkspace(root: string, requested: string): Promi
 }
 
 export const toPosix = (p: string): string => p.split(path.sep).join('/');
+
+/** The folder holding a workspace-relative path ('' for the root's entries). */
+export const parentOf = (rel: string): string => {
+  const d = path.posix.dirname(rel);
+  return d === '.' ? '' : d;
+};
