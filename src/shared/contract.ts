@@ -84,6 +84,53 @@ export interface ModificationView {
   hunk_count?: number;
   git_staged: boolean;
   test_results?: { passed: number; failed: number; skipped?: number; duration_ms: number; status?: string } | null;
+  /** The group this belongs to (rolled back as one by naming it): a command's writes, an undo, a redo. */
+  group_id?: string;
+  group_kind?: 'command' | 'undo' | 'redo' | 'rollback';
+  /** A command's change: the command line that made it. */
+  command?: string;
+  /** A command's change: ignored entries that changed too (not recorded). */
+  ignored_changed?: number;
+  renamed_from?: string;
+  renamed_to?: string;
+  /** An undo's lines: the request the undo started from. */
+  undo_of?: string;
+}
+
+/** One file of an undo's preview: what it holds now and what the undo leaves, or why it cannot. */
+export interface UndoPreviewFile {
+  file: string;
+  language: string;
+  /** Text of both sides (null: absent); both omitted when binary or too large to show. */
+  before?: string | null;
+  after?: string | null;
+  binary: boolean;
+  /** The modifications reversed in this file, newest first. */
+  modifications: string[];
+  added: number;
+  removed: number;
+  /** The undo would overwrite changes made since: by later modifications (blocking) or outside Loupe. */
+  conflict?: { why: string; blocking: string[]; outside: boolean };
+}
+
+export interface UndoPreviewView {
+  session_id: string;
+  correlation_id: string;
+  /** The requests the undo covers, this one first. */
+  requests: string[];
+  /** Modifications it reverses. */
+  modifications: number;
+  files: UndoPreviewFile[];
+  /** Names the state the preview was made on: applying refuses when anything changed since. */
+  digest: string;
+}
+
+export interface UndoResultView {
+  /** The undo's group: rolling it back (modlog.rollback, code_rollback) redoes it. */
+  group_id: string;
+  files: string[];
+  rolled_back: number;
+  skipped: { file: string; why: string }[];
 }
 
 export interface ModificationQuery {
@@ -102,6 +149,9 @@ export interface DiffSides {
   after: string | null;
   /** What the two sides are, for the header: e.g. "before → after mod-…", "HEAD → working tree". */
   label: string;
+  /** A side holds binary bytes: the sides are then null and `sizes` says how many bytes each had. */
+  binary?: boolean;
+  sizes?: [number | null, number | null];
 }
 
 
@@ -155,7 +205,7 @@ export interface ChatSessionSummary {
  * (which the loop does not echo). The live stream and a reopened session are folded by the same
  * function, so a reload shows exactly what was shown live.
  */
-export type ChatTranscriptEntry = ChatEventBody | { type: 'user_message'; text: string };
+export type ChatTranscriptEntry = ChatEventBody | { type: 'user_message'; text: string; correlation_id?: string };
 
 export interface ChatSessionView {
   session: ChatSessionSummary;
@@ -163,6 +213,8 @@ export interface ChatSessionView {
   entries: ChatTranscriptEntry[];
   /** The correlation id of the request running now, if any. */
   running_correlation_id?: string;
+  /** Requests an undo started from that is still in effect (its group redoes it). */
+  undone?: { correlation_id: string; group_id: string }[];
 }
 
 /** `review`: edits are written, then reviewed; `ask`: each edit waits for approval first. */
@@ -280,8 +332,8 @@ export interface HostRequests {
   'modlog.diff': { params: { modification_id: string }; result: DiffSides };
   /** HEAD (or empty outside git) → the file as it is on disk now. */
   'modlog.fileDiff': { params: { path: string }; result: DiffSides };
-  /** Reverses a modification; ROLLBACK_CONFLICT names the later modifications in the way. */
-  'modlog.rollback': { params: { modification_id: string; reason?: string }; result: { rollback_id: string; file: string } };
+  /** Reverses a modification, or a whole group by its id (a redo of an undo); ROLLBACK_CONFLICT names the later modifications in the way. */
+  'modlog.rollback': { params: { modification_id: string; reason?: string }; result: { rollback_id: string; file: string; files?: string[] } };
   /** Reverses one hunk (0-based, in the order of the modification's unified diff) the same safe way. */
   'modlog.revertHunk': { params: { modification_id: string; hunk: number }; result: { rollback_id: string; file: string } };
   'modlog.approve': { params: { modification_id: string }; result: void };
@@ -295,6 +347,10 @@ export interface HostRequests {
   'chat.newSession': { params: void; result: ChatSessionSummary };
   'chat.renameSession': { params: { id: string; title: string }; result: ChatSessionSummary };
   'chat.deleteSession': { params: { id: string }; result: void };
+  /** What "Undo changes from here" would do: this request's and every later request's changes in the session. Changes nothing. */
+  'chat.undoPreview': { params: { session_id: string; correlation_id: string }; result: UndoPreviewView };
+  /** Applies the previewed undo (`digest`: refused when anything changed since); conflicting files skipped or the whole undo refused. */
+  'chat.undo': { params: { session_id: string; correlation_id: string; digest: string; on_conflict: 'skip' | 'refuse' }; result: UndoResultView };
   'approvals.list': { params: void; result: ApprovalRequestView[] };
   /** patterns: the edited "always" rule(s); absent: the proposed ones. */
   'approvals.answer': { params: { id: string; answer: 'once' | 'always' | 'deny'; message?: string; patterns?: string[] }; result: { answered: boolean } };
@@ -398,6 +454,8 @@ const requestChannelMap = {
   'chat.newSession': true,
   'chat.renameSession': true,
   'chat.deleteSession': true,
+  'chat.undoPreview': true,
+  'chat.undo': true,
   'approvals.list': true,
   'approvals.answer': true,
   'settings.get': true,

@@ -27,8 +27,9 @@ import { composeWorkspace, openUserSettings, type Asker } from '../workspace/com
 import { parseArgs } from './args';
 import { workspaceRoot } from './mcp';
 import { settleTrust } from './trust';
+import { undoLast } from './undoLast';
 
-const USAGE = 'Usage: loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] "prompt"';
+const USAGE = 'Usage: loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] "prompt"\n       loupe run --undo-last [--cwd DIR] [--session ID] [--skip-conflicts] [--json]';
 const EXIT: Record<RunStatus, number> = { done: 0, error: 1, turn_limit: 3, aborted: 130 };
 
 type Mode = 'yes' | 'deny' | 'ask';
@@ -116,9 +117,24 @@ export async function runLlmConfig(
   return llmConfigFromSettings(new LlmSettingsFile(typeof settings === 'string' ? openUserSettings(settings) : settings, { keyStore }), env, (s) => note(`loupe run: ${s}`));
 }
 
+async function undoLastRun(flags: Record<string, string | true>): Promise<number> {
+  const root = await workspaceRoot(typeof flags.cwd === 'string' ? flags.cwd : undefined);
+  const { logger } = userLog({ configDir: defaultConfigDir(), stderr: 'env' });
+  const services = composeWorkspace({ root, user: openUserSettings(defaultConfigDir()), asker: { kind: 'deny' }, logger });
+  try {
+    return await undoLast(services, { ...(typeof flags.session === 'string' ? { session: flags.session } : {}), skipConflicts: flags['skip-conflicts'] === true, json: flags.json === true });
+  } finally {
+    await services.dispose();
+  }
+}
+
 export async function runRun(args: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(args, { cwd: 'string', yes: 'boolean', deny: 'boolean', json: 'boolean', session: 'string', trust: 'boolean' });
+  const { flags, positionals } = parseArgs(args, { cwd: 'string', yes: 'boolean', deny: 'boolean', json: 'boolean', session: 'string', trust: 'boolean', 'undo-last': 'boolean', 'skip-conflicts': 'boolean' });
   const prompt = positionals.join(' ').trim();
+  if (flags['undo-last']) {
+    if (prompt) throw new InvalidArgumentError(`--undo-last takes no prompt. ${USAGE}`);
+    return undoLastRun(flags);
+  }
   if (!prompt) throw new InvalidArgumentError(`Give the agent a request. ${USAGE}`);
   if (flags.yes && flags.deny) throw new InvalidArgumentError(`--yes and --deny exclude each other. ${USAGE}`);
   const root = await workspaceRoot(typeof flags.cwd === 'string' ? flags.cwd : undefined);
@@ -148,6 +164,7 @@ export async function runRun(args: string[]): Promise<number> {
   await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`), user);
   await services.project.load();
   const corrector = config ? new LlmEditCorrector(createJsonChat(config), logger) : null;
+  if (llm) services.captures.warm();
   const { signal: _own, ...toolContext } = services.toolContext({ session: new FileSession(record.id), corrector });
 
   const agent = new Agent(

@@ -12,6 +12,8 @@ import type {
   LlmSettingsView,
   Params,
   SandboxStatusView,
+  UndoPreviewView,
+  UndoResultView,
 } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
@@ -36,6 +38,8 @@ import type { UserSettings } from '../services/settings/userSettings';
 import type { WorkspaceServices } from '../workspace/compose';
 import { LlmSettingsFile, savedAsLlmSettings, type LlmSettingsFileOptions } from './llmSettings';
 import { checkedEntries, entriesFromMessages, keepEntry } from './transcript';
+import { undoneRequests, undoPreview } from './undo';
+import { undoRequests, type UndoScope } from '../services/modlog/groupRollback';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
@@ -264,7 +268,32 @@ export class AgentHost {
     const w = this.ws();
     const s = await this.session(w, id);
     const entries = s.record.entries ?? entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a));
-    return { session: this.summary(w, s.record), entries, ...(s.running ? { running_correlation_id: s.running.correlationId } : {}) };
+    const undone = await undoneRequests(w.services.modlog, s.record.id, s.record.requests.map((r) => r.correlation_id)).catch(() => []);
+    return { session: this.summary(w, s.record), entries, ...(s.running ? { running_correlation_id: s.running.correlationId } : {}), ...(undone.length ? { undone } : {}) };
+  }
+
+  // ---- undo ---------------------------------------------------------------------------------
+
+  /** The request and every later one of the session, as "undo changes from here" covers them. */
+  private async undoScope(w: WorkspaceAgent, sessionId: string, correlationId: string): Promise<UndoScope> {
+    const s = await this.session(w, sessionId);
+    if (s.running) throw new InvalidArgumentError('The agent is still working in this session. Stop it first, then undo.');
+    const at = s.record.requests.findIndex((r) => r.correlation_id === correlationId);
+    if (at === -1) throw new InvalidArgumentError(`No finished request ${correlationId} in this session.`);
+    return { sessionId: s.record.id, correlations: s.record.requests.slice(at).map((r) => r.correlation_id) };
+  }
+
+  async undoPreview(p: Params<'chat.undoPreview'>): Promise<UndoPreviewView> {
+    const w = this.ws();
+    return undoPreview(w.services.modlog, await this.undoScope(w, p.session_id, p.correlation_id));
+  }
+
+  async undo(p: Params<'chat.undo'>): Promise<UndoResultView> {
+    if (p.on_conflict !== 'skip' && p.on_conflict !== 'refuse') throw new InvalidArgumentError('on_conflict must be "skip" or "refuse".');
+    const w = this.ws();
+    const scope = await this.undoScope(w, p.session_id, p.correlation_id);
+    const out = await undoRequests(w.services.modlog, scope, { onConflict: p.on_conflict, tool: 'undo', digest: p.digest, reason: `undo from request ${p.correlation_id}` });
+    return { group_id: out.group_id, files: out.files, rolled_back: out.rolled_back.length, skipped: out.skipped.map(({ file, why }) => ({ file, why })) };
   }
 
   newSession(): ChatSessionSummary {
@@ -308,6 +337,8 @@ export class AgentHost {
     if (!s.record.requests.length && s.record.title === 'New session') s.record.title = titleFrom(p.text);
 
     const llm = new LlmClient(config);
+    // While the model thinks: the first command's snapshot is the one that reads every file.
+    w.services.captures.warm();
     const { signal: _own, ...toolContext } = w.services.toolContext({ session: s.files, corrector: new LlmEditCorrector(createJsonChat(config), this.logger) });
     const agent = new Agent({ llm, registry: this.registry, toolContext }, s.record.messages);
     const sessionId = s.record.id;
@@ -317,7 +348,7 @@ export class AgentHost {
     let saved: Promise<void> = Promise.resolve();
     // What the chat shows is kept beside the messages, so reopening the session shows it again.
     const entries = (s.record.entries ??= entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a)));
-    keepEntry(entries, { type: 'user_message', text: p.text });
+    keepEntry(entries, { type: 'user_message', text: p.text, correlation_id: correlationId });
     const off = agent.events.on((event) => {
       keepEntry(entries, event);
       if (event.type === 'request_finished') {

@@ -20,8 +20,9 @@ const UNDRAWN = new Set<ChatEvent['type']>(['usage', 'turn_started', 'turn_compl
 /** Appends one event (or the person's message) to `list`, joining it with the piece before when both stream into the same place. */
 export function keepEntry(list: ChatTranscriptEntry[], event: ChatEvent | ChatTranscriptEntry): void {
   if (UNDRAWN.has(event.type as ChatEvent['type'])) return;
+  // A live event's correlation and time are the stream's; the person's message keeps the request it started.
   const { correlation_id: _c, t: _t, ...body } = event as ChatEvent;
-  const entry = body as ChatTranscriptEntry;
+  const entry = (event.type === 'user_message' ? event : body) as ChatTranscriptEntry;
   const last = list[list.length - 1];
   if (last && last.type === entry.type) {
     if ((entry.type === 'text_delta' || entry.type === 'reasoning_delta') && (last.type === 'text_delta' || last.type === 'reasoning_delta')) {
@@ -89,7 +90,7 @@ const obj = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArra
 
 /** Fields each kept entry must have for the chat to draw it; a session file may come with a clone. */
 const SHAPES: Record<ChatTranscriptEntry['type'], (e: Record<string, unknown>) => boolean> = {
-  user_message: (e) => str(e.text),
+  user_message: (e) => str(e.text) && (e.correlation_id === undefined || str(e.correlation_id)),
   request_started: () => true,
   turn_started: () => true,
   turn_completed: () => true,

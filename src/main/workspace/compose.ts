@@ -17,6 +17,8 @@ import { PermissionEngine } from '../services/permissions/ruleEngine';
 import { PtyService, type PtyEvents } from '../services/pty/ptyService';
 import { SandboxProbe } from '../services/sandbox/probe';
 import { SessionStore } from '../services/sessions/sessionStore';
+import { CommandCapture } from '../services/snapshots/commandCapture';
+import { WorkTreeSnapshots } from '../services/snapshots/workTreeSnapshots';
 import { UserSettings } from '../services/settings/userSettings';
 import { FileIndex } from '../services/workspace/fileIndex';
 import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watcher';
@@ -58,6 +60,8 @@ export class WorkspaceServices {
   readonly index: FileIndex;
   /** Whether commands can run in an OS sandbox here; probed on first use. */
   readonly sandbox: SandboxProbe;
+  /** What commands write, recorded as modifications (snapshots of the work tree around each). */
+  readonly captures: CommandCapture;
   private readonly warningListeners = new Set<(message: string) => void>();
 
   constructor(
@@ -79,6 +83,12 @@ export class WorkspaceServices {
     });
     this.sessions = new SessionStore(root);
     this.index = new FileIndex(root);
+    const snapshots = new WorkTreeSnapshots(root, async () => {
+      // Seeded from the repository's own index only when the workspace is its top folder (same paths).
+      const git = await this.modlog.git();
+      return git && git.prefix === '' ? { objects: git.objectsDir, index: git.indexFile, exclude: git.excludeFile } : null;
+    });
+    this.captures = new CommandCapture(snapshots, this.modlog, logger);
   }
 
   /** Hears what the gate could not do as asked (a failed "allow always" save), besides the log. */
@@ -98,6 +108,7 @@ export class WorkspaceServices {
       root: this.root,
       session: req.session,
       modlog: this.modlog,
+      captures: this.captures,
       permissions: this.permissions,
       signal: req.signal ?? new AbortController().signal,
       corrector: req.corrector,
@@ -109,7 +120,7 @@ export class WorkspaceServices {
   async dispose(): Promise<void> {
     this.warningListeners.clear();
     this.index.dispose();
-    await Promise.all([this.sessions.flush(), this.modlog.dispose()]);
+    await Promise.all([this.sessions.flush(), this.modlog.dispose(), this.captures.dispose()]);
   }
 
   private warn(message: string): void {

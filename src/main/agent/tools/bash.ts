@@ -8,6 +8,7 @@ import { formatCommandResult } from '../../services/shell/formatResult';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { defineTool, type ToolContext, type ToolResult } from './types';
 import { SANDBOX_ARG_DESCRIPTION, sandboxBlockedError, sandboxPolicy } from './sandboxRun';
+import { CORRELATION_ARG, changesData, changesSchema, describeChanges } from './commandChanges';
 
 /** Hosts that show live output set this on the context (the chat's tool card, the MCP progress). */
 export interface ToolOutputHook {
@@ -20,6 +21,7 @@ const schema = z.object({
   workdir: z.string().optional().describe('Folder to run in, relative to the workspace (default: the workspace root).'),
   description: z.string().describe('What the command does, in 5-10 words (shown to the user).'),
   sandbox: z.boolean().optional().describe(SANDBOX_ARG_DESCRIPTION),
+  correlation_id: CORRELATION_ARG,
 });
 
 const outputSchema = z.looseObject({
@@ -34,6 +36,7 @@ const outputSchema = z.looseObject({
   full_output_path: z.string().nullable().describe('The whole output, workspace-relative, when it was cut.'),
   sandboxed: z.boolean().describe('Whether it ran inside the OS sandbox.'),
   blocked: z.string().nullable().describe('What the sandbox stopped, when that made the command fail.'),
+  changes: changesSchema,
 });
 
 export const bashTool = defineTool({
@@ -41,14 +44,14 @@ export const bashTool = defineTool({
   title: 'Run a shell command',
   effect: 'execute',
   permission: 'bash',
-  correlated: false,
+  correlated: true,
   idempotent: false,
   openWorld: true,
   summary: (args) => args.command,
   outputSchema,
   description:
     'Run a shell command in the workspace (stdin closed, no pager, no prompts; CI=1). Needs the user\u2019s approval unless a rule allows it; ' +
-    'compound commands need every part allowed. Long output keeps its start and end and the full text is saved under .loupe/outputs/. ' +
+    'compound commands need every part allowed. Files it creates, changes or deletes are recorded as modifications (undoable like edits). Long output keeps its start and end and the full text is saved under .loupe/outputs/. ' +
     `Timeout ${DEFAULT_TIMEOUT_MS} ms by default (max ${MAX_TIMEOUT_MS}). When the command returns or times out, every process it started is ` +
     'killed, background jobs included: do not start servers or watchers with it.',
   schema,
@@ -62,16 +65,22 @@ export const bashTool = defineTool({
       ...(args.sandbox === false ? { outsideSandbox: true } : {}),
     });
     const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS;
-    const r = await runCommand({
-      command: args.command,
-      cwd,
-      timeoutMs,
-      signal: ctx.signal,
-      sandbox: await sandboxPolicy(ctx, auth.sandbox),
-      outputDir: path.join(ctx.root, '.loupe', 'outputs'),
-      onOutput: ctx.onToolOutput && ((text) => ctx.onToolOutput!('bash', text)),
-    });
-    const output = formatCommandResult(r, ctx.root, timeoutMs);
+    const sandbox = await sandboxPolicy(ctx, auth.sandbox);
+    const { value: r, capture } = await ctx.captures.around(
+      { tool: 'bash', command: args.command, sessionId: ctx.session.id, correlationId: args.correlation_id, reason: args.description, signal: ctx.signal },
+      () =>
+        runCommand({
+          command: args.command,
+          cwd,
+          timeoutMs,
+          signal: ctx.signal,
+          sandbox,
+          outputDir: path.join(ctx.root, '.loupe', 'outputs'),
+          onOutput: ctx.onToolOutput && ((text) => ctx.onToolOutput!('bash', text)),
+        }),
+    );
+    const changed = describeChanges(capture);
+    const output = formatCommandResult(r, ctx.root, timeoutMs) + (changed ? `\n${changed}` : '');
     const data = {
       exit_code: r.exitCode,
       signal: r.signal,
@@ -84,6 +93,7 @@ export const bashTool = defineTool({
       full_output_path: r.logFile ? path.relative(ctx.root, r.logFile).split(path.sep).join('/') : null,
       sandboxed: r.sandboxed,
       blocked: r.blocked,
+      changes: changesData(capture),
     };
     if (r.timedOut) return { ok: false, output, data, error: { code: 'TIMEOUT', message: `Timed out after ${timeoutMs} ms; every process it started was killed.` } };
     if (r.aborted) return { ok: false, output, data, error: { code: 'ABORTED', message: 'The command was cancelled.' } };

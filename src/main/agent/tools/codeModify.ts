@@ -12,6 +12,7 @@ import { unifiedDiff } from '../../services/modlog/unifiedDiff';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { authorizeWrite } from '../edit/authorizeWrite';
 import { runTestsFor, summariseRun } from './runTests';
+import { describeChanges } from './commandChanges';
 import { defineTool, success, type ToolContext } from './types';
 
 const line = z.number().int();
@@ -118,7 +119,8 @@ export const codeModifyTool = defineTool({
       ...(tests instanceof LoupeError ? { test_error: { code: tests.code, message: tests.message } } : {}),
     };
     const testNote = tests instanceof LoupeError ? `The tests did not run: ${tests.code}: ${tests.message}` : tests ? summariseRun(tests) : null;
-    const notes = [...edit.warnings.map((w) => `Warning: ${w}`), ...(testNote ? [testNote] : [])];
+    const changed = ran ? describeChanges(ran.changes) : '';
+    const notes = [...edit.warnings.map((w) => `Warning: ${w}`), ...(testNote ? [testNote] : []), ...(changed ? [changed] : [])];
     const head = `${args.operation} on ${rel} lines ${edit.linesAffected[0]}-${edit.linesAffected[1]} (${edit.linesChanged} changed${res.gitStaged ? ', staged' : ''}). Modification ${res.modificationId}.`;
     return success([head, ...notes, diff].join('\n'), data);
   },

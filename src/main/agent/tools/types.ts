@@ -6,6 +6,7 @@ import type { ErrorCode } from '../../../shared/errors';
 import type { PermissionKind } from '../../services/permissions/types';
 import type { FileSession } from '../../services/files/readTracker';
 import type { ModificationLog } from '../../services/modlog/modificationLog';
+import type { CommandCapture } from '../../services/snapshots/commandCapture';
 import type { PermissionGate } from '../../services/permissions/permissionGate';
 import type { LookupAll } from '../../services/web/addressClass';
 import type { EditCorrector } from '../edit/corrector';
@@ -34,6 +35,8 @@ export interface ToolContext {
   /** Read tracking for this chat or MCP connection. */
   session: FileSession;
   modlog: ModificationLog;
+  /** Records what a command writes as modifications of the request. */
+  captures: CommandCapture;
   signal: AbortSignal;
   /** The LLM corrector for edit_file; null when no model is configured. */
   corrector: EditCorrector | null;
