@@ -5,16 +5,14 @@ import { SettingsDialog } from '../settings/SettingsDialog';
 import { useApp, type ChatItem } from '../store';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
+import { UserMessage } from './UserMessage';
+import { UndoPreview } from '../undo/UndoPreview';
 import './chat.css';
 
 function Item({ item }: { item: ChatItem }) {
   switch (item.kind) {
     case 'user':
-      return (
-        <div className="chat-msg user" data-testid="chat-message" data-role="user">
-          {item.text}
-        </div>
-      );
+      return <UserMessage item={item} />;
     case 'assistant':
       return (
         <div className={`chat-msg assistant${item.streaming ? ' streaming' : ''}`} data-testid="chat-message" data-role="assistant">
@@ -165,6 +163,21 @@ function Composer() {
   );
 }
 
+/** What the last undo or redo did, until dismissed or the next one. */
+function UndoNotice() {
+  const notice = useApp((s) => s.undoNotice);
+  const dismiss = useApp((s) => s.dismissUndoNotice);
+  if (!notice) return null;
+  return (
+    <div className="chat-undo-notice" role="status" data-testid="undo-notice">
+      <span>{notice}</span>
+      <button type="button" className="icon-btn" aria-label="Dismiss" onClick={dismiss}>
+        ✕
+      </button>
+    </div>
+  );
+}
+
 function NoModel() {
   const settings = useApp((s) => s.llmSettings);
   const openSettings = useApp((s) => s.openSettings);
@@ -208,9 +221,11 @@ export function ChatPanel() {
           <Item key={it.id} item={it} />
         ))}
       </div>
+      <UndoNotice />
       <ApprovalQueue />
       <Composer />
       <SettingsDialog />
+      <UndoPreview />
     </div>
   );
 }

@@ -29,6 +29,14 @@ export function preloadDiffView(): void {
  * The diff view over the file viewer: one modification (before → after) or a whole file
  * (HEAD → now), with approve, rollback and per-hunk revert for a modification.
  */
+/** What rolling a modification's whole group back means, by the group's kind. */
+const GROUP_ACTION = {
+  command: { label: 'Roll back command', title: 'Undo every file this command changed, as one step' },
+  undo: { label: 'Redo', title: 'Apply again everything this undo reversed' },
+  redo: { label: 'Undo again', title: 'Reverse everything this redo applied' },
+  rollback: { label: 'Roll back group', title: 'Reverse this whole group rollback' },
+} as const;
+
 export function DiffPane() {
   const diff = useApp((s) => s.diff);
   const id = diff?.target.kind === 'modification' ? diff.target.id : null;
@@ -42,6 +50,7 @@ export function DiffPane() {
   const closeDiff = useApp((s) => s.closeDiff);
   const approve = useApp((s) => s.approveModification);
   const rollback = useApp((s) => s.rollbackModification);
+  const rollbackGroup = useApp((s) => s.rollbackGroup);
   const revertHunk = useApp((s) => s.revertHunk);
   const restoreHunk = useApp((s) => s.restoreHunk);
   const openModification = useApp((s) => s.openModification);
@@ -133,6 +142,18 @@ export function DiffPane() {
                 <UndoIcon size={14} />
                 {busy === 'rollback' ? 'Rolling back…' : 'Roll back'}
               </button>
+              {mod?.group_id && mod.group_kind && (
+                <button
+                  className="btn btn-sm"
+                  data-testid="review-rollback-group"
+                  data-group-id={mod.group_id}
+                  disabled={busy !== null}
+                  title={`${GROUP_ACTION[mod.group_kind].title} (${mod.group_id})`}
+                  onClick={() => void rollbackGroup(mod.group_id!, id)}
+                >
+                  {busy === 'group' ? 'Working…' : GROUP_ACTION[mod.group_kind].label}
+                </button>
+              )}
               <button
                 className="btn btn-sm btn-primary"
                 data-testid="review-approve"
@@ -157,8 +178,8 @@ export function DiffPane() {
           <span className={`tl-op tl-op-${mod.operation}`}>{OPERATION_LABEL[mod.operation] ?? mod.operation}</span>
           {linesLabel(mod) && <span className="tl-lines">{linesLabel(mod)}</span>}
           {mod.correlation_id && <span className="tl-corr">{mod.correlation_id}</span>}
-          <span className="diff-reason" title={mod.reason}>
-            {mod.reason ?? ''}
+          <span className={mod.command ? 'diff-reason tl-command' : 'diff-reason'} title={mod.command ?? mod.reason}>
+            {mod.command ? `$ ${mod.command}` : (mod.reason ?? '')}
           </span>
           <span className="diff-meta-right">
             {mod.test_results && (
@@ -218,7 +239,15 @@ export function DiffPane() {
             <div className="viewer-notice-detail">{diff.error}</div>
           </div>
         )}
-        {sides && (
+        {sides?.binary && (
+          <div className="viewer-notice" data-testid="diff-binary">
+            <div className="viewer-notice-title">Binary file</div>
+            <div className="viewer-notice-detail">
+              {sides.sizes?.[0] === null ? 'created' : `${sides.sizes?.[0]?.toLocaleString()} bytes`} → {sides.sizes?.[1] === null ? 'deleted' : `${sides.sizes?.[1]?.toLocaleString()} bytes`}. Rolling back restores it byte for byte.
+            </div>
+          </div>
+        )}
+        {sides && !sides.binary && (
           <LoadedDiffBody
             sides={sides}
             modelKey={`${sides.file}\u0000${sides.label}`}

@@ -62,3 +62,18 @@ export function revertedHunksLabel(m: Pick<ModificationView, 'reverted_hunks' | 
   const title = `${hunks.length === 1 ? 'Hunk' : 'Hunks'} ${which}${total ? ` of ${total}` : ''} reverted on disk by a hunk rollback; roll that rollback back to apply ${hunks.length === 1 ? 'it' : 'them'} again`;
   return { label, title };
 }
+
+/** The chip of a row that belongs to a group. */
+export const GROUP_LABEL: Record<NonNullable<ModificationView['group_kind']>, string> = {
+  command: '$ command',
+  undo: '↶ undo',
+  redo: '↷ redo',
+  rollback: '⟲ group',
+};
+
+export const GROUP_TITLE: Record<NonNullable<ModificationView['group_kind']>, string> = {
+  command: 'Written by one command, group',
+  undo: 'Part of the undo',
+  redo: 'Part of the redo',
+  rollback: 'Part of the group rollback',
+};

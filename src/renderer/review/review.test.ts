@@ -179,7 +179,7 @@ describe('review store', () => {
 describe('review helpers', () => {
   it('filters by correlation and file substrings and by status', () => {
     const list = [mod(1, { correlation_id: 'bug-42' }), mod(2, { correlation_id: 'feat-7', status: 'approved' }), mod(3, { file: 'lib/x.py', correlation_id: 'bug-43' })];
-    const f = (over: object) => filterModifications(list, { correlation: '', file: '', status: '', ...over }).map((m) => m.modification_id.slice(-1));
+    const f = (over: object) => filterModifications(list, { correlation: '', file: '', status: '', group: '', ...over }).map((m) => m.modification_id.slice(-1));
     expect(f({})).toEqual(['1', '2', '3']);
     expect(f({ correlation: 'BUG' })).toEqual(['1', '3']);
     expect(f({ correlation: 'bug', file: 'src/' })).toEqual(['1']);

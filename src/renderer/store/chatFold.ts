@@ -5,7 +5,8 @@ import type { ChatEvent, ChatTranscriptEntry, ToolEffect } from '../../shared/co
 export type ToolStatus = 'running' | 'done' | 'error';
 
 export type ChatItem =
-  | { kind: 'user'; id: string; text: string }
+  /** correlationId: the request it started (known once the host accepted it), for "Undo changes from here". */
+  | { kind: 'user'; id: string; text: string; correlationId?: string }
   | { kind: 'assistant'; id: string; text: string; streaming: boolean }
   /** The model's reasoning: shown collapsed, apart from the answer. */
   | { kind: 'reasoning'; id: string; text: string; streaming: boolean }
@@ -41,7 +42,17 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
   const settle = (list: ChatItem[]) => list.map((x) => ((x.kind === 'assistant' || x.kind === 'reasoning') && x.streaming ? { ...x, streaming: false } : x));
   switch (e.type) {
     case 'user_message':
-      return [...settle(items), { kind: 'user', id: nextId('u'), text: e.text }];
+      return [...settle(items), { kind: 'user', id: nextId('u'), text: e.text, ...(e.correlation_id ? { correlationId: e.correlation_id } : {}) }];
+    case 'request_started': {
+      // Live, the person's message was drawn before the host named its request.
+      const id = 'correlation_id' in e ? e.correlation_id : undefined;
+      const at = id ? items.findLastIndex((x) => x.kind === 'user') : -1;
+      const user = at >= 0 ? items[at] : null;
+      if (!user || user.kind !== 'user' || user.correlationId) return items;
+      const next = items.slice();
+      next[at] = { ...user, correlationId: id };
+      return next;
+    }
     case 'text_delta':
       if (last?.kind === 'assistant' && last.streaming) return [...items.slice(0, -1), { ...last, text: last.text + e.text }];
       return [...settle(items), { kind: 'assistant', id: nextId('a'), text: e.text, streaming: true }];

@@ -50,7 +50,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
 
     resetChat: () => {
       pending = null;
-      set({ chatSessions: [], chatSessionId: null, chatItems: [], chatRunning: null, chatUsage: null, chatUsageTotal: 0 });
+      set({ chatSessions: [], chatSessionId: null, chatItems: [], chatRunning: null, chatUsage: null, chatUsageTotal: 0, undone: {}, undoDialog: null });
     },
 
     async loadChatSessions() {
@@ -71,6 +71,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
           chatUsage: null,
           chatUsageTotal: 0,
         });
+        get().setUndone(view.undone);
       } catch (err) {
         fail(err);
       }
@@ -79,7 +80,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
     async newChatSession() {
       try {
         const s = await client.request('chat.newSession', undefined);
-        set((st) => ({ chatSessionId: s.id, chatItems: [], chatRunning: null, chatUsage: null, chatUsageTotal: 0, chatSessions: [s, ...st.chatSessions.filter((x) => x.id !== s.id)] }));
+        set((st) => ({ chatSessionId: s.id, chatItems: [], chatRunning: null, chatUsage: null, chatUsageTotal: 0, undone: {}, chatSessions: [s, ...st.chatSessions.filter((x) => x.id !== s.id)] }));
       } catch (err) {
         fail(err);
       }

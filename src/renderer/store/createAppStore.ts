@@ -10,6 +10,7 @@ import { createSettingsSlice } from './settingsSlice';
 import { createTerminalSlice } from './terminalSlice';
 import { createTreeSlice } from './treeSlice';
 import { createTrustSlice } from './trustSlice';
+import { createUndoSlice } from './undoSlice';
 import type { AppState, StoreDeps } from './types';
 import { createViewerSlice } from './viewerSlice';
 import { createWorkspaceSlice } from './workspaceSlice';
@@ -31,6 +32,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createSettingsSlice(set, get, deps),
     ...createPanelsSlice(set, get, deps),
     ...createTrustSlice(set, get, deps),
+    ...createUndoSlice(set, get, deps),
   }));
 }
 

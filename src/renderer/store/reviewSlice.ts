@@ -19,6 +19,8 @@ export interface ReviewFilters {
   /** Substring of the workspace-relative path, case-insensitive. */
   file: string;
   status: ModificationStatus | '';
+  /** A group's id (a command's writes, an undo), exactly; '' for any. */
+  group: string;
 }
 
 /** The ids in ROLLBACK_CONFLICT's `details.blocking`, distinct, without the one being reversed. */
@@ -35,7 +37,7 @@ export interface ReviewConflict {
   blockers: string[];
 }
 
-export type ReviewAction = 'approve' | 'rollback' | `hunk:${number}`;
+export type ReviewAction = 'approve' | 'rollback' | 'group' | `hunk:${number}`;
 
 /** What "commit approved" made: the new HEAD and the files in it. */
 export interface CommitResult {
@@ -78,6 +80,8 @@ export interface ReviewSlice {
   setDiffLayout(layout: 'side-by-side' | 'inline'): void;
   approveModification(id: string): Promise<void>;
   rollbackModification(id: string): Promise<void>;
+  /** Rolls a whole group back as one step (a command's writes; for an undo, that is its redo). `from`: the modification whose diff is open. */
+  rollbackGroup(groupId: string, from: string): Promise<void>;
   revertHunk(id: string, hunk: number): Promise<void>;
   /** Puts a reverted hunk back: rolls back the hunk rollback that reverted it. */
   restoreHunk(id: string, hunk: number): Promise<void>;
@@ -107,12 +111,14 @@ function storedLayout(): 'side-by-side' | 'inline' {
 export function filterModifications(list: ModificationView[], f: ReviewFilters): ModificationView[] {
   const corr = f.correlation.trim().toLowerCase();
   const file = f.file.trim().toLowerCase();
-  if (!corr && !file && !f.status) return list;
+  const group = f.group ?? '';
+  if (!corr && !file && !f.status && !group) return list;
   return list.filter(
     (m) =>
       (!corr || (m.correlation_id ?? '').toLowerCase().includes(corr)) &&
       (!file || m.file.toLowerCase().includes(file)) &&
-      (!f.status || m.status === f.status),
+      (!f.status || m.status === f.status) &&
+      (!group || m.group_id === group),
   );
 }
 
@@ -177,7 +183,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
 
   return {
     ...freshReview(),
-    reviewFilters: { correlation: '', file: '', status: '' },
+    reviewFilters: { correlation: '', file: '', status: '', group: '' },
     diffLayout: storedLayout(),
 
     resetReview() {
@@ -282,6 +288,11 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
       if (!ok) return;
       setStatus(id, 'rolled_back');
       void get().loadModifications();
+    },
+
+    async rollbackGroup(groupId, from) {
+      const ok = await reverse(from, 'group', () => client.request('modlog.rollback', { modification_id: groupId }));
+      if (ok) void get().loadModifications();
     },
 
     async revertHunk(id, hunk) {
