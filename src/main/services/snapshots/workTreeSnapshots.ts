@@ -52,6 +52,8 @@ export class WorkTreeSnapshots {
   private ready: Promise<void> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private disposed = false;
+  /** The tree the private index held when last written: reused while `add` changes nothing. */
+  private lastTree: string | null = null;
 
   constructor(
     readonly root: string,
@@ -113,10 +115,12 @@ export class WorkTreeSnapshots {
       await this.init();
       const call = { env: { GIT_INDEX_FILE: this.index }, signal: opts.signal, timeoutMs: 120_000 };
       const listing = opts.ignored ? this.git.exec(this.args(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']), call) : null;
-      let add = await this.git.exec(this.args(['add', '-A']), call);
-      if (add.exitCode !== 0 && (await this.dropSeed())) add = await this.git.exec(this.args(['add', '-A']), call);
+      // --verbose names every path whose entry changed: none, and the last tree still stands.
+      let add = await this.git.exec(this.args(['add', '-A', '--verbose']), call);
+      if (add.exitCode !== 0 && (await this.dropSeed())) add = await this.git.exec(this.args(['add', '-A', '--verbose']), call);
       if (add.exitCode !== 0) throw new SnapshotError(add.stderr.trim() || `git add exited ${add.exitCode}`);
-      const tree = (await this.git.run(this.args(['write-tree', '--missing-ok']), call)).trim();
+      if (add.stdout.length || !this.lastTree) this.lastTree = (await this.git.run(this.args(['write-tree', '--missing-ok']), call)).trim();
+      const tree = this.lastTree;
       const out = listing ? await listing : null;
       return { tree, ignored: out && out.exitCode === 0 ? this.stamp(out.stdout.toString('utf8').split('\0').filter(Boolean)) : null };
     });
@@ -124,6 +128,7 @@ export class WorkTreeSnapshots {
 
   /** An index seeded from the repository that git cannot use (a split index, another hash): start empty. */
   private async dropSeed(): Promise<boolean> {
+    this.lastTree = null;
     const had = lstatInside(this.root, this.index) !== null;
     if (had) await removeTreeInside(this.root, this.index);
     return had;
