@@ -1,5 +1,6 @@
 import { useApp } from '../store';
 import { TrustPrompt } from '../trust/TrustPrompt';
+import { UndoPreview } from '../undo/UndoPreview';
 import { OpenFolderDialog } from '../workspace/OpenFolderDialog';
 import { WelcomePanel } from '../workspace/WelcomePanel';
 import './App.css';
@@ -24,6 +25,7 @@ export function App() {
       <StatusBar />
       <OpenFolderDialog />
       <TrustPrompt />
+      <UndoPreview />
     </div>
   );
 }

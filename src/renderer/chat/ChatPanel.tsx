@@ -6,7 +6,6 @@ import { useApp, type ChatItem } from '../store';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
 import { UserMessage } from './UserMessage';
-import { UndoPreview } from '../undo/UndoPreview';
 import './chat.css';
 
 function Item({ item }: { item: ChatItem }) {
@@ -225,7 +224,6 @@ export function ChatPanel() {
       <ApprovalQueue />
       <Composer />
       <SettingsDialog />
-      <UndoPreview />
     </div>
   );
 }

@@ -137,6 +137,8 @@ export class WorkTreeSnapshots {
   private stamp(entries: string[]): Map<string, string> {
     const out = new Map<string, string>();
     for (const rel of entries) {
+      // Loupe's own folder is excluded by the private exclude file, so git lists it as ignored: it is not the project's.
+      if (rel === '.loupe/' || rel.startsWith('.loupe/')) continue;
       const st = lstatInside(this.root, path.join(this.root, rel.replace(/\/$/, '')));
       out.set(rel, st ? `${st.size}:${st.mtimeMs}:${st.ino}` : '-');
     }
