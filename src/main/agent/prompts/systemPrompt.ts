@@ -3,7 +3,7 @@
 // model's family, and the project's instruction files for the places the agent works in. Built
 // for every turn, so an edited instruction file, or a folder first touched, applies at once.
 import type { SystemPromptView } from '../../../shared/contract';
-import { findInstructions } from '../../services/instructions/instructionFiles';
+import { findInstructions, type CachedText } from '../../services/instructions/instructionFiles';
 import type { ChatMessage } from '../llm/types';
 import type { ToolRegistry } from '../tools/registry';
 import { gatherEnvironment, type EnvironmentFacts, type SandboxFacts } from './environment';
@@ -33,8 +33,8 @@ export interface PromptSources {
   personalDir?: string | null;
   /** Whether commands run sandboxed here; absent: unknown, and the prompt says nothing of it. */
   sandbox?: () => Promise<SandboxFacts>;
-  /** Why the read rules keep a workspace file from the agent; null when they let it read. */
-  readRefusal?: (rel: string) => Promise<string | null>;
+  /** The read rules, once per turn: why they keep a workspace file from the agent, null when they let it read. */
+  readRules?: () => Promise<(rel: string) => string | null>;
   now?: () => Date;
   /** Characters of instruction text at most. */
   instructionsBudget?: number;
@@ -65,16 +65,35 @@ export function touchedPaths(messages: readonly ChatMessage[], registry: ToolReg
   return [...out];
 }
 
-function sandboxText(facts: SandboxFacts, registry: ToolRegistry): string {
-  const commands = registry
-    .list()
-    .filter((t) => t.permission === 'bash' || t.permission === 'test')
-    .map((t) => `\`${t.name}\``);
+/** What the prompt says of the registry: the same for every turn, so worked out once (JSON Schemas cost). */
+interface ToolFacts {
+  list: string;
+  /** Tools that run commands (they ask for `bash` or `test`). */
+  commands: string[];
+  /** Tools that take a `sandbox` argument. */
+  sandboxable: string[];
+  example: { name: string; args: string } | null;
+}
+
+function toolFacts(registry: ToolRegistry): ToolFacts {
+  return {
+    list: toolList(registry),
+    commands: registry
+      .list()
+      .filter((t) => t.permission === 'bash' || t.permission === 'test')
+      .map((t) => t.name),
+    sandboxable: toolsTaking(registry, 'sandbox'),
+    example: exampleCall(registry),
+  };
+}
+
+function sandboxText(facts: SandboxFacts, tools: ToolFacts): string {
+  const commands = tools.commands.map((n) => `\`${n}\``);
   if (!commands.length) return '';
   const which = commands.join(' and ');
   if (!facts.status.active) return `- Sandbox: none here (${facts.status.reason ?? 'off'}). Commands from ${which} run only when a rule allows them or the person approves.`;
   const net = facts.networkAllowed.length ? `no network except for commands matching ${facts.networkAllowed.map((p) => `"${p}"`).join(', ')}` : 'no network';
-  const retry = toolsTaking(registry, 'sandbox').map((n) => `\`${n}\``);
+  const retry = tools.sandboxable.map((n) => `\`${n}\``);
   return [
     `- Sandbox: commands from ${which} run inside an OS sandbox (${facts.status.kind}): ${net}; writes only inside the workspace and $TMPDIR; .git/config, .git/hooks, .git/info and .loupe read-only; credentials hidden.`,
     '- A command that fails with SANDBOX_BLOCKED was stopped by the sandbox. Do not work around it (another command, a copy, an encoding to reach the same end). ' +
@@ -83,27 +102,31 @@ function sandboxText(facts: SandboxFacts, registry: ToolRegistry): string {
   ].join('\n');
 }
 
-function environmentText(env: EnvironmentFacts, registry: ToolRegistry): string {
+function environmentText(env: EnvironmentFacts, tools: ToolFacts): string {
   const lines = [
     '# Environment',
     `- OS: ${env.os}; commands run in ${env.shell}`,
     `- Workspace root: ${env.root}`,
     `- Git: ${env.git}`,
     `- Today: ${env.today}`,
-    env.sandbox ? sandboxText(env.sandbox, registry) : '',
+    env.sandbox ? sandboxText(env.sandbox, tools) : '',
   ];
   return lines.filter(Boolean).join('\n');
 }
 
 export function systemPromptSource(s: PromptSources): SystemPromptSource {
+  // Instruction texts by path, reused while a file is unchanged: a turn then costs an lstat a file.
+  const cache = new Map<string, CachedText>();
+  let tools: ToolFacts | undefined;
   return {
     environment: (signal) => gatherEnvironment({ root: s.root, now: s.now?.(), sandbox: s.sandbox, signal }),
     async build(env, turn) {
       const adjustments = adjustmentsFor(turn.model);
-      const found = await findInstructions({ root: s.root, personalDir: s.personalDir ?? null, touched: touchedPaths(turn.messages, s.registry), readRefusal: s.readRefusal });
+      const found = await findInstructions({ root: s.root, personalDir: s.personalDir ?? null, touched: touchedPaths(turn.messages, s.registry), readRules: s.readRules, cache });
       const instructions = instructionsText(found, s.instructionsBudget ?? INSTRUCTIONS_BUDGET);
-      const model = adjustments.length ? `# For this model\n${adjustments.map((a) => adjustmentText(a, exampleCall(s.registry))).join('\n')}` : '';
-      const text = [RULES, toolList(s.registry), environmentText(env, s.registry), model, instructions.text].filter(Boolean).join('\n\n');
+      tools ??= toolFacts(s.registry);
+      const model = adjustments.length ? `# For this model\n${adjustments.map((a) => adjustmentText(a, tools!.example)).join('\n')}` : '';
+      const text = [RULES, tools.list, environmentText(env, tools), model, instructions.text].filter(Boolean).join('\n\n');
       return { text, files: instructions.files, skipped: instructions.skipped };
     },
   };

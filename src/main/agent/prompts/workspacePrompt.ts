@@ -1,8 +1,8 @@
 // The system prompt's sources for one open workspace: its sandbox as the settings show it, its
 // network rules, its read rules (an instruction file the person keeps from the agent is not
-// read), and the person's own instructions beside their settings.
+// read, with the same answer a search gives), and the person's own instructions beside their
+// settings.
 import path from 'node:path';
-import { describeRule } from '../../services/permissions/types';
 import type { WorkspaceServices } from '../../workspace/compose';
 import type { ToolRegistry } from '../tools/registry';
 import { systemPromptSource, type SystemPromptSource } from './systemPrompt';
@@ -16,11 +16,12 @@ export function workspacePromptSource(services: WorkspaceServices, registry: Too
       status: await services.sandboxStatus(),
       networkAllowed: (await services.engine.rules()).filter((r) => r.kind === 'network' && r.action === 'allow').map((r) => r.pattern),
     }),
-    readRefusal: async (rel) => {
-      const d = await services.engine.decide({ kind: 'read', path: rel });
-      if (d.action === 'allow') return null;
-      const by = d.rule ? `the rule ${describeRule(d.rule)}` : 'the default';
-      return d.action === 'deny' ? `reading it is denied by ${by}, so it is not read` : `reading it needs approval (${by}), so it is not read`;
+    readRules: async () => {
+      const { actionFor } = await services.engine.readDecider();
+      return (rel) => {
+        const action = actionFor(rel);
+        return action === 'allow' ? null : action === 'deny' ? 'is denied to the agent by the read rules, so it is not read' : 'needs approval to read under the read rules, so it is not read';
+      };
     },
   });
 }

@@ -143,7 +143,7 @@ describe('instruction files', () => {
   it('a file the read rules keep from the agent is not read, nor a link to one', async () => {
     await writeTree(root, { 'AGENTS.md': 'ok\n', 'private/notes.md': 'PRIVATE\n' });
     await symlink('private/notes.md', path.join(root, 'CLAUDE.md'));
-    const r = await find([], { readRefusal: async (rel) => (rel.startsWith('private/') ? 'denied by a rule' : null) });
+    const r = await find([], { readRules: async () => (rel) => (rel.startsWith('private/') ? 'denied by a rule' : null) });
     expect(paths(r)).toEqual(['AGENTS.md']);
     expect(r.skipped).toEqual([{ path: 'CLAUDE.md', reason: 'denied by a rule' }]);
   });
@@ -155,6 +155,24 @@ describe('instruction files', () => {
     expect((await find()).files[0].text).toBe('second\n');
     await rm(path.join(root, 'AGENTS.md'));
     expect((await find()).files).toEqual([]);
+  });
+
+  it('a cached text is used only while the file is the same: an edit, a FIFO or a link out in its place are seen', async () => {
+    const cache = new Map();
+    await writeTree(root, { 'AGENTS.md': 'aaaa\n', 'CLAUDE.md': 'cccc\n' });
+    expect((await find([], { cache })).files.map((f) => f.text)).toEqual(['aaaa\n', 'cccc\n']);
+    expect(cache.size).toBe(2);
+    await writeFile(path.join(root, 'AGENTS.md'), 'bbbb\n'); // same size
+    await rm(path.join(root, 'CLAUDE.md'));
+    execFileSync('mkfifo', [path.join(root, 'CLAUDE.md')]);
+    let r = await find([], { cache });
+    expect(r.files.map((f) => f.text)).toEqual(['bbbb\n']);
+    expect(r.skipped).toEqual([{ path: 'CLAUDE.md', reason: 'is a FIFO, socket or device, not a file, so it is not read' }]);
+    await rm(path.join(root, 'AGENTS.md'));
+    await symlink(path.join(outside, 'secret.md'), path.join(root, 'AGENTS.md'));
+    r = await find([], { cache });
+    expect(JSON.stringify(r)).not.toContain('OUTSIDE-SECRET');
+    expect(r.skipped.map((x) => x.path)).toEqual(['AGENTS.md', 'CLAUDE.md']);
   });
 
   it('skips a file that is not text, or too large', async () => {

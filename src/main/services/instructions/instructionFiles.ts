@@ -8,12 +8,13 @@
 // trust: through real folders, never waiting on a FIFO, a link followed only when it stays
 // inside the workspace, and never when the person's read rules keep the file from the agent.
 // Anything skipped is said, with why.
+import { lstatSync, type Stats } from 'node:fs';
 import { readdir, realpath } from 'node:fs/promises';
 import type { InstructionKind } from '../../../shared/contract';
 import path from 'node:path';
 import { LoupeError } from '../../errors';
 import { FileTooLargeError, NotAFileError, UnsafePathError } from '../files/errors';
-import { holdDir, lstatInside, readInside } from '../files/safeOpen';
+import { holdChild, holdDir, lstatInside, readInside, type HeldDir } from '../files/safeOpen';
 import { pathMatcher } from '../permissions/patterns';
 import { isInside, toPosix } from '../workspace/pathGuard';
 import { parseCursorRule } from './frontMatter';
@@ -44,8 +45,21 @@ export interface InstructionSearch {
   personalDir: string | null;
   /** Workspace-relative (or absolute inside the workspace) paths the agent has worked in. */
   touched: readonly string[];
-  /** Why the read rules keep a workspace file from the agent; null when they let it read. */
-  readRefusal?: (rel: string) => Promise<string | null>;
+  /** The read rules, loaded once per search: why they keep a workspace file from the agent, null when they let it read. */
+  readRules?: () => Promise<(rel: string) => string | null>;
+  /**
+   * Texts read before, by path: reused while the file's identity, size and times are unchanged,
+   * so a turn costs an lstat per file instead of a read. Kept by the caller (one per prompt source).
+   */
+  cache?: Map<string, CachedText>;
+}
+
+export interface CachedText {
+  /** dev:ino:size:mtime:ctime of the file read. */
+  key: string;
+  text: string;
+  /** dev:ino, so a link and its target are included once. */
+  identity: string;
 }
 
 /** Files over this are skipped: a standing instruction is prose, not a data dump. */
@@ -54,6 +68,7 @@ export const MAX_INSTRUCTION_BYTES = 1024 * 1024;
 const FOREIGN = new Set(['node_modules', '.git', '.loupe']);
 const MAX_FOLDERS = 500;
 const MAX_RULES = 200;
+const MAX_CACHED = 2_000;
 
 const ROOT_FILES: [string, InstructionKind][] = [
   ['AGENTS.md', 'AGENTS.md'],
@@ -100,26 +115,66 @@ interface Reader {
   skipped: SkippedInstruction[];
   /** dev:ino and text of what was included, so a link or a copy is included once. */
   seen: Map<string, string>;
+  refusal: ((rel: string) => string | null) | null;
 }
 
 export async function findInstructions(s: InstructionSearch): Promise<{ files: InstructionFile[]; skipped: SkippedInstruction[] }> {
-  const r: Reader = { files: [], skipped: [], seen: new Map() };
+  const r: Reader = { files: [], skipped: [], seen: new Map(), refusal: s.readRules ? await s.readRules() : null };
+  if (s.cache && s.cache.size > MAX_CACHED) s.cache.clear();
   if (s.personalDir) await readPersonal(r, s.personalDir);
   for (const [rel, kind] of ROOT_FILES) await include(r, s, rel, kind, { when: 'always' });
   await cursorRules(r, s);
-  for (const folder of foldersOf(s.root, s.touched)) {
-    for (const [name, kind] of FOLDER_FILES) {
-      // A folder that is not there, or is a link, holds nothing of its own: no notice for a path the agent merely named.
-      let st;
-      try {
-        st = lstatInside(s.root, path.join(s.root, folder, name));
-      } catch {
-        continue;
-      }
-      if (st) await include(r, s, `${folder}/${name}`, kind, { when: 'folder', folder });
-    }
-  }
+  for (const [folder, name, kind, st] of presentIn(s.root, foldersOf(s.root, s.touched))) await include(r, s, `${folder}/${name}`, kind, { when: 'folder', folder }, undefined, st);
   return { files: r.files, skipped: r.skipped };
+}
+
+/**
+ * The instruction files present in `folders` (shallow first), found by walking down from the
+ * root through held real folders, each opened once through its parent: a child that is not a
+ * real folder (a file the agent named, a link, nothing) is not entered. This runs every turn for
+ * every folder the conversation touched, so it raises no exception for what is missing.
+ */
+function presentIn(root: string, folders: string[]): [string, string, InstructionKind, Stats][] {
+  const children = new Map<string, string[]>();
+  for (const f of folders) {
+    const parent = path.posix.dirname(f) === '.' ? '' : path.posix.dirname(f);
+    children.set(parent, [...(children.get(parent) ?? []), path.posix.basename(f)]);
+  }
+  const found: [string, string, InstructionKind, Stats][] = [];
+  const visit = (dir: HeldDir) => {
+    if (dir.rel) {
+      for (const [name, kind] of FOLDER_FILES) {
+        const st = lstatSync(dir.at(name), { throwIfNoEntry: false });
+        if (st) found.push([dir.rel, name, kind, st]);
+      }
+    }
+    for (const child of children.get(dir.rel) ?? []) {
+      if (!lstatSync(dir.at(child), { throwIfNoEntry: false })?.isDirectory()) continue;
+      const held = holdChild(dir, child);
+      if (!held) continue;
+      try {
+        visit(held);
+      } finally {
+        held.close();
+      }
+    }
+  };
+  let top;
+  try {
+    top = holdDir(root, root);
+  } catch {
+    return [];
+  }
+  if (!top) return [];
+  try {
+    visit(top);
+  } catch {
+    // A folder moved away mid-walk: what was found so far stands; the next turn looks again.
+  } finally {
+    top.close();
+  }
+  const depth = (f: string) => f.split('/').length;
+  return found.sort((a, b) => depth(a[0]) - depth(b[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
 }
 
 async function readPersonal(r: Reader, dir: string): Promise<void> {
@@ -179,14 +234,13 @@ async function listRules(root: string, rel: string, depth: number): Promise<stri
 type Shape = (text: string) => { applies: Applies; text: string } | null;
 
 /** Reads one workspace file and adds it (or says why not). `applies` null: `shape` decides from the text. */
-async function include(r: Reader, s: InstructionSearch, rel: string, kind: InstructionKind, applies: Applies | null, shape?: Shape): Promise<void> {
+async function include(r: Reader, s: InstructionSearch, rel: string, kind: InstructionKind, applies: Applies | null, shape?: Shape, known?: Stats): Promise<void> {
   try {
-    const read = await readWorkspaceFile(s, rel);
+    const read = await readWorkspaceFile(s, r, rel, known);
     if (!read) return;
-    const raw = read.buf.toString('utf8');
-    if (raw.includes('\0')) throw new LoupeError('BINARY_FILE', 'is not text');
-    const shaped = shape ? shape(raw) : { applies: applies!, text: raw };
-    if (shaped) add(r, { path: rel, kind, ...shaped }, `${read.st.dev}:${read.st.ino}`);
+    if (read.text.includes('\0')) throw new LoupeError('BINARY_FILE', 'is not text');
+    const shaped = shape ? shape(read.text) : { applies: applies!, text: read.text };
+    if (shaped) add(r, { path: rel, kind, ...shaped }, read.identity);
   } catch (err) {
     r.skipped.push({ path: rel, reason: whySkipped(err) });
   }
@@ -208,9 +262,10 @@ function add(r: Reader, file: InstructionFile, identity: string): void {
  * workspace, never waiting on a FIFO, never when the read rules keep it (or, for a link inside
  * the workspace such as CLAUDE.md → AGENTS.md, its target) from the agent.
  */
-async function readWorkspaceFile(s: InstructionSearch, rel: string) {
+async function readWorkspaceFile(s: InstructionSearch, r: Reader, rel: string, known?: Stats): Promise<CachedText | null> {
   const abs = path.join(s.root, rel);
-  const st = lstatInside(s.root, abs);
+  // `known`: the lstat of this very name, taken through its held folder a moment ago.
+  const st = known ?? lstatInside(s.root, abs);
   if (!st) return null;
   let target = rel;
   if (st.isSymbolicLink()) {
@@ -220,11 +275,21 @@ async function readWorkspaceFile(s: InstructionSearch, rel: string) {
     target = toPosix(path.relative(s.root, real));
   }
   for (const p of new Set([rel, target])) {
-    const refusal = await s.readRefusal?.(p);
+    const refusal = r.refusal?.(p);
     if (refusal) throw new ReadRefusedError(refusal);
   }
-  return readInside(s.root, path.join(s.root, target), { maxBytes: MAX_INSTRUCTION_BYTES, rel });
+  // The same regular file as last time (reached through real folders, as the read would be): its text then.
+  const now = target === rel ? st : lstatInside(s.root, path.join(s.root, target));
+  const hit = now?.isFile() ? s.cache?.get(target) : undefined;
+  if (hit && now && hit.key === statKey(now)) return hit;
+  const read = await readInside(s.root, path.join(s.root, target), { maxBytes: MAX_INSTRUCTION_BYTES, rel });
+  if (!read) return null;
+  const fresh = { key: statKey(read.st), text: read.buf.toString('utf8'), identity: `${read.st.dev}:${read.st.ino}` };
+  s.cache?.set(target, fresh);
+  return fresh;
 }
+
+const statKey = (st: Stats): string => `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 
 class ReadRefusedError extends LoupeError {
   constructor(reason: string) {
