@@ -126,7 +126,8 @@ export function systemPromptSource(s: PromptSources): SystemPromptSource {
       const instructions = instructionsText(found, s.instructionsBudget ?? INSTRUCTIONS_BUDGET);
       tools ??= toolFacts(s.registry);
       const model = adjustments.length ? `# For this model\n${adjustments.map((a) => adjustmentText(a, tools!.example)).join('\n')}` : '';
-      const text = [RULES, tools.list, environmentText(env, tools), model, instructions.text].filter(Boolean).join('\n\n');
+      // Most stable first, for providers' prompt caches: the environment (git status, date) changes most often.
+      const text = [RULES, tools.list, model, instructions.text, environmentText(env, tools)].filter(Boolean).join('\n\n');
       return { text, files: instructions.files, skipped: instructions.skipped };
     },
   };
