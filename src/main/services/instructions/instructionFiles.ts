@@ -2,7 +2,8 @@
 // "What the agent is told"): AGENTS.md and CLAUDE.md at the root and in folders the agent works
 // in, Cursor's rules (.cursor/rules/*.mdc with their globs and alwaysApply, and the older
 // .cursorrules), GitHub Copilot's .github/copilot-instructions.md, and the person's own AGENTS.md
-// in their config folder. Found fresh on every call, so an edit applies at the next turn.
+// in their config folder. Looked for on every call (a text is reused only while its file is
+// unchanged), so an edit applies at the next turn.
 //
 // A clone writes these files, so they are read like any workspace file the agent may not
 // trust: through real folders, never waiting on a FIFO, a link followed only when it stays
@@ -10,8 +11,8 @@
 // Anything skipped is said, with why.
 import { lstatSync, type Stats } from 'node:fs';
 import { readdir, realpath } from 'node:fs/promises';
-import type { InstructionKind } from '../../../shared/contract';
 import path from 'node:path';
+import type { InstructionKind } from '../../../shared/contract';
 import { LoupeError } from '../../errors';
 import { FileTooLargeError, NotAFileError, UnsafePathError } from '../files/errors';
 import { holdChild, holdDir, lstatInside, readInside, type HeldDir } from '../files/safeOpen';
