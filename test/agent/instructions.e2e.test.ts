@@ -87,7 +87,7 @@ describe('the system prompt the model receives', () => {
 
     // The environment as it is.
     expect(first).toContain(`- Workspace root: ${dir}`);
-    expect(first).toContain('- Git: branch main: clean');
+    expect(first.match(/^- Git: .*$/m)?.[0]).toBe('- Git: branch main: clean');
     expect(first).toMatch(/^- OS: \w+ \(.+\); commands run in \/\S+$/m);
     const d = new Date();
     expect(first).toContain(`- Today: ${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`);

@@ -58,6 +58,8 @@ export function summariseStatus(out: string, detachedAt?: string): string {
     const e = entries[i];
     if (e.length < 3) continue;
     const xy = e.slice(0, 2);
+    // Loupe's own folder is not the person's change, whether or not git has been told to ignore it yet.
+    if (/^\.loupe(\/|$)/.test(e.slice(3))) continue;
     if (xy === '??') untracked++;
     else if (xy.includes('U') || xy === 'AA' || xy === 'DD') conflicts++;
     else changed++;
