@@ -158,9 +158,39 @@ export interface DiffSides {
 /** read: changes nothing; write: changes workspace files; execute: runs a process. */
 export type ToolEffect = 'read' | 'write' | 'execute';
 
+/** The forms of standing instructions the agent reads (docs/architecture.md, "What the agent is told"). */
+export type InstructionKind = 'AGENTS.md' | 'CLAUDE.md' | 'cursor-rule' | '.cursorrules' | 'copilot-instructions' | 'personal';
+
+/** One instruction file as the agent was given it. */
+export interface InstructionFileView {
+  /** Workspace-relative; the person's own file (kind `personal`): its absolute path. */
+  path: string;
+  kind: InstructionKind;
+  /** When it applies, in words: "always", "for work in packages/api", "for files matching *.ts", "on request: …". */
+  applies: string;
+  /** Characters of it in the prompt: fewer than total_chars when it was cut to fit the budget. */
+  chars: number;
+  total_chars: number;
+}
+
+/** An instruction file that was not read (a link out of the folder, a FIFO, a read rule), and why. */
+export interface SkippedInstructionView {
+  path: string;
+  reason: string;
+}
+
+/** The system prompt as sent to the model, and the instruction files in it. */
+export interface SystemPromptView {
+  text: string;
+  files: InstructionFileView[];
+  skipped: SkippedInstructionView[];
+}
+
 /** One event of the agent loop (src/main/agent/loop emits exactly these), as the chat pane receives it. */
 export type ChatEventBody =
   | { type: 'request_started'; session_id: string; prompt: string }
+  /** What the model is told: at a session's first turn, and again only when it changes (an instruction file attached or edited). */
+  | { type: 'system_prompt'; text: string; files: InstructionFileView[]; skipped: SkippedInstructionView[] }
   | { type: 'turn_started'; turn: number }
   | { type: 'text_delta'; text: string }
   /** The model's reasoning, shown apart (collapsed), never as the answer. */
@@ -351,6 +381,8 @@ export interface HostRequests {
   'chat.undoPreview': { params: { session_id: string; correlation_id: string }; result: UndoPreviewView };
   /** Applies the previewed undo (`digest`: refused when anything changed since); conflicting files skipped or the whole undo refused. */
   'chat.undo': { params: { session_id: string; correlation_id: string; digest: string; on_conflict: 'skip' | 'refuse' }; result: UndoResultView };
+  /** The session's system prompt as last sent (`sent`), or, before any request, as it would be sent now. */
+  'chat.systemPrompt': { params: { session_id?: string }; result: SystemPromptView & { sent: boolean } };
   'approvals.list': { params: void; result: ApprovalRequestView[] };
   /** patterns: the edited "always" rule(s); absent: the proposed ones. */
   'approvals.answer': { params: { id: string; answer: 'once' | 'always' | 'deny'; message?: string; patterns?: string[] }; result: { answered: boolean } };
@@ -456,6 +488,7 @@ const requestChannelMap = {
   'chat.deleteSession': true,
   'chat.undoPreview': true,
   'chat.undo': true,
+  'chat.systemPrompt': true,
   'approvals.list': true,
   'approvals.answer': true,
   'settings.get': true,

@@ -13,6 +13,7 @@ import { describeDetected, detectLocalServers } from '../agent/llm/detect';
 import { createJsonChat } from '../agent/llm/jsonChat';
 import type { ChatMessage } from '../agent/llm/types';
 import { Agent } from '../agent/loop/agentLoop';
+import { workspacePromptSource } from '../agent/prompts/workspacePrompt';
 import type { AgentEvent, RunStatus } from '../agent/loop/events';
 import { createToolRegistry } from '../agent/tools/registry';
 import { FileSession } from '../services/files/readTracker';
@@ -96,6 +97,14 @@ function humanPrinter(): (e: AgentEvent) => void {
         return void process.stderr.write(`(${oneLine(e.text, 300)})\n`);
       case 'retry':
         return void process.stderr.write(`(model request failed: ${oneLine(e.reason)}; retry ${e.attempt} in ${(e.delay_ms / 1000).toFixed(1)}s)\n`);
+      case 'system_prompt': {
+        // What the agent was told, on stderr: the instruction files in use and any skipped.
+        const used = e.files.map((f) => f.path);
+        const skipped = e.skipped.map((f) => `${f.path} ${f.reason}`);
+        if (used.length) process.stderr.write(`(instructions: ${used.join(', ')})\n`);
+        for (const line of skipped) process.stderr.write(`(instruction file skipped: ${oneLine(line, 300)})\n`);
+        return;
+      }
       case 'compacted':
         return void process.stderr.write(`(conversation compacted: ${e.removed_messages} messages ${e.mode === 'summary' ? 'summarised' : 'dropped'})\n`);
       case 'error':
@@ -167,8 +176,9 @@ export async function runRun(args: string[]): Promise<number> {
   if (llm) services.captures.warm();
   const { signal: _own, ...toolContext } = services.toolContext({ session: new FileSession(record.id), corrector });
 
+  const registry = createToolRegistry();
   const agent = new Agent(
-    { llm, registry: createToolRegistry(), toolContext, maxTurns: envInt(process.env.LOUPE_MAX_TURNS), noModelHint },
+    { llm, registry, toolContext, prompt: workspacePromptSource(services, registry), maxTurns: envInt(process.env.LOUPE_MAX_TURNS), noModelHint },
     record.messages,
   );
   agent.events.on(json ? (e) => process.stdout.write(`${JSON.stringify(e)}\n`) : humanPrinter());

@@ -14,6 +14,7 @@ import type {
   SandboxStatusView,
   UndoPreviewView,
   UndoResultView,
+  SystemPromptView,
 } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
@@ -26,13 +27,13 @@ import { DEFAULT_BASE_URL, knownProfile } from '../agent/llm/profile';
 import { createJsonChat } from '../agent/llm/jsonChat';
 import type { ChatMessage } from '../agent/llm/types';
 import { Agent, newCorrelationId } from '../agent/loop/agentLoop';
+import { workspacePromptSource } from '../agent/prompts/workspacePrompt';
 import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
 import { FileSession } from '../services/files/readTracker';
 import type { ApprovalQueue } from '../services/permissions/approvalQueue';
 import type { PermissionGate } from '../services/permissions/permissionGate';
 import { ConfigMalformedError, describeProblem } from '../services/permissions/errors';
 import { CONFIG_REL, type ProjectConfig } from '../services/permissions/projectConfig';
-import { sandboxStatus } from '../services/permissions/sandboxPlan';
 import { titleFrom, type SessionRecord, type SessionStore } from '../services/sessions/sessionStore';
 import type { UserSettings } from '../services/settings/userSettings';
 import type { WorkspaceServices } from '../workspace/compose';
@@ -50,6 +51,8 @@ interface LiveSession {
   record: ChatRecord;
   files: FileSession;
   running: { correlationId: string; abort: AbortController; done: Promise<void> } | null;
+  /** The system prompt as last sent in this session (kept while the host runs). */
+  prompt: SystemPromptView | null;
 }
 
 /** What the agent keeps for one workspace: its live chats, over the workspace's own services. */
@@ -168,9 +171,18 @@ export class AgentHost {
   }
 
   async sandboxStatus(): Promise<SandboxStatusView> {
-    const services = this.opts.services();
-    const project = await services.project.load();
-    return sandboxStatus(project, services.engine.sandboxMode(project), await services.sandbox.status());
+    return this.opts.services().sandboxStatus();
+  }
+
+  /** What the session's model was last told, or before any request what it would be told now. */
+  async systemPrompt(p: Params<'chat.systemPrompt'>): Promise<SystemPromptView & { sent: boolean }> {
+    const w = this.ws();
+    const s = typeof p?.session_id === 'string' && p.session_id ? await this.session(w, p.session_id) : null;
+    if (s?.prompt) return { ...s.prompt, sent: true };
+    const config = await this.config();
+    const source = workspacePromptSource(w.services, this.registry);
+    const model = config ? { name: config.model, profile: knownProfile(config.baseURL ?? DEFAULT_BASE_URL)?.view() } : undefined;
+    return { ...(await source.build(await source.environment(), { messages: s?.record.messages ?? [], model })), sent: false };
   }
 
   async setEditsMode(p: Params<'settings.setEditsMode'>): Promise<{ mode: EditsModeName }> {
@@ -249,7 +261,7 @@ export class AgentHost {
     if (!s) {
       const record: ChatRecord = await w.store.load<ChatMessage>(id);
       record.entries = checkedEntries(record.entries);
-      s = w.live.get(id) ?? { record, files: new FileSession(record.id), running: null };
+      s = w.live.get(id) ?? { record, files: new FileSession(record.id), running: null, prompt: null };
       w.live.set(id, s);
     }
     return s;
@@ -299,7 +311,7 @@ export class AgentHost {
   newSession(): ChatSessionSummary {
     const w = this.ws();
     const record = w.store.create<ChatMessage>();
-    w.live.set(record.id, { record, files: new FileSession(record.id), running: null });
+    w.live.set(record.id, { record, files: new FileSession(record.id), running: null, prompt: null });
     return this.summary(w, record);
   }
 
@@ -340,7 +352,8 @@ export class AgentHost {
     // While the model thinks: the first command's snapshot is the one that reads every file.
     w.services.captures.warm();
     const { signal: _own, ...toolContext } = w.services.toolContext({ session: s.files, corrector: new LlmEditCorrector(createJsonChat(config), this.logger) });
-    const agent = new Agent({ llm, registry: this.registry, toolContext }, s.record.messages);
+    const prompt = workspacePromptSource(w.services, this.registry);
+    const agent = new Agent({ llm, registry: this.registry, toolContext, prompt, announcedPrompt: s.prompt?.text }, s.record.messages);
     const sessionId = s.record.id;
     const correlationId = newCorrelationId();
     const abort = new AbortController();
@@ -350,6 +363,7 @@ export class AgentHost {
     const entries = (s.record.entries ??= entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a)));
     keepEntry(entries, { type: 'user_message', text: p.text, correlation_id: correlationId });
     const off = agent.events.on((event) => {
+      if (event.type === 'system_prompt') s.prompt = { text: event.text, files: event.files, skipped: event.skipped };
       keepEntry(entries, event);
       if (event.type === 'request_finished') {
         // Settled before anyone hears it is over, so an immediate next message is accepted;

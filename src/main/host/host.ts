@@ -217,6 +217,7 @@ export class Host {
       'chat.deleteSession': (p) => this.agent.deleteSession(str(obj(p).id, 'id')),
       'chat.undoPreview': (p) => this.agent.undoPreview({ session_id: str(obj(p).session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id') }),
       'chat.undo': (p) => this.agent.undo({ ...obj(p), session_id: str(p.session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id'), digest: str(p.digest, 'digest') }),
+      'chat.systemPrompt': (p) => this.agent.systemPrompt(p ?? {}),
       'approvals.list': () => this.agent.listApprovals(),
       'approvals.answer': (p) => this.agent.answer(obj(p)),
       'settings.get': () => this.agent.getSettings(),

@@ -15,7 +15,7 @@ import type { ChatMessage } from '../agent/llm/types';
 export const KEPT_OUTPUT_CHARS = 200_000;
 
 /** Events the chat does not draw: nothing to keep. */
-const UNDRAWN = new Set<ChatEvent['type']>(['usage', 'turn_started', 'turn_completed', 'request_started']);
+const UNDRAWN = new Set<ChatEvent['type']>(['usage', 'turn_started', 'turn_completed', 'request_started', 'system_prompt']);
 
 /** Appends one event (or the person's message) to `list`, joining it with the piece before when both stream into the same place. */
 export function keepEntry(list: ChatTranscriptEntry[], event: ChatEvent | ChatTranscriptEntry): void {
@@ -92,6 +92,7 @@ const obj = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArra
 const SHAPES: Record<ChatTranscriptEntry['type'], (e: Record<string, unknown>) => boolean> = {
   user_message: (e) => str(e.text) && (e.correlation_id === undefined || str(e.correlation_id)),
   request_started: () => true,
+  system_prompt: () => true,
   turn_started: () => true,
   turn_completed: () => true,
   usage: () => true,

@@ -5,6 +5,7 @@
 // folder. The user's settings and the terminals are built here too, once per process, for
 // the front ends that need them. Nothing here is module state: dropping the returned object
 // drops the workspace. test/architecture.test.ts keeps these constructors out of other files.
+import type { SandboxStatusView } from '../../shared/contract';
 import type { Logger } from '../services/log/logger';
 import type { EditCorrector } from '../agent/edit/corrector';
 import type { ToolContext } from '../agent/tools/types';
@@ -14,6 +15,7 @@ import { ApprovalQueue, type Responder } from '../services/permissions/approvalQ
 import { PermissionGate } from '../services/permissions/permissionGate';
 import { ProjectConfig, type ConfigProblem } from '../services/permissions/projectConfig';
 import { PermissionEngine } from '../services/permissions/ruleEngine';
+import { sandboxStatus } from '../services/permissions/sandboxPlan';
 import { PtyService, type PtyEvents } from '../services/pty/ptyService';
 import { SandboxProbe } from '../services/sandbox/probe';
 import { SessionStore } from '../services/sessions/sessionStore';
@@ -89,6 +91,12 @@ export class WorkspaceServices {
       return git && git.prefix === '' ? { objects: git.objectsDir, index: git.indexFile, exclude: git.excludeFile } : null;
     });
     this.captures = new CommandCapture(snapshots, this.modlog, logger);
+  }
+
+  /** Whether commands run sandboxed here, as the settings and the agent's system prompt say it. */
+  async sandboxStatus(): Promise<SandboxStatusView> {
+    const project = await this.project.load();
+    return sandboxStatus(project, this.engine.sandboxMode(project), await this.sandbox.status());
   }
 
   /** Hears what the gate could not do as asked (a failed "allow always" save), besides the log. */

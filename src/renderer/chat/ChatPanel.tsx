@@ -3,6 +3,7 @@ import { ApprovalQueue } from '../approvals/ApprovalQueue';
 import { PlusIcon } from '../app/icons';
 import { SettingsDialog } from '../settings/SettingsDialog';
 import { useApp, type ChatItem } from '../store';
+import { InstructionChips } from './InstructionChips';
 import { Markdown } from './Markdown';
 import { ToolCard } from './ToolCard';
 import { UserMessage } from './UserMessage';
@@ -214,6 +215,7 @@ export function ChatPanel() {
   return (
     <div className="chat-panel" data-testid="chat">
       <SessionBar />
+      <InstructionChips />
       <div className="chat-list" ref={listRef}>
         {items.length === 0 && <NoModel />}
         {items.map((it) => (

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { LlmProbe, LlmSettingsView, SandboxStatusView } from '../../shared/contract';
+import type { LlmProbe, LlmSettingsView, SandboxStatusView, SystemPromptView } from '../../shared/contract';
 import { useApp } from '../store';
 import './settings.css';
 
@@ -23,6 +23,7 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
   const editsMode = useApp((s) => s.editsMode);
   const setEditsMode = useApp((s) => s.setEditsMode);
   const sandbox = useApp((s) => s.sandboxStatus);
+  const systemPrompt = useApp((s) => s.systemPrompt);
   // The form starts from the values as they were when it opened; a refetch does not overwrite typing.
   const [baseUrl, setBaseUrl] = useState(settings.base_url);
   const [model, setModel] = useState(settings.model);
@@ -148,6 +149,7 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
           </>
         )}
         {sandbox && <SandboxLine status={sandbox} />}
+        {systemPrompt && <SystemPromptSection prompt={systemPrompt} />}
         <div className="settings-actions">
           <button type="button" className="btn" disabled={busy !== null || !baseUrl.trim()} onClick={() => void test(probe())}>
             {busy === 'testing' ? 'Testing…' : 'Test connection'}
@@ -180,5 +182,17 @@ function SandboxLine({ status }: { status: SandboxStatusView }) {
         {status.ignored_off && ' This folder\'s config asks for "sandbox": "off", which applies only once you trust the folder.'}
       </span>
     </div>
+  );
+}
+
+/** The whole system prompt, as sent with the open session's last request (or as the next one will send it). */
+function SystemPromptSection({ prompt }: { prompt: SystemPromptView & { sent: boolean } }) {
+  return (
+    <details className="settings-system-prompt" data-testid="settings-system-prompt" data-sent={String(prompt.sent)}>
+      <summary>
+        What the agent is told: the system prompt {prompt.sent ? 'as sent with the last request' : 'as the next request will send it'} ({prompt.text.length.toLocaleString()} characters)
+      </summary>
+      <pre data-testid="settings-system-prompt-text">{prompt.text}</pre>
+    </details>
   );
 }

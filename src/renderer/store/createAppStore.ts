@@ -5,6 +5,7 @@ import { createApprovalsSlice } from './approvalsSlice';
 import { createChatSlice } from './chatSlice';
 import { createConnectionSlice } from './connectionSlice';
 import { createPanelsSlice } from './panelsSlice';
+import { createPromptSlice } from './promptSlice';
 import { createReviewSlice } from './reviewSlice';
 import { createSettingsSlice } from './settingsSlice';
 import { createTerminalSlice } from './terminalSlice';
@@ -33,6 +34,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createPanelsSlice(set, get, deps),
     ...createTrustSlice(set, get, deps),
     ...createUndoSlice(set, get, deps),
+    ...createPromptSlice(set, get, deps),
   }));
 }
 
@@ -56,11 +58,15 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
       if (open && changed(open)) void act().reloadOpenFile();
       const diff = act().diff?.target;
       if (diff?.kind === 'file' && changed(diff.path)) void act().refreshDiff();
+      act().instructionFilesChanged(paths, truncated === true);
     }),
     client.on('modlog.changed', () => act().modlogChanged()),
     client.on('terminal.data', ({ id, data }) => act().terminalData(id, data)),
     client.on('terminal.exit', ({ id, exitCode }) => act().terminalExited(id, exitCode)),
     client.on('chat.event', ({ session_id, event }) => act().chatEvent(session_id, event)),
+    client.on('chat.event', ({ session_id, event }) => {
+      if (event.type === 'system_prompt' && session_id === act().chatSessionId) act().systemPromptSent({ text: event.text, files: event.files, skipped: event.skipped });
+    }),
     client.on('approvals.changed', ({ requests }) => act().approvalsChanged(requests)),
     client.on('trust.changed', (view) => act().trustChanged(view)),
     client.onStatus((status) => act().connectionChanged(status)),
@@ -79,6 +85,8 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
           void act().loadEditsMode();
         }
       } else if (s.openFile !== prev.openFile && s.openFile?.status === 'loading' && s.diff) act().closeDiff();
+      // What the open session's model was (or, before its first request, would be) told.
+      if (s.workspace?.root !== prev.workspace?.root || s.chatSessionId !== prev.chatSessionId) void act().loadSystemPrompt();
       // A new question pulls the agent tab to the front: a paused tool call must not go unseen.
       if (s.approvals.length > prev.approvals.length && s.agentPanelTab !== 'agent') act().setAgentPanelTab('agent');
     }),

@@ -48,6 +48,7 @@ export const bashTool = defineTool({
   idempotent: false,
   openWorld: true,
   summary: (args) => args.command,
+  paths: (args) => [args.workdir],
   outputSchema,
   description:
     'Run a shell command in the workspace (stdin closed, no pager, no prompts; CI=1). Needs the user\u2019s approval unless a rule allows it; ' +

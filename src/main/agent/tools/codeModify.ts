@@ -63,6 +63,8 @@ export const codeModifyTool = defineTool({
   idempotent: false,
   openWorld: false,
   summary: (args) => `${args.operation} ${args.file_path}${args.line_range ? ` ${args.line_range[0]}-${args.line_range[1]}` : args.line !== undefined ? ` at ${args.line}` : ''}`,
+  paths: (args) => [args.file_path],
+  guidance: 'For changes you know by line number from your latest numbered read; a change you can describe by its text is safer as a text edit.',
   outputSchema,
   description:
     'Change whole lines of a file read earlier in this session: replace or delete line_range [first, last], or insert new_content before/after a line. ' +

@@ -31,6 +31,10 @@ export const editFileTool = defineTool({
   idempotent: false,
   openWorld: false,
   summary: (args) => args.path,
+  paths: (args) => [args.path],
+  guidance:
+    'Copy old_str exactly from the file, without the line-number prefixes ("    12→") a numbered read shows: the smallest snippet that is unique in it, ' +
+    'a few lines at most. Prefer several small edits to one large one.',
   outputSchema,
   description:
     'Replace old_str with new_str in a file read earlier in this session. old_str must match exactly one place (or ' +

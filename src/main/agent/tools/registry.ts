@@ -73,8 +73,8 @@ export class ToolRegistry {
   facts(name: string): ToolFacts {
     const tool = this.tools.get(name);
     if (!tool) return { name, title: name, description: '', effect: 'execute', permission: null, correlated: false, idempotent: false, openWorld: true };
-    const { name: _n, title, description, effect, permission, correlated, idempotent, openWorld } = tool;
-    return { name, title, description, effect, permission, correlated, idempotent, openWorld };
+    const { name: _n, title, description, effect, permission, correlated, idempotent, openWorld, guidance } = tool;
+    return { name, title, description, effect, permission, correlated, idempotent, openWorld, ...(guidance ? { guidance } : {}) };
   }
 
   /** What a chat card or a `loupe run` line shows of one call. */
@@ -92,6 +92,18 @@ export class ToolRegistry {
       return tool.summary(parsed.data);
     } catch {
       return '';
+    }
+  }
+
+  /** The workspace paths a call works in (its tool's `paths` fact); none while the arguments do not fit. */
+  workPaths(name: string, args: unknown): string[] {
+    const tool = this.tools.get(name);
+    const parsed = tool?.paths && tool.schema.safeParse(args ?? {});
+    if (!tool?.paths || !parsed?.success) return [];
+    try {
+      return tool.paths(parsed.data).filter((p): p is string => typeof p === 'string' && p.length > 0);
+    } catch {
+      return [];
     }
   }
 

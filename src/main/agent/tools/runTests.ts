@@ -94,6 +94,8 @@ export const runTestsTool = defineTool({
   idempotent: false,
   openWorld: false,
   summary: (args) => args.test_command ?? args.test_file ?? 'the configured tests',
+  paths: (args) => [args.test_file],
+  guidance: 'Run tests with this tool rather than a shell command: it finds the project’s test command, reads the results and attaches them to your changes.',
   outputSchema,
   description:
     'Run the project’s tests (the command from .loupe/config.json "tests" for the language, else the package.json test script, pytest or go test), ' +

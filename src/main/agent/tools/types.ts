@@ -68,6 +68,11 @@ export interface ToolFacts {
   idempotent: boolean;
   /** It reaches beyond the workspace (the network, any program). */
   openWorld: boolean;
+  /**
+   * What the system prompt adds about using it well, beyond its description. Never names another
+   * tool: the prompt lists only the tools that exist.
+   */
+  guidance?: string;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends ToolFacts {
@@ -76,6 +81,8 @@ export interface Tool<S extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
   outputSchema: O;
   /** One line saying what this call does: the path, the command, the pattern, the URL. */
   summary(args: z.output<S>): string;
+  /** The workspace paths (files or folders, as given) this call works in: their folders' instructions apply. */
+  paths?(args: z.output<S>): (string | undefined)[];
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -53,6 +53,8 @@ export const writeFileTool = defineTool({
   idempotent: true,
   openWorld: false,
   summary: (args) => args.path,
+  paths: (args) => [args.path],
+  guidance: 'Only for new files and whole rewrites.',
   outputSchema,
   description:
     'Create a file, or replace an existing file whole. An existing file must have been read in this session (read_file) and be ' +
