@@ -19,6 +19,12 @@ const UNDRAWN = new Set<ChatEvent['type']>(['usage', 'turn_started', 'turn_compl
 
 /** Appends one event (or the person's message) to `list`, joining it with the piece before when both stream into the same place. */
 export function keepEntry(list: ChatTranscriptEntry[], event: ChatEvent | ChatTranscriptEntry): void {
+  // The live chat names the person's message's request when it starts (chatFold): so does the kept one.
+  if (event.type === 'request_started' && 'correlation_id' in event && event.correlation_id) {
+    const at = list.findLastIndex((e) => e.type === 'user_message');
+    const user = list[at];
+    if (user?.type === 'user_message' && !user.correlation_id) list[at] = { ...user, correlation_id: event.correlation_id };
+  }
   if (UNDRAWN.has(event.type as ChatEvent['type'])) return;
   // A live event's correlation and time are the stream's; the person's message keeps the request it started.
   const { correlation_id: _c, t: _t, ...body } = event as ChatEvent;
