@@ -23,6 +23,8 @@ import { CommandCapture } from '../services/snapshots/commandCapture';
 import { WorkTreeSnapshots } from '../services/snapshots/workTreeSnapshots';
 import { UserSettings } from '../services/settings/userSettings';
 import { FileIndex } from '../services/workspace/fileIndex';
+import { DEFAULT_WAIT_MS, LanguageServers } from '../services/lsp/languageServers';
+import { lspSettings } from '../services/lsp/lspSettings';
 import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watcher';
 
 /**
@@ -41,6 +43,8 @@ export interface ComposeOptions {
   logger: Logger;
   /** Told each problem of `.loupe/config.json` once; default: the logger's `config.problem`. */
   reportConfig?: (problem: ConfigProblem) => void;
+  /** Language servers may run (default: unless LOUPE_LSP=off); `"lsp": false` in the config still turns them off. */
+  lsp?: boolean;
 }
 
 export interface ToolContextRequest {
@@ -64,6 +68,8 @@ export class WorkspaceServices {
   readonly sandbox: SandboxProbe;
   /** What commands write, recorded as modifications (snapshots of the work tree around each). */
   readonly captures: CommandCapture;
+  /** The language servers of this folder: the problems each write introduces. */
+  readonly lsp: LanguageServers;
   private readonly warningListeners = new Set<(message: string) => void>();
 
   constructor(
@@ -72,6 +78,7 @@ export class WorkspaceServices {
     asker: Asker,
     readonly logger: Logger,
     reportConfig?: (problem: ConfigProblem) => void,
+    lsp = process.env.LOUPE_LSP !== 'off',
   ) {
     this.modlog = new ModificationLog(root);
     this.project = new ProjectConfig(root, user, { report: reportConfig ?? ((problem) => logger.warn('config.problem', { ...problem })) });
@@ -91,6 +98,16 @@ export class WorkspaceServices {
       return git && git.prefix === '' ? { objects: git.objectsDir, index: git.indexFile, exclude: git.excludeFile } : null;
     });
     this.captures = new CommandCapture(snapshots, this.modlog, logger);
+    this.lsp = new LanguageServers({
+      root,
+      logger,
+      settings: async () => {
+        const project = await this.project.load();
+        const sandboxed = this.engine.sandboxMode(project) === 'auto' && (await this.sandbox.status()).available;
+        return lspSettings(project, { enabled: lsp, sandboxed });
+      },
+      waitMs: async () => (await this.project.load()).config.limits?.diagnostics_wait_ms ?? DEFAULT_WAIT_MS,
+    });
   }
 
   /** Whether commands run sandboxed here, as the settings and the agent's system prompt say it. */
@@ -121,6 +138,7 @@ export class WorkspaceServices {
       signal: req.signal ?? new AbortController().signal,
       corrector: req.corrector,
       logger: req.logger ?? this.logger,
+      lsp: this.lsp,
     };
   }
 
@@ -128,7 +146,7 @@ export class WorkspaceServices {
   async dispose(): Promise<void> {
     this.warningListeners.clear();
     this.index.dispose();
-    await Promise.all([this.sessions.flush(), this.modlog.dispose(), this.captures.dispose()]);
+    await Promise.all([this.sessions.flush(), this.modlog.dispose(), this.captures.dispose(), this.lsp.dispose()]);
   }
 
   private warn(message: string): void {
@@ -157,5 +175,5 @@ export function openTerminals(events: PtyEvents): PtyService {
 }
 
 export function composeWorkspace(opts: ComposeOptions): WorkspaceServices {
-  return new WorkspaceServices(opts.root, opts.user, opts.asker, opts.logger, opts.reportConfig);
+  return new WorkspaceServices(opts.root, opts.user, opts.asker, opts.logger, opts.reportConfig, opts.lsp);
 }

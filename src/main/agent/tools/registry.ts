@@ -15,6 +15,7 @@ import { codeModifyTool } from './codeModify';
 import { runTestsTool } from './runTests';
 import { codeRollbackTool } from './codeRollback';
 import { modificationLogTool } from './modificationLog';
+import { diagnosticsTool } from './diagnostics';
 
 export function failure(err: unknown): ToolResult {
   const e = toWireError(err);
@@ -133,5 +134,6 @@ export function createToolRegistry(): ToolRegistry {
     .register(codeModifyTool)
     .register(runTestsTool)
     .register(codeRollbackTool)
-    .register(modificationLogTool);
+    .register(modificationLogTool)
+    .register(diagnosticsTool);
 }

@@ -16,6 +16,7 @@ import { bwrapArgs, type SandboxPolicy } from '../sandbox/bwrapPolicy';
 import { sandboxExecProfile } from '../sandbox/sbpl';
 import { detectBlocked } from '../sandbox/blocked';
 import { credentialPaths } from '../sandbox/credentials';
+import { sandboxTempEnv } from '../sandbox/tempEnv';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
@@ -157,25 +158,6 @@ export async function runCommand(opts: CommandOptions): Promise<CommandResult> {
 function sandboxHidden(p: SandboxPolicy, cwd: string): string[] {
   const abs = [...credentialPaths(p.home ?? process.env.HOME ?? '/nonexistent'), ...(p.hide ?? [])];
   return [...abs, ...abs.map((a) => path.relative(cwd, a)).filter((r) => r && !r.startsWith('..'))];
-}
-
-/**
- * Inside the sandbox HOME is read-only, so the package managers' caches (npm, yarn, pip, go and
- * the XDG cache) move into the command's private temp folder: an install allowed the network
- * works, at the cost of a cold cache, and nothing it writes outlives the command.
- */
-function sandboxTempEnv(tmpDir: string): NodeJS.ProcessEnv {
-  const cache = path.join(tmpDir, '.cache');
-  return {
-    TMPDIR: tmpDir,
-    TMP: tmpDir,
-    TEMP: tmpDir,
-    XDG_CACHE_HOME: cache,
-    npm_config_cache: path.join(cache, 'npm'),
-    YARN_CACHE_FOLDER: path.join(cache, 'yarn'),
-    PIP_CACHE_DIR: path.join(cache, 'pip'),
-    GOCACHE: path.join(cache, 'go-build'),
-  };
 }
 
 function wrap(shell: string, opts: CommandOptions, tmpDir: string | null): [string, string[]] {
