@@ -183,7 +183,9 @@ export function specFor(key: string, root: string, s: LspSettings, memoryMb: num
     const [program, ...args] = configured.command;
     const resolved = path.isAbsolute(program) ? program : program.includes('/') ? path.resolve(root, program) : onPath(program, root);
     if (!resolved) return { key, reason: `${program} (from .loupe/config.json) is not on PATH` };
-    return { key, name: path.basename(program), argv: [resolved, ...args], node: false, source: 'config' };
+    // "node server.js": the script names the server better than its interpreter.
+    const script = /^(node|nodejs|python3?|bun|deno)$/.test(path.basename(program)) ? args.find((a) => !a.startsWith('-')) : undefined;
+    return { key, name: path.basename(script ?? program), argv: [resolved, ...args], node: false, source: 'config' };
   }
   if (key === 'typescript') return typescriptSpec(root, s, memoryMb);
   if (key === 'python') return pythonSpec();
