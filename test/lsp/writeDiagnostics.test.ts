@@ -3,7 +3,14 @@
 // real write tools. Each edit's result ends with exactly the problems it introduced, at the line
 // the model reads now; problems the file already had, even when the edit moved them, are not new.
 import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ApprovalQueue, type ApprovalAnswer, type ApprovalRequest } from '../../src/main/services/permissions/approvalQueue';
+import { PermissionGate } from '../../src/main/services/permissions/permissionGate';
+import { ProjectConfig } from '../../src/main/services/permissions/projectConfig';
+import { PermissionEngine } from '../../src/main/services/permissions/ruleEngine';
 import { harness, type Harness } from '../support/toolHarness';
+import { testTrust } from '../support/trust';
 
 // A cold server on a loaded two-core machine can take many seconds; the bound is the project's.
 const WAIT = { limits: { diagnostics_wait_ms: 90_000 } };
@@ -98,6 +105,45 @@ describe('TypeScript', () => {
       const back = await h.call('code_rollback', { modification_id: (c.data as { modification_id: string }).modification_id });
       expect(diagnosticsOf(back)).toMatchObject({ available: true, introduced: [], resolved_count: 1 });
       expect(back.output.trimEnd().endsWith('no new problems')).toBe(true);
+    },
+    SLOW,
+  );
+});
+
+describe('"ask before every edit"', () => {
+  it(
+    'the card shows what the edit would introduce before anything is written',
+    async () => {
+      const h = await tsProject({ 'src/main.ts': 'export const total: number = 3;\n' });
+      await h.write('.loupe/config.json', JSON.stringify({ ...WAIT, edits: { mode: 'ask' } }));
+      const seen: { request: ApprovalRequest; onDisk: string }[] = [];
+      let answer: ApprovalAnswer = { answer: 'deny', message: 'not like that' };
+      const queue = new ApprovalQueue('wait');
+      queue.setResponder(async (request) => {
+        seen.push({ request, onDisk: readFileSync(path.join(h.root, 'src/main.ts'), 'utf8') });
+        return answer;
+      });
+      const user = testTrust();
+      const project = new ProjectConfig(h.root, user.store);
+      h.ctx.permissions = new PermissionGate(new PermissionEngine({ root: h.root, project }), queue, { persist: (r) => project.addRules(r) });
+      try {
+        await h.call('read_file', { path: 'src/main.ts' });
+        const denied = await h.call('edit_file', { path: 'src/main.ts', old_str: 'number = 3', new_str: 'number = "3"' });
+        expect(denied.error?.code).toBe('PERMISSION_DENIED');
+        expect(seen[0].onDisk).toBe('export const total: number = 3;\n');
+        expect(seen[0].request.edit?.diagnostics).toMatchObject({ available: true, errors: 1, introduced: [expect.objectContaining({ line: 1, code: '2322' })] });
+        expect(await h.read('src/main.ts')).toBe('export const total: number = 3;\n');
+        // The proposed text was only an unsaved document: the file as it is has no problem.
+        const now = await h.call('diagnostics', { path: 'src/main.ts' });
+        expect(now.data).toMatchObject({ total: 0, available: true });
+
+        answer = { answer: 'once' };
+        const allowed = await h.call('edit_file', { path: 'src/main.ts', old_str: 'number = 3', new_str: 'number = "3"' });
+        expect(seen[1].request.edit?.diagnostics?.errors).toBe(1);
+        expect((allowed.data?.diagnostics as { errors: number }).errors).toBe(1);
+      } finally {
+        user.cleanup();
+      }
     },
     SLOW,
   );

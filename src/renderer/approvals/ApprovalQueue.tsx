@@ -1,11 +1,38 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { loadable } from '../app/loadable';
-import type { ApprovalRequestView } from '../../shared/contract';
+import type { ApprovalRequestView, DiagnosticsView } from '../../shared/contract';
 import { useApp } from '../store';
 import './approvals.css';
 
 // Monaco comes with the diff editor's chunk, only once an edit asks.
 const editDiff = loadable(() => import('./EditDiff'));
+
+/** What the language server says the edit would introduce, read before it is written. */
+function EditProblems({ d }: { d: DiagnosticsView }) {
+  if (!d.available) return <div className="approval-problems muted" data-testid="approval-diagnostics" data-count="">{d.server} could not say what this would introduce ({d.reason}).</div>;
+  if (!d.introduced_count) {
+    return (
+      <div className="approval-problems ok" data-testid="approval-diagnostics" data-count="0">
+        {d.server}: no new problems
+      </div>
+    );
+  }
+  return (
+    <div className="approval-problems" data-testid="approval-diagnostics" data-count={d.introduced_count}>
+      <div>
+        {d.server}: this would introduce {d.introduced_count} problem{d.introduced_count === 1 ? '' : 's'}
+      </div>
+      <ul>
+        {d.introduced.map((p, i) => (
+          <li key={i} className={`sev-${p.severity}`}>
+            {p.file ? `${p.file}:` : 'line '}
+            {p.line}: {p.message.split('\n')[0]}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 /** The proposed edit in Monaco's diff editor; the plain unified diff until (or if) it cannot load. */
 function ProposedEditDiff({ req }: { req: ApprovalRequestView }) {
@@ -76,6 +103,7 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
         {req.reason}. <span className="muted">{why}</span>
       </div>
       {req.edit ? <ProposedEditDiff req={req} /> : req.diff && <pre className="approval-diff">{req.diff}</pre>}
+      {req.edit?.diagnostics && <EditProblems d={req.edit.diagnostics} />}
       {editing && (
         <div className="approval-always">
           <label>
