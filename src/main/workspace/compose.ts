@@ -15,6 +15,7 @@ import { PermissionGate } from '../services/permissions/permissionGate';
 import { ProjectConfig, type ConfigProblem } from '../services/permissions/projectConfig';
 import { PermissionEngine } from '../services/permissions/ruleEngine';
 import { PtyService, type PtyEvents } from '../services/pty/ptyService';
+import { ProcessManager } from '../services/processes/processManager';
 import { SandboxProbe } from '../services/sandbox/probe';
 import { SessionStore } from '../services/sessions/sessionStore';
 import { UserSettings } from '../services/settings/userSettings';
@@ -58,6 +59,8 @@ export class WorkspaceServices {
   readonly index: FileIndex;
   /** Whether commands can run in an OS sandbox here; probed on first use. */
   readonly sandbox: SandboxProbe;
+  /** Background processes (bash run_in_background); all stopped when the workspace is disposed. */
+  readonly processes: ProcessManager;
   private readonly warningListeners = new Set<(message: string) => void>();
 
   constructor(
@@ -79,6 +82,15 @@ export class WorkspaceServices {
     });
     this.sessions = new SessionStore(root);
     this.index = new FileIndex(root);
+    this.processes = new ProcessManager({
+      root,
+      // The project's limits, then the user's; the manager fills in the defaults.
+      limits: async () => {
+        const own = (await this.project.load()).config.limits ?? {};
+        const user = this.user.processLimits();
+        return { maxRunning: own.max_processes ?? user.max_processes, idleMs: own.process_idle_ms ?? user.process_idle_ms };
+      },
+    });
   }
 
   /** Hears what the gate could not do as asked (a failed "allow always" save), besides the log. */
@@ -102,6 +114,7 @@ export class WorkspaceServices {
       signal: req.signal ?? new AbortController().signal,
       corrector: req.corrector,
       logger: req.logger ?? this.logger,
+      processes: this.processes,
     };
   }
 
@@ -109,7 +122,7 @@ export class WorkspaceServices {
   async dispose(): Promise<void> {
     this.warningListeners.clear();
     this.index.dispose();
-    await Promise.all([this.sessions.flush(), this.modlog.dispose()]);
+    await Promise.all([this.sessions.flush(), this.modlog.dispose(), this.processes.dispose()]);
   }
 
   private warn(message: string): void {

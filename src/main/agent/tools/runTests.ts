@@ -42,7 +42,7 @@ export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOut
     command: resolved.command,
     timeoutMs: args.timeout_ms ?? config.limits?.test_timeout_ms,
     signal: ctx.signal,
-    sandbox: await sandboxPolicy(ctx, auth.sandbox),
+    sandbox: await sandboxPolicy(ctx, auth.sandbox, resolved.command, 'run_tests'),
     onOutput: ctx.onToolOutput && ((text) => ctx.onToolOutput!('run_tests', text)),
   });
   const recorded = args.correlation_id

@@ -5,6 +5,7 @@ import type { ApprovalQueue, ProposedEdit } from './approvalQueue';
 import { CONFIG_REL } from './projectConfig';
 import { containedBySandbox, describeGrant, outsideByRule } from './sandboxPlan';
 import type { SandboxGrant } from '../sandbox/types';
+import type { NetworkGuard } from '../sandbox/net/types';
 import type { PermissionEngine, PermissionQuery } from './ruleEngine';
 import { describeRule, type Decision, type PermissionAction, type PermissionRule } from './types';
 
@@ -128,6 +129,28 @@ export class PermissionGate {
     }
     if (answer.answer === 'always') await this.remember(decision.always);
     return { decision, by: answer.answer, sandbox: grant };
+  }
+
+  /**
+   * Decides each host a sandboxed command's proxy is asked for: by the network rules, else by an
+   * approval card (kind `network`) naming the host and the command. Lives as long as the command;
+   * `signal` ends its open questions.
+   */
+  networkGuard(command: string, tool: string): NetworkGuard {
+    return {
+      decide: async (target, signal) => {
+        const d = await this.engine.decideHost(command, target);
+        if (d.action === 'deny') return { allowed: false, named: false, reason: `denied by the rule ${describeRule(d.rule!)}` };
+        if (d.action === 'allow') return { allowed: true, named: d.named, reason: d.reason };
+        const where = target.privateAddress && !target.privateAddress.startsWith(target.host) ? ` (${target.privateAddress})` : '';
+        try {
+          await this.ask({ query: { kind: 'bash', command }, tool, summary: `${target.host}:${target.port}${where} from ${command}`, signal }, d, null, true);
+        } catch (err) {
+          return { allowed: false, named: false, reason: (err as Error).message };
+        }
+        return { allowed: true, named: !!target.privateAddress, reason: 'allowed by the person' };
+      },
+    };
   }
 
   /**
