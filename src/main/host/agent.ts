@@ -319,6 +319,15 @@ export class AgentHost {
     const entries = (s.record.entries ??= entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a)));
     keepEntry(entries, { type: 'user_message', text: p.text });
     const off = agent.events.on((event) => {
+      if (event.type === 'request_finished' && event.status === 'aborted') {
+        // Stopping a request never stops its background processes: say which still run.
+        const left = w.services.processes.running(sessionId);
+        if (left.length) {
+          const notice = { type: 'notice' as const, text: `Stopped. Still running in the background: ${left.map((l) => `${l.process_id} (${l.command})`).join(', ')}. Stop them in the Processes pane or with process_kill.`, correlation_id: event.correlation_id, t: event.t };
+          keepEntry(entries, notice);
+          this.opts.emit('chat.event', { session_id: sessionId, event: notice });
+        }
+      }
       keepEntry(entries, event);
       if (event.type === 'request_finished') {
         // Settled before anyone hears it is over, so an immediate next message is accepted;

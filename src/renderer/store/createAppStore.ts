@@ -5,6 +5,7 @@ import { createApprovalsSlice } from './approvalsSlice';
 import { createChatSlice } from './chatSlice';
 import { createConnectionSlice } from './connectionSlice';
 import { createPanelsSlice } from './panelsSlice';
+import { createProcessesSlice } from './processesSlice';
 import { createReviewSlice } from './reviewSlice';
 import { createSettingsSlice } from './settingsSlice';
 import { createTerminalSlice } from './terminalSlice';
@@ -31,6 +32,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createSettingsSlice(set, get, deps),
     ...createPanelsSlice(set, get, deps),
     ...createTrustSlice(set, get, deps),
+    ...createProcessesSlice(set, get, deps),
   }));
 }
 
@@ -58,6 +60,8 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
     client.on('modlog.changed', () => act().modlogChanged()),
     client.on('terminal.data', ({ id, data }) => act().terminalData(id, data)),
     client.on('terminal.exit', ({ id, exitCode }) => act().terminalExited(id, exitCode)),
+    client.on('processes.changed', ({ processes }) => act().processesChanged(processes)),
+    client.on('processes.data', ({ id, data, skipped }) => act().processData(id, data, skipped)),
     client.on('chat.event', ({ session_id, event }) => act().chatEvent(session_id, event)),
     client.on('approvals.changed', ({ requests }) => act().approvalsChanged(requests)),
     client.on('trust.changed', (view) => act().trustChanged(view)),
@@ -75,6 +79,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
           void act().loadChatSessions();
           void act().loadApprovals();
           void act().loadEditsMode();
+          void act().loadProcesses();
         }
       } else if (s.openFile !== prev.openFile && s.openFile?.status === 'loading' && s.diff) act().closeDiff();
       // A new question pulls the agent tab to the front: a paused tool call must not go unseen.

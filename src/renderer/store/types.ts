@@ -5,6 +5,7 @@ import type { ApprovalsSlice } from './approvalsSlice';
 import type { ChatSlice } from './chatSlice';
 import type { ConnectionSlice } from './connectionSlice';
 import type { PanelsSlice } from './panelsSlice';
+import type { ProcessesSlice } from './processesSlice';
 import type { ReviewSlice } from './reviewSlice';
 import type { SettingsSlice } from './settingsSlice';
 import type { TerminalSlice } from './terminalSlice';
@@ -13,7 +14,7 @@ import type { TrustSlice } from './trustSlice';
 import type { ViewerSlice } from './viewerSlice';
 import type { WorkspaceSlice } from './workspaceSlice';
 
-export type AppState = ConnectionSlice & WorkspaceSlice & TreeSlice & ViewerSlice & TerminalSlice & ReviewSlice & ChatSlice & ApprovalsSlice & SettingsSlice & PanelsSlice & TrustSlice;
+export type AppState = ConnectionSlice & WorkspaceSlice & TreeSlice & ViewerSlice & TerminalSlice & ReviewSlice & ChatSlice & ApprovalsSlice & SettingsSlice & PanelsSlice & TrustSlice & ProcessesSlice;
 
 /** What the slices reach beyond the store: injected at startup, faked in tests. */
 export interface StoreDeps {
