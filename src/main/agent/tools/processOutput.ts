@@ -9,7 +9,7 @@ const schema = z.object({
   id: z.string().min(1).describe('The process id (proc-N).'),
   since: z.number().int().min(0).optional().describe('Byte offset to read from (0: from the start); a previous result gives next_since. Default: where you last read.'),
   tail: z.number().int().min(1).max(10_000).optional().describe('Only the last N lines (of the whole output unless since is given).'),
-  grep: z.string().min(1).optional().describe('Only lines matching this regular expression.'),
+  grep: z.string().min(1).optional().describe('Only lines matching this regular expression (in the whole output unless since is given).'),
 });
 
 export const processOutputTool = defineTool({

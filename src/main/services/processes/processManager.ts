@@ -111,13 +111,14 @@ export class ProcessManager {
     return [...this.procs.values()].filter((p) => p.alive && (!sessionId || p.spec.sessionId === sessionId)).map((p) => p.info());
   }
 
-  /** Output of `id`: from `since`, else from where this reader stopped last time. */
+  /** Output of `id`: from `since`; else all of it for tail and grep, or from where this reader stopped last time. */
   output(id: string, req: OutputRequest): OutputSlice & { info: ProcessInfo } {
     const p = this.get(id);
     p.touch();
     const cursors = this.cursors.get(id) ?? new Map<string, number>();
     this.cursors.set(id, cursors);
-    const from = req.since ?? (req.tail !== undefined ? 0 : (cursors.get(req.reader) ?? 0));
+    // tail and grep ask about the whole output; a bare read continues where this reader stopped.
+    const from = req.since ?? (req.tail !== undefined || req.grep ? 0 : (cursors.get(req.reader) ?? 0));
     const end = p.bytes;
     const slice = queryOutput(p, end, { from, tail: req.tail, grep: req.grep, maxBytes: req.maxBytes });
     cursors.set(req.reader, end);
