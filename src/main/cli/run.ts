@@ -2,6 +2,8 @@
 // loop headless. Stdout carries the answer (or NDJSON events with --json); questions, notes and
 // errors go to stderr. Asks: --yes allows them (deny rules still deny), --deny refuses them with
 // the rule to add; with neither flag, an interactive terminal is asked, anything else refuses.
+// Background processes the agent started are listed at the end and stopped, unless
+// --keep-processes, which keeps the run (and their port forwards) alive until Ctrl-C.
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError } from '../errors';
@@ -25,10 +27,12 @@ import { LlmSettingsFile, envInt, llmConfigFromSettings } from '../host/llmSetti
 import { titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
 import { composeWorkspace, openUserSettings, type Asker } from '../workspace/compose';
 import { parseArgs } from './args';
+import type { ProcessManager } from '../services/processes/processManager';
+import type { ProcessView } from '../../shared/contract';
 import { workspaceRoot } from './mcp';
 import { settleTrust } from './trust';
 
-const USAGE = 'Usage: loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] "prompt"';
+const USAGE = 'Usage: loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] [--keep-processes] "prompt"';
 const EXIT: Record<RunStatus, number> = { done: 0, error: 1, turn_limit: 3, aborted: 130 };
 
 type Mode = 'yes' | 'deny' | 'ask';
@@ -117,7 +121,7 @@ export async function runLlmConfig(
 }
 
 export async function runRun(args: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(args, { cwd: 'string', yes: 'boolean', deny: 'boolean', json: 'boolean', session: 'string', trust: 'boolean' });
+  const { flags, positionals } = parseArgs(args, { cwd: 'string', yes: 'boolean', deny: 'boolean', json: 'boolean', session: 'string', trust: 'boolean', 'keep-processes': 'boolean' });
   const prompt = positionals.join(' ').trim();
   if (!prompt) throw new InvalidArgumentError(`Give the agent a request. ${USAGE}`);
   if (flags.yes && flags.deny) throw new InvalidArgumentError(`--yes and --deny exclude each other. ${USAGE}`);
@@ -170,9 +174,39 @@ export async function runRun(args: string[]): Promise<number> {
     record.requests.push({ correlation_id: result.correlationId, prompt, started_at: startedAt, status: result.status });
     await store.save(record);
     note(`(session ${record.id} — continue it with --session ${record.id})`);
+    await settleProcesses(services.processes, flags['keep-processes'] === true);
     return EXIT[result.status];
   } finally {
     process.off('SIGINT', onSigint);
     await services.dispose();
   }
+}
+
+/**
+ * The background processes this run started, listed on stderr. They stop when it exits; with
+ * --keep-processes it stays (their ports stay forwarded) until they have all ended or Ctrl-C.
+ */
+async function settleProcesses(processes: ProcessManager, keep: boolean): Promise<void> {
+  const all = processes.list();
+  if (!all.length) return;
+  const line = (p: ProcessView) => `  ${p.process_id} [${p.status === 'exited' ? `exited ${p.exit_code ?? p.signal}` : p.status}] ${p.command}${p.forwards.map((f) => ` http://127.0.0.1:${f.host_port}/`).join('')}`;
+  process.stderr.write(`Background processes:\n${all.map(line).join('\n')}\n`);
+  const running = processes.running();
+  if (!running.length) return;
+  if (!keep) {
+    process.stderr.write(`Stopping ${running.map((p) => p.process_id).join(', ')} (--keep-processes keeps them running until Ctrl-C).\n`);
+    return;
+  }
+  process.stderr.write('Keeping them running; press Ctrl-C to stop them and exit.\n');
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      off();
+      resolve();
+    };
+    const off = processes.subscribe({ onExited: () => processes.running().length === 0 && done() });
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
+  });
 }
