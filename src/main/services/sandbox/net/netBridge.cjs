@@ -5,7 +5,8 @@
 //   (a) listens on 127.0.0.1:<proxy port> inside and pipes each connection to the host's
 //       filtering proxy (HTTP_PROXY points here);
 //   (b) keeps a control connection to the host, which asks "connect me to inside port N", so
-//       127.0.0.1:N on the host reaches a server the command started in here;
+//       127.0.0.1:N on the host reaches a server the command started in here (and a few idle
+//       connections the host can use for that at once, without a round trip);
 // then starts the command as its child and exits with its status. Every connection to the host
 // opens with a token line: other sandboxes can see the folder, but never this process's env.
 // Plain CommonJS with no dependencies: it runs with the same Node (or Electron as Node) as Loupe.
@@ -71,6 +72,36 @@ function control() {
   ctl.unref();
 }
 
+// Idle connections to the host, each waiting for `open <addr> <port>`: a forwarded connection
+// then costs no round trip to set up (the host writes the client's first bytes right behind it).
+const SPARES = 4;
+function spare() {
+  const s = toHost('spare');
+  s.unref();
+  s.on('error', () => s.destroy());
+  let head = Buffer.alloc(0);
+  const onData = (d) => {
+    head = Buffer.concat([head, d]);
+    const nl = head.indexOf(10);
+    if (nl < 0) {
+      if (head.length > 256) s.destroy();
+      return;
+    }
+    s.off('data', onData);
+    s.pause();
+    spare();
+    const m = /^open (\S+) (\d+)$/.exec(head.subarray(0, nl).toString('utf8'));
+    if (!m) return void s.destroy();
+    const inner = net.connect({ host: m[1], port: Number(m[2]) });
+    inner.setNoDelay(true);
+    const rest = head.subarray(nl + 1);
+    if (rest.length) inner.write(rest);
+    pipe(inner, s);
+    s.resume();
+  };
+  s.on('data', onData);
+}
+
 function run() {
   const child = spawn(program, args, { stdio: 'inherit' });
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(sig, () => child.kill(sig));
@@ -82,6 +113,7 @@ function run() {
 }
 
 control();
+for (let i = 0; i < SPARES; i++) spare();
 if (proxyPort > 0) {
   const server = net.createServer((c) => {
     c.setNoDelay(true);

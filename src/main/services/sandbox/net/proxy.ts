@@ -5,8 +5,10 @@
 // same classes as webfetch). Connections arrive already authenticated by SandboxNet.
 import http from 'node:http';
 import net, { type Socket } from 'node:net';
-import { knownPrivateAddress, resolveHost, systemLookup, type LookupAll } from '../../web/addressClass';
+import { knownPrivateAddress, resolveHost, systemLookup, type LookupAll, type ResolvedHost } from '../../web/addressClass';
 import type { HostDecision, NetworkActivity, NetworkGuard } from './types';
+
+const RESOLVE_TTL_MS = 30_000;
 
 type Checked = { ok: true; address: string } | { ok: false; reason: string };
 
@@ -20,7 +22,11 @@ export function splitAuthority(authority: string): { host: string; port: number 
 
 export class FilteringProxy {
   private readonly server = http.createServer();
+  /** Upstream connections kept for the next request to the same address (plain HTTP). */
+  private readonly agent = new http.Agent({ keepAlive: true, maxFreeSockets: 16 });
   private readonly decisions = new Map<string, Promise<HostDecision>>();
+  /** Addresses per host, kept briefly: one lookup per host per RESOLVE_TTL_MS, not per request. */
+  private readonly resolved = new Map<string, { at: number; result: Promise<ResolvedHost> }>();
   private readonly reached = new Set<string>();
   private readonly refused = new Map<string, string>();
 
@@ -37,6 +43,10 @@ export class FilteringProxy {
   /** Serves one connection from the sandbox (its first bytes already read are pushed back). */
   handle(socket: Socket): void {
     this.server.emit('connection', socket);
+  }
+
+  close(): void {
+    this.agent.destroy();
   }
 
   activity(): NetworkActivity {
@@ -62,7 +72,7 @@ export class FilteringProxy {
     if (!d.allowed) return this.refuse(key, d.reason);
     let resolved;
     try {
-      resolved = await resolveHost(key, this.signal, this.lookup);
+      resolved = await this.resolve(key);
     } catch (err) {
       return this.refuse(key, (err as Error).message);
     }
@@ -74,6 +84,16 @@ export class FilteringProxy {
     if (!first) return this.refuse(key, `${key} has no address`);
     this.reached.add(`${key}:${port}`);
     return { ok: true, address: first.address };
+  }
+
+  private resolve(host: string): Promise<ResolvedHost> {
+    const now = Date.now();
+    const hit = this.resolved.get(host);
+    if (hit && now - hit.at < RESOLVE_TTL_MS) return hit.result;
+    const result = resolveHost(host, this.signal, this.lookup);
+    this.resolved.set(host, { at: now, result });
+    result.catch(() => this.resolved.delete(host));
+    return result;
   }
 
   private refuse(host: string, reason: string): Checked {
@@ -99,7 +119,7 @@ export class FilteringProxy {
     const headers = { ...req.headers };
     delete headers['proxy-connection'];
     delete headers['proxy-authorization'];
-    const up = http.request({ host: target.address, port, method: req.method, path: url.pathname + url.search, headers, setHost: false }, (answer) => {
+    const up = http.request({ host: target.address, port, method: req.method, path: url.pathname + url.search, headers, setHost: false, agent: this.agent }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
       answer.pipe(res);
     });

@@ -50,6 +50,8 @@ export class SandboxNet {
   private readonly opening = new Map<number, { resolve: (s: Socket) => void; reject: (e: Error) => void }>();
   private readonly forwards = new Map<number, { server: Server; hostPort: number }>();
   private readonly sockets = new Set<Socket>();
+  /** Idle connections from the bridge, each ready to be pointed at an inside port. */
+  private readonly spares: Socket[] = [];
   private closed = false;
 
   private constructor(dir: string, server: Server, opts: SandboxNetOptions) {
@@ -113,6 +115,14 @@ export class SandboxNet {
 
   /** A connection to `address:port` inside the sandbox, through the bridge. */
   async openInside(port: number, address = '127.0.0.1'): Promise<Socket> {
+    let spare: Socket | undefined;
+    while ((spare = this.spares.shift()) && spare.destroyed);
+    if (spare) {
+      spare.setNoDelay(true);
+      spare.write(`open ${address} ${port}\n`);
+      spare.resume();
+      return spare;
+    }
     const ctl = await this.control();
     if (!ctl) throw new Error('the sandbox bridge is not running');
     const id = this.nextId++;
@@ -175,6 +185,7 @@ export class SandboxNet {
     if (this.closed) return;
     this.closed = true;
     this.stop.abort();
+    this.proxy?.close();
     for (const port of [...this.forwards.keys()]) this.unforward(port);
     for (const s of this.sockets) s.destroy();
     for (const w of this.ctlWaiters) w(null);
@@ -241,6 +252,12 @@ export class SandboxNet {
       this.readControl(s);
       s.resume();
       for (const w of this.ctlWaiters.splice(0)) w(s);
+    } else if (kind === 'spare') {
+      this.spares.push(s);
+      s.once('close', () => {
+        const i = this.spares.indexOf(s);
+        if (i >= 0) this.spares.splice(i, 1);
+      });
     } else if (kind.startsWith('conn ')) {
       const o = this.opening.get(Number(kind.slice(5)));
       if (!o) return void s.destroy();
