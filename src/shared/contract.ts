@@ -253,6 +253,18 @@ export interface SandboxStatusView {
   install: string | null;
   /** An untrusted config asks for "off"; it is ignored until the folder is trusted. */
   ignored_off: boolean;
+  /** The hosts sandboxed commands asked the proxy for lately, newest first. */
+  network_log?: NetworkLogEntry[];
+}
+
+/** One host a sandboxed command's proxy was asked for, and what was decided. */
+export interface NetworkLogEntry {
+  at: string;
+  command: string;
+  /** host:port */
+  host: string;
+  allowed: boolean;
+  reason: string;
 }
 
 /** Where a sandboxed process's port is reachable on this machine (127.0.0.1). */

@@ -166,7 +166,7 @@ export class AgentHost {
   async sandboxStatus(): Promise<SandboxStatusView> {
     const services = this.opts.services();
     const project = await services.project.load();
-    return sandboxStatus(project, services.engine.sandboxMode(project), await services.sandbox.status());
+    return { ...sandboxStatus(project, services.engine.sandboxMode(project), await services.sandbox.status()), network_log: [...services.networkLog].reverse().slice(0, 20) };
   }
 
   async setEditsMode(p: Params<'settings.setEditsMode'>): Promise<{ mode: EditsModeName }> {

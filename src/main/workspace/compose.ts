@@ -16,6 +16,9 @@ import { ProjectConfig, type ConfigProblem } from '../services/permissions/proje
 import { PermissionEngine } from '../services/permissions/ruleEngine';
 import { PtyService, type PtyEvents } from '../services/pty/ptyService';
 import { ProcessManager } from '../services/processes/processManager';
+import type { NetworkLogEntry } from '../../shared/contract';
+
+const NETWORK_LOG_KEEP = 50;
 import { SandboxProbe } from '../services/sandbox/probe';
 import { SessionStore } from '../services/sessions/sessionStore';
 import { UserSettings } from '../services/settings/userSettings';
@@ -61,6 +64,8 @@ export class WorkspaceServices {
   readonly sandbox: SandboxProbe;
   /** Background processes (bash run_in_background); all stopped when the workspace is disposed. */
   readonly processes: ProcessManager;
+  /** The hosts sandboxed commands' proxies asked about lately (the settings show them). */
+  readonly networkLog: NetworkLogEntry[] = [];
   private readonly warningListeners = new Set<(message: string) => void>();
 
   constructor(
@@ -79,6 +84,10 @@ export class WorkspaceServices {
     this.permissions = new PermissionGate(this.engine, this.queue, {
       persist: (rules) => this.project.addRules(rules),
       onWarning: (message) => this.warn(message),
+      onHostDecision: (entry) => {
+        this.networkLog.push(entry);
+        if (this.networkLog.length > NETWORK_LOG_KEEP) this.networkLog.splice(0, this.networkLog.length - NETWORK_LOG_KEEP);
+      },
     });
     this.sessions = new SessionStore(root);
     this.index = new FileIndex(root);

@@ -179,6 +179,15 @@ function SandboxLine({ status }: { status: SandboxStatusView }) {
         {status.install && <> To get it: <code data-testid="settings-sandbox-install">{status.install}</code></>}
         {status.ignored_off && ' This folder\'s config asks for "sandbox": "off", which applies only once you trust the folder.'}
       </span>
+      {status.network_log && status.network_log.length > 0 && (
+        <ul className="settings-network-log" data-testid="settings-network-log" aria-label="Hosts sandboxed commands asked for">
+          {status.network_log.map((e) => (
+            <li key={`${e.at} ${e.host}`} data-allowed={String(e.allowed)} title={e.reason}>
+              {e.allowed ? 'reached' : 'refused'} <code>{e.host}</code> by <code>{e.command}</code>
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }
