@@ -14,7 +14,7 @@ const PROCESSES = 10;
 const SECONDS = 30;
 const BYTES_PER_S = 1024 * 1024;
 // 64 KB of numbered lines every 62.5 ms: 1 MB/s for SECONDS, then exit.
-const PRINTER = `const line=(n)=>String(n).padStart(8,'0')+' '+'y'.repeat(119)+'\\n';let n=0;const chunk=()=>{let s='';while(s.length<65536)s+=line(n++);return s};let k=0;const t=setInterval(()=>{process.stdout.write(chunk());if(++k>=${SECONDS * 16})clearInterval(t)},62.5)`;
+const PRINTER = `const line=(n)=>String(n).padStart(8,'0')+' '+'y'.repeat(118)+'\\n';let n=0;const chunk=()=>{let s='';while(s.length<65536)s+=line(n++);return s};let k=0;const t=setInterval(()=>{process.stdout.write(chunk());if(++k>=${SECONDS * 16})clearInterval(t)},62.5)`;
 
 function scriptedModel() {
   const server = createServer((req, res) => {
@@ -56,27 +56,33 @@ await page.addInitScript(() => {
 });
 await page.goto(s.url);
 await page.getByTestId('file-tree').waitFor();
+// Let the page settle (Monaco's preload is one long task of its own, whenever the browser idles).
+await page.waitForTimeout(5000);
 await page.getByTestId('agent-tab').click();
 const before = rss(s.proc.pid);
 await page.getByTestId('chat-input').fill('start the printers');
 await page.getByTestId('chat-input').press('Enter');
+// LOUPE_FLOOD_PANE=closed: the same flood with the Processes pane closed (what the log view costs).
+const paneOpen = process.env.LOUPE_FLOOD_PANE !== 'closed';
 await page.getByTestId('processes-tab').click();
 await page.locator('[data-testid="process-row"]').nth(PROCESSES - 1).waitFor({ state: 'attached', timeout: 60_000 });
-await page.locator('[data-testid="process-row"]').first().click();
+if (paneOpen) await page.locator('[data-testid="process-row"]').first().click();
+else await page.getByTestId('terminal-tab').first().click();
 await page.evaluate(() => (window.__longTasks = []));
 let peak = before;
 const t0 = Date.now();
+const logsDir = path.join(dir, '.loupe', 'outputs', 'processes');
+const expected = PROCESSES * SECONDS * 16 * 65536;
+const logBytes = () => readdirSync(logsDir).reduce((sum, f) => sum + statSync(path.join(logsDir, f)).size, 0);
 while (Date.now() - t0 < (SECONDS + 60) * 1000) {
   peak = Math.max(peak, rss(s.proc.pid));
-  const running = await page.locator('[data-testid="process-row"][data-status="running"]').count();
-  if (running === 0 && Date.now() - t0 > SECONDS * 1000) break;
+  if (logBytes() >= expected) break;
   await new Promise((r) => setTimeout(r, 1000));
 }
+await page.waitForTimeout(2000);
 const longTasks = await page.evaluate(() => window.__longTasks);
-const logsDir = path.join(dir, '.loupe', 'outputs', 'processes');
 const logs = readdirSync(logsDir).map((f) => statSync(path.join(logsDir, f)).size);
-const expected = PROCESSES * SECONDS * 16 * Math.ceil(65536 / 128) * 128;
-report('processes_flood_longest_task', Math.max(0, ...longTasks), 'ms', { goal: 100, long_tasks: longTasks.length, processes: PROCESSES, mb_per_s_each: BYTES_PER_S / 1048576, seconds: SECONDS });
+report('processes_flood_longest_task', Math.max(0, ...longTasks), 'ms', { goal: 100, pane: paneOpen ? 'open' : 'closed', long_tasks: longTasks.length, longest: [...longTasks].sort((a, b) => b - a).slice(0, 5).map(Math.round), processes: PROCESSES, mb_per_s_each: BYTES_PER_S / 1048576, seconds: SECONDS });
 report('processes_flood_host_rss_growth', peak - before, 'MB', { before_mb: Math.round(before), peak_mb: Math.round(peak) });
 report('processes_flood_logs_on_disk', logs.reduce((a, b) => a + b, 0) / 1048576, 'MB', { logs: logs.length, expected_mb: Math.round(expected / 1048576), complete: logs.length === PROCESSES && logs.every((b) => b === expected / PROCESSES) });
 await browser.close();

@@ -14,6 +14,7 @@ import { PermissionGate } from '../../src/main/services/permissions/permissionGa
 import { ProjectConfig } from '../../src/main/services/permissions/projectConfig';
 import { PermissionEngine } from '../../src/main/services/permissions/ruleEngine';
 import type { PermissionRule } from '../../src/main/services/permissions/types';
+import type { NetworkLogEntry } from '../../src/shared/contract';
 import { SandboxProbe, probeSandbox } from '../../src/main/services/sandbox/probe';
 import { UserSettings } from '../../src/main/services/settings/userSettings';
 import { harness, type Harness } from '../support/toolHarness';
@@ -54,7 +55,7 @@ afterAll(async () => {
 });
 
 /** A tool context whose gate has `rules` (the user's) and whose person answers every card `answer`. */
-function context(rules: PermissionRule[], answer: 'once' | 'deny', asked: ApprovalRequest[]): ToolContext {
+function context(rules: PermissionRule[], answer: 'once' | 'deny', asked: ApprovalRequest[], decided: NetworkLogEntry[] = []): ToolContext {
   const userDir = path.join(h.sandbox, 'user');
   writeUserSettings(userDir, { permissions: rules });
   const user = new UserSettings(userDir);
@@ -67,7 +68,7 @@ function context(rules: PermissionRule[], answer: 'once' | 'deny', asked: Approv
   const engine = new PermissionEngine({ root: h.root, project: new ProjectConfig(h.root, user), userRules: user.permissions, sandbox: () => probe.status() });
   return {
     ...h.ctx,
-    permissions: new PermissionGate(engine, queue, { persist: async () => undefined }),
+    permissions: new PermissionGate(engine, queue, { persist: async () => undefined, onHostDecision: (e) => decided.push(e) }),
     lookup: async (host) => {
       lookups.push(host);
       return host.endsWith('.test') ? [{ address: '127.0.0.1', family: 4 }] : [];
@@ -91,8 +92,9 @@ d('sandboxed network by host', () => {
 
   it('another host is held as a network card; denied, the connection is refused with a message and nothing is sent', async () => {
     const asked: ApprovalRequest[] = [];
+    const decided: NetworkLogEntry[] = [];
     const before = lookups.length;
-    const ctx = context([CURL_RULE], 'deny', asked);
+    const ctx = context([CURL_RULE], 'deny', asked, decided);
     for (const url of [`http://other.test:${internet.port}/plain`, `https://other.test:${internet.port}/tunnel`]) {
       const r = await bash(ctx, `curl -fsS ${url}`);
       expect(r.ok).toBe(false);
@@ -109,6 +111,11 @@ d('sandboxed network by host', () => {
     // Asked before any lookup: a denied name never leaves the machine.
     expect(lookups.slice(before)).toEqual([]);
     expect(internet.hits.filter((x) => x.startsWith('other.test'))).toEqual([]);
+    // What the settings list: the host, the command, refused.
+    expect(decided.map((e) => [e.host, e.allowed, e.command])).toEqual([
+      [`other.test:${internet.port}`, false, `curl -fsS http://other.test:${internet.port}/plain`],
+      [`other.test:${internet.port}`, false, `curl -fsS https://other.test:${internet.port}/tunnel`],
+    ]);
   });
 
   it('approved once, another host goes through (asked again for its address on this machine)', async () => {

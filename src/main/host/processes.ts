@@ -11,10 +11,15 @@ import { readRange } from '../services/processes/outputQuery';
 /** What a viewer gets first: the newest bytes. */
 const FIRST_BYTES = 256 * 1024;
 /** Unacked characters past this pause the stream; under LOW it resumes. */
-const HIGH_CHARS = 512 * 1024;
-const LOW_CHARS = 128 * 1024;
-/** Output is sent at most this often per process (a burst of small writes becomes one event). */
-const SEND_MS = 33;
+const HIGH_CHARS = 256 * 1024;
+const LOW_CHARS = 64 * 1024;
+/**
+ * Output is sent at most this often, at most this much each time (~160 KB/s): a person cannot
+ * read a flood, the page must stay responsive (xterm's DOM rows cost the page's main thread per
+ * byte drawn), and every byte is in the log and process_output.
+ */
+const SEND_MS = 100;
+const MAX_SEND_BYTES = 16 * 1024;
 const LIST_MS = 100;
 
 type Emit = <E extends EventChannel>(event: E, payload: HostEvents[E]) => void;
@@ -128,8 +133,8 @@ export class ProcessesHost {
     if (end <= w.sent) return;
     let skipped = 0;
     let from = w.sent;
-    // Behind by more than the ring holds (or than is worth drawing): jump to the newest bytes.
-    const floor = Math.max(p.ring.start, end - FIRST_BYTES);
+    // Behind by more than the ring holds, or than one send draws: jump to the newest bytes.
+    const floor = Math.max(p.ring.start, end - MAX_SEND_BYTES);
     if (from < floor) {
       skipped = floor - from;
       from = floor;

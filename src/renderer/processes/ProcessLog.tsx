@@ -22,7 +22,7 @@ export default function ProcessLog({ id }: { id: string }) {
       fontFamily: "ui-monospace, 'SF Mono', 'JetBrains Mono', 'Cascadia Code', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
       fontSize: 12,
       lineHeight: 1.2,
-      scrollback: 10000,
+      scrollback: 5000,
       disableStdin: true,
       cursorInactiveStyle: 'none',
       theme: XTERM_THEME,
