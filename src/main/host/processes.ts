@@ -14,12 +14,12 @@ const FIRST_BYTES = 256 * 1024;
 const HIGH_CHARS = 256 * 1024;
 const LOW_CHARS = 64 * 1024;
 /**
- * Output is sent at most this often, at most this much each time (~160 KB/s): a person cannot
+ * Output is sent at most this often, at most this much each time (~96 KB/s): a person cannot
  * read a flood, the page must stay responsive (xterm's DOM rows cost the page's main thread per
  * byte drawn), and every byte is in the log and process_output.
  */
-const SEND_MS = 100;
-const MAX_SEND_BYTES = 16 * 1024;
+const SEND_MS = 250;
+const MAX_SEND_BYTES = 24 * 1024;
 const LIST_MS = 100;
 
 type Emit = <E extends EventChannel>(event: E, payload: HostEvents[E]) => void;
