@@ -58,4 +58,10 @@ it('stop leaves the background process running and says which; the pane lists, s
   const killed = await host.handle('processes.kill', { id: 'proc-1' });
   expect(killed).toMatchObject({ status: 'killed', kill_reason: 'stopped from the Processes pane' });
   await expect(host.handle('processes.kill', { id: 'proc-7' })).rejects.toMatchObject({ code: 'PROCESS_NOT_FOUND' });
+
+  // Restart: the same command again under the same id, its log anew.
+  const again = await host.handle('processes.restart', { id: 'proc-1' });
+  expect(again).toMatchObject({ process_id: 'proc-1', status: 'running', command: 'sh job.sh', kill_reason: null });
+  await until(async () => (await host.handle('processes.watch', { id: 'proc-1' }))?.data.includes('job started'));
+  expect((await host.handle('processes.list', undefined)).map((x) => x.status)).toEqual(['running']);
 });
