@@ -180,7 +180,7 @@ export interface ApprovalRequestView {
   /** The rule that made it ask, as text; null: no rule (the built-in default). */
   rule: string | null;
   /** What "allow always" would add to .loupe/config.json. */
-  always: { kind: PermissionKindName; pattern: string; action: 'allow' | 'ask' | 'deny'; sandbox?: boolean }[];
+  always: { kind: PermissionKindName; pattern: string; action: 'allow' | 'ask' | 'deny'; sandbox?: boolean; hosts?: string[] }[];
   /** Commands: true runs inside the OS sandbox, false outside it (the card says so); absent: no sandbox applies. */
   sandboxed?: boolean;
   /** For edits: the proposed change as a unified diff. */

@@ -230,7 +230,9 @@ export class AgentHost {
     if (JSON.stringify(patterns) === JSON.stringify(proposed)) return { answered: w.queue.answer(p.id, { answer: 'always' }) };
     // An edited rule: saved as the person wrote it, and this call allowed once.
     // A card for running outside the sandbox saves rules that say so, edited or not.
-    await w.project.addRules(patterns.map((pattern) => ({ kind: req.kind, pattern, action: 'allow' as const, ...(req.sandboxed === false ? { sandbox: false } : {}) })));
+    // A network card's rule keeps its host: an edited command pattern must not open every host.
+    const hosts = req.always[0]?.hosts;
+    await w.project.addRules(patterns.map((pattern) => ({ kind: req.kind, pattern, action: 'allow' as const, ...(req.sandboxed === false ? { sandbox: false } : {}), ...(hosts ? { hosts } : {}) })));
     return { answered: w.queue.answer(p.id, { answer: 'once' }) };
   }
 
