@@ -81,3 +81,31 @@ test('a background process shows in the pane with its port and live log; Stop ki
   await expect.poll(() => fetch(`http://127.0.0.1:${port}/`).then(() => 'open', () => 'closed')).toBe('closed');
   await page.screenshot({ path: path.join(SHOTS, 'pane-killed.png') });
 });
+
+test('a host no rule names is a network card; denied, the card and the settings say it was refused', async ({ page }) => {
+  const steps: ScriptedReply[] = [
+    { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'curl -fsS --max-time 60 http://other.test/', description: 'Fetch another host' }) }] },
+    { content: 'It was refused.' },
+  ];
+  const net = await startAgentProject('network-card', { 'README.md': '# net\n' }, (req) => steps[(req.body.messages ?? []).filter((m) => m.role === 'tool').length] ?? { content: 'Done.' }, {
+    settings: { permissions: [{ kind: 'network', pattern: 'curl *', action: 'allow', hosts: ['allowed.test'] }] },
+  });
+  try {
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.goto(net.served.url);
+    await page.getByTestId('agent-tab').click();
+    await page.getByTestId('chat-input').fill('fetch it');
+    await page.getByTestId('chat-input').press('Enter');
+    const card = page.locator('[data-testid="approval-card"][data-kind="network"]');
+    await expect(card).toContainText('other.test:80 from curl -fsS --max-time 60 http://other.test/');
+    await page.screenshot({ path: path.join(SHOTS, 'network-card.png') });
+    await card.getByTestId('approval-deny').click();
+    const tool = page.locator('[data-testid="tool-call"][data-tool="bash"]').last();
+    await expect(tool.getByTestId('tool-call-network')).toContainText('Refused other.test');
+    await page.getByTestId('settings-open').click();
+    await expect(page.getByTestId('settings-network-log')).toContainText('refused other.test:80 by curl -fsS --max-time 60 http://other.test/');
+    await page.screenshot({ path: path.join(SHOTS, 'network-settings.png') });
+  } finally {
+    await net.stop();
+  }
+});

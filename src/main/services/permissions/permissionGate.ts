@@ -157,6 +157,10 @@ export class PermissionGate {
     try {
       await this.ask({ query: { kind: 'bash', command }, tool, summary: `${target.host}:${target.port}${where} from ${command}`, signal }, d, null, true);
     } catch (err) {
+      // The card already named the host and the command: the reason says only who said no.
+      const details = err instanceof PermissionDeniedError ? (err.details as { denied_by?: string; message?: string }) : undefined;
+      if (details?.denied_by === 'user') return { allowed: false, named: false, reason: `the person denied it${details.message ? `: "${details.message}"` : ''}` };
+      if (details?.denied_by === 'unattended') return { allowed: false, named: false, reason: `nobody can approve it here. ${ruleToAdd(d.always)}` };
       return { allowed: false, named: false, reason: (err as Error).message };
     }
     return { allowed: true, named: !!target.privateAddress, reason: 'allowed by the person' };
