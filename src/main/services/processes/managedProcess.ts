@@ -79,7 +79,15 @@ export class ManagedProcess {
 
   async start(): Promise<void> {
     const shell = selectShell({ posixOnly: true });
-    const launch = await prepareLaunch({ shell: shell.path, command: this.spec.command, cwd: this.spec.cwd, sandbox: this.spec.sandbox, forwardPorts: true });
+    let launch: Launch;
+    try {
+      launch = await prepareLaunch({ shell: shell.path, command: this.spec.command, cwd: this.spec.cwd, sandbox: this.spec.sandbox, forwardPorts: true });
+    } catch (err) {
+      // It never ran: it must not count against the running limit.
+      this.push(Buffer.from(`Could not start: ${(err as Error).message}\n`));
+      this.finish('exited', 127, null);
+      throw err;
+    }
     this.launch = launch;
     const child = spawn(launch.program, launch.argv, {
       cwd: this.spec.cwd,
