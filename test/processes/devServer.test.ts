@@ -98,11 +98,13 @@ d('a dev server in the sandbox, started, reached, reloaded and stopped by the ag
     const vitePort = await freePort();
     const nodePort = await freePort();
     const fromHost: string[] = [];
-    const steps = [
+    const hostPort = { vite: vitePort, node: nodePort };
+    const steps = () => [
       [call('c1', 'bash', { command: `APP_PORT=${vitePort} npm run dev`, description: 'Start vite', run_in_background: true, wait_for: { port: vitePort, timeout: 90_000 } })],
       [call('c2', 'bash', { command: `node server.cjs ${nodePort}`, description: 'Start a node server', run_in_background: true, wait_for: { port: nodePort, timeout: 30_000 } })],
-      [call('c3', 'webfetch', { url: `http://127.0.0.1:${vitePort}/`, format: 'html' })],
-      [call('c4', 'webfetch', { url: `http://127.0.0.1:${nodePort}/`, format: 'text' })],
+      // Where each is reachable on this machine, as the start's result says (the same port unless it was taken here).
+      [call('c3', 'webfetch', { url: `http://127.0.0.1:${hostPort.vite}/`, format: 'html' })],
+      [call('c4', 'webfetch', { url: `http://127.0.0.1:${hostPort.node}/`, format: 'text' })],
       [call('c5', 'read_file', { path: 'index.html' })],
       [call('c6', 'edit_file', { path: 'index.html', old_str: 'Hello from vite', new_str: 'Hello again from vite' })],
       [call('c7', 'process_wait', { id: 'proc-1', wait_for: { regex: 'page reload' }, timeout: 30_000 })],
@@ -112,11 +114,14 @@ d('a dev server in the sandbox, started, reached, reloaded and stopped by the ag
     llm.respondWith(async (req) => {
       const done = (req.body.messages ?? []).filter((m) => m.role === 'tool').length;
       // While both run, a plain HTTP client on this machine reaches them too.
-      if (done === 4) fromHost.push(...(await Promise.all([get(vitePort), get(nodePort)].map((p) => p.catch((e: Error) => `failed: ${e.message}`)))));
+      const reachable = (id: string) => Number(/reachable from this machine at http:\/\/127\.0\.0\.1:(\d+)\//.exec(String(req.body.messages?.find((m) => m.tool_call_id === id)?.content))?.[1]);
+      if (done === 2) Object.assign(hostPort, { vite: reachable('c1') || vitePort, node: reachable('c2') || nodePort });
+      if (done === 4) fromHost.push(...(await Promise.all([get(hostPort.vite), get(hostPort.node)].map((p) => p.catch((e: Error) => `failed: ${e.message}`)))));
+      const plan = steps();
       // The next step is the one after all calls answered so far.
       let next = 0;
-      for (let answered = 0; next < steps.length && answered < done; next++) answered += steps[next]!.length;
-      return next < steps.length ? { toolCalls: steps[next]! } : { content: 'Done.' };
+      for (let answered = 0; next < plan.length && answered < done; next++) answered += plan[next]!.length;
+      return next < plan.length ? { toolCalls: plan[next]! } : { content: 'Done.' };
     });
     const { signal: _s, ...toolContext } = createToolContext(services, { corrector: null });
     const agent = new Agent({ llm: new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'scripted' }), registry: createToolRegistry(), toolContext, systemPrompt: 'test' });
@@ -142,6 +147,6 @@ d('a dev server in the sandbox, started, reached, reloaded and stopped by the ag
     expect(ok('c9').data).toMatchObject({ status: 'killed' });
     expect(ok('c10').data).toMatchObject({ status: 'killed' });
     expect(processesIn(root)).toEqual([]);
-    await expect(get(vitePort)).rejects.toThrow();
+    await expect(get(hostPort.vite)).rejects.toThrow();
   });
 });
