@@ -262,7 +262,7 @@ export interface ApprovalRequestView {
   /** The rule that made it ask, as text; null: no rule (the built-in default). */
   rule: string | null;
   /** What "allow always" would add to .loupe/config.json. */
-  always: { kind: PermissionKindName; pattern: string; action: 'allow' | 'ask' | 'deny'; sandbox?: boolean }[];
+  always: { kind: PermissionKindName; pattern: string; action: 'allow' | 'ask' | 'deny'; sandbox?: boolean; hosts?: string[] }[];
   /** Commands: true runs inside the OS sandbox, false outside it (the card says so); absent: no sandbox applies. */
   sandboxed?: boolean;
   /** For edits: the proposed change as a unified diff. */
@@ -335,6 +335,68 @@ export interface SandboxStatusView {
   install: string | null;
   /** An untrusted config asks for "off"; it is ignored until the folder is trusted. */
   ignored_off: boolean;
+  /** The hosts sandboxed commands asked the proxy for lately, newest first. */
+  network_log?: NetworkLogEntry[];
+}
+
+/** One host a sandboxed command's proxy was asked for, and what was decided. */
+export interface NetworkLogEntry {
+  at: string;
+  command: string;
+  /** host:port */
+  host: string;
+  allowed: boolean;
+  reason: string;
+}
+
+/** Where a sandboxed process's port is reachable on this machine (127.0.0.1). */
+export interface PortForwardView {
+  /** The port inside the sandbox. */
+  port: number;
+  host_port: number;
+}
+
+/** What the sandbox's proxy let a command reach, and what it refused. */
+export interface NetworkActivityView {
+  reached: string[];
+  refused: { host: string; reason: string }[];
+}
+
+/** A background process (bash run_in_background), as the tools, the Processes pane and the CLI see it. */
+export interface ProcessView {
+  process_id: string;
+  command: string;
+  description: string | null;
+  /** Workspace-relative folder ('' for the root). */
+  cwd: string;
+  pid: number | null;
+  /** starting: waiting for its wait_for; running: nothing to wait for; ready: wait_for met. */
+  status: 'starting' | 'running' | 'ready' | 'exited' | 'killed';
+  exit_code: number | null;
+  signal: string | null;
+  /** Why it was stopped: a request, the idle limit, the workspace closing. */
+  kill_reason: string | null;
+  sandboxed: boolean;
+  /** Ports it listens on (inside the sandbox when sandboxed). */
+  ports: number[];
+  forwards: PortForwardView[];
+  started_at: string;
+  ended_at: string | null;
+  session_id: string;
+  correlation_id: string | null;
+  output_bytes: number;
+  /** The full log, workspace-relative; null when it could not be written. */
+  log_path: string | null;
+  network: NetworkActivityView | null;
+}
+
+/** The start of a process's log for the viewer; later bytes arrive as `processes.data`. */
+export interface ProcessLogView {
+  id: string;
+  data: string;
+  /** Byte offsets of the stream: `data` covers [from, to). */
+  from: number;
+  to: number;
 }
 
 /** Requests: renderer → host. `params` in, `result` out. */
@@ -356,6 +418,14 @@ export interface HostRequests {
   'terminal.ack': { params: { id: string; chars: number }; result: void };
   'terminal.kill': { params: { id: string }; result: void };
   'terminal.list': { params: void; result: TerminalInfo[] };
+  'processes.list': { params: void; result: ProcessView[] };
+  /** Stops the process and its whole family. */
+  'processes.kill': { params: { id: string }; result: ProcessView };
+  'processes.restart': { params: { id: string }; result: ProcessView };
+  /** Shows this process's log (its newest bytes now, the rest as `processes.data`); id null: none. */
+  'processes.watch': { params: { id: string | null }; result: ProcessLogView | null };
+  /** Flow control, as for terminals: characters of `processes.data` the viewer has written. */
+  'processes.ack': { params: { id: string; chars: number }; result: void };
   /** The folded modification log, newest first. */
   'modlog.list': { params: ModificationQuery; result: { modifications: ModificationView[]; total: number } };
   /** Before/after content of one modification. */
@@ -422,6 +492,10 @@ export interface HostEvents {
   'modlog.changed': { count: number };
   'terminal.data': { id: string; data: string };
   'terminal.exit': { id: string; exitCode: number; signal?: number };
+  /** The background processes changed (started, ready, ports, exited): the whole list. */
+  'processes.changed': { processes: ProcessView[] };
+  /** More of the watched process's log; `skipped`: bytes left out while the viewer was behind. */
+  'processes.data': { id: string; data: string; offset: number; skipped?: number };
   'chat.event': { session_id: string; event: ChatEvent };
   'approvals.changed': { requests: ApprovalRequestView[] };
   /** On open, when the folder's config changes, and when trust is given or declined. */
@@ -472,6 +546,11 @@ const requestChannelMap = {
   'terminal.ack': true,
   'terminal.kill': true,
   'terminal.list': true,
+  'processes.list': true,
+  'processes.kill': true,
+  'processes.restart': true,
+  'processes.watch': true,
+  'processes.ack': true,
   'modlog.list': true,
   'modlog.diff': true,
   'modlog.fileDiff': true,
@@ -514,6 +593,8 @@ const eventChannelMap = {
   'modlog.changed': true,
   'terminal.data': true,
   'terminal.exit': true,
+  'processes.changed': true,
+  'processes.data': true,
   'chat.event': true,
   'approvals.changed': true,
   'trust.changed': true,

@@ -11,6 +11,7 @@ import { completeFolder } from '../services/workspace/pathCompletion';
 import { AgentHost } from './agent';
 import type { LlmSettingsFileOptions } from './llmSettings';
 import { TrustHost } from './trust';
+import { ProcessesHost } from './processes';
 import { Workspace } from './workspace';
 import { LOUPE_VERSION } from './version';
 import { describeProblem, type ConfigProblem } from '../services/config/validate';
@@ -41,6 +42,7 @@ export class Host {
   private readonly handlers: Handlers;
   private readonly agent: AgentHost;
   private readonly trust: TrustHost;
+  private readonly processes: ProcessesHost;
   private readonly user: UserSettings;
   private readonly logger: Logger;
 
@@ -54,6 +56,7 @@ export class Host {
     });
     this.agent = new AgentHost({ user: this.user, emit: (e, p) => this.emit(e, p), services: () => this.ws().services, keys: opts.keys, logger: this.logger, logFile: opts.logFile });
     this.trust = new TrustHost(this.user);
+    this.processes = new ProcessesHost((e, p) => this.emit(e, p));
     this.handlers = this.createHandlers();
   }
 
@@ -89,6 +92,7 @@ export class Host {
       const old = this.workspace;
       await old?.dispose();
       this.workspace = next;
+      this.processes.attach(next.services.processes);
       if (old && old.services !== next.services) await this.release(old.services);
       await this.recent.add(next.info.root).catch(() => undefined);
       // Config problems become notices of the folder before it is announced, so every client sees them.
@@ -107,6 +111,7 @@ export class Host {
 
   async dispose(): Promise<void> {
     this.terminals.dispose();
+    this.processes.detach();
     await this.agent.dispose();
     await this.workspace?.dispose();
     await this.workspace?.services.dispose();
@@ -201,6 +206,11 @@ export class Host {
       'terminal.ack': (p) => this.terminals.ack(str(obj(p).id, 'id'), p.chars),
       'terminal.kill': (p) => this.terminals.kill(str(obj(p).id, 'id')),
       'terminal.list': () => this.terminals.list(),
+      'processes.list': () => this.processes.list(),
+      'processes.kill': (p) => this.processes.kill(str(obj(p).id, 'id')),
+      'processes.restart': (p) => this.processes.restart(str(obj(p).id, 'id')),
+      'processes.watch': (p) => this.processes.watchLog(obj(p).id === null ? null : str(p.id, 'id')),
+      'processes.ack': (p) => this.processes.ack(str(obj(p).id, 'id'), Number(p.chars)),
       'modlog.list': (p) => this.ws().review.list(p ?? {}),
       'modlog.diff': (p) => this.ws().review.diff(str(obj(p).modification_id, 'modification_id')),
       'modlog.fileDiff': (p) => this.ws().review.fileDiff(str(obj(p).path, 'path')),

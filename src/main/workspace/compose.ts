@@ -17,6 +17,10 @@ import { ProjectConfig, type ConfigProblem } from '../services/permissions/proje
 import { PermissionEngine } from '../services/permissions/ruleEngine';
 import { sandboxStatus } from '../services/permissions/sandboxPlan';
 import { PtyService, type PtyEvents } from '../services/pty/ptyService';
+import { ProcessManager } from '../services/processes/processManager';
+import type { NetworkLogEntry } from '../../shared/contract';
+
+const NETWORK_LOG_KEEP = 50;
 import { SandboxProbe } from '../services/sandbox/probe';
 import { SessionStore } from '../services/sessions/sessionStore';
 import { CommandCapture } from '../services/snapshots/commandCapture';
@@ -64,6 +68,10 @@ export class WorkspaceServices {
   readonly sandbox: SandboxProbe;
   /** What commands write, recorded as modifications (snapshots of the work tree around each). */
   readonly captures: CommandCapture;
+  /** Background processes (bash run_in_background); all stopped when the workspace is disposed. */
+  readonly processes: ProcessManager;
+  /** The hosts sandboxed commands' proxies asked about lately (the settings show them). */
+  readonly networkLog: NetworkLogEntry[] = [];
   private readonly warningListeners = new Set<(message: string) => void>();
 
   constructor(
@@ -82,6 +90,10 @@ export class WorkspaceServices {
     this.permissions = new PermissionGate(this.engine, this.queue, {
       persist: (rules) => this.project.addRules(rules),
       onWarning: (message) => this.warn(message),
+      onHostDecision: (entry) => {
+        this.networkLog.push(entry);
+        if (this.networkLog.length > NETWORK_LOG_KEEP) this.networkLog.splice(0, this.networkLog.length - NETWORK_LOG_KEEP);
+      },
     });
     this.sessions = new SessionStore(root);
     this.index = new FileIndex(root);
@@ -91,6 +103,15 @@ export class WorkspaceServices {
       return git && git.prefix === '' ? { objects: git.objectsDir, index: git.indexFile, exclude: git.excludeFile } : null;
     });
     this.captures = new CommandCapture(snapshots, this.modlog, logger);
+    this.processes = new ProcessManager({
+      root,
+      // The project's limits, then the user's; the manager fills in the defaults.
+      limits: async () => {
+        const own = (await this.project.load()).config.limits ?? {};
+        const user = this.user.processLimits();
+        return { maxRunning: own.max_processes ?? user.max_processes, idleMs: own.process_idle_ms ?? user.process_idle_ms };
+      },
+    });
   }
 
   /** Whether commands run sandboxed here, as the settings and the agent's system prompt say it. */
@@ -121,6 +142,7 @@ export class WorkspaceServices {
       signal: req.signal ?? new AbortController().signal,
       corrector: req.corrector,
       logger: req.logger ?? this.logger,
+      processes: this.processes,
     };
   }
 
@@ -128,7 +150,7 @@ export class WorkspaceServices {
   async dispose(): Promise<void> {
     this.warningListeners.clear();
     this.index.dispose();
-    await Promise.all([this.sessions.flush(), this.modlog.dispose(), this.captures.dispose()]);
+    await Promise.all([this.sessions.flush(), this.modlog.dispose(), this.captures.dispose(), this.processes.dispose()]);
   }
 
   private warn(message: string): void {

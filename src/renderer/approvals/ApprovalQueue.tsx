@@ -79,7 +79,7 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       {editing && (
         <div className="approval-always">
           <label>
-            Rule to save in .loupe/config.json ({req.kind}, allow), one pattern per line:
+            Rule to save in .loupe/config.json ({req.kind}, allow{req.always[0]?.hosts ? `, hosts ${req.always[0].hosts.join(', ')}` : ''}), one pattern per line:
             <textarea className="text-input" data-testid="approval-always-patterns" rows={Math.max(1, patterns.split('\n').length)} value={patterns} onChange={(e) => setPatterns(e.target.value)} autoFocus />
           </label>
         </div>
@@ -100,7 +100,7 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
             data-testid="approval-allow-always"
             disabled={busy || req.always.length === 0}
             onClick={() => setEditing(true)}
-            title={req.always.length ? `Allow always: adds ${req.always.map((r) => `${r.kind} "${r.pattern}"`).join(', ')}` : 'No rule can allow this (it is only known at run time).'}
+            title={req.always.length ? `Allow always: adds ${req.always.map((r) => `${r.kind} "${r.pattern}"${r.hosts ? ` for ${r.hosts.join(', ')}` : ''}`).join(', ')}` : 'No rule can allow this (it is only known at run time).'}
           >
             Allow always…
           </button>

@@ -16,13 +16,26 @@ function describeBlocked(blocked: unknown): string {
   return JSON.stringify(blocked);
 }
 
+/** The hosts the sandbox's proxy let through or refused (bash data.network), when there are any. */
+function networkOf(v: unknown): { reached: string[]; refused: { host: string; reason: string }[] } | null {
+  if (!v || typeof v !== 'object') return null;
+  const n = v as { reached?: unknown; refused?: unknown };
+  const reached = Array.isArray(n.reached) ? n.reached.filter((x): x is string => typeof x === 'string') : [];
+  const refused = Array.isArray(n.refused) ? n.refused.filter((x): x is { host: string; reason: string } => typeof x?.host === 'string' && typeof x?.reason === 'string') : [];
+  return reached.length || refused.length ? { reached, refused } : null;
+}
+
 export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   const showModificationInReview = useApp((s) => s.showModificationInReview);
+  const revealProcess = useApp((s) => s.revealProcess);
   const waiting = useApp((s) => item.status === 'running' && s.approvals.some((a) => a.call_id === item.id));
   const [showArgs, setShowArgs] = useState(false);
   // Commands: their live output; edits: the numbered preview of the result.
   const [showOutput, setShowOutput] = useState(item.effect !== 'read');
   const modId = typeof item.data?.modification_id === 'string' ? item.data.modification_id : null;
+  // A background start (bash run_in_background) links to its row in the Processes pane.
+  const procId = typeof item.data?.process_id === 'string' ? item.data.process_id : null;
+  const network = networkOf(item.data?.network);
   const summary = item.summary;
   const label = waiting ? 'waiting for approval' : item.status === 'running' ? 'running' : item.status === 'done' ? 'done' : 'failed';
   return (
@@ -65,7 +78,22 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
             Open diff
           </button>
         )}
+        {procId && (
+          <button type="button" className="link-btn" data-testid="tool-process-link" data-process-id={procId} title={`Show ${procId} in the Processes pane`} onClick={() => revealProcess(procId)}>
+            {procId} in Processes
+          </button>
+        )}
       </div>
+      {network && (
+        <div className="tool-network" data-testid="tool-call-network">
+          {network.reached.length > 0 && <div>Reached: {network.reached.join(', ')}</div>}
+          {network.refused.map((r) => (
+            <div key={r.host} className="tool-network-refused">
+              Refused {r.host}: {r.reason}
+            </div>
+          ))}
+        </div>
+      )}
       {showArgs && <pre className="tool-args">{pretty(item.args, item.argsText)}</pre>}
       {/* A sandbox block is told once, in the person's words below; the model's wording stays in the output. */}
       {item.error && item.errorCode !== 'SANDBOX_BLOCKED' && (

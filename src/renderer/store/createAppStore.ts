@@ -6,6 +6,7 @@ import { createChatSlice } from './chatSlice';
 import { createConnectionSlice } from './connectionSlice';
 import { createPanelsSlice } from './panelsSlice';
 import { createPromptSlice } from './promptSlice';
+import { createProcessesSlice } from './processesSlice';
 import { createReviewSlice } from './reviewSlice';
 import { createSettingsSlice } from './settingsSlice';
 import { createTerminalSlice } from './terminalSlice';
@@ -35,6 +36,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createTrustSlice(set, get, deps),
     ...createUndoSlice(set, get, deps),
     ...createPromptSlice(set, get, deps),
+    ...createProcessesSlice(set, get, deps),
   }));
 }
 
@@ -63,6 +65,8 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
     client.on('modlog.changed', () => act().modlogChanged()),
     client.on('terminal.data', ({ id, data }) => act().terminalData(id, data)),
     client.on('terminal.exit', ({ id, exitCode }) => act().terminalExited(id, exitCode)),
+    client.on('processes.changed', ({ processes }) => act().processesChanged(processes)),
+    client.on('processes.data', ({ id, data, skipped }) => act().processData(id, data, skipped)),
     client.on('chat.event', ({ session_id, event }) => act().chatEvent(session_id, event)),
     client.on('chat.event', ({ session_id, event }) => {
       if (event.type === 'system_prompt' && session_id === act().chatSessionId) act().systemPromptSent({ text: event.text, files: event.files, skipped: event.skipped });
@@ -83,6 +87,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
           void act().loadChatSessions();
           void act().loadApprovals();
           void act().loadEditsMode();
+          void act().loadProcesses();
         }
       } else if (s.openFile !== prev.openFile && s.openFile?.status === 'loading' && s.diff) act().closeDiff();
       // What the open session's model was (or, before its first request, would be) told.

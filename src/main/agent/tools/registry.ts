@@ -15,6 +15,10 @@ import { codeModifyTool } from './codeModify';
 import { runTestsTool } from './runTests';
 import { codeRollbackTool } from './codeRollback';
 import { modificationLogTool } from './modificationLog';
+import { processListTool } from './processList';
+import { processOutputTool } from './processOutput';
+import { processKillTool } from './processKill';
+import { processWaitTool } from './processWait';
 
 export function failure(err: unknown): ToolResult {
   const e = toWireError(err);
@@ -133,5 +137,9 @@ export function createToolRegistry(): ToolRegistry {
     .register(codeModifyTool)
     .register(runTestsTool)
     .register(codeRollbackTool)
-    .register(modificationLogTool);
+    .register(modificationLogTool)
+    .register(processListTool)
+    .register(processOutputTool)
+    .register(processKillTool)
+    .register(processWaitTool);
 }

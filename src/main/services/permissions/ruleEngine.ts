@@ -10,6 +10,7 @@ import { judgePaths, mayMatchUnder } from './pathDecisions';
 import { coversPath, expandHome, matchCommand, matchPath, matchUrl, pathCoverer, pathMatcher } from './patterns';
 import type { SandboxAvailability } from '../sandbox/types';
 import { planSandbox, type SandboxPlan } from './sandboxPlan';
+import { decideHost, type HostDecision, type HostTarget } from './hostRules';
 import type { EditsMode, ProjectRules } from './projectConfig';
 import { describeRule, type Decision, type PermissionAction, type PermissionKind, type PermissionRule, type SourcedRule } from './types';
 
@@ -84,6 +85,13 @@ export class PermissionEngine {
     const availability = (await this.opts.sandbox?.()) ?? { available: false, kind: null, reason: 'no sandbox probe was given', install: null };
     const parts = (await analyseCommand(command)).commands.filter((c) => !c.control).map((c) => c.text);
     return planSandbox(this.sandboxMode(project), availability, parts, rules);
+  }
+
+  /** Whether a sandboxed command with a network grant may reach this host through its proxy. */
+  async decideHost(command: string, target: HostTarget): Promise<HostDecision> {
+    const { rules } = await this.loadRules();
+    const parts = (await analyseCommand(command)).commands.filter((c) => !c.control).map((c) => c.text);
+    return decideHost(parts, rules, target);
   }
 
   /** A trusted project's key wins, then the user's; an untrusted "off" was already set aside. */

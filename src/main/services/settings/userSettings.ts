@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { InvalidArgumentError } from '../../errors';
 import { ProblemReporter, checkText, describeProblem, type ConfigProblem } from '../config/validate';
 import { PermissionRuleSchema, type PermissionRule } from '../permissions/types';
+import { ProcessLimitsSchema } from '../config/loupeConfig';
 import { writeJsonAtomic } from './atomicJson';
 
 const TrustSchema = z.object({ config_sha256: z.string().regex(/^[0-9a-f]{64}$/), trusted_at: z.string().optional() });
@@ -20,6 +21,8 @@ export const SettingsSchema = z.object({
   permissions: z.array(PermissionRuleSchema).optional(),
   /** Commands in the OS sandbox for every project ("auto", the default) or never; a trusted project's own key wins. */
   sandbox: z.enum(['auto', 'off']).optional(),
+  /** Limits for every workspace where its own `.loupe/config.json` does not set them (background processes). */
+  limits: ProcessLimitsSchema.optional(),
   /** Realpath of a workspace → the sha256 of the `.loupe/config.json` bytes the person trusted. */
   trusted_folders: z.record(z.string(), TrustSchema).optional(),
   llm: z
@@ -41,7 +44,9 @@ export type LlmSection = NonNullable<z.output<typeof SettingsSchema>['llm']>;
 
 export const SETTINGS_FILE = 'settings.json';
 
-type Loaded = { key: string; rules: PermissionRule[]; sandbox?: 'auto' | 'off'; trusted: Record<string, string>; llm: LlmSection; problems: ConfigProblem[] };
+type ProcessLimitsSection = NonNullable<z.output<typeof SettingsSchema>['limits']>;
+
+type Loaded = { key: string; rules: PermissionRule[]; sandbox?: 'auto' | 'off'; limits?: ProcessLimitsSection; trusted: Record<string, string>; llm: LlmSection; problems: ConfigProblem[] };
 
 const EMPTY: Loaded = { key: '', rules: [], trusted: {}, llm: {}, problems: [] };
 
@@ -69,6 +74,9 @@ export class UserSettings {
 
   /** The user's "sandbox" setting; undefined when unset. */
   sandboxMode = (): 'auto' | 'off' | undefined => this.load().sandbox;
+
+  /** The user's limits for background processes; {} when unset. */
+  processLimits = (): ProcessLimitsSection => this.load().limits ?? {};
 
   /** The model settings as saved; fields that fail the schema are left out. */
   llm(): LlmSection {
@@ -142,7 +150,7 @@ export class UserSettings {
     }
     const { value, problems } = checkText(text, SettingsSchema, this.file);
     const trusted = Object.fromEntries(Object.entries(value.trusted_folders ?? {}).map(([root, t]) => [root, t.config_sha256]));
-    this.cache = { key, rules: value.permissions ?? [], ...(value.sandbox ? { sandbox: value.sandbox } : {}), trusted, llm: value.llm ?? {}, problems };
+    this.cache = { key, rules: value.permissions ?? [], ...(value.sandbox ? { sandbox: value.sandbox } : {}), ...(value.limits ? { limits: value.limits } : {}), trusted, llm: value.llm ?? {}, problems };
     this.reporter.found(problems);
     return this.cache;
   }
