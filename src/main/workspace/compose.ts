@@ -5,7 +5,7 @@
 // folder. The user's settings and the terminals are built here too, once per process, for
 // the front ends that need them. Nothing here is module state: dropping the returned object
 // drops the workspace. test/architecture.test.ts keeps these constructors out of other files.
-import type { SandboxStatusView } from '../../shared/contract';
+import type { NetworkLogEntry, SandboxStatusView } from '../../shared/contract';
 import type { Logger } from '../services/log/logger';
 import type { EditCorrector } from '../agent/edit/corrector';
 import type { ToolContext } from '../agent/tools/types';
@@ -18,9 +18,6 @@ import { PermissionEngine } from '../services/permissions/ruleEngine';
 import { sandboxStatus } from '../services/permissions/sandboxPlan';
 import { PtyService, type PtyEvents } from '../services/pty/ptyService';
 import { ProcessManager } from '../services/processes/processManager';
-import type { NetworkLogEntry } from '../../shared/contract';
-
-const NETWORK_LOG_KEEP = 50;
 import { SandboxProbe } from '../services/sandbox/probe';
 import { SessionStore } from '../services/sessions/sessionStore';
 import { CommandCapture } from '../services/snapshots/commandCapture';
@@ -28,6 +25,8 @@ import { WorkTreeSnapshots } from '../services/snapshots/workTreeSnapshots';
 import { UserSettings } from '../services/settings/userSettings';
 import { FileIndex } from '../services/workspace/fileIndex';
 import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watcher';
+
+const NETWORK_LOG_KEEP = 50;
 
 /**
  * How a permission question is answered. `person`: it waits, as a card, until someone answers
