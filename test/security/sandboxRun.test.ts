@@ -263,6 +263,9 @@ d('the bash tool with a sandbox grant', () => {
     ({
       root: ws.dir,
       signal: new AbortController().signal,
+      session: { id: 'sandbox-test' },
+      // What a command writes is another test's subject (test/tools/commandWrites): here it just runs.
+      captures: { around: async (_req: unknown, run: () => Promise<unknown>) => ({ value: await run(), capture: { group_id: null, files: [], ignored_changed: null, not_recorded: [] } }) },
       permissions: {
         authorize: async (input: unknown) => (seen.push(input), { decision: { action: 'allow' }, by: 'rule', sandbox: grant }),
         project: async () => ({ rules: [{ kind: 'read', pattern: 'secrets/**', action: 'deny' }], problems: [], config: {} }),
