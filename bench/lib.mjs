@@ -230,7 +230,7 @@ export function loopOverheads(events) {
  * Bundles one source module (TypeScript) for a benchmark with rolldown, Vite's `?raw` imports
  * included (the sandbox's network bridge ships as one), into `dir/name`.
  */
-export async function bundleSource(rel, dir, name) {
+export async function bundleSource(rel, dir, name, { external } = {}) {
   const { build } = await import('rolldown');
   const { readFileSync } = await import('node:fs');
   const raw = {
@@ -245,6 +245,6 @@ export async function bundleSource(rel, dir, name) {
     },
   };
   const out = path.join(dir, name);
-  await build({ input: path.join(ROOT, rel), platform: 'node', plugins: [raw], output: { file: out, format: 'esm' }, logLevel: 'silent' });
+  await build({ input: path.join(ROOT, rel), platform: 'node', plugins: [raw], ...(external ? { external } : {}), output: { file: out, format: 'esm' }, logLevel: 'silent' });
   return out;
 }

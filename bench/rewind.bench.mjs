@@ -7,8 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'rolldown';
-import { ROOT, generateTree, percentile, report, tempDir } from './lib.mjs';
+import { ROOT, bundleSource, generateTree, percentile, report, tempDir } from './lib.mjs';
 
 const RUNS = 15;
 const dir = await tempDir('loupe-bench-rewind-');
@@ -16,7 +15,7 @@ const dir = await tempDir('loupe-bench-rewind-');
 const cache = path.join(ROOT, 'node_modules', '.cache', 'loupe-bench');
 await mkdir(cache, { recursive: true });
 const file = path.join(cache, 'compose.mjs');
-await build({ input: path.join(ROOT, 'src/main/workspace/compose.ts'), platform: 'node', output: { file, format: 'esm' }, external: [/^[^./]/], logLevel: 'silent' });
+await bundleSource('src/main/workspace/compose.ts', cache, 'compose.mjs', { external: [/^[^./]/] });
 const { composeWorkspace, openUserSettings } = await import(pathToFileURL(file).href);
 const quiet = { debug() {}, info() {}, warn() {}, error() {}, child() { return quiet; } };
 

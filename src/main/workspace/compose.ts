@@ -104,6 +104,11 @@ export class WorkspaceServices {
     this.captures = new CommandCapture(snapshots, this.modlog, logger);
     this.processes = new ProcessManager({
       root,
+      // What a background process writes becomes its request's modifications when it ends.
+      recorder: {
+        begin: (spec) =>
+          this.captures.begin({ tool: 'bash', command: spec.command, sessionId: spec.sessionId, ...(spec.correlationId ? { correlationId: spec.correlationId } : {}), reason: `in the background: ${spec.description ?? spec.command}` }),
+      },
       // The project's limits, then the user's; the manager fills in the defaults.
       limits: async () => {
         const own = (await this.project.load()).config.limits ?? {};
@@ -149,7 +154,9 @@ export class WorkspaceServices {
   async dispose(): Promise<void> {
     this.warningListeners.clear();
     this.index.dispose();
-    await Promise.all([this.sessions.flush(), this.modlog.dispose(), this.captures.dispose(), this.processes.dispose()]);
+    // Processes first: what each wrote is recorded as it stops, before the log and snapshots close.
+    await this.processes.dispose();
+    await Promise.all([this.sessions.flush(), this.modlog.dispose(), this.captures.dispose()]);
   }
 
   private warn(message: string): void {

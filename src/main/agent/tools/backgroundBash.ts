@@ -11,6 +11,7 @@ export interface BackgroundArgs {
   command: string;
   description?: string;
   wait_for?: WaitForArg;
+  correlation_id?: string;
 }
 
 export async function runInBackground(args: BackgroundArgs, cwd: string, auth: Authorized, ctx: ToolContext): Promise<ToolResult> {
@@ -22,7 +23,8 @@ export async function runInBackground(args: BackgroundArgs, cwd: string, auth: A
       description: args.description,
       sandbox: await sandboxPolicy(ctx, auth.sandbox, args.command, 'bash'),
       sessionId: ctx.session.id,
-      correlationId: ctx.correlationId ?? null,
+      // What it writes is recorded under this request when it ends.
+      correlationId: args.correlation_id ?? ctx.correlationId ?? null,
     },
     !!args.wait_for,
   );

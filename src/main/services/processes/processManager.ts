@@ -34,10 +34,17 @@ export interface ProcessEvents {
   onOutput?: (id: string, chunk: Buffer) => void;
 }
 
+/** Brackets a process's life: begun before it starts, ended once it has exited. */
+export interface ProcessRecorder {
+  begin(spec: ProcessSpec): Promise<{ end(): Promise<unknown> }>;
+}
+
 export interface ProcessManagerOptions {
   root: string;
   limits?: () => Promise<Partial<ProcessLimits>> | Partial<ProcessLimits>;
   ringBytes?: number;
+  /** What a process writes to the workspace is recorded around its life (the composition root's capture). */
+  recorder?: ProcessRecorder;
 }
 
 export interface OutputRequest {
@@ -56,6 +63,8 @@ export class ProcessManager {
   private next = 1;
   private idleTimer: NodeJS.Timeout | null = null;
   private disposed = false;
+  /** Recordings of processes that ended, still being written: dispose waits for them. */
+  private readonly ending = new Set<Promise<unknown>>();
 
   constructor(private readonly opts: ProcessManagerOptions) {}
 
@@ -77,13 +86,24 @@ export class ProcessManager {
     const running = [...this.procs.values()].filter((p) => p.alive && p.id !== id);
     if (running.length >= maxRunning) throw new ProcessLimitError(maxRunning, running.map((p) => p.id));
     const pid = id ?? `proc-${this.next++}`;
+    // Begun before the process starts, so nothing it writes can come before the first snapshot.
+    const recording = this.opts.recorder ? await this.opts.recorder.begin(spec).catch(() => null) : null;
+    const end = () => {
+      if (!recording) return;
+      const job = recording.end().catch(() => undefined);
+      this.ending.add(job);
+      void job.finally(() => this.ending.delete(job));
+    };
     const p = new ManagedProcess(pid, spec, {
       root: this.opts.root,
       logDir: path.join(this.opts.root, '.loupe', 'outputs', 'processes'),
       ringBytes: this.opts.ringBytes ?? RING_BYTES,
       onChange: (mp) => this.emit((l) => l.onChanged?.(mp.info())),
       onOutput: (mp, chunk) => this.emit((l) => l.onOutput?.(mp.id, chunk)),
-      onExit: (mp) => this.emit((l) => l.onExited?.(mp.info())),
+      onExit: (mp) => {
+        end();
+        this.emit((l) => l.onExited?.(mp.info()));
+      },
     }, waiting);
     this.procs.get(pid)?.dispose();
     this.procs.set(pid, p);
@@ -156,6 +176,7 @@ export class ProcessManager {
     this.disposed = true;
     if (this.idleTimer) clearInterval(this.idleTimer);
     await this.stopAll('the workspace closed');
+    await Promise.all([...this.ending]);
     for (const p of this.procs.values()) p.dispose();
     this.listeners.clear();
   }
