@@ -16,6 +16,8 @@ export const trailingWhitespace: Strategy = {
     if (!old.trim()) return NONE;
     // Nothing to normalise on either side: skip building the view of a large file.
     if (old === input.oldStr && !TRAILING.test(input.text)) return NONE;
+    // Cheap first: every line must be in the file once its trailing blanks are set aside.
+    if (old.split('\n').some((l) => !input.text.includes(l))) return NONE;
     const view = lineView(input.text, (l) => [0, contentEnd(l)]);
     const vt = view.text;
     if (vt === input.text && old === input.oldStr) return NONE;
