@@ -11,7 +11,7 @@ import { readingsOf } from './locate';
 const MAX_OLD_LINES = 400;
 /** A line the file has more often than this says nothing about where old_str belongs. */
 const MAX_SAME_LINES = 32;
-/** How far around the voted place the alignment looks, in lines. */
+/** How far around the voted place the alignment looks for lines left out or added. */
 const SLACK = 8;
 const CONTEXT = 3;
 
@@ -66,14 +66,20 @@ function closestFor(fileLines: string[], oldStr: string): Omit<Closest, 'reading
   let best: number | null = null;
   for (const [s, n] of votes) if (best === null || n > votes.get(best)! || (n === votes.get(best)! && s < best)) best = s;
   if (best === null) return null;
-  const from = Math.max(0, best - SLACK);
+  // From the earliest start a line of old_str votes for near the best (lines before a left-out
+  // line vote one earlier than those after it), not before: blank lines there would pair up.
+  let from = best;
+  for (const [s] of votes) if (s < from && s >= best - SLACK) from = s;
+  from = Math.max(0, from);
   const to = Math.min(fileLines.length, best + oldLines.length + SLACK);
   const window = fileLines.slice(from, to);
   const origins = alignLines(window.map(key), oldLines.map(key));
   const matched = origins.map((o) => (o.kind === 'equal' ? from + o.from : -1));
-  const firstHit = matched.findIndex((m) => m !== -1);
-  let lastHit = matched.length - 1;
-  while (matched[lastHit] === -1) lastHit--;
+  // The region's ends come from lines with text: a blank line pairs with any blank line.
+  const anchors = matched.flatMap((m, i) => (m !== -1 && key(oldLines[i]) ? [i] : []));
+  if (anchors.length === 0) return null;
+  const firstHit = anchors[0];
+  const lastHit = anchors[anchors.length - 1];
   const first = Math.max(0, matched[firstHit] - firstHit);
   const last = Math.min(fileLines.length - 1, matched[lastHit] + (oldLines.length - 1 - lastHit));
   return {
@@ -114,19 +120,25 @@ export function closestRegion(input: EditInput): Closest | null {
   let best: Closest | null = null;
   for (const r of readingsOf({ ...input, anchor: undefined })) {
     const c = closestFor(fileLines, r.input.oldStr);
-    if (c && (!best || c.agree > best.agree)) best = { ...c, reading: r.name, ...(r.input.anchor !== undefined ? { anchor: r.input.anchor } : {}) };
+    // Of two readings that find as many lines, the one that differs nowhere tells more.
+    if (c && (!best || c.agree > best.agree || (c.agree === best.agree && !c.difference && best.difference))) {
+      best = { ...c, reading: r.name, ...(r.input.anchor !== undefined ? { anchor: r.input.anchor } : {}) };
+    }
   }
   return best;
 }
 
 /**
- * A content slip, not a formatting one: old_str (three lines or more) is all in one region of
- * the file but for one line changed, left out or added, or lines spaced otherwise. No model is
- * asked to patch that up: its answer would quietly change the line the caller got wrong.
+ * What a model cannot settle better than the message can: old_str is all in one region of the
+ * file but its line numbers or spacing (nothing to correct but where to look), or, three
+ * lines or more long, but for one line changed, left out or added (a content slip: a model's
+ * answer would quietly change the line the caller got wrong).
  */
 export function isNearMiss(c: Closest | null): boolean {
-  if (!c || c.oldCount < 3 || c.agree < 2) return false;
+  if (!c) return false;
   const regionCount = c.last - c.first + 1;
+  if (c.agree === c.oldCount && regionCount === c.oldCount) return true;
+  if (c.oldCount < 3 || c.agree < 2) return false;
   return c.oldCount - c.agree + (regionCount - c.agree) <= 2;
 }
 

@@ -5,6 +5,7 @@
 // composition of deterministic steps, each keeping its own rule, never a fuzzy match.
 // Every composition is tried, so one that finds the text somewhere else makes the request
 // ambiguous: it is refused, naming every place, instead of applied to the first.
+import { applySplices } from './splice';
 import { blankLines } from './strategies/blankLines';
 import { exact } from './strategies/exact';
 import { indentation } from './strategies/indentation';
@@ -57,11 +58,12 @@ const spanOf = (input: EditInput, r: Range): [number, number] => [input.lines.li
 
 /**
  * Every composition but the plain exact match. Found only when every composition that finds
- * anything finds it where the first one did (its ranges share lines with the first's: the
- * same place read two ways, where the least risky reading wins); anything found elsewhere
- * makes the request ambiguous.
+ * anything finds it where the first one did (its ranges share lines with the first's), and
+ * those with as many steps as the first would leave the file the same; anything found
+ * elsewhere, or the same place read into two results, makes the request ambiguous.
  */
-export function search(input: EditInput): Search {
+export function search(request: EditInput): Search {
+  const input: EditInput = { ...request, memo: request.memo ?? new Map() };
   const found: { name: string; located: Located }[] = [];
   const others: { name: string; ranges: Range[] }[] = [];
   const tried = new Set(['exact']);
@@ -83,12 +85,24 @@ export function search(input: EditInput): Search {
       return spans.some(([x, y]) => a <= y && x <= b);
     };
     const elsewhere = [...rest.map((f) => ({ name: f.name, ranges: f.located.ranges })), ...others].filter((o) => !o.ranges.every(inside));
-    if (elsewhere.length === 0) return { kind: 'found', located: first.located };
+    // The same place read two ways with as many corrections must come out the same, or nobody
+    // can tell which is meant; a reading with more corrections yields to one with fewer.
+    const peers = rest.filter((f) => stepsIn(f.name) === stepsIn(first.name) && f.located.ranges.every(inside));
+    const outcome = peers.length ? resultOf(input, first.located) : '';
+    const otherwise = peers.filter((f) => resultOf(input, f.located) !== outcome);
+    if (elsewhere.length === 0 && otherwise.length === 0) return { kind: 'found', located: first.located };
+    if (elsewhere.length === 0) return { kind: 'ambiguous', lines: linesOf([first.located.ranges]), by: [first.name, ...otherwise.map((f) => f.name)] };
     return { kind: 'ambiguous', lines: linesOf([first.located.ranges, ...elsewhere.map((o) => o.ranges)]), by: [first.name, ...elsewhere.map((o) => o.name)] };
   }
   if (others.length) return { kind: 'ambiguous', lines: linesOf(others.map((o) => o.ranges)), by: others.map((o) => o.name) };
   return { kind: 'none', tried: [...tried] };
 }
+
+/** The file after the edit as this composition reads it. */
+const resultOf = (input: EditInput, l: Located) => {
+  const replacements = l.render(l.newStr);
+  return applySplices(input.text, l.ranges.map((r, i) => ({ ...r, replacement: replacements[i] })));
+};
 
 /** The first line of each place: ranges that share lines are one place, read two ways. */
 function placesOf(spans: [number, number][]): number[] {

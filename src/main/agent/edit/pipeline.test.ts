@@ -82,7 +82,7 @@ describe('edit pipeline: deterministic views (step 6)', () => {
     ['an indentation shift, new_str shifted alike', 'f() {\n    if (a) {\n        b();\n    }\n}\n', 'if (a) {\n    b();\n}', 'if (a) {\n    c();\n}', 'indentation', 'f() {\n    if (a) {\n        c();\n    }\n}\n'],
     ['a negative indentation shift', 'f() {\n    if (a) {\n        b();\n    }\n}\n', '      if (a) {\n          b();\n      }', '      if (a) {\n          c();\n      }', 'indentation', 'f() {\n    if (a) {\n        c();\n    }\n}\n'],
     ['spaces mapped to tabs, alignment kept', 'func f() {\n\tif x {\n\t\ty()\n\t}\n}\n', '    if x {\n        y()\n    }', '    if x {\n        y()\n        z()\n    }', 'indentation', 'func f() {\n\tif x {\n\t\ty()\n\t\tz()\n\t}\n}\n'],
-    ['one line misaligned, the rest exact: that line corrected in new_str too', 'a:\n    b\n  c\n', 'a:\n  b\n  c', 'a:\n  B\n  c', 'misaligned-line', 'a:\n    B\n  c\n'],
+    ['one line misaligned, the rest exact: that line corrected where new_str repeats it', 'a:\n    b\n  c\n', 'a:\n  b\n  c', 'a:\n  b\n  C', 'misaligned-line', 'a:\n    b\n  C\n'],
     ['stray blank lines around old_str (and new_str)', 'x = 1\ny = 2\n', '\n\ny = 2\n\n', '\n\ny = 3\n\n', 'blank-lines', 'x = 1\ny = 3\n'],
   ])('%s', async (_name, file, oldStr, newStr, strategy, want) => {
     const { text, result } = await editText(file, oldStr, newStr);

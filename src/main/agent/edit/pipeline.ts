@@ -10,6 +10,7 @@ import { DoubledPunctuationError, EditNoChangeError, EditNoOccurrenceError, Edit
 import { escapeSkeleton, looksOverEscaped } from './escaping';
 import { findAll } from './lines';
 import { search } from './locate';
+import { looksNumbered } from './strategies/lineNumberPrefix';
 import { clip, type Logger } from '../../services/log/logger';
 import { MIN_OVERLAP, wordOverlap } from './similarity';
 import { applySplices, doubledMarkAt } from './splice';
@@ -53,7 +54,8 @@ export async function runPipeline(input: EditInput, deps: PipelineDeps): Promise
     else {
       const closest = closestRegion(input);
       const refuse = () => new EditNoOccurrenceError(deps.file, found.tried, closest ? describeClosest(closest, input.text, deps.file) : nearHint(input));
-      if (!deps.corrector || isNearMiss(closest)) throw refuse();
+      // Text copied with its line numbers was copied, not remembered: a model has nothing to add.
+      if (!deps.corrector || isNearMiss(closest) || looksNumbered(input.oldStr)) throw refuse();
       located = await correctWithLlm(input, deps, deps.corrector, stats, mismatch);
       if (!located) throw refuse();
     }

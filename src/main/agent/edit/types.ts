@@ -17,6 +17,15 @@ export interface EditInput {
    * this 1-based line, at its first character. Every strategy's hits are held to it.
    */
   anchor?: number;
+  /** Views of `text` built once per edit and shared by every reading (see `shared`). */
+  memo?: Map<string, unknown>;
+}
+
+/** `build()`, or what it built earlier for the same file text in this edit. */
+export function shared<T>(input: EditInput, key: string, build: () => T): T {
+  if (!input.memo) return build();
+  if (!input.memo.has(key)) input.memo.set(key, build());
+  return input.memo.get(key) as T;
 }
 
 export interface Range {

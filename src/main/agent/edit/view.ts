@@ -1,6 +1,7 @@
 // A normalised view of a text with a way back: each offset in the view maps to an offset in
 // the original, so a match found in the view becomes a splice of the original bytes.
 import { lastAtMost } from './lines';
+import { shared, type EditInput } from './types';
 
 export class View {
   private readonly normAt: number[] = [];
@@ -79,6 +80,10 @@ export function lineView(text: string, keep: (line: string) => [number, number])
   }
   return view;
 }
+
+/** The file without each line's indentation, and without each line's trailing blanks. */
+export const indentless = (input: EditInput): View => shared(input, 'indentless', () => lineView(input.text, (l) => [indentEnd(l), l.length]));
+export const trailless = (input: EditInput): View => shared(input, 'trailless', () => lineView(input.text, (l) => [0, contentEnd(l)]));
 
 export const rstripLines = (s: string): string => s.split('\n').map((l) => l.slice(0, contentEnd(l))).join('\n');
 export const lstripLines = (s: string): string => s.split('\n').map((l) => l.slice(indentEnd(l))).join('\n');

@@ -4,7 +4,7 @@
 import { findAll, isLineStart } from '../lines';
 import { NONE, anchored, countAccepted, judge, type Range, type Strategy } from '../types';
 import { keepUnchangedLines } from '../keepLines';
-import { dropBlankTail, indentEnd, lineView, lstripLines } from '../view';
+import { dropBlankTail, indentEnd, indentless, lstripLines } from '../view';
 
 type Reindent = (indent: string) => string | null;
 type Unit = 'tab' | 2 | 4 | 8;
@@ -105,7 +105,7 @@ export const indentation: Strategy = {
     const old = lstripLines(cut.oldStr);
     // Cheap first: every line must be in the file once its indentation is set aside.
     if (old.split('\n').some((l) => !input.text.includes(l))) return NONE;
-    const view = lineView(input.text, (l) => [indentEnd(l), l.length]);
+    const view = indentless(input);
     const vt = view.text;
     const len = input.text.length;
     const hits: { range: Range; map: Reindent | null }[] = [];

@@ -2,13 +2,12 @@
 // ("f(a,\n      b)" sent as "f(a, b)" or "f(a,b)"). Each line of old_str stands for one line
 // of the file or for a few joined: the line break and the blanks around it become one space
 // or nothing, and everything else must match exactly. new_str gets the file's own lines
-// wherever it repeats a joined line, and a line it rewrites is broken where the file breaks
-// it, when the text around each break is text new_str kept; when it is not, this reading
-// gives up rather than decide where the file's line breaks went.
+// wherever it repeats a joined line, and a line that rewrites one is broken where the file
+// breaks it when new_str kept the text at each break; otherwise it is the model's own line.
 import { diffChars } from 'diff';
 import { alignLines } from '../../../services/modlog/lineAlign';
 import { findAll } from '../lines';
-import { NONE, anchored, countAccepted, judge, type EditInput, type Range, type Strategy } from '../types';
+import { NONE, anchored, countAccepted, judge, shared, type EditInput, type Range, type Strategy } from '../types';
 import { contentEnd, indentEnd } from '../view';
 
 /** The most file lines one line of old_str may stand for. */
@@ -141,17 +140,24 @@ export const joinedLines: Strategy = {
   locate(input) {
     const oldLines = input.oldStr.split('\n');
     const needle = squeeze(input.oldStr);
-    if (!oldLines[0].trim() || !needle) return NONE;
-    const skeleton = squeeze(input.text);
+    if (!needle) return NONE;
+    // Blank lines are never joined: those old_str starts with stand each for one line.
+    const lead = oldLines.findIndex((l) => l.trim());
+    const skeleton = shared(input, 'squeezed', () => squeeze(input.text));
     if (!skeleton.includes(needle)) return NONE;
     const c: Ctx = { input, oldLines, count: input.lines.lineCount + (input.text.endsWith('\n') ? 1 : 0) };
     const places = new Map<number, Fit>();
     const seen = new Set<number>();
     let ambiguous = false;
-    const origin = originOf(input.text);
+    // Lines with text in old_str, first to last: a place with no more file lines than these has no join.
+    const tall = oldLines.length - [...oldLines].reverse().findIndex((l) => l.trim()) - lead;
+    const startOf = originOf(input.text);
+    const endOf = originOf(input.text);
     for (let s = skeleton.indexOf(needle); s !== -1; s = skeleton.indexOf(needle, s + 1)) {
-      // old_str's first line has text, so its first character is on the line the match starts on.
-      const j = input.lines.lineAt(origin(s)) - 1;
+      // The first character of old_str's first line with text is on the first line it stands for.
+      const first = input.lines.lineAt(startOf(s));
+      const j = first - 1 - lead;
+      if (j < 0 || input.lines.lineAt(endOf(s + needle.length - 1)) - first + 1 <= tall) continue;
       if (seen.has(j)) continue;
       seen.add(j);
       const fits = fitsAt(c, j).filter((f) => anchored(input, f.range.start));
@@ -165,43 +171,39 @@ export const joinedLines: Strategy = {
     if (accepted && found.some((f) => breaks(f) !== breaks(found[0]))) return NONE;
     // Two readings of one place would rebuild new_str two ways: nobody can tell which is meant.
     if (ambiguous) return { kind: 'ambiguous', strategy: 'joined-lines', ranges: [...found, ...found].map((f) => f.range) };
-    const newLines = input.newStr.split('\n');
-    if (accepted && found.some((f) => rejoin(input.text, oldLines, newLines, f) === null)) return NONE;
     return judge(input, {
       strategy: 'joined-lines',
       ranges: found.map((f) => f.range),
       newStr: input.newStr,
       correctedOld: found.length ? input.text.slice(found[0].range.start, found[0].range.end) : undefined,
       needle: found.length ? input.text.slice(found[0].range.start, found[0].range.end) : input.oldStr,
-      // A line R4 later rewrites so that its breaks cannot be placed is written as given.
-      render: (n) => found.map((f) => rejoin(input.text, oldLines, n.split('\n'), f) ?? n),
+      render: (n) => found.map((f) => rejoin(input.text, oldLines, n.split('\n'), f)),
     });
   },
 };
 
 /**
  * new_str with each line that repeats a line of old_str replaced by the file text it stood
- * for, and each line that rewrites a joined one broken where the file breaks it; null when
- * such a break cannot be placed.
+ * for, and each line that rewrites a joined one broken where the file breaks it when that is
+ * clear (else written as given: the model's own text).
  */
-function rejoin(text: string, oldLines: string[], newLines: string[], f: Fit): string | null {
-  const out: string[] = [];
-  for (const [j, o] of alignLines(oldLines, newLines).entries()) {
-    if (o.kind === 'inserted') {
-      out.push(newLines[j]);
-      continue;
-    }
-    const g = f.groups[o.from];
-    const line = o.kind === 'equal' ? text.slice(g.from, g.to) : g.joins.length ? splitLike(oldLines[o.from], newLines[j], g.joins) : newLines[j];
-    if (line === null) return null;
-    out.push(line);
-  }
-  return out.join('\n');
+function rejoin(text: string, oldLines: string[], newLines: string[], f: Fit): string {
+  return alignLines(oldLines, newLines)
+    .map((o, j) => {
+      if (o.kind === 'inserted') return newLines[j];
+      const g = f.groups[o.from];
+      if (o.kind === 'equal') return text.slice(g.from, g.to);
+      return (g.joins.length && splitLike(oldLines[o.from], newLines[j], g.joins)) || newLines[j];
+    })
+    .join('\n');
 }
 
-/** `line` (a rewrite of `old`) broken at old's joins, each placed through text both share. */
+/**
+ * `line` (a rewrite of `old`) broken at old's joins, or null when that is not clear: `line`
+ * must keep most of `old`, and each break must sit in text it kept, beside kept text (a kept
+ * space that was the break, or a spot with kept characters on both sides).
+ */
 function splitLike(old: string, line: string, joins: Join[]): string | null {
-  // Where each position of `old` lands in `line`, from the runs of text they share.
   const runs: { o: number; n: number; len: number }[] = [];
   let o = 0;
   let n = 0;
@@ -211,18 +213,17 @@ function splitLike(old: string, line: string, joins: Join[]): string | null {
     if (!p.added) o += len;
     if (!p.removed) n += len;
   }
-  const place = (pos: number): number | null => {
-    const at = new Set(runs.filter((r) => pos >= r.o && pos <= r.o + r.len).map((r) => r.n + (pos - r.o)));
-    return at.size === 1 ? [...at][0] : null;
-  };
+  if (2 * runs.reduce((sum, r) => sum + r.len, 0) < old.length) return null;
   let out = '';
   let from = 0;
   for (const jn of joins) {
-    const start = place(jn.at);
-    const end = place(jn.at + jn.sep.length);
-    if (start === null || end === null || end - start !== jn.sep.length || start < from) return null;
-    out += line.slice(from, start) + '\n' + jn.indent;
-    from = end;
+    const end = jn.at + jn.sep.length;
+    const run = runs.find((r) => (jn.sep ? r.o <= jn.at && end <= r.o + r.len : r.o < jn.at && jn.at < r.o + r.len) && r.len - jn.sep.length >= 2);
+    if (!run) return null;
+    const at = run.n + (jn.at - run.o);
+    if (at < from) return null;
+    out += line.slice(from, at) + '\n' + jn.indent;
+    from = at + jn.sep.length;
   }
   return out + line.slice(from);
 }

@@ -61,6 +61,9 @@ function stripNew(newStr: string, n: Numbered, oldCount: number, dropLead: strin
   return out.join('\n');
 }
 
+/** Whether some line of `s` starts with a line number as read_file or `cat -n` shows it. */
+export const looksNumbered = (s: string): boolean => s.split('\n').some((l) => PREFIX.test(l));
+
 /** The readings of a numbered old_str: as its unprefixed first line stands, and without a separator left in front of it. */
 export function prefixReadings(input: EditInput): Reading[] {
   if (input.anchor !== undefined) return [];

@@ -1,17 +1,16 @@
 // Step 6e: a multi-line old_str whose lines all match the file but one, and that one only in
 // its leading whitespace (a continuation line aligned a column short, a tab left in front).
 // No mapping explains it, so none is guessed: every other line must match exactly, the place
-// must be the only one, and new_str gets that one line's correction where it keeps the line
-// (the file's bytes) or rewrites it at the same wrong indentation (the file's indentation).
-import { alignLines } from '../../../services/modlog/lineAlign';
+// must be the only one, and new_str gets that one line's correction where it repeats the line
+// (the file's bytes). A line new_str writes anew is the model's own text, indentation and all:
+// whether it stands for the misaligned line or is a new one beside it is not in the strings.
 import { keepUnchangedLines } from '../keepLines';
+import { deriveReindent, reindent } from './indentation';
 import { NONE, anchored, judge, type EditInput, type Range, type Strategy } from '../types';
-import { dropBlankTail, indentEnd, lineView, lstripLines } from '../view';
+import { dropBlankTail, indentEnd, indentless, lstripLines } from '../view';
 
 interface Fit {
   range: Range;
-  /** Index of the misaligned line in old_str. */
-  odd: number;
 }
 
 /** old_str against the file's lines from `first` on: exact everywhere but one line's indentation. */
@@ -28,33 +27,20 @@ function fitAt(input: EditInput, oldLines: string[], first: number): Fit | null 
   for (let i = 0; i < k; i++) {
     const o = oldLines[i];
     const f = fileLine(i);
-    // old_str's first line may start inside its line and its last line stop inside its own, as an exact match may.
-    if (i === 0 ? f.endsWith(o) : i === k - 1 ? f.startsWith(o) : f === o) continue;
+    // old_str's last line may stop inside its line, as an exact match may; its first line is
+    // whole: a suffix would read a re-indented line as exact (the indentation view's case).
+    if (i === k - 1 ? f.startsWith(o) : f === o) continue;
     const oc = o.slice(indentEnd(o));
     const fc = f.slice(indentEnd(f));
     if (odd !== -1 || !oc || !(i === k - 1 ? fc.startsWith(oc) : fc === oc)) return null;
     odd = i;
   }
   if (odd === -1) return null;
-  const startLine = fileLine(0);
-  const start = lines.lineStart(first) + (odd === 0 ? 0 : startLine.length - oldLines[0].length);
+  const start = lines.lineStart(first);
   const last = oldLines[k - 1];
   const lastFile = fileLine(k - 1);
   const end = lines.lineStart(first + k - 1) + (odd === k - 1 ? indentEnd(lastFile) + last.length - indentEnd(last) : last.length);
-  return { range: { start, end }, odd };
-}
-
-/**
- * new_str's lines as the file should get them: a line that stands for the misaligned one and
- * keeps its indentation gets the file's indentation instead.
- */
-function realign(newLines: string[], oldLines: string[], odd: number, fileIndent: string): string[] {
-  const wrong = oldLines[odd].slice(0, indentEnd(oldLines[odd]));
-  return alignLines(oldLines, newLines).map((o, j) => {
-    const line = newLines[j];
-    if (o.kind !== 'changed' || o.from !== odd || !line.trim() || line.slice(0, indentEnd(line)) !== wrong) return line;
-    return fileIndent + line.slice(wrong.length);
-  });
+  return { range: { start, end } };
 }
 
 export const misalignedLine: Strategy = {
@@ -67,12 +53,15 @@ export const misalignedLine: Strategy = {
     // Cheap first: all lines but one must be in the file as they are.
     if (oldLines.filter((l) => !input.text.includes(l)).length > 1) return NONE;
     const old = lstripLines(cut.oldStr);
-    const vt = lineView(input.text, (l) => [indentEnd(l), l.length]);
+    const vt = indentless(input);
     const fits = new Map<number, Fit>();
     // Overlapping candidates too: two places that share lines are still two places.
     for (let s = vt.text.indexOf(old); s !== -1; s = vt.text.indexOf(old, s + 1)) {
       const fit = fitAt(input, oldLines, input.lines.lineAt(vt.toOrig(s, input.text.length)));
-      if (fit && anchored(input, fit.range.start)) fits.set(fit.range.start, fit);
+      if (!fit || !anchored(input, fit.range.start)) continue;
+      // A consistent re-indentation of every line (the indentation view) is the better reading.
+      const map = deriveReindent(oldLines, input.text.slice(fit.range.start, fit.range.end).split('\n'));
+      if (!map || reindent(cut.newStr, map) === null) fits.set(fit.range.start, fit);
     }
     const found = [...fits.values()];
     return judge(input, {
@@ -81,13 +70,7 @@ export const misalignedLine: Strategy = {
       newStr: cut.newStr,
       correctedOld: found.length ? input.text.slice(found[0].range.start, found[0].range.end) : undefined,
       needle: old,
-      render: (n) =>
-        found.map((f) => {
-          const region = input.text.slice(f.range.start, f.range.end).split('\n');
-          const fileIndent = region[f.odd].slice(0, indentEnd(region[f.odd]));
-          const newLines = n.split('\n');
-          return keepUnchangedLines(region, oldLines, newLines, (a, b) => a === b, realign(newLines, oldLines, f.odd, fileIndent));
-        }),
+      render: (n) => found.map((f) => keepUnchangedLines(input.text.slice(f.range.start, f.range.end).split('\n'), oldLines, n.split('\n'), (a, b) => a === b)),
     });
   },
 };

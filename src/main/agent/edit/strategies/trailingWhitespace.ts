@@ -3,7 +3,7 @@
 import { keepUnchangedLines } from '../keepLines';
 import { findAll, isLineEnd } from '../lines';
 import { NONE, judge, type Strategy } from '../types';
-import { contentEnd, dropBlankTail, lineView, rstripLines } from '../view';
+import { contentEnd, dropBlankTail, rstripLines, trailless } from '../view';
 
 const TRAILING = /[ \t]$/m;
 
@@ -18,7 +18,7 @@ export const trailingWhitespace: Strategy = {
     if (old === input.oldStr && !TRAILING.test(input.text)) return NONE;
     // Cheap first: every line must be in the file once its trailing blanks are set aside.
     if (old.split('\n').some((l) => !input.text.includes(l))) return NONE;
-    const view = lineView(input.text, (l) => [0, contentEnd(l)]);
+    const view = trailless(input);
     const vt = view.text;
     if (vt === input.text && old === input.oldStr) return NONE;
     let starts = findAll(vt, old);
