@@ -11,7 +11,7 @@ import { RUNS, TIMEOUT, attempt, canonText, expectRefused, holds, planFilled } f
 import { editArb, fileArb, finishPlan, isBlank, join, lead, textOfLine, type EditSpec, type FileSpec } from './support/editPlan';
 
 describe('ambiguity that appears only after normalising', () => {
-  const KINDS = ['indentation', 'trailing-whitespace', 'typography', 'unescape', 'blank-lines', 'misaligned-line', 'joined-lines', 'across-views'] as const;
+  const KINDS = ['indentation', 'indentation-unmapped', 'trailing-whitespace', 'typography', 'unescape', 'blank-lines', 'misaligned-line', 'joined-lines', 'across-views'] as const;
   type Kind = (typeof KINDS)[number];
   const ambArb = fc.record({ file: fileArb(false, { minLines: 2 }), seed: editArb, pick: fc.nat() });
 
@@ -31,6 +31,12 @@ describe('ambiguity that appears only after normalising', () => {
     if (kind === 'indentation' || kind === 'across-views') {
       // Every line indented three tabs deeper than in either copy.
       two = span.map((l) => ({ ...l, indent: '  ' + l.indent }));
+      oldLines = span.map((l) => '\t\t\t' + l.indent + l.body + l.trail);
+    }
+    if (kind === 'indentation-unmapped') {
+      // The second copy's first line one space off the rest: no one mapping reaches it from
+      // old_str, yet once indentation is set aside it is the text again.
+      two = span.map((l, j) => ({ ...l, indent: (j === 0 ? '   ' : '  ') + l.indent }));
       oldLines = span.map((l) => '\t\t\t' + l.indent + l.body + l.trail);
     }
     if (kind === 'trailing-whitespace' || kind === 'across-views') {

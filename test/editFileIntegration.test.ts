@@ -143,6 +143,28 @@ describe('edit_file verification', () => {
     expect(r).toMatchObject({ calls: 0, text: 'print("c")\n' });
   });
 
+  it('slips recovered without the model: partial line numbers, one misaligned line, a joined statement', async () => {
+    const file = 'def f(a,\n      b):\n    x = call(a,\n             b)\n    return x\n';
+    const prefixed = await edit('slip.py', file, { old_str: '    x = call(a,\n     4\t             b)', new_str: '    x = call(a,\n     4\t             b, c)' });
+    expect(prefixed).toMatchObject({ text: file.replace('b)\n    return', 'b, c)\n    return'), calls: 0, result: { data: { strategy: 'line-number-prefix' } } });
+    const misaligned = await edit('slip.py', file, { old_str: '    x = call(a,\n            b)\n    return x', new_str: '    x = call(a,\n            b)\n    return -x' });
+    expect(misaligned).toMatchObject({ text: file.replace('return x', 'return -x'), calls: 0, result: { data: { strategy: 'misaligned-line' } } });
+    const joined = await edit('slip.py', file, { old_str: 'def f(a, b):', new_str: 'def g(a, b):' });
+    expect(joined).toMatchObject({ text: file.replace('def f', 'def g'), calls: 0, result: { data: { strategy: 'joined-lines' } } });
+  });
+
+  it('a content slip in a long old_str: refused at its first differing line, the model not asked', async () => {
+    answers = { corrected_target_snippet: 'would be accepted', corrected_new_string: 'would be accepted' };
+    const lines = Array.from({ length: 40 }, (_, i) => `  total += item_${i}.price;`);
+    const slipped = lines.map((l, i) => (i === 17 ? l.replace('price', 'cost') : l)).join('\n');
+    const r = await edit('sum.js', `function sum() {\n${lines.join('\n')}\n}\n`, { old_str: slipped, new_str: `${slipped}\n  return total;` });
+    expect(r.calls).toBe(0);
+    expect(r.result.error?.code).toBe('EDIT_NO_OCCURRENCE_FOUND');
+    expect(r.result.error?.message).toContain('The closest text is lines 2-41 of sum.js; the first difference is at line 19:');
+    expect(r.result.error?.message).toContain('old_str line 18: "  total += item_17.cost;"');
+    expect(r.result.error?.message).toContain('    19→  total += item_17.price;');
+  });
+
   it('RL2: the corrections are internal, never tools', () => {
     const names = createToolRegistry().list().map((t) => t.name);
     expect(names.filter((n) => /correct|unescape/i.test(n))).toEqual([]);

@@ -1,4 +1,4 @@
-// Step 6a: old_str pasted from numbered output (read_file's `     N→`, `cat -n`'s `     N\t`),
+// Step 5, a reading: old_str pasted from numbered output (read_file's `     N→`, `cat -n`'s `     N\t`),
 // on every line or only on some: the first line is often copied from after its prefix, and
 // sometimes with the prefix's tab still in front of it. A reading, not a view: it strips the
 // prefixes and pins the match to the line they name (EditInput.anchor), then any view looks
