@@ -40,17 +40,23 @@ const stepsIn = (name: string) => (name ? name.split('+').length : 0);
 
 interface Composition {
   name: string;
+  steps: number;
   view: Strategy;
   input: EditInput;
 }
 
+/** Fewest steps first; within one count of steps, the readings' and the views' own order. */
 function compositions(input: EditInput): Composition[] {
-  const all: Composition[] = [];
+  const bySteps: Composition[][] = [];
   for (const r of readingsOf(input)) {
-    for (const view of VIEWS) if (r.name || view !== exact) all.push({ name: nameOf(r.name, view.name), view, input: r.input });
+    for (const view of VIEWS) {
+      if (!r.name && view === exact) continue;
+      const name = nameOf(r.name, view.name);
+      const steps = stepsIn(name);
+      (bySteps[steps] ??= []).push({ name, steps, view, input: r.input });
+    }
   }
-  // Stable: within one count of steps, the readings' and the views' own order.
-  return all.sort((a, b) => stepsIn(a.name) - stepsIn(b.name));
+  return bySteps.flat();
 }
 
 /** The lines a range covers, first and last (1-based). */
@@ -64,16 +70,16 @@ const spanOf = (input: EditInput, r: Range): [number, number] => [input.lines.li
  */
 export function search(request: EditInput): Search {
   const input: EditInput = { ...request, memo: request.memo ?? new Map() };
-  const found: { name: string; located: Located }[] = [];
+  const found: { name: string; steps: number; located: Located }[] = [];
   const others: { name: string; ranges: Range[] }[] = [];
   const tried = new Set(['exact']);
   for (const c of compositions(input)) {
-    c.name.split('+').forEach((step) => tried.add(step));
+    for (const step of c.name.split('+')) tried.add(step);
     const out = c.view.locate(c.input);
     if (out.kind === 'found') {
       const { located } = out;
       const correctedOld = located.correctedOld ?? (c.input.oldStr !== input.oldStr ? c.input.oldStr : undefined);
-      found.push({ name: c.name, located: { ...located, strategy: c.name, correctedOld } });
+      found.push({ name: c.name, steps: c.steps, located: { ...located, strategy: c.name, correctedOld } });
     } else if (out.kind === 'ambiguous') others.push({ name: c.name, ranges: out.ranges });
   }
   const linesOf = (lists: Range[][]) => placesOf(lists.flat().map((r) => spanOf(input, r)));
@@ -87,7 +93,7 @@ export function search(request: EditInput): Search {
     const elsewhere = [...rest.map((f) => ({ name: f.name, ranges: f.located.ranges })), ...others].filter((o) => !o.ranges.every(inside));
     // The same place read two ways with as many corrections must come out the same, or nobody
     // can tell which is meant; a reading with more corrections yields to one with fewer.
-    const peers = rest.filter((f) => stepsIn(f.name) === stepsIn(first.name) && f.located.ranges.every(inside));
+    const peers = rest.filter((f) => f.steps === first.steps && f.located.ranges.every(inside));
     const outcome = peers.length ? resultOf(input, first.located) : '';
     const otherwise = peers.filter((f) => resultOf(input, f.located) !== outcome);
     if (elsewhere.length === 0 && otherwise.length === 0) return { kind: 'found', located: first.located };

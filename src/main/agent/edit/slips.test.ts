@@ -115,6 +115,23 @@ describe('a statement joined into one line', () => {
   });
 });
 
+describe('very long requests', () => {
+  it('a 20,000-line old_str with a joined statement is read without exhausting the stack', async () => {
+    const body = Array.from({ length: 20_000 }, (_, i) => `  step(${i})`);
+    const file = `run(a,\n    b)\n${body.join('\n')}\n`;
+    const oldStr = `run(a, b)\n${body.join('\n')}`;
+    const { text, result } = await editText(file, oldStr, oldStr.replace('step(19999)', 'done()'));
+    expect(result.strategy).toBe('joined-lines');
+    expect(text).toBe(file.replace('step(19999)', 'done()'));
+  });
+
+  it('a 20,000-line old_str one line off is refused with its first differing line', async () => {
+    const body = Array.from({ length: 20_000 }, (_, i) => `  step(${i})`);
+    const err = await refusal(editText(`${body.join('\n')}\n`, body.map((l, i) => (i === 7 ? '  skip(7)' : l)).join('\n'), 'x'));
+    expect(err.message).toContain('first difference is at line 8:');
+  });
+});
+
 describe('stacked slips: compositions of the deterministic steps', () => {
   it('prefixes, lost indentation and a CRLF file', async () => {
     const file = 'class A:\r\n    def f(self):\r\n        return 1\r\n';

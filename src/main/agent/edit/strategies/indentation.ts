@@ -4,7 +4,7 @@
 import { findAll, isLineStart } from '../lines';
 import { NONE, anchored, countAccepted, judge, type Range, type Strategy } from '../types';
 import { keepUnchangedLines } from '../keepLines';
-import { dropBlankTail, indentEnd, indentless, lstripLines } from '../view';
+import { dropBlankTail, indentEnd, indentless, lstripLines, missingInner } from '../view';
 
 type Reindent = (indent: string) => string | null;
 type Unit = 'tab' | 2 | 4 | 8;
@@ -103,8 +103,8 @@ export const indentation: Strategy = {
     if (!cut) return NONE;
     const oldLines = cut.oldStr.split('\n');
     const old = lstripLines(cut.oldStr);
-    // Cheap first: every line must be in the file once its indentation is set aside.
-    if (old.split('\n').some((l) => !input.text.includes(l))) return NONE;
+    // Cheap first: every inner line must be a line of the file once indentation is set aside.
+    if (missingInner(input, old.split('\n'), 'indentless')) return NONE;
     const view = indentless(input);
     const vt = view.text;
     const len = input.text.length;

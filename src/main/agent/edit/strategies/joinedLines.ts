@@ -120,18 +120,43 @@ function* groupFits(c: Ctx, i: number, j: number): Generator<Group & { r: number
   }
 }
 
-/** The ways old_str fits the file from line index j on (0-based), at most MAX_FITS + 1 of them. */
+/** A partial fit: old_str's lines up to `i` placed, the last group first (shared tails, no copies). */
+interface Step {
+  i: number;
+  line: number;
+  joins: number;
+  group: Group | null;
+  prev: Step | null;
+}
+
+/**
+ * The ways old_str fits the file from line index j on (0-based), at most MAX_FITS + 1 of them.
+ * Depth first with an explicit stack: an old_str of thousands of lines must not exhaust the
+ * call stack; a line and file line that led nowhere once are not tried again.
+ */
 function fitsAt(c: Ctx, j: number): Fit[] {
   const out: Fit[] = [];
-  const walk = (i: number, line: number, groups: Group[], joins: number) => {
-    if (out.length > MAX_FITS) return;
-    if (i === c.oldLines.length) {
-      if (joins > 0) out.push({ range: { start: groups[0].from, end: groups[groups.length - 1].to }, groups });
-      return;
+  const k = c.oldLines.length;
+  const dead = new Set<number>();
+  const stack: Step[] = [{ i: 0, line: j, joins: 0, group: null, prev: null }];
+  while (stack.length && out.length <= MAX_FITS) {
+    const s = stack.pop()!;
+    if (s.i === k) {
+      if (s.joins === 0) continue;
+      const groups: Group[] = [];
+      for (let at: Step | null = s; at?.group; at = at.prev) groups.unshift(at.group);
+      out.push({ range: { start: groups[0].from, end: groups[groups.length - 1].to }, groups });
+      continue;
     }
-    for (const { r, ...g } of groupFits(c, i, line)) walk(i + 1, line + r + 1, [...groups, g], joins + r);
-  };
-  walk(0, j, [], 0);
+    const key = s.i * (c.count + 1) + s.line;
+    if (dead.has(key)) continue;
+    let any = false;
+    for (const { r, ...g } of groupFits(c, s.i, s.line)) {
+      any = true;
+      stack.push({ i: s.i + 1, line: s.line + r + 1, joins: s.joins + r, group: g, prev: s });
+    }
+    if (!any) dead.add(key);
+  }
   return out;
 }
 

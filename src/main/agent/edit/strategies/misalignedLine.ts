@@ -7,7 +7,7 @@
 import { keepUnchangedLines } from '../keepLines';
 import { deriveReindent, reindent } from './indentation';
 import { NONE, anchored, judge, type EditInput, type Range, type Strategy } from '../types';
-import { dropBlankTail, indentEnd, indentless, lstripLines } from '../view';
+import { dropBlankTail, indentEnd, indentless, lstripLines, missingInner } from '../view';
 
 interface Fit {
   range: Range;
@@ -50,8 +50,8 @@ export const misalignedLine: Strategy = {
     if (!cut) return NONE;
     const oldLines = cut.oldStr.split('\n');
     if (oldLines.filter((l) => l.trim()).length < 2) return NONE;
-    // Cheap first: all lines but one must be in the file as they are.
-    if (oldLines.filter((l) => !input.text.includes(l)).length > 1) return NONE;
+    // Cheap first: all inner lines but one must be lines of the file as they are.
+    if (missingInner(input, oldLines, 'raw') > 1) return NONE;
     const old = lstripLines(cut.oldStr);
     const vt = indentless(input);
     const fits = new Map<number, Fit>();

@@ -3,7 +3,7 @@
 import { keepUnchangedLines } from '../keepLines';
 import { findAll, isLineEnd } from '../lines';
 import { NONE, judge, type Strategy } from '../types';
-import { contentEnd, dropBlankTail, rstripLines, trailless } from '../view';
+import { contentEnd, dropBlankTail, missingInner, rstripLines, trailless } from '../view';
 
 const TRAILING = /[ \t]$/m;
 
@@ -16,8 +16,8 @@ export const trailingWhitespace: Strategy = {
     if (!old.trim()) return NONE;
     // Nothing to normalise on either side: skip building the view of a large file.
     if (old === input.oldStr && !TRAILING.test(input.text)) return NONE;
-    // Cheap first: every line must be in the file once its trailing blanks are set aside.
-    if (old.split('\n').some((l) => !input.text.includes(l))) return NONE;
+    // Cheap first: every inner line must be a line of the file once trailing blanks are set aside.
+    if (missingInner(input, old.split('\n'), 'trailless')) return NONE;
     const view = trailless(input);
     const vt = view.text;
     if (vt === input.text && old === input.oldStr) return NONE;
