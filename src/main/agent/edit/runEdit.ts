@@ -18,6 +18,7 @@ import {
   EditNoChangeError,
 } from './errors';
 import { LineIndex } from './lines';
+import { noChangeReason } from './noChange';
 import type { Logger } from '../../services/log/logger';
 import { runPipeline } from './pipeline';
 import { authorizeWrite } from './authorizeWrite';
@@ -86,7 +87,7 @@ async function resolveTarget(root: string, requested: string): Promise<ResolvedP
 
 export async function editFile(args: EditFileArgs, deps: EditDeps): Promise<EditFileData> {
   const { abs, rel } = await resolveTarget(deps.root, args.path);
-  if (args.old_str !== '' && args.old_str === args.new_str) throw new EditNoChangeError(rel);
+  if (args.old_str !== '' && toLf(args.old_str) === toLf(args.new_str)) throw await noChange(args, deps, abs, rel);
   try {
     return await deps.modlog.withFileLock(abs, async () => {
       const st = await statFile(abs, rel);
@@ -106,6 +107,14 @@ export async function editFile(args: EditFileArgs, deps: EditDeps): Promise<Edit
   } catch (err) {
     throw asEditError(err);
   }
+}
+
+/** Step 1's no-op guard. What the file holds is told only to a caller that has read it as it is. */
+async function noChange(args: EditFileArgs, deps: EditDeps, abs: string, rel: string): Promise<EditNoChangeError> {
+  const seen = deps.session.lastRead(abs);
+  const file = seen ? await loadTextFile(abs, rel, { root: deps.root }).catch(() => null) : null;
+  const text = file && file.hash === seen?.hash ? canonicalise(file.text).text : null;
+  return new EditNoChangeError(rel, noChangeReason(text, toLf(args.old_str), args.old_str !== args.new_str));
 }
 
 /** Step 2: the model must have seen exactly these bytes. */
@@ -163,7 +172,6 @@ async function editExisting(args: EditFileArgs, deps: EditDeps, abs: string, rel
   const canon = canonicalise(file.text);
   const oldStr = toLf(args.old_str);
   const newStr = toLf(args.new_str);
-  if (oldStr === newStr) throw new EditNoChangeError(rel, 'old_str and new_str differ only in line endings');
   const lines = new LineIndex(canon.text);
   const result = await runPipeline(
     { text: canon.text, oldStr, newStr, expected: args.expected_replacements, replaceAll: args.replace_all ?? false, lines },
