@@ -5,20 +5,35 @@ export type AgentPanelTab = 'changes' | 'agent';
 
 export interface PanelsSlice {
   agentPanelTab: AgentPanelTab;
+  /** The agent column (Changes and Agent) is shown; the layout follows this, and a drag that collapses it sets it. */
+  agentColumnOpen: boolean;
   setAgentPanelTab(tab: AgentPanelTab): void;
+  setAgentColumnOpen(open: boolean): void;
+  /** The top bar's toggle: opening it with a question waiting shows the question. */
+  toggleAgentColumn(): void;
   /** "Open diff" on a tool card: the Changes tab to the front, the modification in the diff view. */
   showModificationInReview(id: string): Promise<void>;
 }
 
 export const createPanelsSlice: SliceCreator<PanelsSlice> = (set, get) => ({
   agentPanelTab: 'changes',
+  agentColumnOpen: true,
 
   setAgentPanelTab(tab) {
     set({ agentPanelTab: tab });
   },
 
+  setAgentColumnOpen(open) {
+    if (get().agentColumnOpen !== open) set({ agentColumnOpen: open });
+  },
+
+  toggleAgentColumn() {
+    const open = !get().agentColumnOpen;
+    set({ agentColumnOpen: open, ...(open && get().approvals.length > 0 ? { agentPanelTab: 'agent' as const } : {}) });
+  },
+
   async showModificationInReview(id) {
-    set({ agentPanelTab: 'changes' });
+    set({ agentPanelTab: 'changes', agentColumnOpen: true });
     // Selects the timeline row as well: the entry is highlighted when the tab opens.
     await get().openModification(id);
   },
