@@ -69,6 +69,8 @@ export interface ModificationView {
   lines_changed?: number;
   reason?: string;
   status: ModificationStatus;
+  /** Approved and already in HEAD (committed from the timeline or by hand): nothing left to commit. */
+  committed?: boolean;
   /** Set on a rollback entry: the modification it reversed. */
   rolls_back?: string;
   /** Set on a rolled-back modification: the rollback that reversed it. */

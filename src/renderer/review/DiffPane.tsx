@@ -3,7 +3,7 @@ import { loadable } from '../app/loadable';
 import { CloseIcon } from '../app/icons';
 import { useApp } from '../store';
 import { fileColor } from '../tree/fileKind';
-import { linesLabel, OPERATION_LABEL, shortTime, splitPath, STATUS_LABEL } from './format';
+import { linesLabel, OPERATION_LABEL, shortTime, splitPath, statusLabel } from './format';
 import { CheckIcon, DiffIcon, FileDiffIcon, InlineIcon, SideBySideIcon, UndoIcon, WarningIcon } from './icons';
 import type { DiffBodyProps } from './DiffBody';
 import './review.css';
@@ -152,7 +152,7 @@ export function DiffPane() {
       {mod && (
         <div className="diff-meta">
           <span className={`tl-status tl-status-${mod.status}`} data-testid="diff-status">
-            {STATUS_LABEL[mod.status]}
+            {statusLabel(mod)}
           </span>
           <span className={`tl-op tl-op-${mod.operation}`}>{OPERATION_LABEL[mod.operation] ?? mod.operation}</span>
           {linesLabel(mod) && <span className="tl-lines">{linesLabel(mod)}</span>}

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { ModificationView } from '../../shared/contract';
-import { linesLabel, OPERATION_LABEL, revertedHunksLabel, shortTime, splitPath, STATUS_LABEL, testTone } from './format';
+import { linesLabel, OPERATION_LABEL, revertedHunksLabel, shortTime, splitPath, statusLabel, testTone } from './format';
 
 export const TIMELINE_ROW_HEIGHT = 60;
 
@@ -72,7 +72,9 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
             {reverted.label}
           </span>
         )}
-        <span className={`tl-status tl-status-${m.status}`}>{STATUS_LABEL[m.status]}</span>
+        <span className={`tl-status tl-status-${m.status}`} data-testid="timeline-status">
+          {statusLabel(m)}
+        </span>
       </div>
     </div>
   );

@@ -19,6 +19,12 @@ export const STATUS_LABEL: Record<ModificationStatus, string> = {
   rolled_back: 'Rolled back',
 };
 
+/** Approved and not yet in HEAD: what "Commit approved" would commit. */
+export const awaitsCommit = (m: Pick<ModificationView, 'status' | 'committed'>) => m.status === 'approved' && !m.committed;
+
+/** The row's status word: "Committed" once HEAD holds an approved change. */
+export const statusLabel = (m: Pick<ModificationView, 'status' | 'committed'>) => (m.status === 'approved' && m.committed ? 'Committed' : STATUS_LABEL[m.status]);
+
 export const OPERATION_LABEL: Record<string, string> = {
   create: 'create',
   overwrite: 'overwrite',

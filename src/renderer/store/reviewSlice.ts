@@ -1,6 +1,7 @@
 import type { DiffSides, ModificationStatus, ModificationView } from '../../shared/contract';
 import { errorMessage, HostRequestError } from '../host-client';
 import { commitMessageFor } from '../review/commitMessage';
+import { awaitsCommit } from '../review/format';
 import type { SliceCreator } from './types';
 
 export type DiffTarget = { kind: 'modification'; id: string } | { kind: 'file'; path: string };
@@ -317,7 +318,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
     },
 
     openCommitForm() {
-      const approved = get().modifications.filter((m) => m.status === 'approved');
+      const approved = get().modifications.filter(awaitsCommit);
       set({ commitDraft: commitMessageFor(approved), commitError: null, commitResult: null });
     },
 
