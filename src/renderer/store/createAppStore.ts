@@ -72,7 +72,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
         if (s.workspace) {
           void act().loadTrust();
           void act().loadModifications();
-          void act().loadChatSessions();
+          void act().resumeChat();
           void act().loadApprovals();
           void act().loadEditsMode();
         }
