@@ -1,10 +1,11 @@
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import { ApprovalQueue } from '../approvals/ApprovalQueue';
-import { PlusIcon } from '../app/icons';
 import { SettingsDialog } from '../settings/SettingsDialog';
 import { useApp, type ChatItem } from '../store';
 import { Markdown } from './Markdown';
+import { SessionBar } from './SessionBar';
 import { ToolCard } from './ToolCard';
+import { useFollowLatest } from './useFollowLatest';
 import './chat.css';
 
 function Item({ item }: { item: ChatItem }) {
@@ -40,64 +41,6 @@ function Item({ item }: { item: ChatItem }) {
     default:
       return <div className="chat-note">{item.text}</div>;
   }
-}
-
-function SessionBar() {
-  const sessions = useApp((s) => s.chatSessions);
-  const current = useApp((s) => s.chatSessionId);
-  const open = useApp((s) => s.openChatSession);
-  const create = useApp((s) => s.newChatSession);
-  const rename = useApp((s) => s.renameChatSession);
-  const remove = useApp((s) => s.deleteChatSession);
-  const openSettings = useApp((s) => s.openSettings);
-  const [renaming, setRenaming] = useState<string | null>(null);
-  const title = sessions.find((s) => s.id === current)?.title ?? '';
-  return (
-    <div className="chat-sessions">
-      {renaming !== null && current ? (
-        <input
-          className="text-input chat-rename"
-          autoFocus
-          value={renaming}
-          aria-label="Session title"
-          onChange={(e) => setRenaming(e.target.value)}
-          onBlur={() => setRenaming(null)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') {
-              void rename(current, renaming);
-              setRenaming(null);
-            } else if (e.key === 'Escape') setRenaming(null);
-          }}
-        />
-      ) : (
-        <select className="chat-session-select" aria-label="Session" data-testid="chat-session" value={current ?? ''} onChange={(e) => e.target.value && void open(e.target.value)}>
-          {!current && <option value="">New session</option>}
-          {sessions.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.title}
-              {s.running ? ' (running)' : ''}
-            </option>
-          ))}
-        </select>
-      )}
-      <button type="button" className="icon-btn" title="New session" aria-label="New session" data-testid="chat-new-session" onClick={() => void create()}>
-        <PlusIcon size={14} />
-      </button>
-      {current && (
-        <>
-          <button type="button" className="icon-btn chat-text-btn" title="Rename session" onClick={() => setRenaming(title)}>
-            ✎
-          </button>
-          <button type="button" className="icon-btn chat-text-btn" title="Delete session" onClick={() => void remove(current)}>
-            ✕
-          </button>
-        </>
-      )}
-      <button type="button" className="icon-btn chat-text-btn" title="Model settings" aria-label="Model settings" data-testid="settings-open" onClick={openSettings}>
-        ⚙
-      </button>
-    </div>
-  );
 }
 
 function Composer() {
@@ -186,27 +129,22 @@ function NoModel() {
 
 export function ChatPanel() {
   const items = useApp((s) => s.chatItems);
-  const listRef = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
-  useLayoutEffect(() => {
-    const el = listRef.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [items]);
-  useEffect(() => {
-    const el = listRef.current;
-    if (!el) return;
-    const onScroll = () => (stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40);
-    el.addEventListener('scroll', onScroll, { passive: true });
-    return () => el.removeEventListener('scroll', onScroll);
-  }, []);
+  const { listRef, atBottom, toLatest } = useFollowLatest(items);
   return (
     <div className="chat-panel" data-testid="chat">
       <SessionBar />
-      <div className="chat-list" ref={listRef}>
-        {items.length === 0 && <NoModel />}
-        {items.map((it) => (
-          <Item key={it.id} item={it} />
-        ))}
+      <div className="chat-list-wrap">
+        <div className="chat-list" ref={listRef}>
+          {items.length === 0 && <NoModel />}
+          {items.map((it) => (
+            <Item key={it.id} item={it} />
+          ))}
+        </div>
+        {!atBottom && (
+          <button type="button" className="chat-jump" data-testid="jump-to-latest" title="Jump to the latest message" onClick={toLatest}>
+            ↓ Latest
+          </button>
+        )}
       </div>
       <ApprovalQueue />
       <Composer />

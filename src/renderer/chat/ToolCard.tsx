@@ -24,9 +24,15 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   const [showOutput, setShowOutput] = useState(item.effect !== 'read');
   const modId = typeof item.data?.modification_id === 'string' ? item.data.modification_id : null;
   const summary = item.summary;
-  const label = waiting ? 'waiting for approval' : item.status === 'running' ? 'running' : item.status === 'done' ? 'done' : 'failed';
+  const label = waiting ? 'waiting for approval' : item.status === 'running' ? 'running' : item.status === 'done' ? 'done' : item.status === 'failed' ? `failed · exit ${item.exitCode}` : 'failed';
   return (
-    <div className={`tool-card tool-${item.status}${waiting ? ' tool-waiting' : ''}`} data-testid="tool-call" data-tool={item.tool} data-status={item.status}>
+    <div
+      className={`tool-card tool-${item.status}${waiting ? ' tool-waiting' : ''}`}
+      data-testid="tool-call"
+      data-tool={item.tool}
+      data-status={item.status}
+      data-exit-code={item.exitCode}
+    >
       <div className="tool-card-head">
         <span className={`tool-dot ${item.status}`} aria-hidden="true" />
         <span className="tool-name" title={item.title}>

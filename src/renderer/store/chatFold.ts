@@ -2,7 +2,8 @@
 // rendered conversation through applyChatEvent, so a reload draws what was drawn live.
 import type { ChatEvent, ChatTranscriptEntry, ToolEffect } from '../../shared/contract';
 
-export type ToolStatus = 'running' | 'done' | 'error';
+/** `failed`: the call worked but the command it ran exited non-zero (`exitCode` says how). */
+export type ToolStatus = 'running' | 'done' | 'error' | 'failed';
 
 export type ChatItem =
   | { kind: 'user'; id: string; text: string }
@@ -10,7 +11,7 @@ export type ChatItem =
   /** The model's reasoning: shown collapsed, apart from the answer. */
   | { kind: 'reasoning'; id: string; text: string; streaming: boolean }
   /** title, effect and summary: what the tool says of itself and of this call (summary: once the arguments are complete). */
-  | { kind: 'tool'; id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; errorCode?: string; data?: Record<string, unknown>; durationMs?: number }
+  | { kind: 'tool'; id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; errorCode?: string; data?: Record<string, unknown>; durationMs?: number; exitCode?: number }
   | { kind: 'error'; id: string; code: string; message: string }
   | { kind: 'note'; id: string; text: string };
 
@@ -63,11 +64,14 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
       );
     case 'tool_output':
       return updateTool(e.call_id, (t) => ({ ...t, output: (t.output + e.text).slice(-TOOL_OUTPUT_CAP) })) ?? items;
-    case 'tool_call_finished':
+    case 'tool_call_finished': {
+      // A command that ran and exited non-zero is a success of the tool and a failure of the command.
+      const exit = typeof e.data?.exit_code === 'number' ? e.data.exit_code : undefined;
       return (
         updateTool(e.call_id, (t) => ({
           ...t,
-          status: e.ok ? 'done' : 'error',
+          status: !e.ok ? 'error' : exit ? 'failed' : 'done',
+          ...(exit !== undefined ? { exitCode: exit } : {}),
           output: e.output,
           data: e.data,
           // A session saved before results were kept knows no duration.
@@ -75,6 +79,7 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
           ...(e.error ? { error: `${e.error.code}: ${e.error.message}`, errorCode: e.error.code } : {}),
         })) ?? items
       );
+    }
     case 'retry': {
       // Whatever streamed in the failed attempt is void.
       const kept = items.filter((x) => !((x.kind === 'assistant' || x.kind === 'reasoning') && x.streaming));

@@ -28,6 +28,16 @@ describe('chat events → the rendered conversation', () => {
     expect(done[1]).toMatchObject({ status: 'error', output: 'a\nb\nExit code: 1', error: 'COMMAND_FAILED: exit 1' });
   });
 
+  it('a command that exits non-zero is failed with its exit code; exit 0 is done', () => {
+    const started = (id: string) => ({ type: 'tool_call_started', call_id: id, tool: 'bash', title: 'Run a shell command', effect: 'execute', summary: 'ls', args: {} }) as const;
+    const finished = (id: string, exit: number) => ({ type: 'tool_call_finished', call_id: id, tool: 'bash', ok: true, output: '', data: { exit_code: exit }, duration_ms: 1 }) as const;
+    const items = run([started('c1'), finished('c1', 2), started('c2'), finished('c2', 0)]);
+    expect(items).toMatchObject([
+      { status: 'failed', exitCode: 2 },
+      { status: 'done', exitCode: 0 },
+    ]);
+  });
+
   it('a retry drops the half-streamed text; an error is shown in place; a stop settles running cards', () => {
     const items = run([
       { type: 'text_delta', text: 'partial' },
@@ -91,6 +101,20 @@ describe('chat slice', () => {
     store.getState().chatEvent('ses-1', ev({ type: 'usage', usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }));
     store.getState().chatEvent('ses-1', ev({ type: 'request_finished', status: 'done', text: '', turns: 1 }));
     expect(store.getState()).toMatchObject({ chatRunning: null, chatUsageTotal: 15 });
+  });
+
+  it('after a reload the running conversation opens again, live, with the agent tab in front', async () => {
+    const summary = (id: string, running: boolean) => ({ id, title: id, created_at: '', updated_at: '', requests: 1, running });
+    const { client } = fakeClient({
+      'chat.sessions': () => [summary('ses-old', false), summary('ses-live', true)],
+      'chat.session': (p) => ({ session: summary((p as { id: string }).id, true), entries: [{ type: 'user_message', text: 'go' }], running_correlation_id: 'req-9' }),
+    });
+    const store = createAppStore(client);
+    await store.getState().resumeChat();
+    expect(store.getState()).toMatchObject({ chatSessionId: 'ses-live', chatRunning: { correlationId: 'req-9' }, agentPanelTab: 'agent' });
+    expect(store.getState().chatItems).toMatchObject([{ kind: 'user', text: 'go' }]);
+    store.getState().chatEvent('ses-live', ev({ type: 'request_finished', status: 'done', text: '', turns: 1 }));
+    expect(store.getState().chatRunning).toBeNull();
   });
 
   it('answers approvals with the edited rule', async () => {
