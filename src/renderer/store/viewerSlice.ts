@@ -8,11 +8,14 @@ export interface OpenFile {
   /** The last content read; kept while a reload is in flight so the editor does not blank. */
   file: FileContent | null;
   error: string | null;
+  /** A line to show (1-based), asked for by a link; `seq` tells a second click on the same line from the first. */
+  reveal?: { line: number; seq: number };
 }
 
 export interface ViewerSlice {
   openFile: OpenFile | null;
-  openFilePath(path: string): Promise<void>;
+  /** Opens a file in the viewer; `line` scrolls to it and selects it. */
+  openFilePath(path: string, line?: number): Promise<void>;
   reloadOpenFile(): Promise<void>;
   closeFile(): void;
 }
@@ -24,7 +27,7 @@ export const createViewerSlice: SliceCreator<ViewerSlice> = (set, get, { client 
     const mine = ++seq;
     try {
       const file = await client.request('file.read', { path });
-      if (mine === seq) set({ openFile: { path, status: 'ready', file, error: null } });
+      if (mine === seq) set((s) => ({ openFile: { path, status: 'ready', file, error: null, reveal: s.openFile?.path === path ? s.openFile.reveal : undefined } }));
     } catch (err) {
       if (mine === seq) set({ openFile: { path, status: 'error', file: null, error: errorMessage(err) } });
     }
@@ -33,9 +36,10 @@ export const createViewerSlice: SliceCreator<ViewerSlice> = (set, get, { client 
   return {
     openFile: null,
 
-    async openFilePath(path) {
+    async openFilePath(path, line) {
       const prev = get().openFile;
-      set({ openFile: { path, status: 'loading', file: prev?.path === path ? prev.file : null, error: null } });
+      const reveal = line && line > 0 ? { line, seq: (prev?.reveal?.seq ?? 0) + 1 } : undefined;
+      set({ openFile: { path, status: 'loading', file: prev?.path === path ? prev.file : null, error: null, reveal } });
       await read(path);
     },
 
