@@ -140,3 +140,22 @@ test('a command that exits non-zero is shown failed, with its exit code', async 
   await expect(card.locator('.tool-state')).toContainText('exit 2');
   await page.screenshot({ path: path.join(SHOTS, 'failed-command.png') });
 });
+
+test('a chat without edits leaves git clean: .loupe/ is excluded the first time Loupe writes there', async ({ page }) => {
+  // A folder of its own: nothing has written .loupe/ there yet.
+  const quiet = await startAgentProject('quiet-project', { 'a.txt': 'a\n' }, () => ({ content: 'Just words.' }));
+  try {
+    await page.goto(quiet.served.url);
+    await expect(page.getByTestId('workspace-root')).toContainText('quiet-project');
+    await page.getByTestId('agent-tab').click();
+    await sayAndWait(page, 'just talk');
+    await expect(page.locator('.statusbar')).toContainText('git: clean');
+    // Still clean once the saved chat is surely on disk (listed by the host from .loupe/sessions).
+    await page.reload();
+    await page.getByTestId('agent-tab').click();
+    await expect(page.getByTestId('chat-session').locator('option', { hasText: 'just talk' })).toHaveCount(1);
+    await expect(page.locator('.statusbar')).toContainText('git: clean');
+  } finally {
+    await quiet.stop();
+  }
+});

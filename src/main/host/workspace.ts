@@ -221,6 +221,8 @@ export class Workspace {
       for (const p of inTree) this.pendingDirs.add(parentOf(p));
       this.refreshIndex();
     }
+    // A chat saved or a command's output kept makes .loupe/ before any modification does.
+    if (this.info.isGitRepo && batch.paths.some((p) => p === '.loupe' || p.startsWith('.loupe/'))) await this.services.modlog.excludeFromGit().catch(() => undefined);
     if (this.info.isGitRepo) await this.refreshStatus();
   }
 
