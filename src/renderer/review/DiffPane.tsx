@@ -3,7 +3,7 @@ import { loadable } from '../app/loadable';
 import { CloseIcon } from '../app/icons';
 import { useApp } from '../store';
 import { fileColor } from '../tree/fileKind';
-import { linesLabel, OPERATION_LABEL, shortTime, splitPath, statusLabel } from './format';
+import { linesLabel, OPERATION_LABEL, requestLabel, shortTime, splitPath, statusLabel } from './format';
 import { CheckIcon, DiffIcon, FileDiffIcon, InlineIcon, SideBySideIcon, UndoIcon, WarningIcon } from './icons';
 import type { DiffBodyProps } from './DiffBody';
 import './review.css';
@@ -156,7 +156,11 @@ export function DiffPane() {
           </span>
           <span className={`tl-op tl-op-${mod.operation}`}>{OPERATION_LABEL[mod.operation] ?? mod.operation}</span>
           {linesLabel(mod) && <span className="tl-lines">{linesLabel(mod)}</span>}
-          {mod.correlation_id && <span className="tl-corr">{mod.correlation_id}</span>}
+          {mod.correlation_id && (
+            <span className="tl-corr" title={`Request ${mod.correlation_id}`}>
+              {requestLabel(mod.correlation_id)}
+            </span>
+          )}
           <span className="diff-reason" title={mod.reason}>
             {mod.reason ?? ''}
           </span>

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { ModificationView } from '../../shared/contract';
-import { linesLabel, OPERATION_LABEL, revertedHunksLabel, shortTime, splitPath, statusLabel, testTone } from './format';
+import { linesLabel, OPERATION_LABEL, reasonLine, requestLabel, revertedHunksLabel, shortTime, splitPath, statusLabel, testTone } from './format';
 
 export const TIMELINE_ROW_HEIGHT = 60;
 
@@ -44,20 +44,24 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
           <span className="tl-name">{name}</span>
           {dir && <span className="tl-dir">{dir}</span>}
         </span>
+        {m.correlation_id && (
+          <span className="tl-corr" title={`Request ${m.correlation_id}`}>
+            {requestLabel(m.correlation_id)}
+          </span>
+        )}
         <time className="tl-time" dateTime={m.timestamp} title={`${new Date(m.timestamp).toLocaleString()} · ${m.modification_id}`}>
           {shortTime(m.timestamp)}
         </time>
       </div>
-      <div className={m.reason ? 'tl-line tl-reason' : 'tl-line tl-reason none'} title={m.reason}>
-        {m.reason || (m.rolls_back ? `Rolls back ${m.rolls_back}` : 'No reason given')}
+      <div className={m.reason ? 'tl-line tl-reason' : 'tl-line tl-reason none'} title={m.reason} data-testid="timeline-reason">
+        {reasonLine(m)}
       </div>
       <div className="tl-line tl-meta">
         <span className={`tl-op tl-op-${m.operation}`}>{OPERATION_LABEL[m.operation] ?? m.operation}</span>
         {lines && <span className="tl-lines">{lines}</span>}
-        {m.lines_changed !== undefined && <span className="tl-lines">±{m.lines_changed}</span>}
-        {m.correlation_id && (
-          <span className="tl-corr" title={`Correlation ${m.correlation_id}`}>
-            {m.correlation_id}
+        {m.lines_changed !== undefined && (
+          <span className="tl-lines" title={`${m.lines_changed} ${m.lines_changed === 1 ? 'line' : 'lines'} changed`}>
+            ±{m.lines_changed}
           </span>
         )}
         <span className="tl-spacer" />
@@ -72,9 +76,12 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
             {reverted.label}
           </span>
         )}
-        <span className={`tl-status tl-status-${m.status}`} data-testid="timeline-status">
-          {statusLabel(m)}
-        </span>
+        {/* An undo in effect needs no "Applied": its operation already says what it did. */}
+        {!(m.operation === 'rollback' && m.status === 'applied') && (
+          <span className={`tl-status tl-status-${m.status}`} data-testid="timeline-status">
+            {statusLabel(m)}
+          </span>
+        )}
       </div>
     </div>
   );
