@@ -18,18 +18,19 @@ function script(req: RecordedRequest): ScriptedReply {
   const prompt = userPrompt(req);
   if (last?.role === 'tool') {
     const lastCall = [...messages].reverse().find((m) => m.role === 'assistant' && m.tool_calls?.length)?.tool_calls?.[0]?.function.name;
+    if (lastCall === 'read_file' && prompt.includes('edit b')) return { toolCalls: [{ name: 'edit_file', arguments: JSON.stringify({ path: 'src/b.ts', old_str: 'old line', new_str: 'new line', reason: 'Renew b' }) }] };
     if (lastCall === 'read_file') return { toolCalls: [{ name: 'edit_file', arguments: JSON.stringify({ path: 'src/a.ts', old_str: '= 1', new_str: '= 2', reason: 'Bump a' }) }] };
     return { content: `Done with: ${prompt}` };
   }
   if (prompt.includes('approve me')) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo approved-run', description: 'Print a word' }) }] };
   if (prompt.includes('missing')) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'ls no-such-dir', description: 'List a folder that is not there' }) }] };
-  if (prompt.includes('edit')) return { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: 'src/a.ts' }) }] };
+  if (prompt.includes('edit')) return { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: prompt.includes('edit b') ? 'src/b.ts' : 'src/a.ts' }) }] };
   if (prompt.includes('long')) return { content: LONG };
   return { content: `You said: ${prompt}` };
 }
 
 test.beforeAll(async () => {
-  agent = await startAgentProject('daily-project', { 'src/a.ts': 'export const a = 1;\n' }, script, {
+  agent = await startAgentProject('daily-project', { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'keep\nold line\nkeep too\n' }, script, {
     // Commands ask (no sandbox), except `ls`, which a user rule allows.
     settings: { sandbox: 'off', permissions: [{ kind: 'bash', pattern: 'ls *', action: 'allow' }] },
   });
@@ -158,4 +159,22 @@ test('a chat without edits leaves git clean: .loupe/ is excluded the first time 
   } finally {
     await quiet.stop();
   }
+});
+
+test('an edit card shows the removed and the added lines; a click opens the full diff in the centre, the chat stays', async ({ page }) => {
+  await openAgent(page);
+  await sayAndWait(page, 'edit b please');
+  const card = page.locator('[data-testid="tool-call"][data-tool="edit_file"]').last();
+  const compact = card.getByTestId('tool-call-diff');
+  await expect(compact.locator('[data-sign="-"]')).toHaveText('− old line');
+  await expect(compact.locator('[data-sign="+"]')).toHaveText('+ new line');
+  await expect(compact).toContainText('+1 −1');
+  await page.screenshot({ path: path.join(SHOTS, 'edit-card.png') });
+  await compact.click();
+  const diff = page.getByTestId('diff-view');
+  await expect(diff).toHaveAttribute('data-state', 'ready');
+  await expect(diff).toHaveAttribute('data-file', 'src/b.ts');
+  await expect(diff.locator('.editor.modified')).toContainText('new line');
+  await expect(page.getByTestId('agent-tab')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('chat-input')).toBeVisible();
 });

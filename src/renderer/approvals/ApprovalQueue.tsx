@@ -1,17 +1,22 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { loadable } from '../app/loadable';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ApprovalRequestView } from '../../shared/contract';
+import { fromUnified } from '../chat/compactDiff';
+import { CompactDiffView } from '../chat/CompactDiffView';
+import { preloadDiffView } from '../review/DiffPane';
 import { useApp } from '../store';
 import './approvals.css';
 
-// Monaco comes with the diff editor's chunk, only once an edit asks.
-const editDiff = loadable(() => import('./EditDiff'));
-
-/** The proposed edit in Monaco's diff editor; the plain unified diff until (or if) it cannot load. */
-function ProposedEditDiff({ req }: { req: ApprovalRequestView }) {
-  const { Component: EditDiff } = editDiff.use();
-  if (EditDiff && req.edit) return <EditDiff edit={req.edit} />;
-  return req.diff ? <pre className="approval-diff">{req.diff}</pre> : null;
+/**
+ * The proposed edit, compact: its −/+ lines. Monaco's diff of it is in the centre pane (wide
+ * enough for code), where Accept and Reject answer the same question; a click brings it back.
+ */
+function ProposedEdit({ req }: { req: ApprovalRequestView }) {
+  const openPendingEdit = useApp((s) => s.openPendingEdit);
+  const diff = useMemo(() => {
+    const lines = fromUnified(req.diff ?? '');
+    return { lines, added: lines.filter((l) => l.sign === '+').length, removed: lines.filter((l) => l.sign === '-').length };
+  }, [req.diff]);
+  return <CompactDiffView diff={diff} testId="approval-diff" onOpen={req.edit ? () => openPendingEdit(req.id) : null} />;
 }
 
 const KIND_LABEL: Record<ApprovalRequestView['kind'], string> = {
@@ -75,7 +80,7 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       <div className="approval-why" data-testid="approval-why">
         {req.reason}. <span className="muted">{why}</span>
       </div>
-      {req.edit ? <ProposedEditDiff req={req} /> : req.diff && <pre className="approval-diff">{req.diff}</pre>}
+      {req.kind === 'edit' && req.diff ? <ProposedEdit req={req} /> : req.diff && <pre className="approval-diff">{req.diff}</pre>}
       {editing && (
         <div className="approval-always">
           <label>
@@ -124,9 +129,9 @@ export function ApprovalQueue() {
   const error = useApp((s) => s.approvalError);
   const asksForEdits = useApp((s) => s.editsMode === 'ask');
   useEffect(() => {
-    // Every edit will come as a card: have its diff editor ready before the first one does.
+    // Every edit will come as a question: have the diff editor ready before the first one does.
     if (!asksForEdits) return;
-    const handle = requestIdleCallback(() => void editDiff.load().catch(() => undefined), { timeout: 3000 });
+    const handle = requestIdleCallback(preloadDiffView, { timeout: 3000 });
     return () => cancelIdleCallback(handle);
   }, [asksForEdits]);
   if (!approvals.length && !error) return null;

@@ -1,5 +1,7 @@
-import { memo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { useApp, type ChatItem } from '../store';
+import { compactDiffOf } from './compactDiff';
+import { CompactDiffView } from './CompactDiffView';
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
@@ -18,11 +20,15 @@ function describeBlocked(blocked: unknown): string {
 
 export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   const showModificationInReview = useApp((s) => s.showModificationInReview);
+  const openModification = useApp((s) => s.openModification);
   const waiting = useApp((s) => item.status === 'running' && s.approvals.some((a) => a.call_id === item.id));
   const [showArgs, setShowArgs] = useState(false);
   // Commands: their live output; edits: the numbered preview of the result.
-  const [showOutput, setShowOutput] = useState(item.effect !== 'read');
   const modId = typeof item.data?.modification_id === 'string' ? item.data.modification_id : null;
+  // Edits show what they changed (−/+); their numbered preview stays one click away.
+  const diff = useMemo(() => (item.effect === 'write' && item.status === 'done' ? compactDiffOf(item.args, item.data) : null), [item.effect, item.status, item.args, item.data]);
+  const [outputChoice, setOutputChoice] = useState<boolean | null>(null);
+  const showOutput = outputChoice ?? (item.effect === 'execute' || (item.effect === 'write' && !diff));
   const summary = item.summary;
   const label = waiting ? 'waiting for approval' : item.status === 'running' ? 'running' : item.status === 'done' ? 'done' : item.status === 'failed' ? `failed · exit ${item.exitCode}` : 'failed';
   return (
@@ -56,7 +62,7 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
           {showArgs ? 'Hide arguments' : 'Arguments'}
         </button>
         {(item.output || item.status !== 'running') && (
-          <button type="button" className="link-btn" onClick={() => setShowOutput((v) => !v)}>
+          <button type="button" className="link-btn" onClick={() => setOutputChoice(!showOutput)}>
             {showOutput ? 'Hide output' : 'Output'}
           </button>
         )}
@@ -85,6 +91,7 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
           asks you first on a card marked &ldquo;runs OUTSIDE the sandbox&rdquo;; or allow it with a rule in .loupe/config.json (a network rule, or &quot;sandbox&quot;: false).
         </div>
       )}
+      {diff && <CompactDiffView diff={diff} onOpen={modId ? () => void openModification(modId) : null} />}
       {showOutput && item.output && (
         <pre className="tool-output" data-testid="tool-call-output">
           {item.output}

@@ -4,7 +4,8 @@ import { commitMessageFor } from '../review/commitMessage';
 import { awaitsCommit } from '../review/format';
 import type { SliceCreator } from './types';
 
-export type DiffTarget = { kind: 'modification'; id: string } | { kind: 'file'; path: string };
+/** `approval`: an edit still waiting for the person's yes (ask before edits), shown before anything is written. */
+export type DiffTarget = { kind: 'modification'; id: string } | { kind: 'file'; path: string } | { kind: 'approval'; id: string };
 
 export interface OpenDiff {
   target: DiffTarget;
@@ -74,6 +75,8 @@ export interface ReviewSlice {
   selectModification(id: string | null): void;
   openModification(id: string): Promise<void>;
   openFileDiff(path: string): Promise<void>;
+  /** Shows an edit waiting for approval in the centre pane, where Accept and Reject answer it. */
+  openPendingEdit(approvalId: string): void;
   refreshDiff(): Promise<void>;
   closeDiff(): void;
   setDiffLayout(layout: 'side-by-side' | 'inline'): void;
@@ -146,6 +149,13 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
 
   const fetchDiff = async (target: DiffTarget): Promise<void> => {
     const mine = ++diffSeq;
+    if (target.kind === 'approval') {
+      // Both sides came with the question: nothing to fetch.
+      const edit = get().approvals.find((a) => a.id === target.id)?.edit;
+      if (!edit) set({ diff: null });
+      else set({ diff: { target, status: 'ready', sides: { file: edit.path, language: edit.language, before: edit.before, after: edit.after, label: 'proposed edit · waiting for your approval' }, error: null } });
+      return;
+    }
     try {
       const sides =
         target.kind === 'modification'
@@ -243,6 +253,11 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
       const keep = get().diff?.sides ?? null;
       set({ diff: { target, status: 'loading', sides: keep, error: null }, reviewError: null, conflict: null });
       await fetchDiff(target);
+    },
+
+    openPendingEdit(approvalId) {
+      set({ reviewError: null, conflict: null });
+      void fetchDiff({ kind: 'approval', id: approvalId });
     },
 
     async refreshDiff() {
