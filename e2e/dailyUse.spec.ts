@@ -178,3 +178,16 @@ test('an edit card shows the removed and the added lines; a click opens the full
   await expect(page.getByTestId('agent-tab')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('chat-input')).toBeVisible();
 });
+
+test('ArrowUp in an empty chat input brings back the last prompt', async ({ page }) => {
+  await openAgent(page);
+  await page.getByTestId('chat-new-session').click();
+  await sayAndWait(page, 'say it once more');
+  const input = page.getByTestId('chat-input');
+  await input.press('ArrowUp');
+  await expect(input).toHaveValue('say it once more');
+  // Not when something is typed: then ArrowUp moves the caret as usual.
+  await input.fill('draft');
+  await input.press('ArrowUp');
+  await expect(input).toHaveValue('draft');
+});

@@ -52,12 +52,27 @@ function Composer() {
   const editsMode = useApp((s) => s.editsMode);
   const setEditsMode = useApp((s) => s.setEditsMode);
   const [text, setText] = useState('');
+  const last = useApp((s) => {
+    for (let i = s.chatItems.length - 1; i >= 0; i--) {
+      const it = s.chatItems[i];
+      if (it.kind === 'user') return it.text;
+    }
+    return '';
+  });
   const submit = () => {
     if (!text.trim() || running) return;
     void send(text);
     setText('');
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'ArrowUp' && !text && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      // As in a shell: the last prompt back, to fix or send again.
+      if (last) {
+        e.preventDefault();
+        setText(last);
+      }
+      return;
+    }
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       submit();
