@@ -193,6 +193,8 @@ export interface ApprovalRequestView {
   call_id?: string;
   /** The request that call belongs to. */
   correlation_id?: string;
+  /** The folder's .loupe/config.json has this allow rule, which applies once the folder is trusted. */
+  trust_would_allow?: string;
   createdAt: string;
 }
 

@@ -151,6 +151,8 @@ export class Host {
   private async trustAnswer(view: Promise<Result<'trust.accept'>>): Promise<Result<'trust.accept'>> {
     const v = await view;
     this.emit('trust.changed', v);
+    // Questions waiting now may be answered by the rules trust turned on (or no longer be).
+    await this.workspace?.services.queue.recheck();
     return v;
   }
 

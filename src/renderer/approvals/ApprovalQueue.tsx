@@ -60,8 +60,8 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       else deny();
     }
   };
-  // An edit with no rule behind it asks because of the edits mode, which the reason already says.
-  const why = req.rule ? `Rule: ${req.rule}` : req.kind === 'edit' ? 'Switch it off with the pill by Send, or allow this file always.' : 'No rule matches; the default for this kind is to ask.';
+  // The reason already names the rule, or says that none matched: only what to do next is added.
+  const why = req.kind === 'edit' && !req.rule ? 'Switch it off with the pill by Send, or allow this file always.' : '';
   return (
     <div className="approval-card" ref={ref} tabIndex={-1} data-testid="approval-card" data-kind={req.kind} data-sandboxed={req.sandboxed === undefined ? undefined : String(req.sandboxed)} data-status={busy ? 'answering' : 'pending'} onKeyDown={onKey}>
       <div className="approval-head">
@@ -78,8 +78,9 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
         {req.summary}
       </pre>
       <div className="approval-why" data-testid="approval-why">
-        {req.reason}. <span className="muted">{why}</span>
+        {req.reason}.{why && <span className="muted"> {why}</span>}
       </div>
+      {req.trust_would_allow && <TrustWouldAllow rule={req.trust_would_allow} />}
       {req.kind === 'edit' && req.diff ? <ProposedEdit req={req} /> : req.diff && <pre className="approval-diff">{req.diff}</pre>}
       {editing && (
         <div className="approval-always">
@@ -118,6 +119,23 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
         <div className="approval-rule-preview muted">
           Always would save: {req.always.map((r) => `${r.kind} "${r.pattern}"${r.sandbox === false ? " (outside the sandbox)" : ""}`).join(', ')}
         </div>
+      )}
+    </div>
+  );
+}
+
+/** An untrusted folder's own config would allow this: trusting it (here, in one click) lets it through. */
+function TrustWouldAllow({ rule }: { rule: string }) {
+  const accept = useApp((s) => s.acceptTrust);
+  const busy = useApp((s) => s.trustBusy);
+  const canTrust = useApp((s) => Boolean(s.trust?.digest && !s.trust.trusted));
+  return (
+    <div className="approval-trust" data-testid="approval-trust-hint">
+      <span>Trusting this folder turns on its rule: {rule}.</span>
+      {canTrust && (
+        <button type="button" className="btn btn-sm" data-testid="approval-trust" disabled={busy} onClick={() => void accept()}>
+          Trust this folder
+        </button>
       )}
     </div>
   );

@@ -93,6 +93,21 @@ export class PermissionEngine {
 
   async decide(q: PermissionQuery): Promise<Decision> {
     const { rules, editsMode } = await this.loadRules();
+    return this.decideWith(q, rules, editsMode);
+  }
+
+  /**
+   * What would be decided if the folder were trusted: null when it is (or its config grants
+   * nothing), so a card can say that a rule of the folder's own config would allow this.
+   */
+  async decideIfTrusted(q: PermissionQuery): Promise<Decision | null> {
+    const project = await this.opts.project.load();
+    if (project.trusted !== false || !project.ignored?.rules.length) return null;
+    const { rules, editsMode } = await this.loadRules();
+    return this.decideWith(q, [...rules, ...project.ignored.rules], editsMode);
+  }
+
+  private async decideWith(q: PermissionQuery, rules: SourcedRule[], editsMode: EditsMode): Promise<Decision> {
     switch (q.kind) {
       case 'bash':
       case 'test':
