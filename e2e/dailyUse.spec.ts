@@ -2,7 +2,7 @@
 // while scrolled up, committing approved changes, deleting a conversation and a command that
 // fails. Each test here failed against the build before these were fixed. Needs `npm run build`.
 import { execFileSync } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { userPrompt, type RecordedRequest, type ScriptedReply } from '../test/support/scriptedLlm';
@@ -23,6 +23,7 @@ function script(req: RecordedRequest): ScriptedReply {
     return { content: `Done with: ${prompt}` };
   }
   if (prompt.includes('approve me')) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo approved-run', description: 'Print a word' }) }] };
+  if (prompt.includes('only me')) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'printf only-me', description: 'Print a word' }) }] };
   if (prompt.includes('missing')) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'ls no-such-dir', description: 'List a folder that is not there' }) }] };
   if (prompt.includes('edit')) return { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: prompt.includes('edit b') ? 'src/b.ts' : 'src/a.ts' }) }] };
   if (prompt.includes('long')) return { content: LONG };
@@ -190,4 +191,26 @@ test('ArrowUp in an empty chat input brings back the last prompt', async ({ page
   await input.fill('draft');
   await input.press('ArrowUp');
   await expect(input).toHaveValue('draft');
+});
+
+test('"Allow always" can be kept for me only: my settings, this folder, nothing in the shared config', async ({ page }) => {
+  await openAgent(page);
+  await page.getByTestId('chat-new-session').click();
+  await page.getByTestId('chat-input').fill('print only me');
+  await page.getByTestId('chat-input').press('Enter');
+  const card = page.getByTestId('approval-card');
+  await card.getByTestId('approval-allow-always').click();
+  await card.getByTestId('approval-always-scope-user').check();
+  await page.screenshot({ path: path.join(SHOTS, 'allow-always-scope.png') });
+  await card.getByTestId('approval-allow-always').click();
+  await expect(page.getByTestId('chat-send')).toBeVisible();
+
+  const settings = JSON.parse(await readFile(path.join(agent.served.home, 'settings.json'), 'utf8'));
+  expect(settings.folder_permissions[agent.project]).toEqual([{ kind: 'bash', pattern: 'printf *', action: 'allow' }]);
+  const shared = await readFile(path.join(agent.project, '.loupe/config.json'), 'utf8').catch(() => '{}');
+  expect(shared).not.toContain('printf');
+  // The rule holds: the same command runs without asking.
+  await sayAndWait(page, 'print only me again');
+  await expect(page.locator('[data-testid="tool-call"][data-tool="bash"]').last()).toHaveAttribute('data-status', 'done');
+  await expect(page.getByTestId('approval-card')).toHaveCount(0);
 });

@@ -300,8 +300,11 @@ export interface HostRequests {
   'chat.renameSession': { params: { id: string; title: string }; result: ChatSessionSummary };
   'chat.deleteSession': { params: { id: string }; result: void };
   'approvals.list': { params: void; result: ApprovalRequestView[] };
-  /** patterns: the edited "always" rule(s); absent: the proposed ones. */
-  'approvals.answer': { params: { id: string; answer: 'once' | 'always' | 'deny'; message?: string; patterns?: string[] }; result: { answered: boolean } };
+  /**
+   * patterns: the edited "always" rule(s); absent: the proposed ones. scope: where "always" is
+   * saved, the project's shared .loupe/config.json (default) or only this user's settings, for this folder.
+   */
+  'approvals.answer': { params: { id: string; answer: 'once' | 'always' | 'deny'; message?: string; patterns?: string[]; scope?: 'project' | 'user' }; result: { answered: boolean } };
   'settings.get': { params: void; result: LlmSettingsView };
   /** api_key absent: keep the saved key; '' clears it. */
   'settings.save': { params: { base_url: string; api_key?: string; model: string; context_tokens?: number }; result: LlmSettingsView };

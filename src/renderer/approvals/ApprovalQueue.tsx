@@ -35,6 +35,7 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
   const [editing, setEditing] = useState(false);
   const [patterns, setPatterns] = useState(() => req.always.map((r) => r.pattern).join('\n'));
   const [message, setMessage] = useState('');
+  const [scope, setScope] = useState<'project' | 'user'>('project');
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // Take the keyboard only when nobody is typing somewhere else.
@@ -46,7 +47,7 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
   const deny = () => void answer(req.id, { answer: 'deny', ...(message.trim() ? { message: message.trim() } : {}) });
   const always = () => {
     const list = patterns.split('\n').map((p) => p.trim()).filter(Boolean);
-    void answer(req.id, { answer: 'always', patterns: list });
+    void answer(req.id, { answer: 'always', patterns: list, scope });
   };
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     if (busy) return;
@@ -84,8 +85,18 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       {req.kind === 'edit' && req.diff ? <ProposedEdit req={req} /> : req.diff && <pre className="approval-diff">{req.diff}</pre>}
       {editing && (
         <div className="approval-always">
+          <div className="approval-scope" role="radiogroup" aria-label="Where to save the rule">
+            <label>
+              <input type="radio" name={`scope-${req.id}`} data-testid="approval-always-scope-project" checked={scope === 'project'} onChange={() => setScope('project')} />
+              This project (shared: .loupe/config.json, committed with it)
+            </label>
+            <label>
+              <input type="radio" name={`scope-${req.id}`} data-testid="approval-always-scope-user" checked={scope === 'user'} onChange={() => setScope('user')} />
+              Only me (my settings, for this folder)
+            </label>
+          </div>
           <label>
-            Rule to save in .loupe/config.json ({req.kind}, allow), one pattern per line:
+            Rule ({req.kind}, allow), one pattern per line:
             <textarea className="text-input" data-testid="approval-always-patterns" rows={Math.max(1, patterns.split('\n').length)} value={patterns} onChange={(e) => setPatterns(e.target.value)} autoFocus />
           </label>
         </div>

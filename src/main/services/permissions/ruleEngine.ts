@@ -25,6 +25,8 @@ export interface EngineOptions {
   root: string;
   project: { load(): Promise<ProjectRules> };
   userRules?: () => PermissionRule[];
+  /** The user's own rules for this folder only (settings.json `folder_permissions`). */
+  userFolderRules?: () => PermissionRule[];
   /** `edits.mode`: 'ask' turns edits into approval cards. Absent: the project's config says. */
   editsMode?: () => EditsMode;
   /** Whether an OS sandbox works here (commands run inside it when the config says "auto"). */
@@ -74,7 +76,8 @@ export class PermissionEngine {
     const project = await this.opts.project.load();
     const editsMode = this.opts.editsMode?.() ?? project.editsMode ?? 'review';
     const user = (this.opts.userRules?.() ?? []).map((r, i): SourcedRule => ({ ...r, source: 'user', origin: `user settings permissions[${i}]` }));
-    return { rules: [...this.session, ...project.rules, ...user], editsMode };
+    const mine = (this.opts.userFolderRules?.() ?? []).map((r, i): SourcedRule => ({ ...r, source: 'user', origin: `user settings folder_permissions[${i}] (this folder, only you)` }));
+    return { rules: [...this.session, ...project.rules, ...mine, ...user], editsMode };
   }
 
   /** How a command would run: inside the sandbox or not (and why), with or without the network. */
