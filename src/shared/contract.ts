@@ -271,6 +271,10 @@ export interface HostRequests {
   'tree.list': { params: { dir: string }; result: TreeListing };
   'tree.gitStatus': { params: void; result: Record<string, GitBadge> };
   'file.read': { params: { path: string }; result: FileContent };
+  /** Quick open: indexed files whose path holds the query's characters in order, best first. */
+  'files.find': { params: { query: string; limit?: number }; result: { files: string[] } };
+  /** Find in files: the same ripgrep search as the grep tool (.gitignore and search.exclude aware). */
+  'search.text': { params: { query: string; regex?: boolean; case_sensitive?: boolean }; result: { matches: { path: string; line: number; text: string }[]; total: number } };
   'terminal.create': { params: { cols: number; rows: number; cwd?: string }; result: TerminalInfo };
   'terminal.input': { params: { id: string; data: string }; result: void };
   'terminal.resize': { params: { id: string; cols: number; rows: number }; result: void };
@@ -385,6 +389,8 @@ const requestChannelMap = {
   'tree.list': true,
   'tree.gitStatus': true,
   'file.read': true,
+  'files.find': true,
+  'search.text': true,
   'terminal.create': true,
   'terminal.input': true,
   'terminal.resize': true,

@@ -7,6 +7,7 @@ import type { PtyService } from '../services/pty/ptyService';
 import { RecentFolders } from '../services/settings/recentFolders';
 import type { UserSettings } from '../services/settings/userSettings';
 import { readForViewer } from '../services/workspace/fileReader';
+import { findFiles } from '../services/workspace/fuzzyFiles';
 import { completeFolder } from '../services/workspace/pathCompletion';
 import { AgentHost } from './agent';
 import type { LlmSettingsFileOptions } from './llmSettings';
@@ -193,6 +194,8 @@ export class Host {
         const { abs, rel } = await this.ws().resolve(str(obj(p).path, 'path'));
         return readForViewer(this.ws().info.root, abs, rel);
       },
+      'files.find': (p) => ({ files: findFiles(this.ws().index.files(), str(obj(p).query, 'query'), Math.min(Math.max(1, Number(p.limit) || 50), 500)) }),
+      'search.text': (p) => this.ws().searchText(str(obj(p).query, 'query'), { regex: p.regex === true, caseSensitive: p.case_sensitive === true }),
       'terminal.create': async (p) => {
         const { cols, rows, cwd } = obj(p);
         const dir = cwd === undefined ? this.ws().info.root : (await this.ws().resolve(str(cwd, 'cwd'))).abs;

@@ -1,4 +1,6 @@
 import { useApp } from '../store';
+import { FindInFiles } from '../search/FindInFiles';
+import { QuickOpen } from '../search/QuickOpen';
 import { TrustPrompt } from '../trust/TrustPrompt';
 import { OpenFolderDialog } from '../workspace/OpenFolderDialog';
 import { WelcomePanel } from '../workspace/WelcomePanel';
@@ -13,6 +15,7 @@ import { WorkspaceNotices } from './WorkspaceNotices';
 export function App() {
   const known = useApp((s) => s.workspaceKnown);
   const hasWorkspace = useApp((s) => s.workspace !== null);
+  const searchBox = useApp((s) => (s.workspace ? s.searchBox : null));
   useGlobalShortcuts();
 
   return (
@@ -24,6 +27,8 @@ export function App() {
       <StatusBar />
       <OpenFolderDialog />
       <TrustPrompt />
+      {searchBox === 'quick-open' && <QuickOpen />}
+      {searchBox === 'find-in-files' && <FindInFiles />}
     </div>
   );
 }

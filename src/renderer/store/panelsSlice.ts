@@ -1,4 +1,8 @@
+import type { Params, Result } from '../../shared/contract';
 import type { SliceCreator } from './types';
+
+/** The read-only searches the search boxes run. */
+export type SearchChannel = 'files.find' | 'search.text';
 
 /** The right-hand column's tabs: the change timeline (review) or the agent (chat). */
 export type AgentPanelTab = 'changes' | 'agent';
@@ -7,6 +11,11 @@ export interface PanelsSlice {
   agentPanelTab: AgentPanelTab;
   /** The agent column (Changes and Agent) is shown; the layout follows this, and a drag that collapses it sets it. */
   agentColumnOpen: boolean;
+  /** The quick open or find in files box shown over the workbench, if any. */
+  searchBox: 'quick-open' | 'find-in-files' | null;
+  setSearchBox(box: 'quick-open' | 'find-in-files' | null): void;
+  /** Runs one search for a search box; the box keeps its own results. */
+  search<C extends SearchChannel>(channel: C, params: Params<C>): Promise<Result<C>>;
   setAgentPanelTab(tab: AgentPanelTab): void;
   setAgentColumnOpen(open: boolean): void;
   /** The top bar's toggle: opening it with a question waiting shows the question. */
@@ -15,9 +24,18 @@ export interface PanelsSlice {
   showModificationInReview(id: string): Promise<void>;
 }
 
-export const createPanelsSlice: SliceCreator<PanelsSlice> = (set, get) => ({
+export const createPanelsSlice: SliceCreator<PanelsSlice> = (set, get, { client }) => ({
   agentPanelTab: 'changes',
   agentColumnOpen: true,
+  searchBox: null,
+
+  setSearchBox(box) {
+    set({ searchBox: box });
+  },
+
+  search(channel, params) {
+    return client.request(channel, params);
+  },
 
   setAgentPanelTab(tab) {
     set({ agentPanelTab: tab });

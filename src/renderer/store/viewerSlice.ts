@@ -14,6 +14,10 @@ export interface OpenFile {
 
 export interface ViewerSlice {
   openFile: OpenFile | null;
+  /** The files open as tabs, in the order they were opened; the shown one is `openFile`. */
+  fileTabs: string[];
+  /** Closes one tab; closing the shown one shows its neighbour. */
+  closeFileTab(path: string): void;
   /** Opens a file in the viewer; `line` scrolls to it and selects it. */
   openFilePath(path: string, line?: number): Promise<void>;
   reloadOpenFile(): Promise<void>;
@@ -35,11 +39,24 @@ export const createViewerSlice: SliceCreator<ViewerSlice> = (set, get, { client 
 
   return {
     openFile: null,
+    fileTabs: [],
+
+    closeFileTab(path) {
+      const tabs = get().fileTabs;
+      const at = tabs.indexOf(path);
+      if (at < 0) return;
+      const rest = tabs.filter((p) => p !== path);
+      set({ fileTabs: rest });
+      if (get().openFile?.path !== path) return;
+      const next = rest[Math.min(at, rest.length - 1)];
+      if (next) void get().openFilePath(next);
+      else get().closeFile();
+    },
 
     async openFilePath(path, line) {
       const prev = get().openFile;
       const reveal = line && line > 0 ? { line, seq: (prev?.reveal?.seq ?? 0) + 1 } : undefined;
-      set({ openFile: { path, status: 'loading', file: prev?.path === path ? prev.file : null, error: null, reveal } });
+      set((s) => ({ openFile: { path, status: 'loading', file: prev?.path === path ? prev.file : null, error: null, reveal }, fileTabs: s.fileTabs.includes(path) ? s.fileTabs : [...s.fileTabs, path] }));
       await read(path);
     },
 
@@ -50,7 +67,7 @@ export const createViewerSlice: SliceCreator<ViewerSlice> = (set, get, { client 
 
     closeFile() {
       seq++;
-      set({ openFile: null });
+      set({ openFile: null, fileTabs: [] });
     },
   };
 };
