@@ -1,14 +1,15 @@
 // The viewer as a daily editor: a tab per open file, quick open over the file index (Ctrl+P),
-// and find in files through the grep tool's search (Ctrl+Shift+F) opening the match at its
-// line. Needs `npm run build` first.
+// find in files through the grep tool's search (Ctrl+Shift+F) opening the match at its line,
+// and the shown file opened in the person's own editor. Needs `npm run build` first.
 import { expect, test } from '@playwright/test';
 import { startServe, type Served } from './support/serve';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
 let root: string;
 let served: Served;
+let opened: string;
 const FILES: Record<string, string> = {
   'src/alpha.ts': 'export const alpha = 1;\n',
   'src/deep/beta.ts': Array.from({ length: 40 }, (_, i) => (i === 29 ? 'export const needle = "haystack";' : `// filler ${i + 1}`)).join('\n') + '\n',
@@ -22,7 +23,12 @@ test.beforeAll(async () => {
     await mkdir(path.dirname(path.join(project, rel)), { recursive: true });
     await writeFile(path.join(project, rel), content);
   }
-  served = await startServe(project);
+  // The person's editor: a script that writes down what it was asked to open.
+  opened = path.join(root, 'opened.txt');
+  const editor = path.join(root, 'my-editor');
+  await writeFile(editor, `#!/bin/sh\nprintf '%s\\n' "$@" > '${opened}'\n`);
+  await chmod(editor, 0o755);
+  served = await startServe(project, { VISUAL: editor });
 });
 
 test.afterAll(async () => {
@@ -72,6 +78,10 @@ test('files open as tabs; quick open finds by path; find in files opens the matc
   await expect(viewer.locator('.view-line').filter({ hasText: 'needle' })).toBeVisible();
   await expect(tabs).toHaveCount(3);
   await page.screenshot({ path: test.info().outputPath('tabs.png') });
+
+  // Open in your editor: $VISUAL gets the file.
+  await page.getByTestId('open-in-editor').click();
+  await expect.poll(() => readFile(opened, 'utf8').catch(() => '')).toBe(`${path.join(root, 'tabs-project', 'src/deep/beta.ts')}\n`);
 
   // Closing the shown tab shows its neighbour.
   await tabs.filter({ hasText: 'beta.ts' }).getByRole('button').click();

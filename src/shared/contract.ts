@@ -271,6 +271,8 @@ export interface HostRequests {
   'tree.list': { params: { dir: string }; result: TreeListing };
   'tree.gitStatus': { params: void; result: Record<string, GitBadge> };
   'file.read': { params: { path: string }; result: FileContent };
+  /** Opens a workspace file in the person's own editor ($VISUAL, $EDITOR, VS Code, Zed, the OS default); says which. */
+  'file.openInEditor': { params: { path: string; line?: number }; result: { editor: string } };
   /** Quick open: indexed files whose path holds the query's characters in order, best first. */
   'files.find': { params: { query: string; limit?: number }; result: { files: string[] } };
   /** Find in files: the same ripgrep search as the grep tool (.gitignore and search.exclude aware). */
@@ -389,6 +391,7 @@ const requestChannelMap = {
   'tree.list': true,
   'tree.gitStatus': true,
   'file.read': true,
+  'file.openInEditor': true,
   'files.find': true,
   'search.text': true,
   'terminal.create': true,

@@ -1,5 +1,6 @@
 // The Host implements the contract for one open workspace. Transports (Electron IPC,
 // WebSocket) call `handle` and forward `onEvent`; the Host never knows which one it serves.
+import path from 'node:path';
 import type { EventChannel, HostEvents, Params, RequestChannel, Result, WorkspaceInfo } from '../../shared/contract';
 import { InvalidArgumentError, NoWorkspaceError } from '../errors';
 import { nullLogger, type Logger } from '../services/log/logger';
@@ -8,6 +9,7 @@ import { RecentFolders } from '../services/settings/recentFolders';
 import type { UserSettings } from '../services/settings/userSettings';
 import { readForViewer } from '../services/workspace/fileReader';
 import { findFiles } from '../services/workspace/fuzzyFiles';
+import { openInEditor } from '../services/editor/openInEditor';
 import { completeFolder } from '../services/workspace/pathCompletion';
 import { AgentHost } from './agent';
 import type { LlmSettingsFileOptions } from './llmSettings';
@@ -193,6 +195,11 @@ export class Host {
       'file.read': async (p) => {
         const { abs, rel } = await this.ws().resolve(str(obj(p).path, 'path'));
         return readForViewer(this.ws().info.root, abs, rel);
+      },
+      'file.openInEditor': async (p) => {
+        const { abs } = await this.ws().resolve(str(obj(p).path, 'path'));
+        const line = Number.isInteger(p.line) && (p.line as number) > 0 ? (p.line as number) : undefined;
+        return { editor: path.basename((await openInEditor(abs, line)).command) };
       },
       'files.find': (p) => ({ files: findFiles(this.ws().index.files(), str(obj(p).query, 'query'), Math.min(Math.max(1, Number(p.limit) || 50), 500)) }),
       'search.text': (p) => this.ws().searchText(str(obj(p).query, 'query'), { regex: p.regex === true, caseSensitive: p.case_sensitive === true }),

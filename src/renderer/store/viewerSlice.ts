@@ -21,6 +21,8 @@ export interface ViewerSlice {
   /** Opens a file in the viewer; `line` scrolls to it and selects it. */
   openFilePath(path: string, line?: number): Promise<void>;
   reloadOpenFile(): Promise<void>;
+  /** The shown file in the person's own editor, at the line a link asked for; a failure becomes a notice. */
+  openInEditor(): Promise<void>;
   closeFile(): void;
 }
 
@@ -58,6 +60,17 @@ export const createViewerSlice: SliceCreator<ViewerSlice> = (set, get, { client 
       const reveal = line && line > 0 ? { line, seq: (prev?.reveal?.seq ?? 0) + 1 } : undefined;
       set((s) => ({ openFile: { path, status: 'loading', file: prev?.path === path ? prev.file : null, error: null, reveal }, fileTabs: s.fileTabs.includes(path) ? s.fileTabs : [...s.fileTabs, path] }));
       await read(path);
+    },
+
+    async openInEditor() {
+      const file = get().openFile;
+      if (!file) return;
+      try {
+        await client.request('file.openInEditor', { path: file.path, ...(file.reveal ? { line: file.reveal.line } : {}) });
+      } catch (err) {
+        const root = get().workspace?.root;
+        if (root) get().workspaceNotice(root, `Could not open ${file.path} in your editor: ${errorMessage(err)}`);
+      }
     },
 
     async reloadOpenFile() {

@@ -1,3 +1,4 @@
+import { useApp } from '../store';
 import { FileTabs } from './FileTabs';
 
 /** The viewer's title bar: a tab per open file, then the shown file's folder as a breadcrumb. */
@@ -23,11 +24,21 @@ export function ViewerHeader({ path, language, loading }: { path: string; langua
           </>
         )}
       </div>
+      <OpenInEditor />
       <span className="viewer-meta">
         {language && language !== 'plaintext' && <span>{language}</span>}
         <span className="viewer-pill">Read-only</span>
       </span>
       {loading && <div className="viewer-progress" aria-hidden="true" />}
     </div>
+  );
+}
+
+function OpenInEditor() {
+  const open = useApp((s) => s.openInEditor);
+  return (
+    <button type="button" className="btn btn-sm viewer-editor-btn" data-testid="open-in-editor" title="Open in your editor ($VISUAL, $EDITOR, VS Code, Zed or the system default)" onClick={() => void open()}>
+      Open in editor
+    </button>
   );
 }
