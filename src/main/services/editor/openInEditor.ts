@@ -3,27 +3,13 @@
 // here), VS Code and Zed when on PATH, then the OS's default application. Spawned without a
 // shell, detached, its output ignored: it is the person's program, not the repository's.
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import { onPath } from '../shell/onPath';
 
 export interface EditorCommand {
   command: string;
   args: string[];
 }
-
-const onPath = (name: string, env: NodeJS.ProcessEnv): string | null => {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const full = path.join(dir, name);
-    try {
-      accessSync(full, constants.X_OK);
-      return full;
-    } catch {
-      // not here
-    }
-  }
-  return null;
-};
 
 /** Editors that run in a terminal: no use from a window with none. */
 const TERMINAL_EDITORS = new Set(['vi', 'vim', 'nvim', 'nano', 'emacs', 'pico', 'ed', 'micro', 'helix', 'hx', 'joe', 'kak']);
@@ -38,9 +24,9 @@ export function editorCommand(abs: string, line: number | undefined, env: NodeJS
     const args = name === 'code' || name === 'codium' ? ['-g', at] : name === 'zed' || name === 'subl' ? [at] : [abs];
     return { command: words[0], args: [...words.slice(1), ...args] };
   }
-  const code = onPath('code', env);
+  const code = onPath('code', env, platform);
   if (code) return { command: code, args: ['-g', at] };
-  const zed = onPath('zed', env);
+  const zed = onPath('zed', env, platform);
   if (zed) return { command: zed, args: [at] };
   if (platform === 'darwin') return { command: 'open', args: [abs] };
   if (platform === 'win32') return { command: 'cmd', args: ['/c', 'start', '""', abs] };
