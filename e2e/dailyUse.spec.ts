@@ -23,6 +23,7 @@ function script(req: RecordedRequest): ScriptedReply {
     return { content: `Done with: ${prompt}` };
   }
   if (prompt.includes('approve me')) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo approved-run', description: 'Print a word' }) }] };
+  if (prompt.includes('count')) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'seq 1 400', description: 'Count' }) }] };
   if (prompt.includes('only me')) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'printf only-me', description: 'Print a word' }) }] };
   if (prompt.includes('missing')) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'ls no-such-dir', description: 'List a folder that is not there' }) }] };
   if (prompt.includes('edit')) return { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: prompt.includes('edit b') ? 'src/b.ts' : 'src/a.ts' }) }] };
@@ -33,7 +34,7 @@ function script(req: RecordedRequest): ScriptedReply {
 test.beforeAll(async () => {
   agent = await startAgentProject('daily-project', { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'keep\nold line\nkeep too\n' }, script, {
     // Commands ask (no sandbox), except `ls`, which a user rule allows.
-    settings: { sandbox: 'off', permissions: [{ kind: 'bash', pattern: 'ls *', action: 'allow' }] },
+    settings: { sandbox: 'off', permissions: [{ kind: 'bash', pattern: 'ls *', action: 'allow' }, { kind: 'bash', pattern: 'seq *', action: 'allow' }] },
   });
   // "Commit approved" commits as whoever the repository says.
   for (const [key, value] of [['user.email', 'daily@example.com'], ['user.name', 'Daily']]) execFileSync('git', ['config', key, value], { cwd: agent.project });
@@ -56,6 +57,8 @@ test('a reload during a request reopens the conversation, live, with Stop', asyn
   await page.getByTestId('chat-input').fill('approve me after the reload');
   await page.getByTestId('chat-input').press('Enter');
   await expect(page.getByTestId('approval-card')).toBeVisible();
+  // The card says what the model meant the command for.
+  await expect(page.getByTestId('approval-description')).toHaveText('Print a word');
 
   await page.reload();
   await expect(page.getByTestId('workspace-root')).toContainText('daily-project');
@@ -213,4 +216,27 @@ test('"Allow always" can be kept for me only: my settings, this folder, nothing 
   await sayAndWait(page, 'print only me again');
   await expect(page.locator('[data-testid="tool-call"][data-tool="bash"]').last()).toHaveAttribute('data-status', 'done');
   await expect(page.getByTestId('approval-card')).toHaveCount(0);
+});
+
+test('a reload logs no 401 for the page itself', async ({ page }) => {
+  await openAgent(page);
+  const refused: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() === 401) refused.push(r.url());
+  });
+  await page.reload();
+  await expect(page.getByTestId('workspace-root')).toContainText('daily-project');
+  expect(refused).toEqual([]);
+});
+
+test('an empty session shows hints; long command output opens on its tail', async ({ page }) => {
+  await openAgent(page);
+  await page.getByTestId('chat-new-session').click();
+  await expect(page.getByTestId('chat-hints')).toBeVisible();
+  await sayAndWait(page, 'count to four hundred');
+  await expect(page.getByTestId('chat-hints')).toHaveCount(0);
+  const output = page.locator('[data-testid="tool-call"][data-tool="bash"]').last().getByTestId('tool-call-output');
+  await expect(output).toContainText('400');
+  await expect.poll(() => output.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThan(5);
+  expect(await output.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
 });

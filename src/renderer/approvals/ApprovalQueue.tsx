@@ -36,6 +36,12 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
   const [patterns, setPatterns] = useState(() => req.always.map((r) => r.pattern).join('\n'));
   const [message, setMessage] = useState('');
   const [scope, setScope] = useState<'project' | 'user'>('project');
+  // What the model said the call is for (bash's `description`), from the chat card that asked.
+  const description = useApp((s) => {
+    const call = req.call_id ? s.chatItems.find((i) => i.kind === 'tool' && i.id === req.call_id) : undefined;
+    const d = call?.kind === 'tool' ? (call.args as { description?: unknown } | undefined)?.description : undefined;
+    return typeof d === 'string' && d.trim() ? d.trim() : null;
+  });
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // Take the keyboard only when nobody is typing somewhere else.
@@ -75,6 +81,11 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
         )}
         {req.sandboxed === true && <span className="muted">runs inside the sandbox</span>}
       </div>
+      {description && (
+        <div className="approval-description" data-testid="approval-description">
+          {description}
+        </div>
+      )}
       <pre className="approval-subject" data-testid="approval-subject">
         {req.summary}
       </pre>

@@ -1,4 +1,5 @@
 import { useState, type KeyboardEvent } from 'react';
+import { modKey } from '../app/platform';
 import { ApprovalQueue } from '../approvals/ApprovalQueue';
 import { SettingsDialog } from '../settings/SettingsDialog';
 import { useApp, type ChatItem } from '../store';
@@ -142,6 +143,25 @@ function NoModel() {
   );
 }
 
+/** An empty conversation: what to ask and the keys that help, once a model is connected. */
+function EmptyHints() {
+  const configured = useApp((s) => Boolean(s.llmSettings?.configured));
+  if (!configured) return null;
+  return (
+    <div className="chat-hints" data-testid="chat-hints">
+      <p>Ask for a change, a question about this code, or a command to run. Every edit lands in Changes, reversible one by one.</p>
+      <ul>
+        <li>&ldquo;Add a --verbose flag to the CLI and a test for it&rdquo;</li>
+        <li>&ldquo;Why does src/app.ts read the config twice?&rdquo;</li>
+        <li>&ldquo;Run the tests and fix what fails&rdquo;</li>
+      </ul>
+      <p className="muted">
+        Enter sends · Shift+Enter new line · ↑ last prompt · {modKey}+P open a file · {modKey}+Shift+F find in files
+      </p>
+    </div>
+  );
+}
+
 export function ChatPanel() {
   const items = useApp((s) => s.chatItems);
   const { listRef, atBottom, toLatest } = useFollowLatest(items);
@@ -151,6 +171,7 @@ export function ChatPanel() {
       <div className="chat-list-wrap">
         <div className="chat-list" ref={listRef}>
           {items.length === 0 && <NoModel />}
+          {items.length === 0 && <EmptyHints />}
           {items.map((it) => (
             <Item key={it.id} item={it} />
           ))}

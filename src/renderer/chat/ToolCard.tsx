@@ -1,4 +1,4 @@
-import { memo, useMemo, useState } from 'react';
+import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useApp, type ChatItem } from '../store';
 import { compactDiffOf } from './compactDiff';
 import { CompactDiffView } from './CompactDiffView';
@@ -28,7 +28,16 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   // Edits show what they changed (−/+); their numbered preview stays one click away.
   const diff = useMemo(() => (item.effect === 'write' && item.status === 'done' ? compactDiffOf(item.args, item.data) : null), [item.effect, item.status, item.args, item.data]);
   const [outputChoice, setOutputChoice] = useState<boolean | null>(null);
-  const showOutput = outputChoice ?? (item.effect === 'execute' || (item.effect === 'write' && !diff));
+  // A failed read or edit says why once (the error line); the model's fuller wording stays behind Output.
+  const showOutput = outputChoice ?? (item.effect === 'execute' || (item.effect === 'write' && !diff && item.status !== 'error'));
+  const outputRef = useRef<HTMLPreElement>(null);
+  const atTail = useRef(true);
+  useLayoutEffect(() => {
+    // A build log is read from its end: long output opens on its tail and follows it while it
+    // streams, unless the person scrolled up to read.
+    const el = outputRef.current;
+    if (el && atTail.current) el.scrollTop = el.scrollHeight;
+  }, [showOutput, item.output]);
   const summary = item.summary;
   const label = waiting ? 'waiting for approval' : item.status === 'running' ? 'running' : item.status === 'done' ? 'done' : item.status === 'failed' ? `failed · exit ${item.exitCode}` : 'failed';
   return (
@@ -93,7 +102,12 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
       )}
       {diff && <CompactDiffView diff={diff} onOpen={modId ? () => void openModification(modId) : null} />}
       {showOutput && item.output && (
-        <pre className="tool-output" data-testid="tool-call-output">
+        <pre
+          className="tool-output"
+          data-testid="tool-call-output"
+          ref={outputRef}
+          onScroll={(e) => (atTail.current = e.currentTarget.scrollHeight - e.currentTarget.scrollTop - e.currentTarget.clientHeight < 20)}
+        >
           {item.output}
         </pre>
       )}

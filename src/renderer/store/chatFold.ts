@@ -13,7 +13,8 @@ export type ChatItem =
   /** title, effect and summary: what the tool says of itself and of this call (summary: once the arguments are complete). */
   | { kind: 'tool'; id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; errorCode?: string; data?: Record<string, unknown>; durationMs?: number; exitCode?: number }
   | { kind: 'error'; id: string; code: string; message: string }
-  | { kind: 'note'; id: string; text: string };
+  /** `retry`: the model request is being retried; the next retry updates this line instead of adding one. */
+  | { kind: 'note'; id: string; text: string; retry?: boolean };
 
 /** Live tool output kept per card: the tail, so a chatty command cannot grow the store forever. */
 export const TOOL_OUTPUT_CAP = 200_000;
@@ -83,7 +84,11 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
     case 'retry': {
       // Whatever streamed in the failed attempt is void.
       const kept = items.filter((x) => !((x.kind === 'assistant' || x.kind === 'reasoning') && x.streaming));
-      return [...kept, { kind: 'note', id: nextId('n'), text: `The model request failed (${e.reason}); retry ${e.attempt} in ${(e.delay_ms / 1000).toFixed(1)} s…` }];
+      const text = `The model request failed (${e.reason}); retry ${e.attempt} in ${(e.delay_ms / 1000).toFixed(1)} s…`;
+      // Retries of one failure are one line that counts up, not a line each.
+      const prevRetry = kept[kept.length - 1];
+      if (prevRetry?.kind === 'note' && prevRetry.retry) return [...kept.slice(0, -1), { ...prevRetry, text }];
+      return [...kept, { kind: 'note', id: nextId('n'), text, retry: true }];
     }
     case 'compacted':
       return [...items, { kind: 'note', id: nextId('n'), text: `Conversation compacted: ${e.removed_messages} older messages ${e.mode === 'summary' ? 'summarised' : 'dropped'}.` }];

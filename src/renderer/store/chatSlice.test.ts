@@ -54,6 +54,16 @@ describe('chat events → the rendered conversation', () => {
     expect(items[4]).toMatchObject({ code: 'LLM_ERROR', message: 'boom' });
   });
 
+  it('retries of one failure are one line that updates', () => {
+    const items = run([
+      { type: 'retry', attempt: 1, delay_ms: 500, reason: 'HTTP 429' },
+      { type: 'retry', attempt: 2, delay_ms: 1000, reason: 'HTTP 429' },
+      { type: 'retry', attempt: 3, delay_ms: 2000, reason: 'HTTP 429' },
+    ]);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ kind: 'note', text: 'The model request failed (HTTP 429); retry 3 in 2.0 s…' });
+  });
+
   it('reasoning is its own collapsed item, never the answer; a notice is a note; a retry drops both half-streamed', () => {
     const items = run([
       { type: 'reasoning_delta', text: 'Let me ' },
