@@ -1,11 +1,11 @@
-import { memo, useMemo, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import type { Element } from 'hast';
 import { useApp } from '../store';
 import { CodeBlock } from './CodeBlock';
 import { rehypeFileLinks } from './filePaths';
-import { closesFence, settledPrefix } from './markdown';
+import { closesFence, splitBlocks } from './markdown';
 
 const REMARK = [remarkGfm];
 const REHYPE = [rehypeFileLinks];
@@ -80,26 +80,38 @@ function Rendered({ source, streaming }: { source: string; streaming: boolean })
   );
 }
 
-const Settled = memo(Rendered);
+const Piece = memo(Rendered);
+
+/** While a piece streams it is parsed at most this often; tokens arriving in between wait for the next pass. */
+const STREAM_PARSE_MS = 60;
+
+/** The piece still streaming: parsed again at most every STREAM_PARSE_MS, not on every frame of tokens. */
+function StreamingPiece({ source }: { source: string }) {
+  const [shown, setShown] = useState(source);
+  const last = useRef(0);
+  useEffect(() => {
+    const wait = Math.max(0, last.current + STREAM_PARSE_MS - performance.now());
+    const timer = setTimeout(() => {
+      last.current = performance.now();
+      setShown(source);
+    }, wait);
+    return () => clearTimeout(timer);
+  }, [source]);
+  return <Piece source={shown} streaming />;
+}
 
 /**
  * Model text as GitHub-flavoured Markdown: tables, task lists, quotes, links, code coloured by
- * Monaco, file paths that open the viewer. While it streams, the part before the last blank
- * line outside a fence is rendered once and kept; only the tail is parsed again per frame.
+ * Monaco, file paths that open the viewer. Rendered in pieces cut at blank lines (splitBlocks):
+ * a piece is parsed once, so only the last one is parsed again while the text streams.
  */
 export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }): ReactNode {
-  if (!streaming) {
-    return (
-      <div className="md">
-        <Settled source={text} streaming={false} />
-      </div>
-    );
-  }
-  const cut = settledPrefix(text);
+  const pieces = splitBlocks(text);
   return (
     <div className="md">
-      {cut > 0 && <Settled source={text.slice(0, cut)} streaming={false} />}
-      <Rendered source={text.slice(cut)} streaming />
+      {pieces.map((piece, i) =>
+        streaming && i === pieces.length - 1 ? <StreamingPiece key={i} source={piece} /> : <Piece key={i} source={piece} streaming={false} />,
+      )}
     </div>
   );
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeFileRef, splitFileRefs } from './filePaths';
-import { closesFence, settledPrefix } from './markdown';
+import { closesFence, splitBlocks } from './markdown';
 
 describe('code fences', () => {
   it('close only on a bare fence of the same character, at least as long', () => {
@@ -13,11 +13,13 @@ describe('code fences', () => {
 });
 
 describe('streamed markdown', () => {
-  it('is cut at the last blank line outside a fence', () => {
-    expect(settledPrefix('one\n\ntwo')).toBe(5);
-    expect(settledPrefix('one\n\n```ts\na\n\nb')).toBe(5);
-    expect(settledPrefix('one\n\n```ts\na\n```\n\nthree')).toBe(18);
-    expect(settledPrefix('no blank line yet')).toBe(0);
+  it('is cut into pieces at blank lines outside fences, losing nothing', () => {
+    expect(splitBlocks('one\n\ntwo')).toEqual(['one\n\n', 'two']);
+    expect(splitBlocks('one\n\n```ts\na\n\nb')).toEqual(['one\n\n', '```ts\na\n\nb']);
+    expect(splitBlocks('one\n\n```ts\na\n```\n\nthree')).toEqual(['one\n\n', '```ts\na\n```\n\n', 'three']);
+    expect(splitBlocks('no blank line yet')).toEqual(['no blank line yet']);
+    const text = '# t\n\n\n- a\n- b\n\n> q\n\n| x |\n| - |\n| 1 |\n';
+    expect(splitBlocks(text).join('')).toBe(text);
   });
 });
 

@@ -1,5 +1,4 @@
-// Where streamed Markdown may be cut: the rendered prefix before the cut never changes again,
-// so only the tail is parsed per frame.
+// Where model text may be cut into independently rendered Markdown pieces.
 
 /**
  * A fence closes on a line of the same character, at least as long, and nothing else: a
@@ -11,13 +10,15 @@ export function closesFence(line: string, opener: string): boolean {
 }
 
 /**
- * The length of the longest prefix that ends at a blank line outside any fenced block: Markdown
- * blocks before it are complete whatever follows (lists and quotes aside, which at worst
- * render as two while streaming and as one once the message ends).
+ * Model text cut into pieces at blank lines outside fenced blocks. Each piece is rendered (and
+ * parsed) once and kept while the rest streams in, so a long answer costs one parse per block
+ * instead of one of the whole text per frame. Lists and quotes with blank lines inside render
+ * as consecutive lists or quotes, which look the same.
  */
-export function settledPrefix(src: string): number {
-  let cut = 0;
+export function splitBlocks(src: string): string[] {
+  const pieces: string[] = [];
   let fence: string | null = null;
+  let start = 0;
   let at = 0;
   for (const line of src.split('\n')) {
     const end = at + line.length + 1;
@@ -26,9 +27,13 @@ export function settledPrefix(src: string): number {
     } else {
       const open = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
       if (open) fence = open[1];
-      else if (!line.trim() && end <= src.length) cut = end;
+      else if (!line.trim() && end <= src.length && src.slice(start, at).trim()) {
+        pieces.push(src.slice(start, end));
+        start = end;
+      }
     }
     at = end;
   }
-  return cut;
+  if (start < src.length) pieces.push(src.slice(start));
+  return pieces;
 }
