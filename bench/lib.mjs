@@ -225,3 +225,26 @@ export function loopOverheads(events) {
   }
   return out;
 }
+
+/**
+ * Bundles one source module (TypeScript) for a benchmark with rolldown, Vite's `?raw` imports
+ * included (the sandbox's network bridge ships as one), into `dir/name`.
+ */
+export async function bundleSource(rel, dir, name, { external } = {}) {
+  const { build } = await import('rolldown');
+  const { readFileSync } = await import('node:fs');
+  const raw = {
+    name: 'raw-text',
+    resolveId(id, importer) {
+      if (id.endsWith('?raw')) return `${path.resolve(path.dirname(importer), id.slice(0, -4))}?raw`;
+      return null;
+    },
+    load(id) {
+      if (id.endsWith('?raw')) return `export default ${JSON.stringify(readFileSync(id.slice(0, -4), 'utf8'))};`;
+      return null;
+    },
+  };
+  const out = path.join(dir, name);
+  await build({ input: path.join(ROOT, rel), platform: 'node', plugins: [raw], ...(external ? { external } : {}), output: { file: out, format: 'esm' }, logLevel: 'silent' });
+  return out;
+}

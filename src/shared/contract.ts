@@ -69,6 +69,8 @@ export interface ModificationView {
   lines_changed?: number;
   reason?: string;
   status: ModificationStatus;
+  /** Approved and already in HEAD (committed from the timeline or by hand): nothing left to commit. */
+  committed?: boolean;
   /** Set on a rollback entry: the modification it reversed. */
   rolls_back?: string;
   /** Set on a rolled-back modification: the rollback that reversed it. */
@@ -318,7 +320,7 @@ export interface ApprovalRequestView {
   /** The rule that made it ask, as text; null: no rule (the built-in default). */
   rule: string | null;
   /** What "allow always" would add to .loupe/config.json. */
-  always: { kind: PermissionKindName; pattern: string; action: 'allow' | 'ask' | 'deny'; sandbox?: boolean }[];
+  always: { kind: PermissionKindName; pattern: string; action: 'allow' | 'ask' | 'deny'; sandbox?: boolean; hosts?: string[] }[];
   /** Commands: true runs inside the OS sandbox, false outside it (the card says so); absent: no sandbox applies. */
   sandboxed?: boolean;
   /** For edits: the proposed change as a unified diff. */
@@ -329,6 +331,8 @@ export interface ApprovalRequestView {
   call_id?: string;
   /** The request that call belongs to. */
   correlation_id?: string;
+  /** The folder's .loupe/config.json has this allow rule, which applies once the folder is trusted. */
+  trust_would_allow?: string;
   createdAt: string;
 }
 
@@ -393,6 +397,68 @@ export interface SandboxStatusView {
   install: string | null;
   /** An untrusted config asks for "off"; it is ignored until the folder is trusted. */
   ignored_off: boolean;
+  /** The hosts sandboxed commands asked the proxy for lately, newest first. */
+  network_log?: NetworkLogEntry[];
+}
+
+/** One host a sandboxed command's proxy was asked for, and what was decided. */
+export interface NetworkLogEntry {
+  at: string;
+  command: string;
+  /** host:port */
+  host: string;
+  allowed: boolean;
+  reason: string;
+}
+
+/** Where a sandboxed process's port is reachable on this machine (127.0.0.1). */
+export interface PortForwardView {
+  /** The port inside the sandbox. */
+  port: number;
+  host_port: number;
+}
+
+/** What the sandbox's proxy let a command reach, and what it refused. */
+export interface NetworkActivityView {
+  reached: string[];
+  refused: { host: string; reason: string }[];
+}
+
+/** A background process (bash run_in_background), as the tools, the Processes pane and the CLI see it. */
+export interface ProcessView {
+  process_id: string;
+  command: string;
+  description: string | null;
+  /** Workspace-relative folder ('' for the root). */
+  cwd: string;
+  pid: number | null;
+  /** starting: waiting for its wait_for; running: nothing to wait for; ready: wait_for met. */
+  status: 'starting' | 'running' | 'ready' | 'exited' | 'killed';
+  exit_code: number | null;
+  signal: string | null;
+  /** Why it was stopped: a request, the idle limit, the workspace closing. */
+  kill_reason: string | null;
+  sandboxed: boolean;
+  /** Ports it listens on (inside the sandbox when sandboxed). */
+  ports: number[];
+  forwards: PortForwardView[];
+  started_at: string;
+  ended_at: string | null;
+  session_id: string;
+  correlation_id: string | null;
+  output_bytes: number;
+  /** The full log, workspace-relative; null when it could not be written. */
+  log_path: string | null;
+  network: NetworkActivityView | null;
+}
+
+/** The start of a process's log for the viewer; later bytes arrive as `processes.data`. */
+export interface ProcessLogView {
+  id: string;
+  data: string;
+  /** Byte offsets of the stream: `data` covers [from, to). */
+  from: number;
+  to: number;
 }
 
 /** Requests: renderer → host. `params` in, `result` out. */
@@ -407,6 +473,12 @@ export interface HostRequests {
   'tree.list': { params: { dir: string }; result: TreeListing };
   'tree.gitStatus': { params: void; result: Record<string, GitBadge> };
   'file.read': { params: { path: string }; result: FileContent };
+  /** Opens a workspace file in the person's own editor ($VISUAL, $EDITOR, VS Code, Zed, the OS default); says which. */
+  'file.openInEditor': { params: { path: string; line?: number }; result: { editor: string } };
+  /** Quick open: indexed files whose path holds the query's characters in order, best first. */
+  'files.find': { params: { query: string; limit?: number }; result: { files: string[] } };
+  /** Find in files: the same ripgrep search as the grep tool (.gitignore and search.exclude aware). */
+  'search.text': { params: { query: string; regex?: boolean; case_sensitive?: boolean }; result: { matches: { path: string; line: number; text: string }[]; total: number } };
   'terminal.create': { params: { cols: number; rows: number; cwd?: string }; result: TerminalInfo };
   'terminal.input': { params: { id: string; data: string }; result: void };
   'terminal.resize': { params: { id: string; cols: number; rows: number }; result: void };
@@ -414,6 +486,14 @@ export interface HostRequests {
   'terminal.ack': { params: { id: string; chars: number }; result: void };
   'terminal.kill': { params: { id: string }; result: void };
   'terminal.list': { params: void; result: TerminalInfo[] };
+  'processes.list': { params: void; result: ProcessView[] };
+  /** Stops the process and its whole family. */
+  'processes.kill': { params: { id: string }; result: ProcessView };
+  'processes.restart': { params: { id: string }; result: ProcessView };
+  /** Shows this process's log (its newest bytes now, the rest as `processes.data`); id null: none. */
+  'processes.watch': { params: { id: string | null }; result: ProcessLogView | null };
+  /** Flow control, as for terminals: characters of `processes.data` the viewer has written. */
+  'processes.ack': { params: { id: string; chars: number }; result: void };
   /** The folded modification log, newest first. */
   'modlog.list': { params: ModificationQuery; result: { modifications: ModificationView[]; total: number } };
   /** Before/after content of one modification. */
@@ -442,8 +522,11 @@ export interface HostRequests {
   /** The session's system prompt as last sent (`sent`), or, before any request, as it would be sent now. */
   'chat.systemPrompt': { params: { session_id?: string }; result: SystemPromptView & { sent: boolean } };
   'approvals.list': { params: void; result: ApprovalRequestView[] };
-  /** patterns: the edited "always" rule(s); absent: the proposed ones. */
-  'approvals.answer': { params: { id: string; answer: 'once' | 'always' | 'deny'; message?: string; patterns?: string[] }; result: { answered: boolean } };
+  /**
+   * patterns: the edited "always" rule(s); absent: the proposed ones. scope: where "always" is
+   * saved, the project's shared .loupe/config.json (default) or only this user's settings, for this folder.
+   */
+  'approvals.answer': { params: { id: string; answer: 'once' | 'always' | 'deny'; message?: string; patterns?: string[]; scope?: 'project' | 'user' }; result: { answered: boolean } };
   'settings.get': { params: void; result: LlmSettingsView };
   /** api_key absent: keep the saved key; '' clears it. */
   'settings.save': { params: { base_url: string; api_key?: string; model: string; context_tokens?: number }; result: LlmSettingsView };
@@ -484,6 +567,10 @@ export interface HostEvents {
   'modlog.changed': { count: number };
   'terminal.data': { id: string; data: string };
   'terminal.exit': { id: string; exitCode: number; signal?: number };
+  /** The background processes changed (started, ready, ports, exited): the whole list. */
+  'processes.changed': { processes: ProcessView[] };
+  /** More of the watched process's log; `skipped`: bytes left out while the viewer was behind. */
+  'processes.data': { id: string; data: string; offset: number; skipped?: number };
   'chat.event': { session_id: string; event: ChatEvent };
   'approvals.changed': { requests: ApprovalRequestView[] };
   /** On open, when the folder's config changes, and when trust is given or declined. */
@@ -532,12 +619,20 @@ const requestChannelMap = {
   'tree.list': true,
   'tree.gitStatus': true,
   'file.read': true,
+  'file.openInEditor': true,
+  'files.find': true,
+  'search.text': true,
   'terminal.create': true,
   'terminal.input': true,
   'terminal.resize': true,
   'terminal.ack': true,
   'terminal.kill': true,
   'terminal.list': true,
+  'processes.list': true,
+  'processes.kill': true,
+  'processes.restart': true,
+  'processes.watch': true,
+  'processes.ack': true,
   'modlog.list': true,
   'modlog.diff': true,
   'modlog.fileDiff': true,
@@ -582,6 +677,8 @@ const eventChannelMap = {
   'modlog.changed': true,
   'terminal.data': true,
   'terminal.exit': true,
+  'processes.changed': true,
+  'processes.data': true,
   'chat.event': true,
   'approvals.changed': true,
   'trust.changed': true,

@@ -5,7 +5,7 @@ import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { harness, type Harness } from '../support/toolHarness';
-import { git } from '../support/tmp';
+import { git, until } from '../support/tmp';
 
 let h: Harness | null = null;
 afterEach(async () => {
@@ -106,5 +106,26 @@ describe('bash writes, more', () => {
     const group = (r.data!.changes as { group_id: string }).group_id;
     expect((await h.call('code_rollback', { modification_id: group })).ok).toBe(true);
     expect((await stat(path.join(h.root, 'run.sh'))).mode & 0o777).toBe(0o755);
+  });
+});
+
+describe('a background process', () => {
+  it('what it writes while it runs is recorded when it ends, attributed to its command and request', { timeout: 60_000 }, async () => {
+    h = await harness({ git: true });
+    await h.write('README.md', 'readme\n');
+    const command = "printf 'generated\\n' > gen.txt && echo ready && sleep 60";
+    const start = await h.call('bash', { command, description: 'generate, then serve', run_in_background: true, wait_for: { regex: 'ready', timeout: 20_000 }, correlation_id: 'req-bg' });
+    expect(start.ok, start.output).toBe(true);
+    const id = start.data!.process_id as string;
+    // Nothing is recorded while it runs.
+    expect((await h.call('modification_log', {})).data!.modifications).toEqual([]);
+    expect((await h.call('process_kill', { id })).ok).toBe(true);
+    const mods = await until(async () => {
+      const list = (await h!.call('modification_log', { correlation_id: 'req-bg' })).data!.modifications as { file: string; tool: string; command: string; group_id: string; operation: string }[];
+      return list.length ? list : null;
+    }, 20_000);
+    expect(mods).toEqual([expect.objectContaining({ file: 'gen.txt', tool: 'bash', command, operation: 'create', group_id: expect.stringMatching(/^cmd-/) })]);
+    expect((await h.call('code_rollback', { modification_id: mods[0].group_id })).ok).toBe(true);
+    await expect(stat(path.join(h.root, 'gen.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -172,7 +172,8 @@ export class AgentHost {
   }
 
   async sandboxStatus(): Promise<SandboxStatusView> {
-    return this.opts.services().sandboxStatus();
+    const services = this.opts.services();
+    return { ...(await services.sandboxStatus()), network_log: [...services.networkLog].reverse().slice(0, 20) };
   }
 
   /** What the session's model was last told, or before any request what it would be told now. */
@@ -241,13 +242,18 @@ export class AgentHost {
     if (p.answer === 'deny') return { answered: w.queue.answer(p.id, { answer: 'deny', ...(p.message?.trim() ? { message: p.message.trim() } : {}) }) };
     if (p.answer === 'once') return { answered: w.queue.answer(p.id, { answer: 'once' }) };
     if (p.answer !== 'always') throw new InvalidArgumentError(`answer must be once, always or deny (got ${JSON.stringify(p.answer)})`);
+    if (p.scope !== undefined && p.scope !== 'project' && p.scope !== 'user') throw new InvalidArgumentError(`scope must be "project" or "user" (got ${JSON.stringify(p.scope)})`);
     const proposed = req.always.map((r) => r.pattern);
     const patterns = (p.patterns ?? proposed).map((s) => s.trim()).filter(Boolean);
     if (!patterns.length) throw new InvalidArgumentError('"Allow always" needs a pattern to save.');
-    if (JSON.stringify(patterns) === JSON.stringify(proposed)) return { answered: w.queue.answer(p.id, { answer: 'always' }) };
-    // An edited rule: saved as the person wrote it, and this call allowed once.
+    if (p.scope !== 'user' && JSON.stringify(patterns) === JSON.stringify(proposed)) return { answered: w.queue.answer(p.id, { answer: 'always' }) };
+    // An edited rule, or one for this person only: saved as written, and this call allowed once.
     // A card for running outside the sandbox saves rules that say so, edited or not.
-    await w.project.addRules(patterns.map((pattern) => ({ kind: req.kind, pattern, action: 'allow' as const, ...(req.sandboxed === false ? { sandbox: false } : {}) })));
+    // A network card's rule keeps its host: an edited command pattern must not open every host.
+    const hosts = req.always[0]?.hosts;
+    const rules = patterns.map((pattern) => ({ kind: req.kind, pattern, action: 'allow' as const, ...(req.sandboxed === false ? { sandbox: false } : {}), ...(hosts ? { hosts } : {}) }));
+    if (p.scope === 'user') await this.opts.user.addFolderRules(w.services.root, rules);
+    else await w.project.addRules(rules);
     return { answered: w.queue.answer(p.id, { answer: 'once' }) };
   }
 
@@ -367,6 +373,15 @@ export class AgentHost {
     keepEntry(entries, { type: 'user_message', text: p.text, correlation_id: correlationId });
     const off = agent.events.on((event) => {
       if (event.type === 'system_prompt') s.prompt = { text: event.text, files: event.files, skipped: event.skipped };
+      if (event.type === 'request_finished' && event.status === 'aborted') {
+        // Stopping a request never stops its background processes: say which still run.
+        const left = w.services.processes.running(sessionId);
+        if (left.length) {
+          const notice = { type: 'notice' as const, text: `Stopped. Still running in the background: ${left.map((l) => `${l.process_id} (${l.command})`).join(', ')}. Stop them in the Processes pane or with process_kill.`, correlation_id: event.correlation_id, t: event.t };
+          keepEntry(entries, notice);
+          this.opts.emit('chat.event', { session_id: sessionId, event: notice });
+        }
+      }
       keepEntry(entries, event);
       if (event.type === 'request_finished') {
         // Settled before anyone hears it is over, so an immediate next message is accepted;

@@ -176,11 +176,20 @@ function SandboxLine({ status }: { status: SandboxStatusView }) {
       </span>
       <span className="muted settings-note">
         {status.active
-          ? 'Commands run with no network (unless a network rule allows it) and write only in the workspace, so most need no approval. Set "sandbox": "off" in .loupe/config.json to ask for each instead.'
+          ? 'Commands write only in the workspace and reach no network, or with a network rule only the hosts it names (others ask), so most need no approval. Set "sandbox": "off" in .loupe/config.json to ask for each instead.'
           : `${status.reason}; every command without an allow rule asks.`}
         {status.install && <> To get it: <code data-testid="settings-sandbox-install">{status.install}</code></>}
         {status.ignored_off && ' This folder\'s config asks for "sandbox": "off", which applies only once you trust the folder.'}
       </span>
+      {status.network_log && status.network_log.length > 0 && (
+        <ul className="settings-network-log" data-testid="settings-network-log" aria-label="Hosts sandboxed commands asked for">
+          {status.network_log.map((e) => (
+            <li key={`${e.at} ${e.host}`} data-allowed={String(e.allowed)} title={e.reason}>
+              {e.allowed ? 'reached' : 'refused'} <code>{e.host}</code> by <code>{e.command}</code>
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

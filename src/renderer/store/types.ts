@@ -7,6 +7,7 @@ import type { ConnectionSlice } from './connectionSlice';
 import type { PanelsSlice } from './panelsSlice';
 import type { PromptSlice } from './promptSlice';
 import type { ProblemsSlice } from './problemsSlice';
+import type { ProcessesSlice } from './processesSlice';
 import type { ReviewSlice } from './reviewSlice';
 import type { SettingsSlice } from './settingsSlice';
 import type { TerminalSlice } from './terminalSlice';
@@ -16,7 +17,21 @@ import type { UndoSlice } from './undoSlice';
 import type { ViewerSlice } from './viewerSlice';
 import type { WorkspaceSlice } from './workspaceSlice';
 
-export type AppState = ConnectionSlice & WorkspaceSlice & TreeSlice & ViewerSlice & TerminalSlice & ReviewSlice & ChatSlice & ApprovalsSlice & SettingsSlice & PanelsSlice & TrustSlice & UndoSlice & PromptSlice & ProblemsSlice;
+export type AppState = ConnectionSlice &
+  WorkspaceSlice &
+  TreeSlice &
+  ViewerSlice &
+  TerminalSlice &
+  ReviewSlice &
+  ChatSlice &
+  ApprovalsSlice &
+  SettingsSlice &
+  PanelsSlice &
+  TrustSlice &
+  UndoSlice &
+  PromptSlice &
+  ProcessesSlice &
+  ProblemsSlice;
 
 /** What the slices reach beyond the store: injected at startup, faked in tests. */
 export interface StoreDeps {

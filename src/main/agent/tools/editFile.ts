@@ -41,8 +41,9 @@ export const editFileTool = defineTool({
   description:
     'Replace old_str with new_str in a file read earlier in this session. old_str must match exactly one place (or ' +
     'expected_replacements places, or use replace_all); include enough surrounding lines to make it unique. Small escaping, ' +
-    'whitespace, indentation and quote slips are corrected when the intended text is unambiguous; otherwise the edit is refused ' +
-    'and nothing is written. An empty old_str creates a file that does not exist yet.',
+    'whitespace, indentation, line-number and quote slips are corrected when the intended text is unambiguous; otherwise the edit ' +
+    'is refused, nothing is written, and the error shows the closest text and its first differing line. An empty old_str creates a ' +
+    'file that does not exist yet.',
   schema,
   async run(args, ctx) {
     const data = await editFile(args, ctx);

@@ -16,6 +16,10 @@ import { runTestsTool } from './runTests';
 import { codeRollbackTool } from './codeRollback';
 import { modificationLogTool } from './modificationLog';
 import { diagnosticsTool } from './diagnostics';
+import { processListTool } from './processList';
+import { processOutputTool } from './processOutput';
+import { processKillTool } from './processKill';
+import { processWaitTool } from './processWait';
 
 export function failure(err: unknown): ToolResult {
   const e = toWireError(err);
@@ -135,5 +139,9 @@ export function createToolRegistry(): ToolRegistry {
     .register(runTestsTool)
     .register(codeRollbackTool)
     .register(modificationLogTool)
+    .register(processListTool)
+    .register(processOutputTool)
+    .register(processKillTool)
+    .register(processWaitTool)
     .register(diagnosticsTool);
 }

@@ -39,7 +39,7 @@ export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOut
     signal: ctx.signal,
     ...(args.sandbox === false ? { outsideSandbox: true } : {}),
   });
-  const sandbox = await sandboxPolicy(ctx, auth.sandbox);
+  const sandbox = await sandboxPolicy(ctx, auth.sandbox, resolved.command, 'run_tests');
   const { value: run, capture } = await ctx.captures.around({ tool: 'run_tests', command: resolved.command, sessionId: ctx.session.id, correlationId: args.correlation_id, signal: ctx.signal }, () =>
     runTestCommand({
       root: ctx.root,
@@ -59,7 +59,7 @@ export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOut
         skipped: run.tests_skipped,
         failing: run.failing_tests,
         duration_ms: run.duration_ms,
-      })
+      }, capture.group_id)
     : [];
   return { ...run, source: resolved.source, recorded_for: recorded, changes: capture };
 }

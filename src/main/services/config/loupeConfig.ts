@@ -16,6 +16,11 @@ export const LspServerSchema = z
     extensions: z.array(z.string().regex(/^\.[\w.+-]+$/, 'an extension such as ".lua"')).optional(),
   })
   .strict();
+/** Background processes: how many may run at once, and how long one may go without output or a read. */
+export const ProcessLimitsSchema = z.object({
+  max_processes: z.number().int().positive().max(64).optional(),
+  process_idle_ms: z.number().int().positive().optional(),
+});
 
 export const LoupeConfigSchema = z.object({
   permissions: z.array(PermissionRuleSchema).optional(),
@@ -38,6 +43,7 @@ export const LoupeConfigSchema = z.object({
       test_timeout_ms: z.number().int().positive().max(600_000).optional(),
       /** How long a write waits for the language server's problems (default 3000). */
       diagnostics_wait_ms: z.number().int().positive().max(120_000).optional(),
+      ...ProcessLimitsSchema.shape,
     })
     .optional(),
 });

@@ -56,6 +56,13 @@ interface Side {
   mode: string | null;
 }
 
+export interface CaptureHandle {
+  /** Takes the snapshot after and records what changed (once; later calls get the same answer). */
+  end(): Promise<CaptureResult>;
+  /** Nothing ran after all (it threw before it could write): record nothing. */
+  cancel(): void;
+}
+
 export class CommandCapture {
   /** The last snapshot's ignored entries: the next command's "before" for counting them. */
   private lastIgnored: Snapshot['ignored'] = null;
@@ -80,6 +87,23 @@ export class CommandCapture {
 
   /** Runs `run` between two snapshots and records what changed as one group. */
   async around<T>(req: CaptureRequest, run: () => Promise<T>): Promise<{ value: T; capture: CaptureResult }> {
+    const capture = await this.begin(req);
+    let value: T;
+    try {
+      value = await run();
+    } catch (err) {
+      capture.cancel();
+      throw err;
+    }
+    return { value, capture: await capture.end() };
+  }
+
+  /**
+   * The snapshot before something runs (a foreground command, a background process for its whole
+   * life); `end` takes the one after and records the difference. Writes another writer of this
+   * process records meanwhile are left to that record.
+   */
+  async begin(req: CaptureRequest): Promise<CaptureHandle> {
     let before: Snapshot | null = null;
     let failed: string | null = null;
     try {
@@ -91,19 +115,21 @@ export class CommandCapture {
     }
     const others = new Map<string, string | null>();
     const off = this.log.onApplied((e: ModificationEntry) => others.set(e.file, e.after_sha256));
-    let value: T;
-    try {
-      value = await run();
-    } finally {
-      off();
-    }
-    if (!before) return { value, capture: { group_id: null, files: [], ignored_changed: null, not_recorded: [], error: failed ?? 'no snapshot' } };
-    try {
-      return { value, capture: await this.record(req, before, others) };
-    } catch (err) {
-      this.logger.warn('capture.failed', { stage: 'after', error: err });
-      return { value, capture: { group_id: null, files: [], ignored_changed: null, not_recorded: [], error: (err as Error).message } };
-    }
+    let ended: Promise<CaptureResult> | null = null;
+    return {
+      cancel: off,
+      end: () =>
+        (ended ??= (async () => {
+          off();
+          if (!before) return { group_id: null, files: [], ignored_changed: null, not_recorded: [], error: failed ?? 'no snapshot' };
+          try {
+            return await this.record(req, before, others);
+          } catch (err) {
+            this.logger.warn('capture.failed', { stage: 'after', error: err });
+            return { group_id: null, files: [], ignored_changed: null, not_recorded: [], error: (err as Error).message };
+          }
+        })()),
+    };
   }
 
   private async record(req: CaptureRequest, before: Snapshot, others: Map<string, string | null>): Promise<CaptureResult> {
