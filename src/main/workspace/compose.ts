@@ -15,7 +15,7 @@ import { ApprovalQueue, type Responder } from '../services/permissions/approvalQ
 import { PermissionGate } from '../services/permissions/permissionGate';
 import { ProjectConfig, type ConfigProblem } from '../services/permissions/projectConfig';
 import { PermissionEngine } from '../services/permissions/ruleEngine';
-import { sandboxStatus } from '../services/permissions/sandboxPlan';
+import { planSandbox, sandboxStatus } from '../services/permissions/sandboxPlan';
 import { PtyService, type PtyEvents } from '../services/pty/ptyService';
 import { ProcessManager } from '../services/processes/processManager';
 import { SandboxProbe } from '../services/sandbox/probe';
@@ -135,8 +135,9 @@ export class WorkspaceServices {
       logger,
       settings: async () => {
         const project = await this.project.load();
-        const sandboxed = this.engine.sandboxMode(project) === 'auto' && (await this.sandbox.status()).available;
-        return lspSettings(project, { enabled: lsp, sandboxed });
+        // Decided as for a command (planSandbox): the config's or user's mode, and a sandbox that works here.
+        const { active } = planSandbox(this.engine.sandboxMode(project), await this.sandbox.status(), [], []);
+        return lspSettings(project, { enabled: lsp, sandboxed: active });
       },
       waitMs: async () => (await this.project.load()).config.limits?.diagnostics_wait_ms ?? DEFAULT_WAIT_MS,
     });

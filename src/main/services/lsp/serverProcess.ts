@@ -4,13 +4,14 @@
 // number of lines per start), and its memory watched: the whole family's resident memory over
 // the bound stops it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from '../log/logger';
 import { familyOf, signalAll } from '../process/processTable';
 import { expandDenyGlobs } from '../sandbox/denyPaths';
-import { readOnlyPolicy, sandboxedArgv } from '../sandbox/readOnlyRun';
+import { sandboxedArgv } from '../sandbox/launch';
+import { readOnlyPolicy } from '../sandbox/readOnlyRun';
 import { sandboxTempEnv } from '../sandbox/tempEnv';
 import type { LspSettings, ServerSpec } from './serverTable';
 
@@ -65,7 +66,8 @@ function rssOf(pid: number): number {
 
 export function startServerProcess(spec: ServerSpec, root: string, settings: LspSettings, logger: Logger): ServerProcess {
   const sandboxed = settings.sandboxed;
-  const tmpDir = sandboxed ? mkdtempSync(path.join(os.tmpdir(), 'loupe-lsp-')) : null;
+  // Its private temp folder at its real path, as bwrap mounts it (a command's too, launch.ts).
+  const tmpDir = sandboxed ? realpathSync(mkdtempSync(path.join(os.tmpdir(), 'loupe-lsp-'))) : null;
   let [program, args] = [spec.argv[0], spec.argv.slice(1)];
   if (tmpDir) [program, args] = sandboxedArgv(readOnlyPolicy(root, expandDenyGlobs(root, settings.denyRead)), tmpDir, root, spec.argv);
   const nice = niceBinary();
