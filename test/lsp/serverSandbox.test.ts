@@ -62,7 +62,7 @@ function capturing(lines: string[]): Logger {
   return { info: keep, warn: keep, error: keep };
 }
 
-async function setUp(sandbox: 'auto' | 'off'): Promise<{ h: Harness; stderr: string[]; port: number; probe: string }> {
+async function setUp(sandbox: 'auto' | 'off', trusted = true): Promise<{ h: Harness; stderr: string[]; port: number; probe: string }> {
   const stderr: string[] = [];
   h = await harness({ lsp: true, sandbox, logger: capturing(stderr) });
   listener = createServer((c) => c.end());
@@ -80,7 +80,7 @@ async function setUp(sandbox: 'auto' | 'off'): Promise<{ h: Harness; stderr: str
       limits: { diagnostics_wait_ms: 1000 },
     }),
   );
-  await h.trust();
+  if (trusted) await h.trust();
   return { h, stderr, port, probe };
 }
 
@@ -122,6 +122,23 @@ describe.runIf(process.platform === 'linux')('a language server and the OS sandb
       const server = await serverProbe(h, stderr);
       expect(h.ctx.lsp!.status().find((s) => s.language === 'probe')?.sandboxed).toBe(false);
       expect(server).toMatchObject({ workspaceWrite: true, outsideWrite: true, deniedRead: true, network: true });
+    },
+    SLOW,
+  );
+
+  it(
+    'the server command of a folder nobody trusted never starts, even with the sandbox off',
+    async () => {
+      const { h, stderr } = await setUp('off', false);
+      const r = await h.call('diagnostics', { path: 'a.probe' });
+      expect(r.ok, r.output).toBe(true);
+      expect(h.ctx.lsp!.started).toBe(0);
+      expect(stderr).toEqual([]);
+      expect(existsSync(path.join(h.root, 'server-wrote.txt'))).toBe(false);
+      // Trusting the folder as its config is now lets it start.
+      await h.trust();
+      expect(await serverProbe(h, stderr)).toMatchObject({ workspaceWrite: true });
+      expect(h.ctx.lsp!.started).toBe(1);
     },
     SLOW,
   );
