@@ -13,17 +13,21 @@ const MESSAGE = "Type 'string' is not assignable to type 'number'.";
 
 let app: AgentProject;
 
+// Each prompt reads the file (reads are per chat session), then makes its edit.
+const EDITS: Record<string, { path: string; old_str: string; new_str: string; reason: string }> = {
+  spell: { path: 'src/total.ts', old_str: 'number = 1 + 2;', new_str: 'number = "three";', reason: 'Spell the total' },
+  halve: { path: 'src/half.ts', old_str: 'number = 3;', new_str: 'number = 3 / "2";', reason: 'Halve it' },
+};
+
 function script(req: RecordedRequest): ScriptedReply {
   const messages = req.body.messages ?? [];
   const last = messages[messages.length - 1];
-  if (last?.role === 'tool') {
-    const lastCall = [...messages].reverse().find((m) => m.role === 'assistant' && m.tool_calls?.length)?.tool_calls?.[0]?.function.name;
-    if (lastCall === 'read_file') return { toolCalls: [{ name: 'edit_file', arguments: JSON.stringify({ path: 'src/total.ts', old_str: 'number = 1 + 2;', new_str: 'number = "three";', reason: 'Spell the total' }) }] };
-    return { content: 'Done.' };
-  }
-  if (userPrompt(req).includes('spell')) return { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: 'src/total.ts' }) }] };
-  if (userPrompt(req).includes('halve')) return { toolCalls: [{ name: 'edit_file', arguments: JSON.stringify({ path: 'src/total.ts', old_str: '"three"', new_str: '3 / "2"', reason: 'Halve it' }) }] };
-  return { content: 'Hello.' };
+  const edit = Object.entries(EDITS).find(([word]) => userPrompt(req).includes(word))?.[1];
+  if (!edit) return { content: 'Hello.' };
+  if (last?.role !== 'tool') return { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: edit.path }) }] };
+  const lastCall = [...messages].reverse().find((m) => m.role === 'assistant' && m.tool_calls?.length)?.tool_calls?.[0]?.function.name;
+  if (lastCall === 'read_file') return { toolCalls: [{ name: 'edit_file', arguments: JSON.stringify(edit) }] };
+  return { content: 'Done.' };
 }
 
 test.beforeAll(async () => {
@@ -35,6 +39,7 @@ test.beforeAll(async () => {
       // A loaded machine can keep a cold server busy for a while; the project sets the bound.
       '.loupe/config.json': JSON.stringify({ limits: { diagnostics_wait_ms: 90_000 } }),
       'src/total.ts': '// The total of the order.\nexport const total: number = 1 + 2;\n',
+      'src/half.ts': 'export const half: number = 3;\n',
     },
     script,
     { lsp: true },
@@ -92,8 +97,15 @@ test('asking before every edit: the card says what the edit would introduce, bef
   const card = page.locator('[data-testid="approval-card"][data-kind="edit"]');
   await expect(card.getByTestId('approval-diagnostics')).toContainText('this would introduce 1 problem', { timeout: 180_000 });
   await expect(card.getByTestId('approval-diagnostics')).toContainText("The right-hand side of an arithmetic operation must be of type 'any', 'number', 'bigint' or an enum type.");
-  expect(await readFile(path.join(app.project, 'src/total.ts'), 'utf8')).toContain('"three"');
+  expect(await readFile(path.join(app.project, 'src/half.ts'), 'utf8')).toBe('export const half: number = 3;\n');
+  // The proposed edit's full diff in the centre pane carries the same squiggle, before any write.
+  await card.getByTestId('approval-diff').click();
+  const pending = page.locator('[data-testid="diff-view"][data-kind="approval"]');
+  await expect(pending.locator('.diff-host')).toHaveAttribute('data-problems', '1');
+  await expect(pending.locator('.squiggly-error')).toHaveCount(1, { timeout: 20_000 });
   await page.screenshot({ path: path.join(SHOTS, 'approval-1920.png') });
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.screenshot({ path: path.join(SHOTS, 'approval-1024.png') });
   await card.getByTestId('approval-deny').click();
   await expect(page.getByTestId('chat-send')).toBeVisible({ timeout: 60_000 });
 });
