@@ -32,6 +32,8 @@ export interface LanguageServersOptions {
   waitMs?(): Promise<number>;
   idleMs?: number;
   memoryMb?: number;
+  /** How often idle and memory are checked (default 30 s). */
+  watchMs?: number;
 }
 
 interface Slot {
@@ -82,7 +84,7 @@ export class LanguageServers {
   started = 0;
 
   constructor(private readonly opts: LanguageServersOptions) {
-    this.watch = setInterval(() => void this.housekeeping(), WATCH_MS);
+    this.watch = setInterval(() => void this.housekeeping(), opts.watchMs ?? WATCH_MS);
     this.watch.unref();
   }
 
@@ -330,7 +332,7 @@ export class LanguageServers {
     for (const slot of this.slots.values()) {
       const c = slot.client;
       if (!c || slot.state !== 'ready') continue;
-      if (Date.now() - c.lastUsed > idle) await this.stop(slot, `idle for ${Math.round(idle / 60_000)} minutes`);
+      if (c.busy === 0 && Date.now() - c.lastUsed > idle) await this.stop(slot, `idle for ${Math.round(idle / 60_000)} minutes`);
       else {
         const rss = c.proc.memory();
         if (rss > bound) {

@@ -109,6 +109,8 @@ export class LspClient {
   /** The TypeScript the server reported using ($/typescriptVersion). */
   typescript: { version: string; source: string } | null = null;
   lastUsed = Date.now();
+  /** Diagnoses under way: a server answering one is not idle, however long it takes. */
+  busy = 0;
 
   constructor(
     readonly spec: ServerSpec,
@@ -281,6 +283,7 @@ export class LspClient {
     const cancel = new CancellationTokenSource();
     const onAbort = () => cancel.cancel();
     signal.addEventListener('abort', onAbort, { once: true });
+    this.busy++;
     try {
       if (this.tsserverRequests) {
         const ask = async (command: string) => {
@@ -303,6 +306,8 @@ export class LspClient {
       // A server may register pull diagnostics only after the handshake: then it pushes nothing.
       return (await this.awaitPush(uri, doc, signal)) ?? (await pull());
     } finally {
+      this.busy--;
+      this.lastUsed = Date.now();
       signal.removeEventListener('abort', onAbort);
     }
   }
