@@ -147,7 +147,8 @@ export class LanguageServers {
   async problemsOf(rel: string, text: string, signal?: AbortSignal): Promise<{ server: string; problems: Problem[] } | { server: string; unavailable: string } | null> {
     const target = await this.target(rel);
     if (!target) return null;
-    const wait = AbortSignal.any([AbortSignal.timeout(LOOK_WAIT_MS), ...(signal ? [signal] : [])]);
+    // A look waits at least as long as a write would (limits.diagnostics_wait_ms), and never less than 15 s.
+    const wait = AbortSignal.any([AbortSignal.timeout(Math.max(LOOK_WAIT_MS, await this.waitMs())), ...(signal ? [signal] : [])]);
     try {
       const client = await this.client(target, wait);
       return { server: target.spec.name, problems: await this.problemsFor(client, target, text, wait) };
