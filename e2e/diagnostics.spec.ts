@@ -70,8 +70,12 @@ test('an agent edit that breaks a type: "+1 error" on its row, a squiggle with t
   await expect(diff.locator('.diff-host')).toHaveAttribute('data-problems', '1');
   await expect(diff.locator('.squiggly-error')).toHaveCount(1, { timeout: 20_000 });
   // The squiggle lies under the text: the pointer goes where it is drawn, as a person's would.
-  await diff.locator('.squiggly-error').hover({ force: true });
-  await expect(page.locator('.monaco-hover').filter({ hasText: MESSAGE })).toBeVisible();
+  // Monaco shows its hover after a delay and drops it when the editor relayouts: point again until it shows.
+  await expect(async () => {
+    await page.mouse.move(0, 0);
+    await diff.locator('.squiggly-error').hover({ force: true });
+    await expect(page.locator('.monaco-hover').filter({ hasText: MESSAGE })).toBeVisible({ timeout: 3000 });
+  }).toPass({ timeout: 30_000 });
   await page.screenshot({ path: path.join(SHOTS, 'diff-1920.png') });
   await page.setViewportSize({ width: 1024, height: 700 });
   await page.screenshot({ path: path.join(SHOTS, 'diff-1024.png') });

@@ -9,6 +9,8 @@ import { ApprovalQueue, type ApprovalAnswer, type ApprovalRequest } from '../../
 import { PermissionGate } from '../../src/main/services/permissions/permissionGate';
 import { ProjectConfig } from '../../src/main/services/permissions/projectConfig';
 import { PermissionEngine } from '../../src/main/services/permissions/ruleEngine';
+import { foreseeFiles } from '../../src/main/agent/edit/foresee';
+import { undoRequests } from '../../src/main/services/modlog/groupRollback';
 import { harness, type Harness } from '../support/toolHarness';
 import { testTrust } from '../support/trust';
 
@@ -105,6 +107,29 @@ describe('TypeScript', () => {
       const back = await h.call('code_rollback', { modification_id: (c.data as { modification_id: string }).modification_id });
       expect(diagnosticsOf(back)).toMatchObject({ available: true, introduced: [], resolved_count: 1 });
       expect(back.output.trimEnd().endsWith('no new problems')).toBe(true);
+    },
+    SLOW,
+  );
+});
+
+describe('undo', () => {
+  it(
+    "undoing a request records on each file's line what the undo introduced",
+    async () => {
+      const h = await tsProject({ 'src/a.ts': 'export const a: number = 1;\n' });
+      // The request fixed a type error; undoing it brings the error back, and the undo says so.
+      await h.call('read_file', { path: 'src/a.ts' });
+      await h.call('edit_file', { path: 'src/a.ts', old_str: 'number = 1', new_str: 'number = "1"' });
+      const fixed = await h.call('edit_file', { path: 'src/a.ts', old_str: 'number = "1"', new_str: 'number = 1', correlation_id: 'req-fix' });
+      expect(diagnosticsOf(fixed)).toMatchObject({ available: true, introduced: [], resolved_count: 1 });
+
+      const seen = foreseeFiles(h.ctx.lsp);
+      const out = await seen.land(() => undoRequests(h.ctx.modlog, { sessionId: h.ctx.session.id, correlations: ['req-fix'] }, { onConflict: 'refuse', tool: 'undo', confirm: seen.confirm }));
+      expect(out.rolled_back).toHaveLength(1);
+      expect(await h.read('src/a.ts')).toBe('export const a: number = "1";\n');
+      const log = await h.call('modification_log', { file: 'src/a.ts' });
+      const undo = (log.data as { modifications: { tool: string; diagnostics?: { errors: number; introduced: { line: number; code?: string }[] } }[] }).modifications.find((m) => m.tool === 'undo');
+      expect(undo?.diagnostics).toMatchObject({ errors: 1, introduced: [expect.objectContaining({ line: 1, code: '2322' })] });
     },
     SLOW,
   );
