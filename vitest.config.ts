@@ -9,5 +9,7 @@ export default defineConfig({
     // Real processes and PTYs: two cores, so keep the pool small and predictable.
     pool: 'forks',
     maxWorkers: 2,
+    // Language servers start only in the tests that ask for them (each costs seconds of CPU).
+    env: { LOUPE_LSP: 'off' },
   },
 });

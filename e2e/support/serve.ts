@@ -24,6 +24,8 @@ export interface ServeOptions {
    * kernel keeps one limit per namespace), so running out of watches leaves other tests alone.
    */
   inotifyLimit?: number;
+  /** Language servers may start (off unless a test is about them: each costs seconds of CPU). */
+  lsp?: boolean;
 }
 
 /** Starts the real `loupe serve` on a folder, as a user would, and reads its one URL line. */
@@ -37,7 +39,7 @@ export async function startServe(folder: string, env: Record<string, string> = {
   const proc = spawn(cmd, argv, {
     // HOME too: the terminal's shells must not run (or, killed mid-way, damage) the machine's rc
     // files. LOUPE_KEYCHAIN=off: a key saved by a test stays in that home, out of the user's keyring.
-    env: { ...process.env, LOUPE_HOME: home, HOME: home, LOUPE_KEYCHAIN: 'off', ...env },
+    env: { ...process.env, LOUPE_HOME: home, HOME: home, LOUPE_KEYCHAIN: 'off', LOUPE_LSP: opts.lsp ? 'on' : 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

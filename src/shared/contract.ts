@@ -97,6 +97,62 @@ export interface ModificationView {
   renamed_to?: string;
   /** An undo's lines: the request the undo started from. */
   undo_of?: string;
+  /** What the language server said the write introduced (absent: no server serves the file). */
+  diagnostics?: DiagnosticsView;
+}
+
+/** One problem a language server reports: 1-based lines and columns, as read_file numbers lines. */
+export interface ProblemView {
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+  severity: 'error' | 'warning' | 'info' | 'hint';
+  message: string;
+  source: string;
+  code?: string;
+  /** In a view over several files (a group rollback, an undo): the file it is in. */
+  file?: string;
+}
+
+/**
+ * The problems one write introduced, compared with the file's before (a write tool's
+ * `data.diagnostics`, the modification log's `diagnostics`, an edit approval's preview).
+ */
+export interface DiagnosticsView {
+  /** At most 20, errors first. */
+  introduced: ProblemView[];
+  /** Problems the file had before that are gone. */
+  resolved_count: number;
+  /** False when the server could not say in time (starting, crashed, slow); `reason` says why. */
+  available: boolean;
+  /** Every introduced problem, beyond the 20 listed. */
+  introduced_count: number;
+  /** Of the introduced: errors and warnings. */
+  errors: number;
+  warnings: number;
+  server: string;
+  reason?: string;
+}
+
+/** A language server of the open folder, for the status bar. */
+export interface LspStatusView {
+  language: string;
+  server: string;
+  state: 'starting' | 'ready' | 'restarting' | 'stopped' | 'failed';
+  sandboxed: boolean;
+  pid?: number;
+  /** A TypeScript server's TypeScript: its version and whose (`loupe`, `workspace`, or what the server says). */
+  typescript?: { version: string; source: string };
+  message?: string;
+}
+
+/** A file's problems as the server sees its current text; `unavailable` says why there are none to show. */
+export interface FileProblemsView {
+  file: string;
+  server: string | null;
+  problems: ProblemView[];
+  unavailable?: string;
 }
 
 /** One file of an undo's preview: what it holds now and what the undo leaves, or why it cannot. */
@@ -270,7 +326,7 @@ export interface ApprovalRequestView {
   /** For edits: the proposed change as a unified diff. */
   diff?: string;
   /** For edits: both sides whole, for a diff editor (null: the file does not exist on that side). */
-  edit?: { path: string; before: string | null; after: string | null; language: string };
+  edit?: { path: string; before: string | null; after: string | null; language: string; diagnostics?: DiagnosticsView };
   /** The tool call that asked (the chat card with this id waits on it); absent outside a chat. */
   call_id?: string;
   /** The request that call belongs to. */
@@ -296,6 +352,8 @@ export interface TrustView {
   /** What trusting it would turn on. */
   allow: { kind: PermissionKindName; pattern: string }[];
   tests: { language: string; command: string }[];
+  /** Language server commands the config names. */
+  servers?: { language: string; command: string[] }[];
 }
 
 export interface LlmSettingsView {
@@ -483,6 +541,10 @@ export interface HostRequests {
   /** Trusts the config the person was shown (`digest`); a config changed since is not trusted. */
   'trust.accept': { params: { digest: string }; result: TrustView };
   'trust.decline': { params: { digest: string }; result: TrustView };
+  /** The language servers of the open folder. */
+  'lsp.status': { params: void; result: LspStatusView[] };
+  /** A file's problems as its language server sees the file on disk now (server null: none serves it). */
+  'lsp.problems': { params: { path: string }; result: FileProblemsView };
 }
 
 /** Events: host → renderer. */
@@ -513,6 +575,10 @@ export interface HostEvents {
   'approvals.changed': { requests: ApprovalRequestView[] };
   /** On open, when the folder's config changes, and when trust is given or declined. */
   'trust.changed': TrustView;
+  /** A language server started, became ready, stopped, crashed. */
+  'lsp.status': { servers: LspStatusView[] };
+  /** A file's problems changed (a write, a look, a server's push). */
+  'lsp.problems': FileProblemsView;
 }
 
 export type RequestChannel = keyof HostRequests;
@@ -596,6 +662,8 @@ const requestChannelMap = {
   'trust.get': true,
   'trust.accept': true,
   'trust.decline': true,
+  'lsp.status': true,
+  'lsp.problems': true,
 } satisfies Record<RequestChannel, true>;
 
 const eventChannelMap = {
@@ -614,6 +682,8 @@ const eventChannelMap = {
   'chat.event': true,
   'approvals.changed': true,
   'trust.changed': true,
+  'lsp.status': true,
+  'lsp.problems': true,
 } satisfies Record<EventChannel, true>;
 
 export const REQUEST_CHANNELS = Object.keys(requestChannelMap) as RequestChannel[];

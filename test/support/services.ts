@@ -11,8 +11,10 @@ export interface TestServicesOptions {
   user?: UserSettings;
   asker?: Asker;
   logger?: Logger;
+  /** Language servers may start (default off in tests: a test that wants them says so). */
+  lsp?: boolean;
 }
 
 export function testServices(root: string, opts: TestServicesOptions = {}): WorkspaceServices {
-  return composeWorkspace({ root, user: opts.user ?? openUserSettings(opts.configDir ?? defaultConfigDir()), asker: opts.asker ?? { kind: 'deny' }, logger: opts.logger ?? nullLogger });
+  return composeWorkspace({ root, user: opts.user ?? openUserSettings(opts.configDir ?? defaultConfigDir()), asker: opts.asker ?? { kind: 'deny' }, logger: opts.logger ?? nullLogger, lsp: opts.lsp ?? false });
 }

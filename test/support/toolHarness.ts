@@ -35,6 +35,8 @@ export interface HarnessOptions {
    * set "off"; unset, the default applies (commands run inside the sandbox where one works).
    */
   sandbox?: 'auto' | 'off';
+  /** Language servers may start (off unless asked for). */
+  lsp?: boolean;
 }
 
 export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -47,7 +49,8 @@ export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
   const previousHome = process.env.LOUPE_HOME;
   process.env.LOUPE_HOME = userDir;
   if (opts.sandbox) writeUserSettings(userDir, { sandbox: opts.sandbox });
-  const ctx = createToolContext(testServices(root, { configDir: userDir, logger: opts.logger }), { corrector: opts.corrector ?? null });
+  const services = testServices(root, { configDir: userDir, logger: opts.logger, lsp: opts.lsp });
+  const ctx = createToolContext(services, { corrector: opts.corrector ?? null });
   const registry = createToolRegistry();
   return {
     sandbox,
@@ -67,6 +70,7 @@ export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
     },
     trust: async () => void (await trustCurrentConfig(root, new UserSettings(userDir))),
     async cleanup() {
+      await services.lsp.dispose();
       if (process.env.LOUPE_HOME === userDir) {
         if (previousHome === undefined) delete process.env.LOUPE_HOME;
         else process.env.LOUPE_HOME = previousHome;

@@ -41,6 +41,7 @@ import { LlmSettingsFile, savedAsLlmSettings, type LlmSettingsFileOptions } from
 import { checkedEntries, entriesFromMessages, keepEntry } from './transcript';
 import { undoneRequests, undoPreview } from './undo';
 import { undoRequests, type UndoScope } from '../services/modlog/groupRollback';
+import { foreseeFiles } from '../agent/edit/foresee';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
@@ -310,7 +311,9 @@ export class AgentHost {
     if (p.on_conflict !== 'skip' && p.on_conflict !== 'refuse') throw new InvalidArgumentError('on_conflict must be "skip" or "refuse".');
     const w = this.ws();
     const scope = await this.undoScope(w, p.session_id, p.correlation_id);
-    const out = await undoRequests(w.services.modlog, scope, { onConflict: p.on_conflict, tool: 'undo', digest: p.digest, reason: `undo from request ${p.correlation_id}` });
+    // What the undo leaves each file with is foreseen by the language servers and kept on its lines.
+    const seen = foreseeFiles(w.services.lsp);
+    const out = await seen.land(() => undoRequests(w.services.modlog, scope, { onConflict: p.on_conflict, tool: 'undo', digest: p.digest, reason: `undo from request ${p.correlation_id}`, confirm: seen.confirm }));
     return { group_id: out.group_id, files: out.files, rolled_back: out.rolled_back.length, skipped: out.skipped.map(({ file, why }) => ({ file, why })) };
   }
 

@@ -252,6 +252,8 @@ export class Host {
       'trust.get': () => this.trust.get(this.ws().info.root),
       'trust.accept': (p) => this.trustAnswer(this.trust.accept(this.ws().info.root, obj(p).digest)),
       'trust.decline': (p) => this.trustAnswer(this.trust.decline(this.ws().info.root, obj(p).digest)),
+      'lsp.status': () => this.ws().problems.status(),
+      'lsp.problems': (p) => this.ws().problems.problems(str(obj(p).path, 'path')),
     };
   }
 }

@@ -11,6 +11,8 @@ import { findModification, rollbackModification, sidesOf } from '../services/mod
 import { isGroup, rollbackGroup } from '../services/modlog/groupRollback';
 import { languageOf } from '../services/workspace/language';
 import { resolveInWorkspace } from '../services/workspace/pathGuard';
+import type { LanguageServers } from '../services/lsp/languageServers';
+import { foreseeFiles } from '../agent/edit/foresee';
 
 export const LOG_REL = '.loupe/modifications.jsonl';
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
@@ -32,6 +34,8 @@ export class ReviewService {
   constructor(
     log: ModificationLog,
     private readonly emit: Emit,
+    /** What a rollback from here introduces, recorded on its line like an agent's write. */
+    private readonly lsp?: LanguageServers,
   ) {
     this.log = log;
     this.root = log.root;
@@ -89,16 +93,19 @@ export class ReviewService {
   async rollback(p: Params<'modlog.rollback'>) {
     if (await isGroup(this.log, p.modification_id)) {
       // A group (a command's writes, an undo) goes back as one step: an undo's rollback is its redo.
-      const out = await rollbackGroup(this.log, p.modification_id, { sessionId: this.sessionId, tool: 'review', reason: p.reason });
+      const seen = foreseeFiles(this.lsp);
+      const out = await seen.land(() => rollbackGroup(this.log, p.modification_id, { sessionId: this.sessionId, tool: 'review', reason: p.reason, confirm: seen.confirm }));
       return { rollback_id: out.group_id, file: out.files[0] ?? '', files: out.files };
     }
-    const out = await rollbackModification(this.log, { modificationId: p.modification_id, reason: p.reason, sessionId: this.sessionId, tool: 'review' });
+    const seen = foreseeFiles(this.lsp);
+    const out = await seen.land(() => rollbackModification(this.log, { modificationId: p.modification_id, reason: p.reason, sessionId: this.sessionId, tool: 'review', confirm: seen.confirmOne }));
     return { rollback_id: out.rollback_id, file: out.file };
   }
 
   async revertHunk(p: Params<'modlog.revertHunk'>) {
     if (!Number.isInteger(p.hunk) || p.hunk < 0) throw new InvalidArgumentError('hunk must be a whole number from 0');
-    const out = await rollbackModification(this.log, { modificationId: p.modification_id, hunk: p.hunk, sessionId: this.sessionId, tool: 'review' });
+    const seen = foreseeFiles(this.lsp);
+    const out = await seen.land(() => rollbackModification(this.log, { modificationId: p.modification_id, hunk: p.hunk, sessionId: this.sessionId, tool: 'review', confirm: seen.confirmOne }));
     return { rollback_id: out.rollback_id, file: out.file };
   }
 

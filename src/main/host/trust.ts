@@ -21,6 +21,7 @@ export class TrustHost {
       declined: s.digest !== null && this.declined.get(s.root) === s.digest,
       allow: s.grants.allow.map((r) => ({ kind: r.kind, pattern: r.pattern })),
       tests: s.grants.tests.map((t) => ({ ...t })),
+      ...(s.grants.servers.length ? { servers: s.grants.servers.map((t) => ({ language: t.language, command: [...t.command] })) } : {}),
     };
   }
 

@@ -16,6 +16,7 @@ import { parentOf, resolveInWorkspace } from '../services/workspace/pathGuard';
 import type { ChangeBatch, WorkspaceWatcher } from '../services/workspace/watcher';
 import { watchNotice } from '../services/workspace/watcher';
 import type { WorkspaceServices } from '../workspace/compose';
+import { ProblemsHost } from './problems';
 import { LOG_REL, ReviewService } from './review';
 
 /** Enough of a file's identity to tell that it was written, replaced or removed. */
@@ -45,6 +46,7 @@ const MAX_NAMED = 1000;
 export class Workspace {
   readonly index: FileIndex;
   readonly review: ReviewService;
+  readonly problems: ProblemsHost;
   private watcher: WorkspaceWatcher | null = null;
   private readonly badges: GitBadges;
   /** Subscribing walks every folder of the tree: the folder opens without it (see open). */
@@ -69,7 +71,8 @@ export class Workspace {
     private readonly onConfigChanged: (root: string) => void,
   ) {
     this.index = services.index;
-    this.review = new ReviewService(services.modlog, emit);
+    this.review = new ReviewService(services.modlog, emit, services.lsp);
+    this.problems = new ProblemsHost(info.root, services.lsp, emit);
     this.badges = new GitBadges(info.root, {
       // Once per change of the badges, however many batches of a burst asked for the run.
       onStatus: (status) => this.emit('tree.gitStatus', { status }),
@@ -275,6 +278,7 @@ export class Workspace {
     if (this.rescanTimer) clearInterval(this.rescanTimer);
     await this.watching;
     this.badges.dispose();
+    this.problems.dispose();
     await this.watcher?.stop();
   }
 }

@@ -15,7 +15,7 @@ import { ApprovalQueue, type Responder } from '../services/permissions/approvalQ
 import { PermissionGate } from '../services/permissions/permissionGate';
 import { ProjectConfig, type ConfigProblem } from '../services/permissions/projectConfig';
 import { PermissionEngine } from '../services/permissions/ruleEngine';
-import { sandboxStatus } from '../services/permissions/sandboxPlan';
+import { planSandbox, sandboxStatus } from '../services/permissions/sandboxPlan';
 import { PtyService, type PtyEvents } from '../services/pty/ptyService';
 import { ProcessManager } from '../services/processes/processManager';
 import { SandboxProbe } from '../services/sandbox/probe';
@@ -24,6 +24,8 @@ import { CommandCapture } from '../services/snapshots/commandCapture';
 import { WorkTreeSnapshots } from '../services/snapshots/workTreeSnapshots';
 import { UserSettings } from '../services/settings/userSettings';
 import { FileIndex } from '../services/workspace/fileIndex';
+import { DEFAULT_WAIT_MS, LanguageServers } from '../services/lsp/languageServers';
+import { lspSettings } from '../services/lsp/lspSettings';
 import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watcher';
 
 const NETWORK_LOG_KEEP = 50;
@@ -44,6 +46,8 @@ export interface ComposeOptions {
   logger: Logger;
   /** Told each problem of `.loupe/config.json` once; default: the logger's `config.problem`. */
   reportConfig?: (problem: ConfigProblem) => void;
+  /** Language servers may run (default: unless LOUPE_LSP=off); `"lsp": false` in the config still turns them off. */
+  lsp?: boolean;
 }
 
 export interface ToolContextRequest {
@@ -71,6 +75,8 @@ export class WorkspaceServices {
   readonly processes: ProcessManager;
   /** The hosts sandboxed commands' proxies asked about lately (the settings show them). */
   readonly networkLog: NetworkLogEntry[] = [];
+  /** The language servers of this folder: the problems each write introduces. */
+  readonly lsp: LanguageServers;
   private readonly warningListeners = new Set<(message: string) => void>();
 
   constructor(
@@ -79,6 +85,7 @@ export class WorkspaceServices {
     asker: Asker,
     readonly logger: Logger,
     reportConfig?: (problem: ConfigProblem) => void,
+    lsp = process.env.LOUPE_LSP !== 'off',
   ) {
     this.modlog = new ModificationLog(root);
     this.project = new ProjectConfig(root, user, { report: reportConfig ?? ((problem) => logger.warn('config.problem', { ...problem })) });
@@ -123,6 +130,17 @@ export class WorkspaceServices {
         return { maxRunning: own.max_processes ?? user.max_processes, idleMs: own.process_idle_ms ?? user.process_idle_ms };
       },
     });
+    this.lsp = new LanguageServers({
+      root,
+      logger,
+      settings: async () => {
+        const project = await this.project.load();
+        // Decided as for a command (planSandbox): the config's or user's mode, and a sandbox that works here.
+        const { active } = planSandbox(this.engine.sandboxMode(project), await this.sandbox.status(), [], []);
+        return lspSettings(project, { enabled: lsp, sandboxed: active });
+      },
+      waitMs: async () => (await this.project.load()).config.limits?.diagnostics_wait_ms ?? DEFAULT_WAIT_MS,
+    });
   }
 
   /** Whether commands run sandboxed here, as the settings and the agent's system prompt say it. */
@@ -154,6 +172,7 @@ export class WorkspaceServices {
       corrector: req.corrector,
       logger: req.logger ?? this.logger,
       processes: this.processes,
+      lsp: this.lsp,
     };
   }
 
@@ -163,7 +182,7 @@ export class WorkspaceServices {
     this.index.dispose();
     // Processes first: what each wrote is recorded as it stops, before the log and snapshots close.
     await this.processes.dispose();
-    await Promise.all([this.sessions.flush(), this.modlog.dispose(), this.captures.dispose()]);
+    await Promise.all([this.sessions.flush(), this.modlog.dispose(), this.captures.dispose(), this.lsp.dispose()]);
   }
 
   private warn(message: string): void {
@@ -192,5 +211,5 @@ export function openTerminals(events: PtyEvents): PtyService {
 }
 
 export function composeWorkspace(opts: ComposeOptions): WorkspaceServices {
-  return new WorkspaceServices(opts.root, opts.user, opts.asker, opts.logger, opts.reportConfig);
+  return new WorkspaceServices(opts.root, opts.user, opts.asker, opts.logger, opts.reportConfig, opts.lsp);
 }

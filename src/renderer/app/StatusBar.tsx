@@ -1,7 +1,16 @@
 import { useApp } from '../store';
+import type { LspStatusView } from '../../shared/contract';
 import { trustPromptShown } from '../store/trustSlice';
 
 const CONNECTION_LABEL = { connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…' } as const;
+
+const LANGUAGE_LABEL: Record<string, string> = { typescript: 'TS', python: 'Python', go: 'Go', rust: 'Rust', cpp: 'C/C++' };
+const STATE_LABEL: Record<LspStatusView['state'], string> = { starting: 'starting', ready: 'ready', restarting: 'restarting', stopped: 'stopped', failed: 'not running' };
+
+function serverTitle(s: LspStatusView): string {
+  const ts = s.typescript?.version ? `\nTypeScript ${s.typescript.version} (${s.typescript.source === 'workspace' || s.typescript.source === 'user-setting' ? 'as configured' : s.typescript.source})` : '';
+  return `${s.server}: ${STATE_LABEL[s.state]}${s.message ? ` — ${s.message}` : ''}${s.sandboxed ? '\nInside the OS sandbox (the workspace read-only, no network)' : ''}${ts}`;
+}
 
 export function StatusBar() {
   const transport = useApp((s) => s.transport);
@@ -17,6 +26,7 @@ export function StatusBar() {
   const asking = useApp((s) => trustPromptShown(s.trust));
   const reopenTrust = useApp((s) => s.reopenTrust);
   const index = useApp((s) => s.indexProgress);
+  const servers = useApp((s) => s.lspServers);
 
   return (
     <footer className="statusbar">
@@ -42,6 +52,12 @@ export function StatusBar() {
         </button>
       )}
       <span className="status-spacer" />
+      {servers.map((s) => (
+        <span key={s.language} className={`status-item status-lsp status-lsp-${s.state}`} data-testid="lsp-status" data-language={s.language} data-state={s.state} title={serverTitle(s)}>
+          <span className="status-dot" aria-hidden="true" />
+          {LANGUAGE_LABEL[s.language] ?? s.language}
+        </span>
+      ))}
       {language && <span className="status-item">{language}</span>}
       {language && <span className="status-item">Read-only</span>}
       {version && <span className="status-item muted">Loupe {version}</span>}

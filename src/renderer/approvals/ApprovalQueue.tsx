@@ -1,10 +1,37 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { ApprovalRequestView } from '../../shared/contract';
+import type { ApprovalRequestView, DiagnosticsView } from '../../shared/contract';
 import { fromUnified } from '../chat/compactDiff';
 import { CompactDiffView } from '../chat/CompactDiffView';
 import { preloadDiffView } from '../review/DiffPane';
 import { useApp } from '../store';
 import './approvals.css';
+
+/** What the language server says the edit would introduce, read before it is written. */
+function EditProblems({ d }: { d: DiagnosticsView }) {
+  if (!d.available) return <div className="approval-problems muted" data-testid="approval-diagnostics" data-count="">{d.server} could not say what this would introduce ({d.reason}).</div>;
+  if (!d.introduced_count) {
+    return (
+      <div className="approval-problems ok" data-testid="approval-diagnostics" data-count="0">
+        {d.server}: no new problems
+      </div>
+    );
+  }
+  return (
+    <div className="approval-problems" data-testid="approval-diagnostics" data-count={d.introduced_count}>
+      <div>
+        {d.server}: this would introduce {d.introduced_count} problem{d.introduced_count === 1 ? '' : 's'}
+      </div>
+      <ul>
+        {d.introduced.map((p, i) => (
+          <li key={i} className={`sev-${p.severity}`}>
+            {p.file ? `${p.file}:` : 'line '}
+            {p.line}: {p.message.split('\n')[0]}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 /**
  * The proposed edit, compact: its −/+ lines. Monaco's diff of it is in the centre pane (wide
@@ -94,6 +121,7 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       </div>
       {req.trust_would_allow && <TrustWouldAllow rule={req.trust_would_allow} />}
       {req.kind === 'edit' && req.diff ? <ProposedEdit req={req} /> : req.diff && <pre className="approval-diff">{req.diff}</pre>}
+      {req.edit?.diagnostics && <EditProblems d={req.edit.diagnostics} />}
       {editing && (
         <div className="approval-always">
           <div className="approval-scope" role="radiogroup" aria-label="Where to save the rule">

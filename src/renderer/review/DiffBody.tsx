@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { DiffSides } from '../../shared/contract';
+import type { DiffSides, ProblemView } from '../../shared/contract';
 import type { ReviewAction } from '../store/reviewSlice';
 import DiffEditorView from './DiffEditorView';
 import { computeHunks } from './hunks';
@@ -18,13 +18,15 @@ export interface DiffBodyProps {
   onRevertHunk(index: number): void;
   /** Puts a reverted hunk back (rolls back its hunk rollback). */
   onRestoreHunk(index: number): void;
+  /** Problems to mark in the after side: what a modification introduced, or the file's now. */
+  problems?: readonly ProblemView[];
 }
 
 /**
  * The editor and, beside it, the list of hunks: each one jumps to its place, and for a
  * modification reverts on disk. Loaded lazily with Monaco (see DiffPane).
  */
-export default function DiffBody({ sides, modelKey, layout, modificationId, revertable, busy, reverted, onRevertHunk, onRestoreHunk }: DiffBodyProps) {
+export default function DiffBody({ sides, modelKey, layout, modificationId, revertable, busy, reverted, onRevertHunk, onRestoreHunk, problems }: DiffBodyProps) {
   const hunks = useMemo(() => computeHunks(sides.file, sides.before, sides.after), [sides]);
   const [reveal, setReveal] = useState<{ hunk: number; nonce: number } | null>(null);
 
@@ -42,6 +44,7 @@ export default function DiffBody({ sides, modelKey, layout, modificationId, reve
         revertable={modificationId !== null && revertable && busy === null}
         onRevertHunk={onRevertHunk}
         reveal={reveal}
+        problems={problems}
       />
       <aside className="hunk-list" aria-label="Hunks" data-testid="hunk-list">
         <div className="hunk-list-title">

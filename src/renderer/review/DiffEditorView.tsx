@@ -1,5 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { monaco, monacoLanguage } from '../viewer/monacoSetup';
+import { setProblemMarkers } from '../viewer/markers';
+import type { ProblemView } from '../../shared/contract';
 import type { Hunk } from './hunks';
 
 interface DiffEditorViewProps {
@@ -17,6 +19,8 @@ interface DiffEditorViewProps {
   onRevertHunk(index: number): void;
   /** Bumped with a hunk index to scroll that hunk into view. */
   reveal: { hunk: number; nonce: number } | null;
+  /** The language server's problems in the modified side: squiggles with the message on hover. */
+  problems?: readonly ProblemView[];
 }
 
 // Bracket pair colours need a parse of the whole document, done on the first render that asks
@@ -33,6 +37,8 @@ function editorOptions(layout: 'side-by-side' | 'inline'): monaco.editor.IStanda
   return {
     readOnly: true,
     originalEditable: false,
+    // Squiggles are hidden in read-only editors unless asked for: these are the server's problems.
+    renderValidationDecorations: 'on',
     theme: 'loupe-dark',
     automaticLayout: true,
     fontFamily: FONT,
@@ -61,7 +67,7 @@ function editorOptions(layout: 'side-by-side' | 'inline'): monaco.editor.IStanda
  * fresh models and the old pair is disposed after the swap. A revert arrow sits in the
  * modified side's gutter at every hunk.
  */
-export default function DiffEditorView({ modelKey, before, after, language, layout, hunks, reverted, revertable, onRevertHunk, reveal }: DiffEditorViewProps) {
+export default function DiffEditorView({ modelKey, before, after, language, layout, hunks, reverted, revertable, onRevertHunk, reveal, problems }: DiffEditorViewProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
   const modelsRef = useRef<{ key: string; original: monaco.editor.ITextModel; modified: monaco.editor.ITextModel } | null>(null);
@@ -145,6 +151,11 @@ export default function DiffEditorView({ modelKey, before, after, language, layo
   }, [layout]);
 
   useEffect(() => {
+    const modified = modelsRef.current?.modified;
+    if (modified) setProblemMarkers(modified, problems);
+  }, [modelKey, before, after, problems]);
+
+  useEffect(() => {
     glyphsRef.current?.set(
       revertable
         ? open.map((h) => ({
@@ -170,7 +181,7 @@ export default function DiffEditorView({ modelKey, before, after, language, layo
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [reveal]);
 
-  return <div ref={hostRef} className="diff-host" data-layout={layout} />;
+  return <div ref={hostRef} className="diff-host" data-layout={layout} data-problems={problems?.length ?? 0} />;
 }
 
 /** The line of the modified side where a hunk's first change sits (its context skipped). */

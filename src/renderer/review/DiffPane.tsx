@@ -3,7 +3,7 @@ import { loadable } from '../app/loadable';
 import { CloseIcon } from '../app/icons';
 import { useApp } from '../store';
 import { fileColor } from '../tree/fileKind';
-import { linesLabel, OPERATION_LABEL, requestLabel, shortTime, splitPath, statusLabel } from './format';
+import { diagnosticsLabel, linesLabel, OPERATION_LABEL, requestLabel, shortTime, splitPath, statusLabel } from './format';
 import { CheckIcon, DiffIcon, FileDiffIcon, InlineIcon, SideBySideIcon, UndoIcon, WarningIcon } from './icons';
 import type { DiffBodyProps } from './DiffBody';
 import './review.css';
@@ -57,6 +57,9 @@ export function DiffPane() {
   const openFileDiff = useApp((s) => s.openFileDiff);
   const dismiss = useApp((s) => s.dismissReviewMessage);
   const pendingId = diff?.target.kind === 'approval' ? diff.target.id : null;
+  const fileProblems = useApp((s) => (s.diff?.target.kind === 'file' ? s.problems[s.diff.target.path]?.problems : undefined));
+  // A proposed edit: what the server said it would introduce, read before anything was written.
+  const pendingProblems = useApp((s) => (pendingId ? s.approvals.find((r) => r.id === pendingId)?.edit?.diagnostics?.introduced : undefined));
 
   const sides = diff?.sides ?? null;
   const canReverse = id !== null && mod !== undefined && mod.status !== 'rolled_back';
@@ -78,6 +81,9 @@ export function DiffPane() {
   if (!diff) return null;
   const file = diff.target.kind === 'file' ? diff.target.path : (mod?.file ?? sides?.file ?? '');
   const { name, dir } = splitPath(file);
+  // A modification's diff marks what it introduced; the file's diff, like the viewer, what the server sees now.
+  const problems = diff.target.kind === 'file' ? fileProblems : diff.target.kind === 'approval' ? pendingProblems : mod?.diagnostics?.introduced;
+  const introduced = mod ? diagnosticsLabel(mod) : null;
   const targetLabel = diff.target.kind === 'modification' ? diff.target.id : diff.target.kind === 'approval' ? 'proposed edit' : 'HEAD → working tree';
 
   return (
@@ -189,6 +195,11 @@ export function DiffPane() {
             {mod.command ? `$ ${mod.command}` : (mod.reason ?? '')}
           </span>
           <span className="diff-meta-right">
+            {introduced && (
+              <span className={`tl-diag tl-diag-${introduced.tone}`} title={introduced.title} data-testid="diff-diagnostics">
+                {introduced.label}
+              </span>
+            )}
             {mod.test_results && (
               <span className={`tl-tests ${mod.test_results.failed > 0 ? 'fail' : 'pass'}`}>
                 {mod.test_results.passed} passed · {mod.test_results.failed} failed
@@ -265,6 +276,7 @@ export function DiffPane() {
             reverted={reverted}
             onRestoreHunk={onRestoreHunk}
             onRevertHunk={onRevertHunk}
+            problems={problems}
           />
         )}
       </div>

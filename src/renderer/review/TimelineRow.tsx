@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { ModificationView } from '../../shared/contract';
-import { GROUP_LABEL, GROUP_TITLE, linesLabel, OPERATION_LABEL, reasonLine, requestLabel, revertedHunksLabel, shortTime, splitPath, statusLabel, testTone } from './format';
+import { diagnosticsLabel, GROUP_LABEL, GROUP_TITLE, linesLabel, OPERATION_LABEL, reasonLine, requestLabel, revertedHunksLabel, shortTime, splitPath, statusLabel, testTone } from './format';
 
 export const TIMELINE_ROW_HEIGHT = 60;
 
@@ -26,6 +26,7 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
   const tone = testTone(m);
   const t = m.test_results;
   const reverted = revertedHunksLabel(m);
+  const problems = diagnosticsLabel(m);
   const classes = ['tl-row', `tl-${m.status}`];
   if (selected) classes.push('selected');
   if (open) classes.push('open');
@@ -90,6 +91,11 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
           <span className={`tl-tests ${tone}`} title={`Tests: ${t.passed} passed, ${t.failed} failed${t.skipped ? `, ${t.skipped} skipped` : ''} · ${t.duration_ms} ms`} data-testid="timeline-tests">
             ✓ {t.passed}
             {t.failed > 0 && <span className="tl-tests-failed">✗ {t.failed}</span>}
+          </span>
+        )}
+        {problems && (
+          <span className={`tl-diag tl-diag-${problems.tone}`} title={problems.title} data-testid="timeline-diagnostics" data-errors={m.diagnostics?.errors} data-warnings={m.diagnostics?.warnings}>
+            {problems.label}
           </span>
         )}
         {reverted && (

@@ -102,3 +102,18 @@ export const GROUP_TITLE: Record<NonNullable<ModificationView['group_kind']>, st
   redo: 'Part of the redo',
   rollback: 'Part of the group rollback',
 };
+
+/**
+ * What a modification introduced, as the timeline and the diff's header say it: "+2 errors",
+ * "+1 warning" when it added no error; null when it added neither (or no server said).
+ */
+export function diagnosticsLabel(m: Pick<ModificationView, 'diagnostics'>): { label: string; title: string; tone: 'error' | 'warning' } | null {
+  const d = m.diagnostics;
+  if (!d?.available) return null;
+  const count = d.errors || d.warnings;
+  if (!count) return null;
+  const word = d.errors ? 'error' : 'warning';
+  const lines = d.introduced.filter((p) => p.severity === word).slice(0, 5).map((p) => `${p.file ? `${p.file}:` : 'line '}${p.line}: ${p.message.split('\n')[0]}`);
+  const more = count > lines.length ? [`… and ${count - lines.length} more`] : [];
+  return { label: `+${count} ${word}${count === 1 ? '' : 's'}`, title: [`This change introduced, per ${d.server}:`, ...lines, ...more].join('\n'), tone: word };
+}

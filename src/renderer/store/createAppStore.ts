@@ -6,6 +6,7 @@ import { createChatSlice } from './chatSlice';
 import { createConnectionSlice } from './connectionSlice';
 import { createPanelsSlice } from './panelsSlice';
 import { createPromptSlice } from './promptSlice';
+import { createProblemsSlice } from './problemsSlice';
 import { createProcessesSlice } from './processesSlice';
 import { createReviewSlice } from './reviewSlice';
 import { createSettingsSlice } from './settingsSlice';
@@ -37,6 +38,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createUndoSlice(set, get, deps),
     ...createPromptSlice(set, get, deps),
     ...createProcessesSlice(set, get, deps),
+    ...createProblemsSlice(set, get, deps),
   }));
 }
 
@@ -75,9 +77,15 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
       // An edit in place changes no listing; the viewer follows the file itself.
       const changed = (p: string) => truncated === true || paths.includes(p);
       const open = act().openFile?.path;
-      if (open && changed(open)) void act().reloadOpenFile();
+      if (open && changed(open)) {
+        void act().reloadOpenFile();
+        void act().loadProblems(open);
+      }
       const diff = act().diff?.target;
-      if (diff?.kind === 'file' && changed(diff.path)) void act().refreshDiff();
+      if (diff?.kind === 'file' && changed(diff.path)) {
+        void act().refreshDiff();
+        if (diff.path !== open) void act().loadProblems(diff.path);
+      }
       act().instructionFilesChanged(paths, truncated === true);
     }),
     client.on('modlog.changed', () => act().modlogChanged()),
@@ -91,6 +99,8 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
     }),
     client.on('approvals.changed', ({ requests }) => act().approvalsChanged(requests)),
     client.on('trust.changed', (view) => act().trustChanged(view)),
+    client.on('lsp.status', ({ servers }) => act().lspStatusChanged(servers)),
+    client.on('lsp.problems', (view) => act().problemsChanged(view)),
     client.onStatus((status) => act().connectionChanged(status)),
     store.subscribe((s, prev) => {
       // Another folder: its own log. Opening a file from the tree puts the viewer back in front.
@@ -99,8 +109,10 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
         act().resetChat();
         act().approvalsChanged([]);
         act().trustChanged(null);
+        act().resetProblems();
         if (s.workspace) {
           void act().loadTrust();
+          void act().loadLspStatus();
           void act().loadModifications();
           void act().resumeChat();
           void act().loadApprovals();
@@ -108,6 +120,11 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
           void act().loadProcesses();
         }
       } else if (s.openFile !== prev.openFile && s.openFile?.status === 'loading' && s.diff) act().closeDiff();
+      // A file opened in the viewer: its server's markers.
+      if (s.openFile?.path && s.openFile.path !== prev.openFile?.path) void act().loadProblems(s.openFile.path);
+      // A file's diff against HEAD shows the file as it is now: the same markers.
+      const diffPath = s.diff?.target.kind === 'file' ? s.diff.target.path : null;
+      if (diffPath && diffPath !== (prev.diff?.target.kind === 'file' ? prev.diff.target.path : null)) void act().loadProblems(diffPath);
       // What the open session's model was (or, before its first request, would be) told.
       if (s.workspace?.root !== prev.workspace?.root || s.chatSessionId !== prev.chatSessionId) void act().loadSystemPrompt();
       // A new question pulls the agent tab to the front: a paused tool call must not go unseen.

@@ -6,6 +6,7 @@ import type { ChatSlice } from './chatSlice';
 import type { ConnectionSlice } from './connectionSlice';
 import type { PanelsSlice } from './panelsSlice';
 import type { PromptSlice } from './promptSlice';
+import type { ProblemsSlice } from './problemsSlice';
 import type { ProcessesSlice } from './processesSlice';
 import type { ReviewSlice } from './reviewSlice';
 import type { SettingsSlice } from './settingsSlice';
@@ -29,7 +30,8 @@ export type AppState = ConnectionSlice &
   TrustSlice &
   UndoSlice &
   PromptSlice &
-  ProcessesSlice;
+  ProcessesSlice &
+  ProblemsSlice;
 
 /** What the slices reach beyond the store: injected at startup, faked in tests. */
 export interface StoreDeps {

@@ -55,6 +55,18 @@ export function TrustPrompt() {
             </ul>
           </>
         )}
+        {!!trust.servers?.length && (
+          <>
+            <div className="trust-heading">Language servers</div>
+            <ul className="trust-list" data-testid="trust-servers">
+              {trust.servers.map((t) => (
+                <li key={t.language}>
+                  <span className="trust-kind">{t.language}</span> <code>{t.command.join(' ')}</code>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
         <p className="trust-note">Any later change to the file asks again. sha256 {(trust.digest ?? '').slice(0, 12)}…</p>
         {error && <div className="settings-fail">{error}</div>}
         <div className="trust-actions">

@@ -3,6 +3,7 @@ import { loadable } from '../app/loadable';
 import { modKey } from '../app/platform';
 import { usePreloadWhenSettled } from '../app/usePreloadWhenSettled';
 import { useApp } from '../store';
+import type { ProblemView } from '../../shared/contract';
 import { ViewerHeader } from './ViewerHeader';
 import './viewer.css';
 
@@ -24,6 +25,7 @@ type ViewerState = 'empty' | 'loading' | 'ready' | 'binary' | 'too-large' | 'err
 export function FileViewer() {
   const openFile = useApp((s) => s.openFile);
   const root = useApp((s) => s.workspace?.root ?? '');
+  const problems = useApp((s) => (s.openFile ? s.problems[s.openFile.path]?.problems : undefined));
   usePreloadWhenSettled(preloadMonaco);
   // The last text file shown. Monaco stays mounted from the first one on (hidden while a
   // notice shows), so the editor is created once and only its model changes.
@@ -51,7 +53,7 @@ export function FileViewer() {
       <div className="viewer-body">
         {shown && (
           // While the next file loads the previous one stays up: no blank flash between files.
-          <LoadedMonacoView {...shown} reveal={openFile?.reveal} hidden={state !== 'ready' && state !== 'loading'} />
+          <LoadedMonacoView {...shown} reveal={openFile?.reveal} hidden={state !== 'ready' && state !== 'loading'} problems={state === 'ready' ? problems : undefined} />
         )}
         {state === 'empty' && <ViewerEmpty />}
         {state === 'binary' && file && <ViewerNotice title="Binary file" detail={`${formatSize(file.size)} · not shown in the viewer`} />}
@@ -62,7 +64,7 @@ export function FileViewer() {
   );
 }
 
-function LoadedMonacoView(props: { absPath: string; content: string; language: string; hidden: boolean; reveal?: { line: number; seq: number } }) {
+function LoadedMonacoView(props: { absPath: string; content: string; language: string; hidden: boolean; reveal?: { line: number; seq: number }; problems?: readonly ProblemView[] }) {
   const { Component: MonacoView, error } = monacoView.use();
   if (MonacoView) return <MonacoView {...props} />;
   if (error) return <ViewerNotice title="Could not load the editor" detail={error} error />;

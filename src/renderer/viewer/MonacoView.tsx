@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { ModelCache } from './modelCache';
 import { monaco, monacoLanguage } from './monacoSetup';
+import { setProblemMarkers } from './markers';
+import type { ProblemView } from '../../shared/contract';
 
 interface MonacoViewProps {
   /** Absolute path of the file: names the model, and stays unique across workspaces. */
@@ -10,13 +12,15 @@ interface MonacoViewProps {
   hidden: boolean;
   /** A line to scroll to and select, once per `seq`. */
   reveal?: { line: number; seq: number };
+  /** The language server's problems in this text: squiggles with the message on hover. */
+  problems?: readonly ProblemView[];
 }
 
 /**
  * A read-only Monaco editor. It is created once and only its model is swapped as files
  * change; loaded lazily so the first paint of the app does not wait for Monaco.
  */
-export default function MonacoView({ absPath, content, language, hidden, reveal }: MonacoViewProps) {
+export default function MonacoView({ absPath, content, language, hidden, reveal, problems }: MonacoViewProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const cacheRef = useRef<ModelCache | null>(null);
@@ -27,6 +31,8 @@ export default function MonacoView({ absPath, content, language, hidden, reveal 
     editorRef.current = monaco.editor.create(hostRef.current, {
       model: null,
       readOnly: true,
+      // Squiggles are hidden in read-only editors unless asked for: these are the server's problems.
+      renderValidationDecorations: 'on',
       theme: 'loupe-dark',
       automaticLayout: true,
       fontFamily: "ui-monospace, 'SF Mono', 'JetBrains Mono', 'Cascadia Code', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
@@ -82,5 +88,10 @@ export default function MonacoView({ absPath, content, language, hidden, reveal 
     editor.setSelection(new monaco.Selection(line, 1, line, editor.getModel()?.getLineMaxColumn(line) ?? 1));
   }, [absPath, content, reveal]);
 
-  return <div ref={hostRef} className="monaco-host" hidden={hidden} data-language={monacoLanguage(language)} />;
+  useEffect(() => {
+    const model = editorRef.current?.getModel();
+    if (model) setProblemMarkers(model, problems);
+  }, [absPath, content, problems]);
+
+  return <div ref={hostRef} className="monaco-host" hidden={hidden} data-language={monacoLanguage(language)} data-problems={problems?.length ?? 0} />;
 }

@@ -1,7 +1,11 @@
 // Every agent write asks the permission engine as kind `edit` right before it reaches the disk,
 // with the change already computed: in "ask before every edit" mode (or under an `ask` rule) the
 // person sees exactly what would be written, and nothing is written unless they allow it.
-// Writes into `.loupe/` or `.git/` are refused before anyone is asked.
+// Writes into `.loupe/` or `.git/` are refused before anyone is asked. `checkWrite` first asks the
+// language server what the write would introduce, so the card can show it too.
+import type { DiagnosticsView } from '../../../shared/contract';
+import type { LanguageServers } from '../../services/lsp/languageServers';
+import { foresee, type Foreseen } from './foresee';
 import { ProtectedPathError } from '../../services/modlog/errors';
 import { isProtectedPath } from '../../services/modlog/modificationLog';
 import { unifiedDiff } from '../../services/modlog/unifiedDiff';
@@ -20,6 +24,8 @@ export interface ProposedWrite {
   /** Content to write; null to delete the file. */
   after: string | Buffer | null;
   signal?: AbortSignal;
+  /** What the language server says the write introduces, for the card. */
+  diagnostics?: DiagnosticsView;
 }
 
 const text = (b: string | Buffer | null): string | null => (b === null ? null : typeof b === 'string' ? b : b.toString('utf8'));
@@ -42,7 +48,23 @@ export async function authorizeWrite(ctx: { permissions: PermissionGate }, w: Pr
     tool: w.tool,
     summary: describe(w.rel, before, after),
     diff: () => unifiedDiff(w.rel, before, after),
-    ...(small ? { edit: { path: w.rel, before, after, language: languageOf(w.rel) } } : {}),
+    ...(small ? { edit: { path: w.rel, before, after, language: languageOf(w.rel), ...(w.diagnostics ? { diagnostics: w.diagnostics } : {}) } } : {}),
     signal: w.signal,
   });
+}
+
+/**
+ * What the write would introduce (asked of the language server), then permission, whose card
+ * shows it. A refusal puts the server's copy back; so must the caller when the write then fails.
+ */
+export async function checkWrite(ctx: { permissions: PermissionGate; lsp?: LanguageServers }, w: ProposedWrite): Promise<Foreseen> {
+  if (isProtectedPath(w.rel)) throw new ProtectedPathError(w.rel);
+  const f = await foresee({ lsp: ctx.lsp, signal: w.signal }, w.rel, w.before, w.after);
+  try {
+    await authorizeWrite(ctx, { ...w, diagnostics: f.view });
+  } catch (err) {
+    f.abandon();
+    throw err;
+  }
+  return f;
 }

@@ -22,7 +22,10 @@ import { LineIndex } from './lines';
 import { noChangeReason } from './noChange';
 import type { Logger } from '../../services/log/logger';
 import { runPipeline } from './pipeline';
-import { authorizeWrite } from './authorizeWrite';
+import { checkWrite } from './authorizeWrite';
+import { landWrite } from './foresee';
+import type { LanguageServers } from '../../services/lsp/languageServers';
+import type { DiagnosticsView } from '../../../shared/contract';
 import { buildPreview, type Preview } from './preview';
 import { newStarts } from './splice';
 import { writeBack } from './writeBack';
@@ -46,6 +49,8 @@ export interface EditDeps {
   logger: Logger;
   /** The workspace's gate: its rules, and whoever answers its questions. */
   permissions: PermissionGate;
+  /** What each write introduces, asked before it lands. */
+  lsp?: LanguageServers;
 }
 
 export interface EditFileData {
@@ -58,6 +63,8 @@ export interface EditFileData {
   modification_id: string;
   git_staged: boolean;
   lines_affected: [number, number];
+  /** The problems the edit introduced (absent: no language server serves the file). */
+  diagnostics?: DiagnosticsView;
 }
 
 /** edit_file speaks its own dialect of the path and read errors. */
@@ -141,8 +148,8 @@ async function createFile(args: EditFileArgs, deps: EditDeps, abs: string, rel: 
   const content = Buffer.from(args.new_str, 'utf8');
   if (content.length > MAX_FILE_BYTES) throw new FileTooLargeError(rel, content.length, MAX_FILE_BYTES);
   const index = new LineIndex(toLf(args.new_str));
-  await authorizeWrite(deps, { rel, tool: 'edit_file', before: null, after: args.new_str, signal: deps.signal });
-  const res = await deps.modlog.apply({
+  const seen = await checkWrite(deps, { rel, tool: 'edit_file', before: null, after: args.new_str, signal: deps.signal });
+  const res = await landWrite(seen, () => deps.modlog.apply({
     file: rel,
     abs,
     content,
@@ -154,7 +161,8 @@ async function createFile(args: EditFileArgs, deps: EditDeps, abs: string, rel: 
     linesAffected: [1, index.lineCount],
     linesChanged: index.lineCount,
     expectBeforeSha: null,
-  });
+    diagnostics: seen.view,
+  }));
   deps.session.recordWrite(abs, res.afterSha);
   const after = buildPreview(index, index, 0, 0, 0, index.text.length);
   return {
@@ -166,6 +174,7 @@ async function createFile(args: EditFileArgs, deps: EditDeps, abs: string, rel: 
     modification_id: res.modificationId,
     git_staged: res.gitStaged,
     lines_affected: [1, index.lineCount],
+    ...(seen.view ? { diagnostics: seen.view } : {}),
   };
 }
 
@@ -189,8 +198,8 @@ async function editExisting(args: EditFileArgs, deps: EditDeps, abs: string, rel
   // The lines that changed, not the lines old_str spans: a 28-line old_str that edits two lines changed two.
   const linesChanged = result.splices.reduce((sum, s) => sum + Math.max(1, linesTouched(canon.text.slice(s.start, s.end), s.replacement)), 0);
   const written = writeBack(file.text, canon, lines, result.splices, result.needle, rel);
-  await authorizeWrite(deps, { rel, tool: 'edit_file', before: file.text, after: written, signal: deps.signal });
-  const res = await deps.modlog.apply({
+  const seen = await checkWrite(deps, { rel, tool: 'edit_file', before: file.text, after: written, signal: deps.signal });
+  const res = await landWrite(seen, () => deps.modlog.apply({
     file: rel,
     abs,
     content: Buffer.from(written, 'utf8'),
@@ -202,7 +211,8 @@ async function editExisting(args: EditFileArgs, deps: EditDeps, abs: string, rel
     linesAffected: [firstLine, lastLine],
     linesChanged,
     expectBeforeSha: file.hash,
-  });
+    diagnostics: seen.view,
+  }));
   deps.session.recordWrite(abs, res.afterSha);
   const first = result.splices[0];
   return {
@@ -215,5 +225,6 @@ async function editExisting(args: EditFileArgs, deps: EditDeps, abs: string, rel
     modification_id: res.modificationId,
     git_staged: res.gitStaged,
     lines_affected: [firstLine, lastLine],
+    ...(seen.view ? { diagnostics: seen.view } : {}),
   };
 }

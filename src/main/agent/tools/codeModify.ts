@@ -10,9 +10,11 @@ import { MAX_FILE_BYTES, isSymlink, loadTextFile } from '../../services/files/te
 import { applyLineEdit } from '../../services/modlog/lineEdit';
 import { unifiedDiff } from '../../services/modlog/unifiedDiff';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
-import { authorizeWrite } from '../edit/authorizeWrite';
+import { checkWrite } from '../edit/authorizeWrite';
+import { landWrite } from '../edit/foresee';
 import { runTestsFor, summariseRun } from './runTests';
 import { describeChanges } from './commandChanges';
+import { diagnosticsSchema, withDiagnostics } from './diagnosticsText';
 import { defineTool, success, type ToolContext } from './types';
 
 const line = z.number().int();
@@ -52,6 +54,7 @@ const outputSchema = z.looseObject({
   modification_id: z.string(),
   warnings: z.array(z.string()),
   test_results: z.looseObject({ status: z.string(), passed: z.number().int(), failed: z.number().int() }).nullable(),
+  diagnostics: diagnosticsSchema.optional(),
 });
 
 export const codeModifyTool = defineTool({
@@ -86,8 +89,8 @@ export const codeModifyTool = defineTool({
       if (edit.text === file.text) throw new LoupeError('EDIT_NO_CHANGE', `The ${args.operation} leaves ${rel} as it is. Check the line numbers and new_content.`);
       const bytes = Buffer.from(edit.text, 'utf8');
       if (bytes.length > MAX_FILE_BYTES) throw new FileTooLargeError(rel, bytes.length, MAX_FILE_BYTES);
-      await authorizeWrite(ctx, { rel, tool: 'code_modify', before: file.text, after: edit.text, signal: ctx.signal });
-      const res = await ctx.modlog.apply({
+      const foreseen = await checkWrite(ctx, { rel, tool: 'code_modify', before: file.text, after: edit.text, signal: ctx.signal });
+      const res = await landWrite(foreseen, () => ctx.modlog.apply({
         file: rel,
         abs,
         content: bytes,
@@ -99,14 +102,15 @@ export const codeModifyTool = defineTool({
         linesAffected: edit.linesAffected,
         linesChanged: edit.linesChanged,
         expectBeforeSha: file.hash,
-      });
+        diagnostics: foreseen.view,
+      }));
       ctx.session.recordWrite(abs, res.afterSha);
-      return { edit, res, diff: unifiedDiff(rel, file.text, edit.text) };
+      return { edit, res, diff: unifiedDiff(rel, file.text, edit.text), diagnostics: foreseen.view };
     });
     // The edit is written whatever happens to the tests: a refused or failed run is a note.
     const tests = args.auto_test ? await runTestsFor({ correlation_id: args.correlation_id }, ctx).catch((err: unknown) => (err instanceof LoupeError ? err : Promise.reject(err))) : null;
     const ran = tests instanceof LoupeError ? null : tests;
-    const { edit, res, diff } = done;
+    const { edit, res, diff, diagnostics } = done;
     const data = {
       status: 'success',
       file_path: rel,
@@ -124,6 +128,6 @@ export const codeModifyTool = defineTool({
     const changed = ran ? describeChanges(ran.changes) : '';
     const notes = [...edit.warnings.map((w) => `Warning: ${w}`), ...(testNote ? [testNote] : []), ...(changed ? [changed] : [])];
     const head = `${args.operation} on ${rel} lines ${edit.linesAffected[0]}-${edit.linesAffected[1]} (${edit.linesChanged} changed${res.gitStaged ? ', staged' : ''}). Modification ${res.modificationId}.`;
-    return success([head, ...notes, diff].join('\n'), data);
+    return withDiagnostics(success([head, ...notes, diff].join('\n'), data), diagnostics, rel);
   },
 });

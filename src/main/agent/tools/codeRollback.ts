@@ -5,9 +5,11 @@
 // request"); either is itself a group whose rollback redoes it.
 import { z } from 'zod';
 import { InvalidArgumentError } from '../../errors';
-import { isGroup, requestsFrom, rollbackGroup, undoRequests, type FilePlan, type GroupRollbackResult } from '../../services/modlog/groupRollback';
+import { isGroup, requestsFrom, rollbackGroup, undoRequests, type GroupRollbackResult } from '../../services/modlog/groupRollback';
 import { rollbackModification } from '../../services/modlog/rollback';
 import { authorizeWrite } from '../edit/authorizeWrite';
+import { foreseeFiles, mergeViews, type ForeseenFiles } from '../edit/foresee';
+import { diagnosticsSchema, withDiagnostics } from './diagnosticsText';
 import { defineTool, success, type ToolContext } from './types';
 
 const schema = z.object({
@@ -27,14 +29,20 @@ const outputSchema = z.looseObject({
   lines_restored: z.number().int().optional(),
   merged: z.boolean().optional(),
   git_staged: z.boolean().optional(),
+  diagnostics: diagnosticsSchema.optional(),
 });
 
 type Args = z.output<typeof schema>;
 
-async function rollbackMany(args: Args, ctx: ToolContext): Promise<{ out: GroupRollbackResult; what: string }> {
-  const confirm = async (files: FilePlan[]) => {
-    for (const f of files) await authorizeWrite(ctx, { rel: f.file, tool: 'code_rollback', before: f.current, after: f.result, signal: ctx.signal });
-  };
+/** Each file's reversal foreseen by the language server, then authorized with that on its card. */
+const foresight = (ctx: ToolContext) =>
+  foreseeFiles(ctx.lsp, {
+    signal: ctx.signal,
+    authorize: (rel, before, after, diagnostics) => authorizeWrite(ctx, { rel, tool: 'code_rollback', before, after, signal: ctx.signal, diagnostics }),
+  });
+
+async function rollbackMany(args: Args, ctx: ToolContext, seen: ForeseenFiles): Promise<{ out: GroupRollbackResult; what: string }> {
+  const confirm = seen.confirm;
   if (args.undo_request) {
     const scope = requestsFrom(await ctx.modlog.index().sync(), args.undo_request);
     const later = scope.correlations.length - 1;
@@ -75,15 +83,18 @@ export const codeRollbackTool = defineTool({
     if (args.undo_request && args.hunk !== undefined) throw new InvalidArgumentError('hunk applies to one modification, not to undo_request.');
     if (args.undo_request || (await isGroup(ctx.modlog, args.modification_id!))) {
       if (args.hunk !== undefined) throw new InvalidArgumentError(`${args.modification_id} is a group; hunk applies to one modification.`);
-      const { out, what } = await rollbackMany(args, ctx);
+      const seen = foresight(ctx);
+      const { out, what } = await seen.land(() => rollbackMany(args, ctx, seen));
       const skipped = out.skipped.length ? ` Left as they are (conflicts): ${out.skipped.map((s) => s.file).join(', ')}.` : '';
-      return success(
+      const done = success(
         `Undid ${what}: ${out.rolled_back.length} modification${out.rolled_back.length === 1 ? '' : 's'} in ${out.files.length} file${out.files.length === 1 ? '' : 's'} (${out.files.slice(0, 20).join(', ')}${out.files.length > 20 ? ', …' : ''}). ` +
           `This is group ${out.group_id}: code_rollback with it redoes it. Read changed files again before editing them.${skipped}`,
         { status: 'rolled_back', rollback_id: out.group_id, files: out.files, rolled_back: out.rolled_back },
       );
+      return withDiagnostics(done, mergeViews(seen.views()), out.files[0] ?? '');
     }
-    const out = await rollbackModification(ctx.modlog, {
+    const seen = foresight(ctx);
+    const out = await seen.land(() => rollbackModification(ctx.modlog, {
       modificationId: args.modification_id!,
       hunk: args.hunk,
       sessionId: ctx.session.id,
@@ -91,10 +102,11 @@ export const codeRollbackTool = defineTool({
       reason: args.reason,
       correlationId: args.correlation_id,
       signal: ctx.signal,
-      confirm: ({ file, before, after }) => authorizeWrite(ctx, { rel: file, tool: 'code_rollback', before, after, signal: ctx.signal }),
-    });
+      confirm: seen.confirmOne,
+    }));
     // The file changed under the model's feet: its line numbers are stale until it reads again.
     const how = out.merged ? ', merged with the later changes to it' : '';
-    return success(`Rolled back ${args.modification_id}${args.hunk !== undefined ? ` (hunk ${args.hunk})` : ''} in ${out.file}${how}: ${out.lines_restored} lines restored. Rollback ${out.rollback_id}; read the file again before editing it.`, { ...out });
+    const done = success(`Rolled back ${args.modification_id}${args.hunk !== undefined ? ` (hunk ${args.hunk})` : ''} in ${out.file}${how}: ${out.lines_restored} lines restored. Rollback ${out.rollback_id}; read the file again before editing it.`, { ...out });
+    return withDiagnostics(done, seen.views().get(out.file), out.file);
   },
 });

@@ -1,6 +1,7 @@
 // edit_file: validation and formatting around the edit pipeline (agent/edit).
 import { z } from 'zod';
 import { editFile } from '../edit/runEdit';
+import { diagnosticsSchema, withDiagnostics } from './diagnosticsText';
 import { defineTool, success } from './types';
 
 const schema = z.object({
@@ -20,6 +21,7 @@ const outputSchema = z.looseObject({
   modification_id: z.string(),
   git_staged: z.boolean(),
   lines_affected: z.tuple([z.number().int(), z.number().int()]),
+  diagnostics: diagnosticsSchema.optional(),
 });
 
 export const editFileTool = defineTool({
@@ -47,6 +49,6 @@ export const editFileTool = defineTool({
     const data = await editFile(args, ctx);
     const what = data.strategy === 'create' ? `Created ${data.path}` : `Edited ${data.path}: ${data.occurrences} replacement${data.occurrences === 1 ? '' : 's'}`;
     const how = data.strategy === 'exact' || data.strategy === 'create' ? '' : ` (matched by ${data.strategy}${data.corrected?.old_str !== undefined ? '; old_str was corrected' : ''}${data.corrected?.new_str !== undefined ? '; new_str was adjusted' : ''})`;
-    return success(`${what}${how}, from line ${data.preview.lineNumber}. Modification ${data.modification_id}.\n${data.preview.after}`, { ...data });
+    return withDiagnostics(success(`${what}${how}, from line ${data.preview.lineNumber}. Modification ${data.modification_id}.\n${data.preview.after}`, { ...data }), data.diagnostics, data.path);
   },
 });

@@ -54,6 +54,8 @@ export const readFileTool = defineTool({
     await ctx.permissions.authorize({ query: { kind: 'read', path: rel }, tool: 'read_file', summary: `read ${rel}`, signal: ctx.signal });
     const file = await loadTextFile(abs, rel, { lossy: true, root: ctx.root });
     ctx.session.recordRead(abs, file.hash);
+    // The first file of a language starts its server, so the first write finds it warm.
+    ctx.lsp?.warm(rel, file.text);
     const all = splitLines(file.text);
     const first = Math.max(1, args.offset ?? 1);
     const shown = all.slice(first - 1, first - 1 + (args.limit ?? DEFAULT_LINE_WINDOW)).map(cut);

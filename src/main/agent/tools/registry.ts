@@ -15,6 +15,7 @@ import { codeModifyTool } from './codeModify';
 import { runTestsTool } from './runTests';
 import { codeRollbackTool } from './codeRollback';
 import { modificationLogTool } from './modificationLog';
+import { diagnosticsTool } from './diagnostics';
 import { processListTool } from './processList';
 import { processOutputTool } from './processOutput';
 import { processKillTool } from './processKill';
@@ -141,5 +142,6 @@ export function createToolRegistry(): ToolRegistry {
     .register(processListTool)
     .register(processOutputTool)
     .register(processKillTool)
-    .register(processWaitTool);
+    .register(processWaitTool)
+    .register(diagnosticsTool);
 }

@@ -11,6 +11,7 @@ import type { PermissionGate } from '../../services/permissions/permissionGate';
 import type { LookupAll } from '../../services/web/addressClass';
 import type { EditCorrector } from '../edit/corrector';
 import type { Logger } from '../../services/log/logger';
+import type { LanguageServers } from '../../services/lsp/languageServers';
 import type { ProcessManager } from '../../services/processes/processManager';
 
 export type { ToolEffect };
@@ -48,6 +49,8 @@ export interface ToolContext {
   correlationId?: string;
   /** Resolves host names for webfetch and the sandbox's proxy; absent: the system resolver. */
   lookup?: LookupAll;
+  /** The workspace's language servers: what each write introduces; absent: none run here. */
+  lsp?: LanguageServers;
   /** The workspace's background processes; absent where a caller gives tools no workspace services. */
   processes?: ProcessManager;
 }

@@ -7,8 +7,10 @@ import { FileChangedSinceReadError, FileNotReadError, FileTooLargeError, NotAFil
 import { MAX_FILE_BYTES, isSymlink, loadTextFile, statFile } from '../../services/files/textFile';
 import { linesTouched } from '../../services/modlog/unifiedDiff';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
-import { authorizeWrite } from '../edit/authorizeWrite';
+import { checkWrite } from '../edit/authorizeWrite';
+import { landWrite } from '../edit/foresee';
 import { canonicalise } from '../edit/canonical';
+import { diagnosticsSchema, withDiagnostics } from './diagnosticsText';
 import { defineTool, success } from './types';
 
 const schema = z.object({
@@ -43,6 +45,7 @@ const outputSchema = z.looseObject({
   lines: z.number().int().optional(),
   modification_id: z.string().optional().describe('Absent when nothing was written.'),
   git_staged: z.boolean().optional(),
+  diagnostics: diagnosticsSchema.optional(),
 });
 
 export const writeFileTool = defineTool({
@@ -87,8 +90,8 @@ export const writeFileTool = defineTool({
       if (bytes.length > MAX_FILE_BYTES) throw new FileTooLargeError(rel, bytes.length, MAX_FILE_BYTES);
       const lines = lineCount(args.content);
       const operation = st ? 'overwrite' : 'create';
-      await authorizeWrite(ctx, { rel, tool: 'write_file', before: beforeText, after: content, signal: ctx.signal });
-      const res = await ctx.modlog.apply({
+      const seen = await checkWrite(ctx, { rel, tool: 'write_file', before: beforeText, after: content, signal: ctx.signal });
+      const res = await landWrite(seen, () => ctx.modlog.apply({
         file: rel,
         abs,
         content: bytes,
@@ -101,10 +104,11 @@ export const writeFileTool = defineTool({
         // A rewrite that changes two lines changed two lines, however long the file is.
         linesChanged: beforeText === null ? lines : linesTouched(beforeText, content),
         expectBeforeSha: beforeSha,
-      });
+        diagnostics: seen.view,
+      }));
       ctx.session.recordWrite(abs, res.afterSha);
       const note = kept.length ? ` Kept the file's ${kept.join(' and ')}.` : '';
-      return success(`${operation === 'create' ? 'Created' : 'Overwrote'} ${rel} (${lines} lines, ${bytes.length} bytes).${note} Modification ${res.modificationId}.`, {
+      const done = success(`${operation === 'create' ? 'Created' : 'Overwrote'} ${rel} (${lines} lines, ${bytes.length} bytes).${note} Modification ${res.modificationId}.`, {
         path: rel,
         operation,
         bytes: bytes.length,
@@ -112,6 +116,7 @@ export const writeFileTool = defineTool({
         modification_id: res.modificationId,
         git_staged: res.gitStaged,
       });
+      return withDiagnostics(done, seen.view, rel);
     });
   },
 });

@@ -9,6 +9,13 @@ export const CONFIG_REL = '.loupe/config.json';
 
 export const DEFAULT_TEST_TIMEOUT_MS = 30_000;
 
+/** A language server the project names: a command (argv) and, for a language Loupe does not know, its file extensions. */
+export const LspServerSchema = z
+  .object({
+    command: z.array(z.string().min(1)).min(1),
+    extensions: z.array(z.string().regex(/^\.[\w.+-]+$/, 'an extension such as ".lua"')).optional(),
+  })
+  .strict();
 /** Background processes: how many may run at once, and how long one may go without output or a read. */
 export const ProcessLimitsSchema = z.object({
   max_processes: z.number().int().positive().max(64).optional(),
@@ -23,9 +30,21 @@ export const LoupeConfigSchema = z.object({
   /** Commands run inside the OS sandbox where one works ("auto", the default) or never ("off"). */
   sandbox: z.enum(['auto', 'off']).optional(),
   languages: z.array(z.string().min(1)).optional(),
+  /**
+   * Language servers: false turns them all off; per language (typescript, python, go, rust, cpp or
+   * another name) false turns one off and {"command": [...]} names the server to run, which applies
+   * only in a trusted folder.
+   */
+  lsp: z.union([z.boolean(), z.record(z.string().min(1), z.union([z.literal(false), LspServerSchema]))]).optional(),
   search: z.object({ exclude: z.array(z.string().min(1)).optional() }).optional(),
   limits: z
-    .object({ max_file_bytes: z.number().int().positive().optional(), test_timeout_ms: z.number().int().positive().max(600_000).optional(), ...ProcessLimitsSchema.shape })
+    .object({
+      max_file_bytes: z.number().int().positive().optional(),
+      test_timeout_ms: z.number().int().positive().max(600_000).optional(),
+      /** How long a write waits for the language server's problems (default 3000). */
+      diagnostics_wait_ms: z.number().int().positive().max(120_000).optional(),
+      ...ProcessLimitsSchema.shape,
+    })
     .optional(),
 });
 

@@ -19,6 +19,7 @@ import { stampOf } from './ids';
 import { merge3 } from './merge3';
 import type { BatchFile, ModificationLog } from './modificationLog';
 import type { EntryDraft, GroupKind } from './types';
+import type { WriteNotes } from './rollback';
 import { linesTouched } from './unifiedDiff';
 
 /** One modification reversed within a file's plan: the file's content before and after that step. */
@@ -59,8 +60,11 @@ export interface ApplyGroupOptions {
   undoOf?: string;
   /** Overrides the correlation of the lines (default: each reversed modification's own). */
   correlationId?: string;
-  /** Called with the plan's files about to change; throwing stops everything (the agent's tools ask permission here). */
-  confirm?: (files: FilePlan[]) => Promise<void>;
+  /**
+   * Called with the plan's files about to change; throwing stops everything (the agent's tools ask
+   * permission here). Notes it returns per file are recorded on that file's last line.
+   */
+  confirm?: (files: FilePlan[]) => Promise<void | Map<string, WriteNotes>>;
   signal?: AbortSignal;
 }
 
@@ -211,7 +215,7 @@ export async function applyRollbackPlan(log: ModificationLog, plan: RollbackPlan
   }
   const go = plan.files.filter((f) => !f.conflict && f.steps.length);
   if (!go.length) throw new InvalidArgumentError(conflicts.length ? 'Every file of this step conflicts with later changes; nothing was changed.' : 'Nothing to roll back: every modification here is already rolled back.');
-  await opts.confirm?.(go);
+  const notes = (await opts.confirm?.(go)) || undefined;
   const groupId = newGroupId(opts.kind);
   const blobs: Buffer[] = [];
   const batch: BatchFile[] = go.map((f) => {
@@ -235,6 +239,9 @@ export async function applyRollbackPlan(log: ModificationLog, plan: RollbackPlan
       ...(opts.undoOf ? { undo_of: opts.undoOf } : {}),
       ...(s.target.entry.file_modes ? { file_modes: [s.target.entry.file_modes[1], s.target.entry.file_modes[0]] as [string | null, string | null] } : {}),
     }));
+    // The last line leaves the file as the plan's result: what it introduces belongs there.
+    const diagnostics = notes?.get(f.file)?.diagnostics;
+    if (diagnostics) entries[entries.length - 1].diagnostics = diagnostics;
     // A file the chain brings back gets the permission bits it had when it went.
     const recreated = f.current === null && f.result !== null;
     const mode = recreated ? (oldest.file_modes?.[0] === '100755' ? 0o755 : undefined) : (f.mode ?? undefined);

@@ -146,6 +146,7 @@ export class ModificationLog {
       ...(req.rollsBack ? { rolls_back: req.rollsBack } : {}),
       ...(req.hunk !== undefined ? { hunk: req.hunk } : {}),
       ...(req.hunk !== undefined && req.hunkCount !== undefined ? { hunk_count: req.hunkCount } : {}),
+      ...(req.diagnostics ? { diagnostics: req.diagnostics } : {}),
     };
     await this.append(entry);
     return { entry, modificationId: entry.modification_id, beforeSha, afterSha, gitStaged };

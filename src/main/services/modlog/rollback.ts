@@ -12,6 +12,7 @@ import { revertedHunks, statusOf, type Fold, type Folded } from './fold';
 import { merge3 } from './merge3';
 import type { ModificationLog } from './modificationLog';
 import type { ModificationEntry } from './types';
+import type { DiagnosticsView } from '../../../shared/contract';
 import { hunkCount, linesTouched, revertOneHunk } from './unifiedDiff';
 
 export interface RollbackRequest {
@@ -25,9 +26,15 @@ export interface RollbackRequest {
   signal?: AbortSignal;
   /**
    * Called with the file's current and proposed bytes before anything is written; throwing
-   * stops the rollback with nothing changed (the agent's tools ask permission here).
+   * stops the rollback with nothing changed (the agent's tools ask permission here). What it
+   * returns is recorded on the rollback's line (the problems the language server foresees).
    */
-  confirm?: (proposal: { file: string; before: Buffer | null; after: Buffer | null }) => Promise<void>;
+  confirm?: (proposal: { file: string; before: Buffer | null; after: Buffer | null }) => Promise<void | WriteNotes>;
+}
+
+/** Facts about a write learnt before it, kept on its line. */
+export interface WriteNotes {
+  diagnostics?: DiagnosticsView;
 }
 
 export interface RollbackOutcome {
@@ -86,7 +93,7 @@ export async function rollbackModification(log: ModificationLog, req: RollbackRe
       throw await conflict(log, e, currentSha, current === null ? 'the file is gone' : 'the file exists again with other content');
     }
     const clean = !merged && req.hunk === undefined;
-    await req.confirm?.({ file: e.file, before: current, after: result });
+    const notes = await req.confirm?.({ file: e.file, before: current, after: result });
     const hunks = req.hunk !== undefined && before && after ? hunkCount(before.toString('utf8'), after.toString('utf8')) : undefined;
     const res = await log.apply({
       file: e.file,
@@ -106,6 +113,7 @@ export async function rollbackModification(log: ModificationLog, req: RollbackRe
       expectBeforeSha: currentSha,
       // A clean whole rollback puts the index entry back as it was; a merge stages its result.
       ...(clean && e.git_index_before !== undefined ? { restoreIndex: e.git_index_before } : {}),
+      ...(notes?.diagnostics ? { diagnostics: notes.diagnostics } : {}),
     });
     return {
       status: 'rolled_back',

@@ -1,4 +1,5 @@
 // The modification log's line shapes (docs/architecture.md, the modification log).
+import type { DiagnosticsView } from '../../../shared/contract';
 
 export type Operation =
   | 'create'
@@ -50,6 +51,8 @@ export interface ModificationEntry {
   file_modes?: [string | null, string | null];
   /** On an undo's lines: the request the undo started from. */
   undo_of?: string;
+  /** What the language server said the write introduced, asked just before it was written. */
+  diagnostics?: DiagnosticsView;
 }
 
 export type GroupKind = 'command' | 'undo' | 'redo' | 'rollback';
@@ -111,6 +114,8 @@ export interface ApplyRequest {
    * Checked inside the file's lock, so a change on disk in between is refused, not overwritten.
    */
   expectBeforeSha?: string | null;
+  /** The problems the write introduces, as the language server said (recorded on the line). */
+  diagnostics?: DiagnosticsView;
 }
 
 export interface ApplyResult {

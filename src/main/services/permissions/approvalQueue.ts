@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { AbortedError } from '../../errors';
 import type { PermissionKind, PermissionRule } from './types';
+import type { DiagnosticsView } from '../../../shared/contract';
 
 export interface ApprovalRequest {
   id: string;
@@ -42,6 +43,8 @@ export interface ProposedEdit {
   after: string | null;
   /** Monaco's language id for colouring both sides. */
   language: string;
+  /** What the language server says the edit would introduce. */
+  diagnostics?: DiagnosticsView;
 }
 
 /** `unattended`: nobody could be asked, so the queue said no on its own (not a person's answer). */

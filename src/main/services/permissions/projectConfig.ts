@@ -9,7 +9,7 @@ import { ProblemReporter, checkDocument, parseJsonWithPosition, type ConfigProbl
 import { lstatInside, readInside } from '../files/safeOpen';
 import { writeAtomicInside } from '../files/safeWrite';
 import { ConfigMalformedError } from './errors';
-import { configDigest, grantsOf, type TrustStore } from './trust';
+import { configDigest, grantCount, grantsOf, type TrustStore } from './trust';
 import { PermissionRuleSchema, type PermissionRule, type SourcedRule } from './types';
 
 export { CONFIG_REL, type ConfigProblem };
@@ -28,8 +28,13 @@ export interface ProjectRules {
   tests?: Record<string, string>;
   /** False while the file's grants are ignored for want of trust (absent: true). */
   trusted?: boolean;
-  /** What an untrusted file would have granted: its allow rules and test commands. */
-  ignored?: { rules: SourcedRule[]; tests: Record<string, string>; sandboxOff?: true };
+  /**
+   * The person trusted this folder with the file as it is now (false without a file). What the
+   * repository brings itself, such as its own node_modules/typescript, is used only then.
+   */
+  trustedByPerson?: boolean;
+  /** What an untrusted file would have granted: its allow rules, test commands and server commands. */
+  ignored?: { rules: SourcedRule[]; tests: Record<string, string>; sandboxOff?: true; servers?: string[] };
 }
 
 const NO_CONFIG: ProjectRules = { rules: [], problems: [], config: {} };
@@ -65,7 +70,7 @@ export class ProjectConfig {
   async load(): Promise<ProjectRules> {
     const parsed = await this.parsed();
     if (!parsed) return NO_CONFIG;
-    return this.trust.trustedDigest(this.root) === parsed.digest ? parsed.value : withoutGrants(parsed.value);
+    return this.trust.trustedDigest(this.root) === parsed.digest ? { ...parsed.value, trustedByPerson: true } : withoutGrants(parsed.value);
   }
 
   private async parsed(): Promise<{ digest: string; value: ProjectRules } | null> {
@@ -138,7 +143,7 @@ export class ProjectConfig {
         const text = raw.toString('utf8');
         const grants = grantsOf(safeJson(text));
         // A file that granted nothing held only the person's own choices.
-        wasTrusted = this.trust.trustedDigest(this.root) === configDigest(raw) || grants.allow.length + grants.tests.length === 0;
+        wasTrusted = this.trust.trustedDigest(this.root) === configDigest(raw) || grantCount(grants) === 0;
         mode = read.st.mode & 0o777;
         const parsed = parseJsonWithPosition(text, CONFIG_REL);
         if ('problem' in parsed) throw new ConfigMalformedError(parsed.problem);
@@ -172,10 +177,24 @@ function withoutGrants(value: ProjectRules): ProjectRules {
   const allow = value.rules.filter((r) => r.action === 'allow');
   const { tests, ...rest } = value;
   // "sandbox": "off" lifts a protection, so a file nobody trusted cannot turn the sandbox off.
-  const { tests: _tests, sandbox, ...config } = value.config;
-  const kept = { ...config, ...(sandbox === 'auto' ? { sandbox } : {}), ...(config.permissions ? { permissions: config.permissions.filter((r) => r.action !== 'allow') } : {}) };
-  if (!allow.length && !tests && sandbox !== 'off') return { ...rest, config: kept };
-  return { ...rest, config: kept, rules: value.rules.filter((r) => r.action !== 'allow'), trusted: false, ignored: { rules: allow, tests: tests ?? {}, ...(sandbox === 'off' ? { sandboxOff: true as const } : {}) } };
+  const { tests: _tests, sandbox, lsp, ...config } = value.config;
+  // Turning servers off only narrows; a server command is a program to run.
+  const servers = typeof lsp === 'object' ? Object.keys(lsp).filter((k) => lsp[k] !== false) : [];
+  const keptLsp = typeof lsp === 'object' ? Object.fromEntries(Object.entries(lsp).filter(([, v]) => v === false)) : lsp;
+  const kept = {
+    ...config,
+    ...(sandbox === 'auto' ? { sandbox } : {}),
+    ...(keptLsp !== undefined ? { lsp: keptLsp } : {}),
+    ...(config.permissions ? { permissions: config.permissions.filter((r) => r.action !== 'allow') } : {}),
+  };
+  if (!allow.length && !tests && sandbox !== 'off' && !servers.length) return { ...rest, config: kept };
+  return {
+    ...rest,
+    config: kept,
+    rules: value.rules.filter((r) => r.action !== 'allow'),
+    trusted: false,
+    ignored: { rules: allow, tests: tests ?? {}, ...(sandbox === 'off' ? { sandboxOff: true as const } : {}), ...(servers.length ? { servers } : {}) },
+  };
 }
 
 /** The file's text as rules and settings: every valid key applies, every other one is a problem. */

@@ -1,5 +1,5 @@
 // Workspace trust. `.loupe/config.json` arrives with a clone, so what it grants (allow rules,
-// test commands: anything that runs code or widens access) applies only once the person has
+// test commands, language server commands: anything that runs code or widens access) applies only once the person has
 // trusted this folder with these exact bytes. The trust is the sha256 of the file's bytes,
 // kept per folder (realpath) in the user's settings: any change to the file needs trust again.
 // Deny and ask rules only narrow, so they apply whether trusted or not.
@@ -22,6 +22,8 @@ export const configDigest = (bytes: Buffer | string): string => createHash('sha2
 export interface ProjectGrants {
   allow: PermissionRule[];
   tests: { language: string; command: string }[];
+  /** Language servers the config names (`"lsp": {"go": {"command": [...]}}`). */
+  servers: { language: string; command: string[] }[];
 }
 
 export interface TrustState {
@@ -39,23 +41,26 @@ export function grantsOf(doc: unknown): ProjectGrants {
   const { value } = checkLoupeConfig(doc);
   const allow = (value.permissions ?? []).filter((r) => r.action === 'allow');
   const tests = Object.entries(value.tests ?? {}).map(([language, command]) => ({ language, command }));
-  return { allow, tests };
+  const servers = Object.entries(typeof value.lsp === 'object' ? value.lsp : {}).flatMap(([language, s]) => (s ? [{ language, command: s.command }] : []));
+  return { allow, tests, servers };
 }
 
 export function parseGrants(bytes: Buffer): ProjectGrants {
   try {
     return grantsOf(JSON.parse(bytes.toString('utf8')));
   } catch {
-    return { allow: [], tests: [] };
+    return { allow: [], tests: [], servers: [] };
   }
 }
 
+export const grantCount = (g: ProjectGrants): number => g.allow.length + g.tests.length + g.servers.length;
+
 /** Trust of the config bytes `bytes` (null: no config) for `root`. */
 export function trustOf(root: string, bytes: Buffer | null, store: TrustStore): TrustState {
-  if (bytes === null) return { root, digest: null, trusted: true, needed: false, grants: { allow: [], tests: [] } };
+  if (bytes === null) return { root, digest: null, trusted: true, needed: false, grants: { allow: [], tests: [], servers: [] } };
   const digest = configDigest(bytes);
   const grants = parseGrants(bytes);
-  return { root, digest, trusted: store.trustedDigest(root) === digest, needed: grants.allow.length + grants.tests.length > 0, grants };
+  return { root, digest, trusted: store.trustedDigest(root) === digest, needed: grantCount(grants) > 0, grants };
 }
 
 /** The config's bytes, through real folders and never blocking on a FIFO; null when there are none to read. */
@@ -86,7 +91,11 @@ export async function trustCurrentConfig(root: string, store: TrustStore, expect
 }
 
 export function describeGrants(g: ProjectGrants): string {
-  const parts = [...g.allow.map((r) => `allow ${r.kind} "${r.pattern}"`), ...g.tests.map((t) => `test command (${t.language}) "${t.command}"`)];
+  const parts = [
+    ...g.allow.map((r) => `allow ${r.kind} "${r.pattern}"`),
+    ...g.tests.map((t) => `test command (${t.language}) "${t.command}"`),
+    ...g.servers.map((t) => `language server (${t.language}) "${t.command.join(' ')}"`),
+  ];
   return parts.length ? parts.join(', ') : 'nothing beyond the defaults';
 }
 

@@ -1,13 +1,14 @@
 // How a command is started: plainly, or inside the OS sandbox with its private temp folder and,
 // when it needs one, its network (a filtering proxy for a network grant, port forwards for a
-// background process). Shared by the foreground runner and the process manager so both run a
-// command by the same policy (docs/architecture.md, sandbox).
+// background process). Shared by the foreground runner, the process manager and the language
+// servers (sandboxedArgv) so each runs by the same policy (docs/architecture.md, sandbox).
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { bwrapArgs, type SandboxPolicy } from './bwrapPolicy';
 import { sandboxExecProfile } from './sbpl';
 import { SandboxNet } from './net/sandboxNet';
+import { sandboxTempEnv } from './tempEnv';
 
 export interface LaunchSpec {
   shell: string;
@@ -51,28 +52,16 @@ export async function prepareLaunch(spec: LaunchSpec): Promise<Launch> {
     rmSync(tmpDir, { recursive: true, force: true });
   };
   const env = { ...sandboxTempEnv(tmpDir), ...(net?.env() ?? {}) };
-  if (process.platform === 'darwin') {
-    return { program: '/usr/bin/sandbox-exec', argv: ['-p', sandboxExecProfile(policy, tmpDir, net?.proxyPort ?? 0), spec.shell, '-c', spec.command], env, tmpDir, net, close };
-  }
-  const inner: [string, string[]] = net ? net.wrap(spec.shell, ['-c', spec.command]) : [spec.shell, ['-c', spec.command]];
-  return { program: 'bwrap', argv: [...bwrapArgs(policy, tmpDir, spec.cwd, net?.dir), inner[0], ...inner[1]], env, tmpDir, net, close };
+  const [program, argv] = sandboxedArgv(policy, tmpDir, spec.cwd, [spec.shell, '-c', spec.command], net);
+  return { program, argv, env, tmpDir, net, close };
 }
 
 /**
- * Inside the sandbox HOME is read-only, so the package managers' caches (npm, yarn, pip, go and
- * the XDG cache) move into the command's private temp folder: an install allowed the network
- * works, at the cost of a cold cache, and nothing it writes outlives the command.
+ * The program and arguments that run `argv` inside the sandbox with `policy`, in `cwd`: the one
+ * wrapper for commands, background processes and language servers, so each runs by the same policy.
  */
-function sandboxTempEnv(tmpDir: string): NodeJS.ProcessEnv {
-  const cache = path.join(tmpDir, '.cache');
-  return {
-    TMPDIR: tmpDir,
-    TMP: tmpDir,
-    TEMP: tmpDir,
-    XDG_CACHE_HOME: cache,
-    npm_config_cache: path.join(cache, 'npm'),
-    YARN_CACHE_FOLDER: path.join(cache, 'yarn'),
-    PIP_CACHE_DIR: path.join(cache, 'pip'),
-    GOCACHE: path.join(cache, 'go-build'),
-  };
+export function sandboxedArgv(policy: SandboxPolicy, tmpDir: string, cwd: string, argv: readonly string[], net: SandboxNet | null = null): [string, string[]] {
+  if (process.platform === 'darwin') return ['/usr/bin/sandbox-exec', ['-p', sandboxExecProfile(policy, tmpDir, net?.proxyPort ?? 0), ...argv]];
+  const inner: [string, readonly string[]] = net ? net.wrap(argv[0]!, argv.slice(1)) : [argv[0]!, argv.slice(1)];
+  return ['bwrap', [...bwrapArgs(policy, tmpDir, cwd, net?.dir), inner[0], ...inner[1]]];
 }
