@@ -16,6 +16,10 @@ export interface ServerOptions {
    * litellm 'name-every-delta' (a backend that repeats the tool name on every piece).
    */
   variant?: string;
+  /** How usage is reported when asked for (scriptedLlm.ts): fixed 10/5/15 (default), counted with a real tokenizer, or never. */
+  usage?: 'fixed' | 'counted' | 'omit';
+  /** The entries /v1/models answers with (context windows, modalities, prices as servers send them). */
+  models?: Record<string, unknown>[];
 }
 
 export interface Refusal {
@@ -225,7 +229,7 @@ function contentText(reply: ScriptedReply, calls: Call[]): string {
   return text;
 }
 
-export function answerFrames(kind: ServerKind, variant: string | undefined, reply: ScriptedReply, req: RecordedRequest, callIds: (i: number) => string): Frame[] {
+export function answerFrames(kind: ServerKind, variant: string | undefined, reply: ScriptedReply, req: RecordedRequest, callIds: (i: number) => string, usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }): Frame[] {
   const model = req.body.model ?? 'scripted';
   const id = `chatcmpl-${kind}-${++seq}`;
   const created = Math.floor(Date.now() / 1000);
@@ -281,11 +285,11 @@ export function answerFrames(kind: ServerKind, variant: string | undefined, repl
   const finish = reply.finishReason ?? (realCalls.length ? (kind === 'gemini' ? 'stop' : 'tool_calls') : 'stop');
   if (!noFinish) {
     // Mistral puts usage on the last chunk whether asked or not.
-    chunk({}, finish, kind === 'mistral' ? { usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } } : {});
+    chunk({}, finish, kind === 'mistral' && usage ? { usage } : {});
   } else if (kind === 'gemini') {
     chunk({}, null);
   }
-  if (req.body.stream_options?.include_usage) out.frames.push(sse({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }));
+  if (req.body.stream_options?.include_usage && usage) out.frames.push(sse({ id, object: 'chat.completion.chunk', created, model, choices: [], usage }));
   out.frames.push('data: [DONE]\n\n');
   return out.frames;
 }

@@ -231,6 +231,7 @@ export class Host {
       'modlog.approve': (p) => this.ws().review.approve(str(obj(p).modification_id, 'modification_id')),
       'modlog.commitApproved': (p) => this.ws().review.commitApproved(str(obj(p).message, 'message')),
       'chat.send': (p) => this.agent.send(obj(p)),
+      'chat.mentions': (p) => this.agent.mentions(obj(p)),
       'chat.stop': (p) => this.agent.stop(str(obj(p).session_id, 'session_id')),
       'chat.sessions': () => this.agent.listSessions(),
       'chat.session': (p) => this.agent.getSession(str(obj(p).id, 'id')),

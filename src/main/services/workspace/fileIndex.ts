@@ -254,6 +254,11 @@ export class FileIndex {
     }
   }
 
+  /** Every indexed folder that holds something (workspace-relative, the root left out). */
+  *dirPaths(): Generator<string> {
+    for (const dir of this.dirs.keys()) if (dir) yield dir;
+  }
+
   get fileCount(): number {
     let n = 0;
     for (const children of this.dirs.values()) for (const kind of children.values()) if (kind === 'file') n++;

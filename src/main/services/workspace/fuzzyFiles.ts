@@ -31,14 +31,33 @@ function walk(lower: string, query: string, from: number, nameStart: number): nu
   return score;
 }
 
-/** The best `limit` paths for the query, best first. */
-export function findFiles(paths: Iterable<string>, query: string, limit: number): string[] {
+export interface RankedPath {
+  path: string;
+  score: number;
+}
+
+/**
+ * The best `limit` paths for the query with their scores, best first. `keep` is asked only of
+ * the best, in order, until `limit` are kept (a filter that costs more than scoring: read rules).
+ */
+export function rankPaths(paths: Iterable<string>, query: string, limit: number, keep?: (path: string) => boolean): RankedPath[] {
   const q = query.toLowerCase().replace(/\s+/g, '');
-  const hits: { path: string; score: number }[] = [];
+  const hits: RankedPath[] = [];
   for (const p of paths) {
     const score = fuzzyScore(p, q);
     if (score !== null) hits.push({ path: p, score });
   }
   hits.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
-  return hits.slice(0, limit).map((h) => h.path);
+  if (!keep) return hits.slice(0, limit);
+  const out: RankedPath[] = [];
+  for (const h of hits) {
+    if (out.length >= limit) break;
+    if (keep(h.path)) out.push(h);
+  }
+  return out;
+}
+
+/** The best `limit` paths for the query, best first. */
+export function findFiles(paths: Iterable<string>, query: string, limit: number): string[] {
+  return rankPaths(paths, query, limit).map((h) => h.path);
 }
