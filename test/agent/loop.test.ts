@@ -184,7 +184,7 @@ describe('stop', () => {
     // The call has its answer in the history, so the session can be resumed.
     expect(h.agent.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'b1' });
     expect(h.llm.completions).toHaveLength(1);
-  });
+  }, 90_000);
 });
 
 describe('context budget', () => {

@@ -49,8 +49,11 @@ export function checkAttachments(raw: unknown): ChatAttachment[] {
     const path = typeof o?.path === 'string' ? o.path : null;
     switch (o?.kind) {
       case 'file':
+        if (path) return { kind: 'file', path };
+        break;
       case 'dir':
-        if (path) return { kind: o.kind, path };
+        // '' is the workspace root.
+        if (path !== null) return { kind: 'dir', path };
         break;
       case 'selection': {
         const lines = o.lines;

@@ -14,7 +14,8 @@ export async function findMentions(services: WorkspaceServices, query: string, l
   const visible = (p: string) => actionFor(p) === 'allow';
   const files = rankPaths(services.index.files(), query, n, visible).map((h) => ({ ...h, kind: 'file' as const }));
   // Folders only once the query names something: an empty query lists files.
-  const dirs = query.trim() ? rankPaths(services.index.dirPaths(), query, Math.ceil(n / 3), visible).map((h) => ({ ...h, kind: 'dir' as const })) : [];
+  // A folder that matches as well as a file comes after it: `@src/ma` means src/main.ts before src/main/.
+  const dirs = query.trim() ? rankPaths(services.index.dirPaths(), query, Math.ceil(n / 3), visible).map((h) => ({ path: h.path, score: h.score - 500, kind: 'dir' as const })) : [];
   return [...files, ...dirs]
     .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path))
     .slice(0, n)

@@ -1,7 +1,12 @@
 import type { AttachmentView } from '../../shared/contract';
+import { FileIcon, FolderIcon, ImageIcon, SelectionIcon } from '../app/icons';
 import { useApp } from '../store';
 
-const icon = (kind: AttachmentView['kind']) => (kind === 'image' ? '🖼' : kind === 'dir' ? '📁' : kind === 'selection' ? '✂' : '📄');
+/** The icon of an attached file, folder, selection or image (the picker's too). */
+export function KindIcon({ kind }: { kind: AttachmentView['kind'] }) {
+  const Icon = kind === 'image' ? ImageIcon : kind === 'dir' ? FolderIcon : kind === 'selection' ? SelectionIcon : FileIcon;
+  return <Icon size={12} className="attachment-icon" />;
+}
 
 /** What is attached to the message being written, one chip each (× removes it), and why something was refused. */
 export function AttachmentChips() {
@@ -14,7 +19,7 @@ export function AttachmentChips() {
     <div className="attachments">
       {pending.map((p) => (
         <span key={p.id} className="attachment-chip" data-testid="attachment-chip" data-kind={p.view.kind} data-path={p.view.path ?? p.view.label} title={p.view.label}>
-          {p.preview ? <img className="attachment-thumb" src={p.preview} alt="" /> : <span aria-hidden="true">{icon(p.view.kind)}</span>}
+          {p.preview ? <img className="attachment-thumb" src={p.preview} alt="" /> : <KindIcon kind={p.view.kind} />}
           <span className="attachment-label">{p.view.label}</span>
           <button type="button" className="attachment-remove" aria-label={`Remove ${p.view.label}`} onClick={() => detach(p.id)}>
             ×
@@ -50,7 +55,7 @@ export function MessageAttachments({ attachments }: { attachments?: AttachmentVi
           disabled={a.kind === 'image' || a.kind === 'dir' || !a.path}
           onClick={() => a.path && void open(a.path, a.lines?.[0])}
         >
-          <span aria-hidden="true">{icon(a.kind)}</span>
+          <KindIcon kind={a.kind} />
           <span className="attachment-label">{a.label}</span>
         </button>
       ))}

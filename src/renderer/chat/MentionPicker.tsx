@@ -1,6 +1,7 @@
 import { useEffect, useState, type KeyboardEvent, type ReactNode, type RefObject, type SyntheticEvent } from 'react';
 import type { MentionItem } from '../../shared/contract';
 import { useApp } from '../store';
+import { KindIcon } from './AttachmentChips';
 
 /** An `@` at the start or after a space, and what follows it up to the caret. */
 const TRIGGER = /(?:^|\s)@([^\s@]*)$/;
@@ -105,8 +106,8 @@ export function useMentions(text: string, setText: (t: string) => void, input: R
             onMouseDown={(e) => e.preventDefault()}
             onClick={() => pick(entry)}
           >
-            <span className={`mention-kind ${entry.kind}`} aria-hidden="true">
-              {entry.kind === 'dir' ? '📁' : entry.kind === 'selection' ? '✂' : '📄'}
+            <span className={`mention-kind ${entry.kind}`}>
+              <KindIcon kind={entry.kind} />
             </span>
             <span className="mention-name">{name}</span>
             {where && <span className="mention-dir">{where}</span>}

@@ -4,7 +4,7 @@ import './context.css';
 
 const exact = (n: number) => n.toLocaleString('en-US');
 /** 1,290 → "1.3k", 200,000 → "200k": the bar's words; the exact numbers are in its title. */
-const compact = (n: number) => (n < 1000 ? String(n) : n < 10_000 ? `${(n / 1000).toFixed(1).replace(/\.0$/, '')}k` : n < 1_000_000 ? `${Math.round(n / 1000)}k` : `${(n / 1e6).toFixed(1).replace(/\.0$/, '')}M`);
+const compact = (n: number) => (n < 1000 ? String(n) : n < 100_000 ? `${(n / 1000).toFixed(1).replace(/\.0$/, '')}k` : n < 1_000_000 ? `${Math.round(n / 1000)}k` : `${(n / 1e6).toFixed(1).replace(/\.0$/, '')}M`);
 export const usd = (x: number) => `$${x === 0 ? '0' : x < 0.01 ? x.toFixed(4) : x.toFixed(2)}`;
 
 const SOURCE: Record<UsageView['context_window_source'], string> = { server: 'as the server reports it', settings: 'from the settings', default: "Loupe's default; set it in the settings" };
