@@ -1,9 +1,12 @@
 // Quick open's ranking: the characters typed, in order, somewhere in the path (as VS Code and
 // Zed match), best first: matches in the file name, at word starts and in runs rank higher.
+// The `@` picker of the chat ranks the same way (host/mentions.ts).
+import { TopK } from '../search/topK';
 
 /** A score for `path` against a lower-case `query`; null when its characters are not all there in order. */
 export function fuzzyScore(path: string, query: string): number | null {
-  if (!query) return 0;
+  // Nothing typed matches everything; shorter paths first, as among equals below.
+  if (!query) return -path.length;
   const lower = path.toLowerCase();
   const nameStart = lower.lastIndexOf('/') + 1;
   // The name alone first: `agent` should find …/agent.ts by its name, not letters of its folders.
@@ -36,25 +39,25 @@ export interface RankedPath {
   score: number;
 }
 
+/** Best first; equal scores (equal lengths) in code-point order, which is cheap: ties are many. */
+const byRank = (a: RankedPath, b: RankedPath): number => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
 /**
- * The best `limit` paths for the query with their scores, best first. `keep` is asked only of
- * the best, in order, until `limit` are kept (a filter that costs more than scoring: read rules).
+ * The best `limit` paths for the query with their scores, best first, kept in a bounded heap
+ * (an `@` with nothing after it matches every file of a 100,000-file tree). `keep` is asked
+ * only of a path that would enter the best so far (a filter that costs more than scoring: read
+ * rules), so the result is the best `limit` of the paths it keeps.
  */
 export function rankPaths(paths: Iterable<string>, query: string, limit: number, keep?: (path: string) => boolean): RankedPath[] {
   const q = query.toLowerCase().replace(/\s+/g, '');
-  const hits: RankedPath[] = [];
-  for (const p of paths) {
-    const score = fuzzyScore(p, q);
-    if (score !== null) hits.push({ path: p, score });
+  const top = new TopK<RankedPath>(limit, byRank);
+  for (const path of paths) {
+    const score = fuzzyScore(path, q);
+    if (score === null) continue;
+    const hit = { path, score };
+    if (top.admits(hit) && (!keep || keep(path))) top.add(hit);
   }
-  hits.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
-  if (!keep) return hits.slice(0, limit);
-  const out: RankedPath[] = [];
-  for (const h of hits) {
-    if (out.length >= limit) break;
-    if (keep(h.path)) out.push(h);
-  }
-  return out;
+  return top.sorted();
 }
 
 /** The best `limit` paths for the query, best first. */
