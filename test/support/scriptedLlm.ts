@@ -120,8 +120,10 @@ async function usageOf(reply: ScriptedReply, req: RecordedRequest, opts: ServerO
 function streamFrames(reply: ScriptedReply, req: RecordedRequest, usage: Usage | null): string[] {
   const c = completion(reply, req.body.model ?? 'scripted');
   const frames: string[] = [];
+  // Asked for usage, OpenAI sends `usage: null` on every chunk but the usage-only last one.
+  const asked = req.body.stream_options?.include_usage === true;
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    frames.push(`data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`);
+    frames.push(`data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(asked ? { usage: null } : {}) })}\n\n`);
   chunk({ role: 'assistant', content: '' });
   for (const p of pieces(reply.content ?? '')) chunk({ content: p });
   c.toolCalls.forEach((t, index) => {
@@ -129,7 +131,7 @@ function streamFrames(reply: ScriptedReply, req: RecordedRequest, usage: Usage |
     for (const p of pieces(t.function.arguments, 5)) chunk({ tool_calls: [{ index, function: { arguments: p } }] });
   });
   chunk({}, c.finish);
-  if (req.body.stream_options?.include_usage && usage) {
+  if (asked && usage) {
     frames.push(`data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [], usage })}\n\n`);
   }
   frames.push('data: [DONE]\n\n');
