@@ -231,9 +231,12 @@ test.describe('a conversation that must compact', () => {
 
   test('a compaction shows as a note whose summary opens, and the request survives word for word', async ({ page }) => {
     await open(page, served);
+    // Five model turns and a summary call after each of the last reads: on a loaded machine
+    // (two cores, load 15) that took longer than the 10 s an expectation waits by default.
+    test.setTimeout(120_000);
     await page.getByTestId('chat-input').fill(PROMPT);
     await page.getByTestId('chat-input').press('Enter');
-    await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]').last()).toContainText('They hold lines 1 to 4.');
+    await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]').last()).toContainText('They hold lines 1 to 4.', { timeout: 60_000 });
     const note = page.getByTestId('chat-compaction').first();
     await expect(note).toContainText(/Compacted \d+ messages? into a summary/);
     await note.locator('summary').click();

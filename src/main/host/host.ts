@@ -206,7 +206,7 @@ export class Host {
         const line = Number.isInteger(p.line) && (p.line as number) > 0 ? (p.line as number) : undefined;
         return { editor: path.basename((await openInEditor(abs, line)).command) };
       },
-      'files.find': (p) => ({ files: findFiles(this.ws().index.files(), str(obj(p).query, 'query'), Math.min(Math.max(1, Number(p.limit) || 50), 500)) }),
+      'files.find': (p) => ({ files: findFiles(this.ws().index.searchable(), str(obj(p).query, 'query'), Math.min(Math.max(1, Number(p.limit) || 50), 500)) }),
       'search.text': (p) => this.ws().searchText(str(obj(p).query, 'query'), { regex: p.regex === true, caseSensitive: p.case_sensitive === true }),
       'terminal.create': async (p) => {
         const { cols, rows, cwd } = obj(p);

@@ -12,7 +12,7 @@ export async function findMentions(services: WorkspaceServices, query: string, l
   const n = Math.min(Math.max(1, Math.floor(limit) || 30), MENTION_LIMIT);
   const { actionFor } = await services.permissions.readRules();
   const visible = (p: string) => actionFor(p) === 'allow';
-  const files = rankPaths(services.index.files(), query, n, visible).map((h) => ({ ...h, kind: 'file' as const }));
+  const files = rankPaths(services.index.searchable(), query, n, visible).map((h) => ({ ...h, kind: 'file' as const }));
   // Folders only once the query names something: an empty query lists files.
   // A folder that matches as well as a file comes after it: `@src/ma` means src/main.ts before src/main/.
   const dirs = query.trim() ? rankPaths(services.index.dirPaths(), query, Math.ceil(n / 3), visible).map((h) => ({ path: h.path, score: h.score - 500, kind: 'dir' as const })) : [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findFiles, fuzzyScore, rankPaths } from './fuzzyFiles';
+import { findFiles, fuzzyScore, rankPaths, searchablePaths } from './fuzzyFiles';
 
 describe('quick open ranking', () => {
   it('needs the characters in order; prefers the file name, word starts and runs', () => {
@@ -32,5 +32,8 @@ describe('ranking with a filter', () => {
     const sorted = files.map((path) => ({ path, score: fuzzyScore(path, 'fl1')! })).filter((h) => h.score !== null);
     sorted.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));
     expect(rankPaths(files, 'fl1', 20)).toEqual(sorted.slice(0, 20));
+    // The index's lower-cased list ranks exactly as the paths themselves.
+    const mixed = files.map((p, i) => (i % 3 ? p : p.toUpperCase()));
+    for (const q of ['', 'src/ma', 'PKG3/F', 'fl1', 'zzq']) expect(rankPaths(searchablePaths(mixed), q, 25, keep)).toEqual(rankPaths(mixed, q, 25, keep));
   });
 });
