@@ -49,7 +49,8 @@ export function UsageMeter() {
       </span>
       <span className="chat-usage" data-testid="chat-usage">
         {usage?.estimated ? '~' : ''}
-        {compact(tokens)} / {compact(window)} tokens
+        {/* No "tokens": the column is narrow, and the cost must stay in view (the title says the rest). */}
+        {compact(tokens)} / {compact(window)}
         {cost !== undefined && usage && usage.session.calls > 0 ? ` · ${usd(cost)}` : ''}
         {running ? ' · working…' : ''}
       </span>
