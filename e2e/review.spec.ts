@@ -55,6 +55,8 @@ const entry = (page: Page, id: string) => page.locator(`[data-testid="timeline-e
 async function openApp(page: Page) {
   await page.goto(served.url);
   await expect(page.getByTestId('workspace-root')).toContainText('review-project');
+  // A folder with no modification yet opens on the agent: the timeline is one click away.
+  await page.getByTestId('review-tab').click();
   await expect(page.getByTestId('timeline')).toBeVisible();
 }
 

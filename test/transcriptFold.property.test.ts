@@ -40,9 +40,21 @@ const body: fc.Arbitrary<ChatEventBody | { type: 'user_message'; text: string }>
     },
     { requiredKeys: ['type', 'call_id', 'tool', 'ok', 'output', 'duration_ms'] },
   ),
-  fc.record({ type: fc.constant('usage' as const), usage: fc.record({ prompt_tokens: fc.nat(), completion_tokens: fc.nat(), total_tokens: fc.nat() }) }),
+  fc.record({
+    type: fc.constant('usage' as const),
+    usage: fc.record({
+      prompt_tokens: fc.nat(),
+      completion_tokens: fc.nat(),
+      total_tokens: fc.nat(),
+      estimated: fc.boolean(),
+      conversation_tokens: fc.nat(),
+      context_window: fc.nat(),
+      context_window_source: fc.constantFrom('server' as const, 'settings' as const, 'default' as const),
+      session: fc.record({ prompt_tokens: fc.nat(), completion_tokens: fc.nat(), total_tokens: fc.nat(), calls: fc.nat(), estimated_calls: fc.nat() }),
+    }),
+  }),
   fc.record({ type: fc.constant('retry' as const), attempt: fc.nat(3), delay_ms: fc.nat(2000), reason: text }),
-  fc.record({ type: fc.constant('compacted' as const), mode: fc.constantFrom('summary' as const, 'dropped' as const), removed_messages: fc.nat(9), tokens_before: fc.nat(), tokens_after: fc.nat() }),
+  fc.record({ type: fc.constant('compacted' as const), mode: fc.constantFrom('summary' as const, 'dropped' as const), removed_messages: fc.nat(9), tokens_before: fc.nat(), tokens_after: fc.nat(), summary: text }),
   fc.record({ type: fc.constant('error' as const), code, message: text }),
   fc.record({ type: fc.constant('request_finished' as const), status: fc.constantFrom('done' as const, 'error' as const, 'aborted' as const), text, turns: fc.nat(3) }),
 );

@@ -264,11 +264,14 @@ export type ChatEventBody =
   /** Live output of a running tool (bash). */
   | { type: 'tool_output'; call_id: string; text: string }
   | { type: 'tool_call_finished'; call_id: string; tool: string; ok: boolean; output: string; data?: Record<string, unknown>; error?: WireError; duration_ms: number }
-  | { type: 'usage'; usage: TokenUsage }
+  /** After each model call: its tokens (as the server reported them, or estimated), the context used, the cost, the session's totals. */
+  | { type: 'usage'; usage: UsageView }
   | { type: 'retry'; attempt: number; delay_ms: number; reason: string }
-  | { type: 'compacted'; mode: 'summary' | 'dropped'; removed_messages: number; tokens_before: number; tokens_after: number }
+  /** Older messages were replaced by `summary` (mode `summary`) or dropped with a note (`dropped`, `summary` then says so); the request in progress is always kept word for word. */
+  | { type: 'compacted'; mode: 'summary' | 'dropped'; removed_messages: number; tokens_before: number; tokens_after: number; summary?: string }
   | { type: 'error'; code: ErrorCode; message: string }
-  | { type: 'request_finished'; status: 'done' | 'error' | 'aborted' | 'turn_limit'; text: string; turns: number };
+  /** `usage`: the meter after the request's last model call, absent when no call was answered. */
+  | { type: 'request_finished'; status: 'done' | 'error' | 'aborted' | 'turn_limit'; text: string; turns: number; usage?: UsageView };
 
 export type ChatEvent = ChatEventBody & { correlation_id: string; t: number };
 
@@ -276,6 +279,63 @@ export interface TokenUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+}
+
+/** Where the context window's size came from: the server's /models, the settings, or Loupe's default. */
+export type ContextWindowSource = 'server' | 'settings' | 'default';
+
+/** Tokens and cost of a whole session so far (every request, compaction summaries included). */
+export interface SessionUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  /** Model calls counted, and how many of them the server did not report (estimated). */
+  calls: number;
+  estimated_calls: number;
+  /** USD, when the model's price was known for every call counted. */
+  cost_usd?: number;
+}
+
+/** One model call as the meter shows it. */
+export interface UsageView extends TokenUsage {
+  /** The server did not report this call's usage: the numbers are Loupe's estimate. */
+  estimated: boolean;
+  /** Tokens of the conversation so far: this call's prompt and answer. */
+  conversation_tokens: number;
+  /** The model's context window in tokens, and where that number came from. */
+  context_window: number;
+  context_window_source: ContextWindowSource;
+  /** USD for this call, when the model's price is known. */
+  cost_usd?: number;
+  session: SessionUsage;
+}
+
+/** Something attached to a message: a file or folder of the workspace, lines of a file, or an image. */
+export type ChatAttachment =
+  | { kind: 'file'; path: string }
+  | { kind: 'dir'; path: string }
+  /** Lines [first, last] (1-based, inclusive) of a file: the viewer's selection. */
+  | { kind: 'selection'; path: string; lines: [number, number] }
+  /** `data`: base64 of the image's bytes; `media_type`: image/png, image/jpeg, image/gif or image/webp. */
+  | { kind: 'image'; name: string; media_type: string; data: string };
+
+/** What a sent message shows of its attachments (an image's bytes are not kept here). */
+export interface AttachmentView {
+  kind: ChatAttachment['kind'];
+  /** The path, or the image's name. */
+  label: string;
+  path?: string;
+  lines?: [number, number];
+  /** Characters of the file's text sent (after the cap), or the image's bytes. */
+  size: number;
+  /** The content was cut to the cap. */
+  truncated?: boolean;
+}
+
+/** One entry of the `@` picker: a file or folder of the index that a read would allow without asking. */
+export interface MentionItem {
+  kind: 'file' | 'dir';
+  path: string;
 }
 
 export interface ChatSessionSummary {
@@ -293,7 +353,7 @@ export interface ChatSessionSummary {
  * (which the loop does not echo). The live stream and a reopened session are folded by the same
  * function, so a reload shows exactly what was shown live.
  */
-export type ChatTranscriptEntry = ChatEventBody | { type: 'user_message'; text: string; correlation_id?: string };
+export type ChatTranscriptEntry = ChatEventBody | { type: 'user_message'; text: string; correlation_id?: string; attachments?: AttachmentView[] };
 
 export interface ChatSessionView {
   session: ChatSessionSummary;
@@ -303,6 +363,8 @@ export interface ChatSessionView {
   running_correlation_id?: string;
   /** Requests an undo started from that is still in effect (its group redoes it). */
   undone?: { correlation_id: string; group_id: string }[];
+  /** The meter as the session's last model call left it. */
+  usage?: UsageView;
 }
 
 /** `review`: edits are written, then reviewed; `ask`: each edit waits for approval first. */
@@ -356,10 +418,48 @@ export interface TrustView {
   servers?: { language: string; command: string[] }[];
 }
 
+/** One row of the settings' model table: what Loupe knows of a model that its server may not say. */
+export interface ModelSettingsRow {
+  model: string;
+  /** USD per million tokens of prompt and of answer. */
+  input_usd_per_mtok?: number;
+  output_usd_per_mtok?: number;
+  /** The model takes images (true), or is text-only (false); absent: as the server says, else text-only. */
+  images?: boolean;
+}
+
+/** A provider or local server the "Connect a model" panel offers, with its usual base URL. */
+export interface ModelPreset {
+  id: string;
+  name: string;
+  base_url: string;
+  /** The provider needs an API key (local servers do not). */
+  needs_key: boolean;
+  local: boolean;
+}
+
+/** What is known of the configured model: from the server's /models, else the settings, else defaults. */
+export interface ModelFactsView {
+  context_window: number;
+  context_window_source: ContextWindowSource;
+  /** Whether images may be attached, and who said so. */
+  images: boolean;
+  images_source: 'settings' | 'server' | 'unknown';
+  /** USD per million tokens, when known (the settings' table, else the server's own prices). */
+  input_usd_per_mtok?: number;
+  output_usd_per_mtok?: number;
+}
+
 export interface LlmSettingsView {
   base_url: string;
   model: string;
   context_tokens?: number;
+  /** The model table (prices, images), as saved. */
+  models: ModelSettingsRow[];
+  /** The configured model's facts; absent when no model is configured. */
+  model_facts?: ModelFactsView;
+  /** The presets of the "Connect a model" panel. */
+  presets: ModelPreset[];
   /** The key itself never leaves the host. */
   has_api_key: boolean;
   /** Where the key in use lives (the OS keychain, the settings file, the environment). */
@@ -507,8 +607,13 @@ export interface HostRequests {
   'modlog.approve': { params: { modification_id: string }; result: void };
   /** A git commit of exactly the approved modifications' files. */
   'modlog.commitApproved': { params: { message: string }; result: { commit: string; files: string[] } };
-  /** Starts a request in a session (a new one without session_id); its events arrive as chat.event. */
-  'chat.send': { params: { session_id?: string; text: string }; result: { session_id: string; correlation_id: string } };
+  /**
+   * Starts a request in a session (a new one without session_id); its events arrive as chat.event.
+   * Attachments are read by the same rules as read_file (a file a rule denies or asks about is refused).
+   */
+  'chat.send': { params: { session_id?: string; text: string; attachments?: ChatAttachment[] }; result: { session_id: string; correlation_id: string } };
+  /** The `@` picker: indexed files and folders matching the query (quick open's ranking), none that a read rule denies or asks about. */
+  'chat.mentions': { params: { query: string; limit?: number }; result: { items: MentionItem[] } };
   'chat.stop': { params: { session_id: string }; result: void };
   'chat.sessions': { params: void; result: ChatSessionSummary[] };
   'chat.session': { params: { id: string }; result: ChatSessionView };
@@ -529,9 +634,11 @@ export interface HostRequests {
   'approvals.answer': { params: { id: string; answer: 'once' | 'always' | 'deny'; message?: string; patterns?: string[]; scope?: 'project' | 'user' }; result: { answered: boolean } };
   'settings.get': { params: void; result: LlmSettingsView };
   /** api_key absent: keep the saved key; '' clears it. */
-  'settings.save': { params: { base_url: string; api_key?: string; model: string; context_tokens?: number }; result: LlmSettingsView };
+  /** `models`: the whole model table (absent: kept as saved). */
+  'settings.save': { params: { base_url: string; api_key?: string; model: string; context_tokens?: number; models?: ModelSettingsRow[] }; result: LlmSettingsView };
   'settings.models': { params: LlmProbe | void; result: { models: string[] } };
-  'settings.test': { params: LlmProbe | void; result: { ok: boolean; models: string[]; latency_ms: number; error?: string } };
+  /** Lists the models and, when the model is there, sends it one tiny request (`reply`: what it answered). */
+  'settings.test': { params: LlmProbe | void; result: { ok: boolean; models: string[]; latency_ms: number; error?: string; reply?: string } };
   /** `edits.mode` of the open workspace's .loupe/config.json. */
   'settings.editsMode': { params: void; result: { mode: EditsModeName } };
   'settings.sandbox': { params: void; result: SandboxStatusView };
@@ -641,6 +748,7 @@ const requestChannelMap = {
   'modlog.approve': true,
   'modlog.commitApproved': true,
   'chat.send': true,
+  'chat.mentions': true,
   'chat.stop': true,
   'chat.sessions': true,
   'chat.session': true,

@@ -9,7 +9,8 @@ import { createToolContext } from '../../src/main/agent/tools/context';
 import { testServices } from '../support/services';
 import { createToolRegistry } from '../../src/main/agent/tools/registry';
 import type { ApprovalQueue } from '../../src/main/services/permissions/approvalQueue';
-import { startScriptedLlm, type ScriptedLlm } from '../support/scriptedLlm';
+import { startScriptedLlm, type ScriptedLlm, type ServerOptions } from '../support/scriptedLlm';
+import type { LlmConfig } from '../../src/main/agent/llm/config';
 import { git, tempDir, writeTree } from '../support/tmp';
 import { testTrust } from '../support/trust';
 
@@ -30,6 +31,10 @@ export interface AgentHarnessOptions extends Partial<Omit<AgentOptions, 'llm' | 
   unattended?: 'wait' | 'deny';
   /** The user's "sandbox" setting; unset, commands run inside the sandbox where one works. */
   sandbox?: 'auto' | 'off';
+  /** How the scripted server speaks (its usage reports, its /models). */
+  server?: ServerOptions;
+  /** More of the model's settings (the model table's row, a context window). */
+  config?: Partial<LlmConfig>;
 }
 
 export async function agentHarness(opts: AgentHarnessOptions = {}): Promise<AgentHarness> {
@@ -38,13 +43,14 @@ export async function agentHarness(opts: AgentHarnessOptions = {}): Promise<Agen
   await mkdir(root);
   if (opts.git) git(root, 'init', '-q');
   await writeTree(root, opts.files ?? {});
-  const llm = await startScriptedLlm();
-  const client = new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'scripted' }, { retry: { baseDelayMs: 5, maxDelayMs: 50 } });
+  const llm = await startScriptedLlm([], opts.server);
+  const client = new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'scripted', ...opts.config }, { retry: { baseDelayMs: 5, maxDelayMs: 50 } });
   const user = testTrust({ sandbox: opts.sandbox });
   const services = testServices(root, { user: user.store, asker: { kind: opts.unattended === 'wait' ? 'person' : 'deny' } });
   const queue = services.queue;
   const { signal: _s, ...toolContext } = createToolContext(services, { corrector: null });
-  const agent = new Agent({ llm: client, registry: opts.registry ?? createToolRegistry(), toolContext, systemPrompt: 'You are a test agent.', ...opts });
+  const { server: _server, config: _config, ...agentOpts } = opts;
+  const agent = new Agent({ llm: client, registry: opts.registry ?? createToolRegistry(), toolContext, systemPrompt: 'You are a test agent.', ...agentOpts });
   const events: AgentEvent[] = [];
   agent.events.on((e) => events.push(e));
   return {

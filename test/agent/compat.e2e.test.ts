@@ -375,3 +375,51 @@ describe.concurrent('loupe run against real servers’ dialects', () => {
     expectFailedFast(r, /maximum context length is 8192 tokens/, 2);
   });
 });
+
+// The meter in `loupe run --json`: each server puts a stream's usage somewhere else (after the
+// finish chunk, beside it, on every chunk as a running count, asked or not: reportUsage in
+// serverDialects.ts). Every `usage` event carries exactly what the server reported.
+// One run at a time: eleven processes at once outlast the timeout on a loaded machine.
+describe('usage as each server reports it', { timeout: 60_000 }, () => {
+  interface UsageEvent {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    conversation_tokens: number;
+    estimated: boolean;
+    session: { prompt_tokens: number; completion_tokens: number; total_tokens: number; calls: number; estimated_calls: number };
+  }
+  const usages = (r: Run) => of(r, 'usage').map((e) => e.usage as UsageEvent);
+  // Gemini counts its thoughts in total_tokens only: the total is more than the sum.
+  const reported = (kind: string) =>
+    [
+      [1000, 20],
+      [1120, 31],
+      [1290, 12],
+    ].map(([p, c]) => ({ prompt_tokens: p, completion_tokens: c, total_tokens: p + c + (kind === 'gemini' ? 64 : 0) }));
+
+  const kinds: ServerOptions['server'][] = ['openai', 'deepseek', 'mistral', 'gemini', 'ollama', 'vllm', 'llamacpp', 'lmstudio', 'openrouter', 'litellm'];
+  it.each(kinds)('%s: the meter is the server’s own count, and the session adds it up', async (kind) => {
+    const [read, edit, answer] = reported(kind!);
+    // DeepSeek's thinking mode wants its reasoning back: the turns have some.
+    const reasoning = kind === 'deepseek' ? { reasoning: `${PONDER} so` } : {};
+    const r = await run({ server: kind }, script({ read: { usage: read, ...reasoning }, edit: { usage: edit, ...reasoning }, answer: { usage: answer } }));
+    expectClean(r);
+    const seen = usages(r);
+    expect(seen.map(({ prompt_tokens, completion_tokens, total_tokens }) => ({ prompt_tokens, completion_tokens, total_tokens }))).toEqual([read, edit, answer]);
+    expect(seen.map((u) => [u.conversation_tokens, u.estimated])).toEqual([read, edit, answer].map((u) => [u.total_tokens, false]));
+    expect(seen[2].session).toEqual(expect.objectContaining({ prompt_tokens: 3410, completion_tokens: 63, total_tokens: [read, edit, answer].reduce((n, u) => n + u.total_tokens, 0), calls: 3, estimated_calls: 0 }));
+    // The last line alone is enough for a script: request_finished carries the meter.
+    expect((finished(r) as unknown as { usage: unknown }).usage).toEqual(seen[2]);
+  });
+
+  it('a server that reports nothing: every call estimated, and said so', async () => {
+    const r = await run({ server: 'ollama', usage: 'omit' }, script());
+    expectClean(r);
+    const seen = usages(r);
+    expect(seen.map((u) => u.estimated)).toEqual([true, true, true]);
+    expect(seen[2].session).toMatchObject({ calls: 3, estimated_calls: 3 });
+    // The system prompt and the tools alone are thousands of tokens: an estimate, not a zero.
+    expect(seen.every((u) => u.conversation_tokens > 1000)).toBe(true);
+  });
+});

@@ -38,7 +38,14 @@ describe('LlmClient', () => {
   it('lists models from /models and tests the connection', async () => {
     const client = new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'scripted' });
     expect(await client.listModels()).toEqual(['scripted']);
-    expect(await client.testConnection()).toMatchObject({ ok: true, models: ['scripted'] });
+    // Listed, then asked one tiny question that is answered.
+    const asked = llm.completions.length;
+    llm.enqueue({ content: 'ready' });
+    expect(await client.testConnection()).toMatchObject({ ok: true, models: ['scripted'], reply: 'ready' });
+    expect(llm.completions.slice(asked).map((r) => r.body.stream ?? false)).toEqual([false]);
+    // A model that lists but does not answer is no working connection.
+    llm.enqueue({ status: 404, errorBody: { error: { message: 'model is loading', type: 'not_found' } } });
+    expect(await client.testConnection()).toMatchObject({ ok: false, models: ['scripted'], error: expect.stringMatching(/model is loading/) });
     const wrong = await new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'gpt-nope' }).testConnection();
     expect(wrong).toMatchObject({ ok: false, error: expect.stringMatching(/no model "gpt-nope".*scripted/) });
     expect(llm.requests.at(-1)?.headers.authorization).toBe('Bearer k');

@@ -160,9 +160,22 @@ describe('stop', () => {
     h.queue.setResponder(async () => ({ answer: 'once' }));
     h.llm.enqueue({ toolCalls: [call('b1', 'bash', { command: `sleep ${marker} & sleep ${marker}; echo never`, description: 'wait' })] });
     const stop = new AbortController();
-    h.agent.events.on((e) => e.type === 'tool_call_started' && setTimeout(() => stop.abort(), 400));
     const running = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(`sleep ${marker}`) && !l.includes('ps -eo'));
-    const probe = new Promise<number>((resolve) => setTimeout(() => resolve(running().length), 300));
+    // Stopped once both processes are seen running (or after 60 s, which fails the probe): a
+    // loaded machine may take seconds to set up the sandbox, so no fixed delay.
+    let seen: (n: number) => void = () => undefined;
+    const probe = new Promise<number>((resolve) => (seen = resolve));
+    h.agent.events.on((e) => {
+      if (e.type !== 'tool_call_started') return;
+      const started = Date.now();
+      const poll = setInterval(() => {
+        const n = running().length;
+        if (n < 2 && Date.now() - started < 60_000) return;
+        clearInterval(poll);
+        seen(n);
+        stop.abort();
+      }, 50);
+    });
     const r = await h.agent.run('wait', { signal: stop.signal });
     expect(await probe).toBeGreaterThanOrEqual(2); // the processes did run
     expect(r.status).toBe('aborted');
@@ -171,7 +184,7 @@ describe('stop', () => {
     // The call has its answer in the history, so the session can be resumed.
     expect(h.agent.messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'b1' });
     expect(h.llm.completions).toHaveLength(1);
-  });
+  }, 90_000);
 });
 
 describe('context budget', () => {

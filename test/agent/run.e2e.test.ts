@@ -83,6 +83,34 @@ describe('loupe run', () => {
     expect(told).toMatch(/nobody can approve it here\. To allow it, add \{"kind":"bash","pattern":"node test\.js \*","action":"allow"\}/);
   });
 
+  it('ends its human output with the context used, the session’s tokens and the cost, from the server’s usage', async () => {
+    const dir = await repo();
+    const priced = path.join(fx.sandbox, 'home-priced');
+    writeUserSettings(priced, { sandbox: 'off', llm: { models: { scripted: { input_usd_per_mtok: 3, output_usd_per_mtok: 15 } } } });
+    fx.llm.enqueue(
+      { toolCalls: [call('u1', 'read_file', { path: 'calc.js' })], usage: { prompt_tokens: 12_000, completion_tokens: 40, total_tokens: 12_040 } },
+      { content: 'It subtracts.', usage: { prompt_tokens: 12_300, completion_tokens: 700, total_tokens: 13_000 } },
+    );
+    const r = await runLoupe(['run', '--cwd', dir, 'what does add() do?'], {
+      env: { LOUPE_HOME: priced, LOUPE_KEYCHAIN: 'off', LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: fx.llm.baseURL, OPENAI_API_KEY: 'k', LOUPE_CONTEXT_TOKENS: '100000' },
+    });
+    expect(r.code).toBe(0);
+    // (24,300 × $3 + 740 × $15) / 1e6 = $0.0840
+    expect(r.stderr).toContain('(context 13,000 / 100,000 tokens (13%) · session 24,300 in + 740 out · $0.08)\n');
+    expect(r.stderr).not.toMatch(/estimated/);
+
+    // The session's totals are saved with it: continued with --session, they go on counting.
+    const session = r.stderr.match(/continue it with --session (ses-\S+)\)/)![1];
+    fx.llm.enqueue({ content: 'Still subtracting.', usage: { prompt_tokens: 14_000, completion_tokens: 10, total_tokens: 14_010 } });
+    const again = await runLoupe(['run', '--cwd', dir, '--session', session, 'and now?'], {
+      env: { LOUPE_HOME: priced, LOUPE_KEYCHAIN: 'off', LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: fx.llm.baseURL, OPENAI_API_KEY: 'k', LOUPE_CONTEXT_TOKENS: '100000' },
+    });
+    expect(again.code).toBe(0);
+    // (38,300 × $3 + 750 × $15) / 1e6 = $0.126
+    expect(again.stderr).toContain('(context 14,010 / 100,000 tokens (14%) · session 38,300 in + 750 out · $0.13)\n');
+    // Two runs of the CLI: on this loaded machine they took 19 s of the default 20.
+  }, 60_000);
+
   it('--json: every line of stdout is one parseable event, from request_started to request_finished', async () => {
     const dir = await repo();
     fx.llm.enqueue(...readEditTest());

@@ -3,10 +3,14 @@
 // are split mid-JSON, a finish_reason chunk, an optional usage chunk, then `data: [DONE]`.
 // With stream:false it answers one chat.completion object. Every request is recorded.
 // `{ server: 'deepseek' | 'mistral' | … }` makes it speak like that real server instead, quirks
-// and documented refusals included (serverDialects.ts).
+// and documented refusals included (serverDialects.ts). Usage, when asked for, is 10/5/15 by
+// default; `usage: 'counted'` counts the request and the answer with a real tokenizer (o200k,
+// tokenCount.ts), `usage: 'omit'` never reports it (as many local servers), and a reply's own
+// `usage` says exactly what to report for it. `models` replaces the /v1/models entries.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerFrames, callIdFor, pieces, refusal, type ServerOptions } from './serverDialects';
+import { countAnswer, countRequest } from './tokenCount';
 
 export { pieces };
 export type { ServerKind, ServerOptions } from './serverDialects';
@@ -49,6 +53,14 @@ export interface ScriptedReply {
   streamError?: { code: number; message: string; type?: string; metadata?: Record<string, unknown> };
   /** The stream ends without any finish_reason. */
   noFinishReason?: boolean;
+  /** Report exactly this usage for this answer (when the client asked for it), or none ('omit'). */
+  usage?: Usage | 'omit';
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
 }
 
 export interface RecordedRequest {
@@ -94,12 +106,24 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+/** What the server reports for this answer; null: nothing. */
+async function usageOf(reply: ScriptedReply, req: RecordedRequest, opts: ServerOptions): Promise<Usage | null> {
+  if (reply.usage === 'omit' || opts.usage === 'omit') return null;
+  if (reply.usage) return reply.usage;
+  if (opts.usage !== 'counted') return { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  const prompt = await countRequest(req.body);
+  const completion = await countAnswer(reply);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
+
 /** The SSE frames of one streamed answer, in the order the API sends them. */
-function streamFrames(reply: ScriptedReply, req: RecordedRequest): string[] {
+function streamFrames(reply: ScriptedReply, req: RecordedRequest, usage: Usage | null): string[] {
   const c = completion(reply, req.body.model ?? 'scripted');
   const frames: string[] = [];
+  // Asked for usage, OpenAI sends `usage: null` on every chunk but the usage-only last one.
+  const asked = req.body.stream_options?.include_usage === true;
   const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-    frames.push(`data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`);
+    frames.push(`data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(asked ? { usage: null } : {}) })}\n\n`);
   chunk({ role: 'assistant', content: '' });
   for (const p of pieces(reply.content ?? '')) chunk({ content: p });
   c.toolCalls.forEach((t, index) => {
@@ -107,15 +131,16 @@ function streamFrames(reply: ScriptedReply, req: RecordedRequest): string[] {
     for (const p of pieces(t.function.arguments, 5)) chunk({ tool_calls: [{ index, function: { arguments: p } }] });
   });
   chunk({}, c.finish);
-  if (req.body.stream_options?.include_usage) {
-    frames.push(`data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } })}\n\n`);
+  if (asked && usage) {
+    frames.push(`data: ${JSON.stringify({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [], usage })}\n\n`);
   }
   frames.push('data: [DONE]\n\n');
   return frames;
 }
 
 async function sendStream(res: ServerResponse, reply: ScriptedReply, req: RecordedRequest, opts: ServerOptions): Promise<void> {
-  const frames = opts.server && opts.server !== 'openai' ? answerFrames(opts.server, opts.variant, reply, req, callIdFor(opts.server)) : streamFrames(reply, req);
+  const usage = await usageOf(reply, req, opts);
+  const frames = opts.server && opts.server !== 'openai' ? answerFrames(opts.server, opts.variant, reply, req, callIdFor(opts.server), usage) : streamFrames(reply, req, usage);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...reply.headers });
   for (let i = 0; i < frames.length; i++) {
     if (i === reply.cutAfterFrames) {
@@ -136,8 +161,9 @@ async function sendStream(res: ServerResponse, reply: ScriptedReply, req: Record
   res.end();
 }
 
-function sendCompletion(res: ServerResponse, reply: ScriptedReply, req: RecordedRequest): void {
+async function sendCompletion(res: ServerResponse, reply: ScriptedReply, req: RecordedRequest, opts: ServerOptions): Promise<void> {
   const c = completion(reply, req.body.model ?? 'scripted');
+  const usage = await usageOf(reply, req, opts);
   sendJson(res, 200, {
     id: c.id,
     object: 'chat.completion',
@@ -151,7 +177,7 @@ function sendCompletion(res: ServerResponse, reply: ScriptedReply, req: Recorded
         finish_reason: c.finish,
       },
     ],
-    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    ...(usage ? { usage } : {}),
   });
 }
 
@@ -178,7 +204,7 @@ export async function startScriptedLlm(script: ScriptedReply[] | Responder = [],
     const recorded: RecordedRequest = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, body };
     requests.push(recorded);
     if (req.method === 'GET' && url.pathname === '/v1/models') {
-      return sendJson(res, 200, { object: 'list', data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'test' }] });
+      return sendJson(res, 200, { object: 'list', data: opts.models ?? [{ id: 'scripted', object: 'model', created: 0, owned_by: 'test' }] });
     }
     if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') {
       return sendJson(res, 404, { error: { message: `no route ${req.method} ${url.pathname}`, type: 'invalid_request_error' } });
@@ -196,7 +222,7 @@ export async function startScriptedLlm(script: ScriptedReply[] | Responder = [],
     }
     if (reply.jsonBody !== undefined) return sendJson(res, 200, reply.jsonBody);
     if (body.stream) await sendStream(res, reply, recorded, opts);
-    else sendCompletion(res, reply, recorded);
+    else await sendCompletion(res, reply, recorded, opts);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -16,6 +16,10 @@ export interface ServerOptions {
    * litellm 'name-every-delta' (a backend that repeats the tool name on every piece).
    */
   variant?: string;
+  /** How usage is reported when asked for (scriptedLlm.ts): fixed 10/5/15 (default), counted with a real tokenizer, or never. */
+  usage?: 'fixed' | 'counted' | 'omit';
+  /** The entries /v1/models answers with (context windows, modalities, prices as servers send them). */
+  models?: Record<string, unknown>[];
 }
 
 export interface Refusal {
@@ -225,7 +229,7 @@ function contentText(reply: ScriptedReply, calls: Call[]): string {
   return text;
 }
 
-export function answerFrames(kind: ServerKind, variant: string | undefined, reply: ScriptedReply, req: RecordedRequest, callIds: (i: number) => string): Frame[] {
+export function answerFrames(kind: ServerKind, variant: string | undefined, reply: ScriptedReply, req: RecordedRequest, callIds: (i: number) => string, usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 }): Frame[] {
   const model = req.body.model ?? 'scripted';
   const id = `chatcmpl-${kind}-${++seq}`;
   const created = Math.floor(Date.now() / 1000);
@@ -279,15 +283,74 @@ export function answerFrames(kind: ServerKind, variant: string | undefined, repl
   }
 
   const finish = reply.finishReason ?? (realCalls.length ? (kind === 'gemini' ? 'stop' : 'tool_calls') : 'stop');
-  if (!noFinish) {
-    // Mistral puts usage on the last chunk whether asked or not.
-    chunk({}, finish, kind === 'mistral' ? { usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } } : {});
-  } else if (kind === 'gemini') {
-    chunk({}, null);
-  }
-  if (req.body.stream_options?.include_usage) out.frames.push(sse({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }));
+  if (!noFinish) chunk({}, finish);
+  else if (kind === 'gemini') chunk({}, null);
+  if (usage) reportUsage(kind, out.frames, usage, req.body.stream_options?.include_usage === true, { id, created, model });
   out.frames.push('data: [DONE]\n\n');
   return out.frames;
+}
+
+type Usage = { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+
+/**
+ * Where each server puts the usage of a streamed answer (`asked`: the request had
+ * stream_options.include_usage). A reader must take the last report, never add them up.
+ */
+function reportUsage(kind: ServerKind, frames: Frame[], usage: Usage, asked: boolean, c: { id: string; created: number; model: string }): void {
+  const data = frames.map((f, i) => (f.startsWith('data: {') ? i : -1)).filter((i) => i >= 0);
+  const edit = (i: number, add: (chunk: Record<string, unknown>) => void) => {
+    const chunk = JSON.parse(frames[i].slice('data: '.length)) as Record<string, unknown>;
+    add(chunk);
+    frames[i] = sse(chunk);
+  };
+  const last = data.at(-1);
+  const separate = (extra: Record<string, unknown> = {}) => frames.push(sse({ id: c.id, object: 'chat.completion.chunk', created: c.created, model: c.model, choices: [], usage: { ...usage, ...extra } }));
+  switch (kind) {
+    case 'mistral':
+      // On the last chunk, beside finish_reason, asked or not (it refuses stream_options anyway).
+      if (last !== undefined) edit(last, (ch) => (ch.usage = usage));
+      return;
+    case 'deepseek':
+      // "No separate usage-only chunk is emitted: the statistics ride on the last content chunk";
+      // asked, every other chunk has `usage: null` (api-docs.deepseek.com/api/create-chat-completion).
+      // prompt_tokens includes the cache hits (adolfousier/opencrabs#1128).
+      for (const i of data) {
+        if (i === last) edit(i, (ch) => (ch.usage = { ...usage, prompt_cache_hit_tokens: Math.floor(usage.prompt_tokens / 2), prompt_cache_miss_tokens: usage.prompt_tokens - Math.floor(usage.prompt_tokens / 2) }));
+        else if (asked) edit(i, (ch) => (ch.usage = null));
+      }
+      return;
+    case 'gemini':
+      // Usage so far on every chunk, the last one the whole (ogx-ai/ogx#5122: a client that adds
+      // them up overcounts; envoyproxy/ai-gateway#1503: no separate usage chunk).
+      if (!asked) return;
+      data.forEach((i, n) => {
+        const completion = Math.round((usage.completion_tokens * (n + 1)) / data.length);
+        edit(i, (ch) => (ch.usage = i === last ? usage : { prompt_tokens: usage.prompt_tokens, completion_tokens: completion, total_tokens: usage.prompt_tokens + completion }));
+      });
+      return;
+    case 'llamacpp':
+      // A usage-only chunk with its timings, asked or not (ggml-org/llama.cpp#15444, #16048).
+      frames.push(
+        sse({
+          choices: [],
+          created: c.created,
+          id: c.id,
+          model: c.model,
+          object: 'chat.completion.chunk',
+          usage,
+          timings: { cache_n: 0, prompt_n: usage.prompt_tokens, prompt_ms: 180.025, predicted_n: usage.completion_tokens, predicted_ms: 875.429 },
+        }),
+      );
+      return;
+    case 'openrouter':
+      // Always a usage-only chunk, with the cost in credits and the token details
+      // (openrouter.ai/docs/use-cases/usage-accounting).
+      separate({ cost: 0.000123, is_byok: false, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0 } });
+      return;
+    default:
+      // OpenAI's shape (vLLM, Ollama, LM Studio, LiteLLM follow it): a usage-only chunk when asked.
+      if (asked) separate();
+  }
 }
 
 function toolCallFrames(kind: ServerKind, variant: string | undefined, calls: Call[], chunk: (delta: Record<string, unknown>, finish?: string | null) => void): void {

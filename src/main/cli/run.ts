@@ -15,6 +15,7 @@ import { describeDetected, detectLocalServers } from '../agent/llm/detect';
 import { createJsonChat } from '../agent/llm/jsonChat';
 import type { ChatMessage } from '../agent/llm/types';
 import { Agent } from '../agent/loop/agentLoop';
+import { describeUsage, sessionUsageFrom } from '../agent/loop/usage';
 import { workspacePromptSource } from '../agent/prompts/workspacePrompt';
 import type { AgentEvent, RunStatus } from '../agent/loop/events';
 import { createToolRegistry } from '../agent/tools/registry';
@@ -29,7 +30,7 @@ import { titleFrom, type SessionRecord } from '../services/sessions/sessionStore
 import { composeWorkspace, openUserSettings, type Asker } from '../workspace/compose';
 import { parseArgs } from './args';
 import type { ProcessManager } from '../services/processes/processManager';
-import type { ProcessView } from '../../shared/contract';
+import type { ProcessView, UsageView } from '../../shared/contract';
 import { workspaceRoot } from './mcp';
 import { settleTrust } from './trust';
 import { undoLast } from './undoLast';
@@ -111,11 +112,14 @@ function humanPrinter(): (e: AgentEvent) => void {
       }
       case 'compacted':
         return void process.stderr.write(`(conversation compacted: ${e.removed_messages} messages ${e.mode === 'summary' ? 'summarised' : 'dropped'})\n`);
+      case 'request_finished':
+        newline();
+        // The last words: what the request cost and how full the context is.
+        if (e.usage) process.stderr.write(`(${describeUsage(e.usage)})\n`);
+        return;
       case 'error':
         newline();
         return void process.stderr.write(`loupe run: ${e.code}: ${e.message}\n`);
-      case 'request_finished':
-        return newline();
     }
   };
 }
@@ -176,7 +180,7 @@ export async function runRun(args: string[]): Promise<number> {
   const services = composeWorkspace({ root, user, asker: askerFor(mode, note), logger, reportConfig: report });
   services.onWarning(note);
   const store = services.sessions;
-  const record: SessionRecord<ChatMessage> = typeof flags.session === 'string' ? await store.load<ChatMessage>(flags.session) : store.create<ChatMessage>(titleFrom(prompt));
+  const record: SessionRecord<ChatMessage> & { usage?: { session?: unknown; last?: UsageView } } = typeof flags.session === 'string' ? await store.load<ChatMessage>(flags.session) : store.create<ChatMessage>(titleFrom(prompt));
   logger.info('run.started', { root, session: record.id, mode });
 
   const config = await runLlmConfig(user, process.env, note);
@@ -192,7 +196,15 @@ export async function runRun(args: string[]): Promise<number> {
 
   const registry = createToolRegistry();
   const agent = new Agent(
-    { llm, registry, toolContext, prompt: workspacePromptSource(services, registry), maxTurns: envInt(process.env.LOUPE_MAX_TURNS), noModelHint },
+    {
+      llm,
+      registry,
+      toolContext,
+      prompt: workspacePromptSource(services, registry),
+      maxTurns: envInt(process.env.LOUPE_MAX_TURNS),
+      noModelHint,
+      usage: { session: record.usage?.session === undefined ? undefined : sessionUsageFrom(record.usage.session), last: record.usage?.last },
+    },
     record.messages,
   );
   agent.events.on(json ? (e) => process.stdout.write(`${JSON.stringify(e)}\n`) : humanPrinter());
@@ -208,6 +220,7 @@ export async function runRun(args: string[]): Promise<number> {
   try {
     const result = await agent.run(prompt, { signal: stop.signal });
     record.messages = agent.messages;
+    record.usage = { session: agent.usage.session, ...(agent.usage.last ? { last: agent.usage.last } : {}) };
     record.requests.push({ correlation_id: result.correlationId, prompt, started_at: startedAt, status: result.status });
     await store.save(record);
     note(`(session ${record.id} — continue it with --session ${record.id})`);

@@ -63,7 +63,13 @@ describe('Host agent channels', () => {
     await host.handle('settings.save', { base_url: llm.baseURL, model: 'scripted' });
     expect(JSON.parse(await readFile(file, 'utf8')).llm.api_key).toBe('sk-secret');
     expect(await host.handle('settings.models', undefined)).toEqual({ models: ['scripted'] });
-    expect(await host.handle('settings.test', undefined)).toMatchObject({ ok: true });
+    // Test connection lists the models, then asks the model one tiny question.
+    llm.enqueue({ content: 'ready' });
+    expect(await host.handle('settings.test', undefined)).toMatchObject({ ok: true, models: ['scripted'], reply: 'ready' });
+    expect(llm.completions.at(-1)!.body).toMatchObject({ model: 'scripted', messages: [{ role: 'user', content: expect.stringMatching(/ready/) }] });
+    // A model that does not answer is a failed test, with the server's words.
+    llm.enqueue({ status: 500 });
+    expect(await host.handle('settings.test', undefined)).toMatchObject({ ok: false, error: expect.stringMatching(/500/) });
   });
 
   it('settings show what was learned of the endpoint: a Mistral-like server that refuses stream_options', async () => {

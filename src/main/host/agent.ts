@@ -10,17 +10,26 @@ import type {
   HostEvents,
   LlmProbe,
   LlmSettingsView,
+  MentionItem,
+  ModelFactsView,
+  ModelSettingsRow,
   Params,
   SandboxStatusView,
   UndoPreviewView,
   UndoResultView,
   SystemPromptView,
+  UsageView,
 } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
 import { nullLogger, type Logger } from '../services/log/logger';
 import { LlmClient } from '../agent/llm/client';
-import { resolveLlmConfig, type LlmConfig } from '../agent/llm/config';
+import { resolveLlmConfig, type LlmConfig, type ModelRow } from '../agent/llm/config';
+import type { ModelFacts } from '../agent/llm/modelFacts';
+import { MODEL_PRESETS } from '../agent/llm/presets';
+import { sessionUsageFrom } from '../agent/loop/usage';
+import { checkAttachments, resolveAttachments } from './attachments';
+import { findMentions } from './mentions';
 import { detectLocalServers, describeDetected } from '../agent/llm/detect';
 import { NoModelError } from '../agent/llm/errors';
 import { DEFAULT_BASE_URL, knownProfile } from '../agent/llm/profile';
@@ -45,8 +54,8 @@ import { foreseeFiles } from '../agent/edit/foresee';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
-/** A saved chat: the model's messages, and what the chat showed of them (absent in older files). */
-type ChatRecord = SessionRecord<ChatMessage> & { entries?: ChatTranscriptEntry[] };
+/** A saved chat: the model's messages, what the chat showed of them (absent in older files), and its usage. */
+type ChatRecord = SessionRecord<ChatMessage> & { entries?: ChatTranscriptEntry[]; usage?: { session?: unknown; last?: UsageView } };
 
 interface LiveSession {
   record: ChatRecord;
@@ -146,16 +155,30 @@ export class AgentHost {
     );
   }
 
+  /**
+   * The configured model's facts as known now; its server's /models is read in the background
+   * (never awaited: settings are asked for while a folder opens), so the next answer has them.
+   */
+  private factsNow(config: LlmConfig): ModelFactsView {
+    const client = new LlmClient(config, { timeoutMs: 10_000 });
+    void client.serverModel().catch(() => undefined);
+    return factsView(client.cachedFacts());
+  }
+
   async getSettings(): Promise<LlmSettingsView> {
     const saved = await this.settings.read();
     const config = await this.config();
     const detected = await detectLocalServers({ timeoutMs: 300 });
+    const models: ModelSettingsRow[] = Object.entries(saved.models ?? {}).map(([model, row]) => ({ model, ...row }));
     const fromSettings = Boolean(saved.base_url || saved.model);
     const profile = config ? knownProfile(config.baseURL ?? DEFAULT_BASE_URL)?.describe() : undefined;
     return {
       base_url: saved.base_url ?? this.env.OPENAI_BASE_URL ?? '',
       model: saved.model ?? this.env.LOUPE_MODEL ?? '',
       ...(saved.context_tokens ? { context_tokens: saved.context_tokens } : {}),
+      models,
+      ...(config ? { model_facts: this.factsNow(config) } : {}),
+      presets: MODEL_PRESETS.map((p) => ({ ...p })),
       has_api_key: Boolean(saved.api_key || this.env.OPENAI_API_KEY),
       ...(saved.key_where ? { api_key_where: saved.key_where } : this.env.OPENAI_API_KEY ? { api_key_where: 'the OPENAI_API_KEY environment variable' } : {}),
       ...(saved.key_problem ? { api_key_problem: saved.key_problem } : {}),
@@ -204,10 +227,12 @@ export class AgentHost {
     if (p.context_tokens !== undefined && p.context_tokens !== null && !(Number.isInteger(p.context_tokens) && p.context_tokens > 0)) {
       throw new InvalidArgumentError('context_tokens must be a positive whole number');
     }
+    const models = p.models === undefined ? undefined : modelTable(p.models);
     await this.settings.update({
       base_url: p.base_url.trim() || undefined,
       model: p.model.trim() || undefined,
       context_tokens: p.context_tokens || undefined,
+      ...(models ? { models: Object.keys(models).length ? models : undefined } : {}),
       ...(p.api_key !== undefined ? { api_key: p.api_key || undefined } : {}),
     });
     return this.getSettings();
@@ -223,9 +248,17 @@ export class AgentHost {
     return { models: await (await this.probeClient(probe)).listModels() };
   }
 
+  /** Lists the models, then (when a model is named) asks it one tiny question. */
   async test(probe: LlmProbe | void) {
-    const r = await (await this.probeClient(probe)).testConnection();
-    return { ok: r.ok, models: r.models, latency_ms: r.latencyMs, ...(r.error ? { error: r.error } : {}) };
+    const named = Boolean((probe && probe.model?.trim()) || (await this.config())?.model);
+    const r = await (await this.probeClient(probe)).testConnection(undefined, { ask: named });
+    return { ok: r.ok, models: r.models, latency_ms: r.latencyMs, ...(r.error ? { error: r.error } : {}), ...(r.reply !== undefined ? { reply: r.reply } : {}) };
+  }
+
+  /** The `@` picker's entries (mentions.ts). */
+  async mentions(p: Params<'chat.mentions'>): Promise<{ items: MentionItem[] }> {
+    if (typeof p?.query !== 'string') throw new InvalidArgumentError('query must be a string');
+    return { items: await findMentions(this.ws().services, p.query, Number(p.limit) || undefined) };
   }
 
   // ---- approvals ---------------------------------------------------------------------------
@@ -288,7 +321,8 @@ export class AgentHost {
     const s = await this.session(w, id);
     const entries = s.record.entries ?? entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a));
     const undone = await undoneRequests(w.services.modlog, s.record.id, s.record.requests.map((r) => r.correlation_id)).catch(() => []);
-    return { session: this.summary(w, s.record), entries, ...(s.running ? { running_correlation_id: s.running.correlationId } : {}), ...(undone.length ? { undone } : {}) };
+    const usage = s.record.usage?.last;
+    return { session: this.summary(w, s.record), entries, ...(s.running ? { running_correlation_id: s.running.correlationId } : {}), ...(undone.length ? { undone } : {}), ...(usage ? { usage } : {}) };
   }
 
   // ---- undo ---------------------------------------------------------------------------------
@@ -355,14 +389,22 @@ export class AgentHost {
     if (!config) throw new NoModelError(describeDetected(await detectLocalServers({ timeoutMs: 300 })));
     const s = p.session_id ? await this.session(w, p.session_id) : await this.session(w, this.newSession().id);
     if (s.running) throw new InvalidArgumentError('The agent is still working on the last request in this session. Stop it or wait for it to finish.');
+    const llm = new LlmClient(config);
+    const wanted = checkAttachments(p.attachments);
+    // Refused before anything is sent (a denied file, an image for a text-only model): the request never starts.
+    const facts = wanted.some((a) => a.kind === 'image') ? await llm.facts() : null;
+    const attached = await resolveAttachments(w.services, p.text, wanted, { images: facts?.images ?? false, model: config.model, session: s.files });
     if (!s.record.requests.length && s.record.title === 'New session') s.record.title = titleFrom(p.text);
 
-    const llm = new LlmClient(config);
     // While the model thinks: the first command's snapshot is the one that reads every file.
     w.services.captures.warm();
     const { signal: _own, ...toolContext } = w.services.toolContext({ session: s.files, corrector: new LlmEditCorrector(createJsonChat(config), this.logger) });
     const prompt = workspacePromptSource(w.services, this.registry);
-    const agent = new Agent({ llm, registry: this.registry, toolContext, prompt, announcedPrompt: s.prompt?.text }, s.record.messages);
+    const usage = s.record.usage;
+    const agent = new Agent(
+      { llm, registry: this.registry, toolContext, prompt, announcedPrompt: s.prompt?.text, usage: { session: usage?.session === undefined ? undefined : sessionUsageFrom(usage.session), last: usage?.last } },
+      s.record.messages,
+    );
     const sessionId = s.record.id;
     const correlationId = newCorrelationId();
     const abort = new AbortController();
@@ -370,7 +412,7 @@ export class AgentHost {
     let saved: Promise<void> = Promise.resolve();
     // What the chat shows is kept beside the messages, so reopening the session shows it again.
     const entries = (s.record.entries ??= entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a)));
-    keepEntry(entries, { type: 'user_message', text: p.text, correlation_id: correlationId });
+    keepEntry(entries, { type: 'user_message', text: p.text, correlation_id: correlationId, ...(attached.views.length ? { attachments: attached.views } : {}) });
     const off = agent.events.on((event) => {
       if (event.type === 'system_prompt') s.prompt = { text: event.text, files: event.files, skipped: event.skipped };
       if (event.type === 'request_finished' && event.status === 'aborted') {
@@ -387,6 +429,7 @@ export class AgentHost {
         // Settled before anyone hears it is over, so an immediate next message is accepted;
         // the snapshot for the file is taken synchronously by save().
         s.record.messages = agent.messages;
+        s.record.usage = { session: agent.usage.session, ...(agent.usage.last ? { last: agent.usage.last } : {}) };
         s.record.requests.push({ correlation_id: correlationId, prompt: p.text, started_at: startedAt, status: event.status });
         s.running = null;
         saved = w.store.save(s.record).catch(() => undefined);
@@ -397,7 +440,7 @@ export class AgentHost {
     s.running = run;
     run.done = (async () => {
       try {
-        await agent.run(p.text, { signal: abort.signal, correlationId });
+        await agent.run(p.text, { signal: abort.signal, correlationId, content: attached.content });
         await saved;
       } finally {
         off();
@@ -429,4 +472,42 @@ export class AgentHost {
   async dispose(): Promise<void> {
     await Promise.all([...this.workspaces.keys()].map((services) => this.release(services)));
   }
+}
+
+function factsView(f: ModelFacts): ModelFactsView {
+  return {
+    context_window: f.contextWindow,
+    context_window_source: f.contextWindowSource,
+    images: f.images,
+    images_source: f.imagesSource,
+    ...(f.price ? { input_usd_per_mtok: f.price.inputUsdPerMtok, output_usd_per_mtok: f.price.outputUsdPerMtok } : {}),
+  };
+}
+
+const price = (v: unknown, what: string): number | undefined => {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new InvalidArgumentError(`${what} must be a number of dollars, 0 or more (got ${JSON.stringify(v)}).`);
+  return v;
+};
+
+/** The model table as sent by a settings form, checked row by row. */
+function modelTable(rows: unknown): Record<string, ModelRow> {
+  if (!Array.isArray(rows)) throw new InvalidArgumentError('models must be a list of rows.');
+  const out: Record<string, ModelRow> = {};
+  for (const r of rows) {
+    const row = r && typeof r === 'object' ? (r as Record<string, unknown>) : {};
+    const model = typeof row.model === 'string' ? row.model.trim() : '';
+    if (!model) throw new InvalidArgumentError('Each row of the model table needs a model name.');
+    if (Object.hasOwn(out, model)) throw new InvalidArgumentError(`The model table names ${model} twice.`);
+    if (row.images !== undefined && row.images !== null && typeof row.images !== 'boolean') throw new InvalidArgumentError(`images must be true or false (model ${model}).`);
+    const input = price(row.input_usd_per_mtok, `The input price of ${model}`);
+    const output = price(row.output_usd_per_mtok, `The output price of ${model}`);
+    Object.defineProperty(out, model, {
+      value: { ...(input !== undefined ? { input_usd_per_mtok: input } : {}), ...(output !== undefined ? { output_usd_per_mtok: output } : {}), ...(typeof row.images === 'boolean' ? { images: row.images } : {}) },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
 }

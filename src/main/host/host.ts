@@ -206,7 +206,7 @@ export class Host {
         const line = Number.isInteger(p.line) && (p.line as number) > 0 ? (p.line as number) : undefined;
         return { editor: path.basename((await openInEditor(abs, line)).command) };
       },
-      'files.find': (p) => ({ files: findFiles(this.ws().index.files(), str(obj(p).query, 'query'), Math.min(Math.max(1, Number(p.limit) || 50), 500)) }),
+      'files.find': (p) => ({ files: findFiles(this.ws().index.searchable(), str(obj(p).query, 'query'), Math.min(Math.max(1, Number(p.limit) || 50), 500)) }),
       'search.text': (p) => this.ws().searchText(str(obj(p).query, 'query'), { regex: p.regex === true, caseSensitive: p.case_sensitive === true }),
       'terminal.create': async (p) => {
         const { cols, rows, cwd } = obj(p);
@@ -231,6 +231,7 @@ export class Host {
       'modlog.approve': (p) => this.ws().review.approve(str(obj(p).modification_id, 'modification_id')),
       'modlog.commitApproved': (p) => this.ws().review.commitApproved(str(obj(p).message, 'message')),
       'chat.send': (p) => this.agent.send(obj(p)),
+      'chat.mentions': (p) => this.agent.mentions(obj(p)),
       'chat.stop': (p) => this.agent.stop(str(obj(p).session_id, 'session_id')),
       'chat.sessions': () => this.agent.listSessions(),
       'chat.session': (p) => this.agent.getSession(str(obj(p).id, 'id')),

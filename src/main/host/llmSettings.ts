@@ -5,7 +5,7 @@
 // "api_key_store": "keychain"; elsewhere it is the plain "api_key" of that owner-only file.
 // Either way every Loupe process run by the user finds it. A key an earlier desktop app sealed
 // with Electron's safeStorage ("api_key_enc") only the app can open; it moves it on first read.
-import { resolveLlmConfig, type LlmConfig, type LlmSettings } from '../agent/llm/config';
+import { resolveLlmConfig, type LlmConfig, type LlmSettings, type ModelRow } from '../agent/llm/config';
 import type { KeyStore } from '../services/settings/keyStore';
 import type { LlmSection, UserSettings } from '../services/settings/userSettings';
 
@@ -14,6 +14,8 @@ export interface SavedLlmSettings {
   api_key?: string;
   model?: string;
   context_tokens?: number;
+  /** The model table: price and images by model name. */
+  models?: Record<string, ModelRow>;
   /** Where the saved key lives, when one is saved. */
   key_where?: string;
   /** Why a saved key could not be read. */
@@ -24,6 +26,7 @@ export interface LlmSettingsChange {
   base_url?: string;
   model?: string;
   context_tokens?: number;
+  models?: Record<string, ModelRow>;
   /** Present: replace the key (undefined removes it). Absent: keep it. */
   api_key?: string;
 }
@@ -67,6 +70,7 @@ export class LlmSettingsFile {
       ...(str(llm.base_url) ? { base_url: str(llm.base_url) } : {}),
       ...(str(llm.model) ? { model: str(llm.model) } : {}),
       ...(llm.context_tokens ? { context_tokens: llm.context_tokens } : {}),
+      ...(llm.models && Object.keys(llm.models).length ? { models: llm.models } : {}),
       ...key,
     };
   }
@@ -139,7 +143,7 @@ export class LlmSettingsFile {
 
 /** Saved settings as the model config's explicit fields. */
 export function savedAsLlmSettings(saved: SavedLlmSettings): LlmSettings {
-  return { baseURL: saved.base_url, apiKey: saved.api_key, model: saved.model, contextTokens: saved.context_tokens };
+  return { baseURL: saved.base_url, apiKey: saved.api_key, model: saved.model, contextTokens: saved.context_tokens, models: saved.models };
 }
 
 /** A positive whole number from an environment variable, else undefined. */
@@ -163,6 +167,7 @@ export async function llmConfigFromSettings(file: LlmSettingsFile, env: NodeJS.P
       apiKey: fromEnv(env.OPENAI_API_KEY) ?? saved.api_key,
       model: fromEnv(env.LOUPE_MODEL) ?? saved.model,
       contextTokens: envInt(env.LOUPE_CONTEXT_TOKENS) ?? saved.context_tokens,
+      models: saved.models,
     },
     {},
   );

@@ -9,7 +9,7 @@ export interface CallFacts {
   effect: ToolEffect;
   summary: string;
 }
-import type { ChatMessage } from '../agent/llm/types';
+import { contentText, type ChatMessage } from '../agent/llm/types';
 
 /** Live tool output kept per call: the tail, as the chat keeps it. */
 export const KEPT_OUTPUT_CHARS = 200_000;
@@ -27,7 +27,9 @@ export function keepEntry(list: ChatTranscriptEntry[], event: ChatEvent | ChatTr
   }
   if (UNDRAWN.has(event.type as ChatEvent['type'])) return;
   // A live event's correlation and time are the stream's; the person's message keeps the request it started.
+  // The meter is kept once per session (its last usage), not on every finished request.
   const { correlation_id: _c, t: _t, ...body } = event as ChatEvent;
+  if (body.type === 'request_finished') delete body.usage;
   const entry = (event.type === 'user_message' ? event : body) as ChatTranscriptEntry;
   const last = list[list.length - 1];
   if (last && last.type === entry.type) {
@@ -73,7 +75,7 @@ export function entriesFromMessages(messages: ChatMessage[], facts: (tool: strin
   for (const m of messages) {
     if (m.role === 'user') {
       for (const id of [...open.keys()]) finish(id, false, '(no result)');
-      keepEntry(list, { type: 'user_message', text: m.content });
+      keepEntry(list, { type: 'user_message', text: contentText(m.content) });
     } else if (m.role === 'assistant') {
       const reasoning = m.reasoning_content || m.reasoning;
       if (reasoning) keepEntry(list, { type: 'reasoning_delta', text: reasoning });
@@ -96,7 +98,8 @@ const obj = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArra
 
 /** Fields each kept entry must have for the chat to draw it; a session file may come with a clone. */
 const SHAPES: Record<ChatTranscriptEntry['type'], (e: Record<string, unknown>) => boolean> = {
-  user_message: (e) => str(e.text) && (e.correlation_id === undefined || str(e.correlation_id)),
+  user_message: (e) =>
+    str(e.text) && (e.correlation_id === undefined || str(e.correlation_id)) && (e.attachments === undefined || (Array.isArray(e.attachments) && e.attachments.every((a) => obj(a) && str((a as Record<string, unknown>).kind) && str((a as Record<string, unknown>).label)))),
   request_started: () => true,
   system_prompt: () => true,
   turn_started: () => true,
@@ -112,7 +115,7 @@ const SHAPES: Record<ChatTranscriptEntry['type'], (e: Record<string, unknown>) =
   tool_call_finished: (e) =>
     str(e.call_id) && str(e.tool) && typeof e.ok === 'boolean' && str(e.output) && (e.data === undefined || obj(e.data)) && (e.error === undefined || (obj(e.error) && str((e.error as Record<string, unknown>).code) && str((e.error as Record<string, unknown>).message))),
   retry: (e) => typeof e.attempt === 'number' && typeof e.delay_ms === 'number' && str(e.reason),
-  compacted: (e) => (e.mode === 'summary' || e.mode === 'dropped') && typeof e.removed_messages === 'number',
+  compacted: (e) => (e.mode === 'summary' || e.mode === 'dropped') && typeof e.removed_messages === 'number' && (e.summary === undefined || str(e.summary)),
   error: (e) => str(e.code) && str(e.message),
   request_finished: () => true,
 };

@@ -8,7 +8,7 @@ import { useApp } from '../store';
  */
 export function AgentPanelSlot() {
   const tab = useApp((s) => s.agentPanelTab);
-  const setTab = useApp((s) => s.setAgentPanelTab);
+  const setTab = useApp((s) => s.chooseAgentPanelTab);
   const waiting = useApp((s) => s.approvals.length);
   return (
     <aside className="agent-slot" data-slot="agent-panel" aria-label="Agent">

@@ -98,3 +98,19 @@ export const LogoIcon = (p: IconProps) => (
     <path d="M4.75 5.75h4M4.75 7.75h2.5" />
   </Svg>
 );
+
+export const ImageIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="2" y="3" width="12" height="10" rx="1.25" />
+    <circle cx="5.75" cy="6.25" r="1.1" />
+    <path d="M2.5 11.5l3.5-3.25 2.5 2.25 2-1.75 3 2.75" />
+  </Svg>
+);
+
+/** Lines picked out of a file: the viewer's selection. */
+export const SelectionIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M3 3.5h10M3 6.5h7M3 9.5h10M3 12.5h5" />
+    <path d="M1.5 5.5v5" strokeWidth={2} />
+  </Svg>
+);

@@ -1,12 +1,18 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { modKey } from '../app/platform';
 import { ApprovalQueue } from '../approvals/ApprovalQueue';
 import { SettingsDialog } from '../settings/SettingsDialog';
 import { useApp, type ChatItem } from '../store';
+import { AttachmentChips } from './AttachmentChips';
+import { CompactionNote } from './CompactionNote';
+import { ConnectModel } from './ConnectModel';
+import { attachDropped, attachPasted } from './composerFiles';
 import { InstructionChips } from './InstructionChips';
+import { useMentions } from './MentionPicker';
 import { Markdown } from './Markdown';
 import { SessionBar } from './SessionBar';
 import { ToolCard } from './ToolCard';
+import { UsageMeter } from './UsageMeter';
 import { UserMessage } from './UserMessage';
 import { useFollowLatest } from './useFollowLatest';
 import './chat.css';
@@ -31,6 +37,8 @@ function Item({ item }: { item: ChatItem }) {
       );
     case 'tool':
       return <ToolCard item={item} />;
+    case 'compaction':
+      return <CompactionNote item={item} />;
     case 'error':
       return (
         <div className="chat-error" role="alert" data-testid="chat-error">
@@ -46,11 +54,13 @@ function Composer() {
   const running = useApp((s) => s.chatRunning);
   const send = useApp((s) => s.sendChat);
   const stop = useApp((s) => s.stopChat);
-  const usage = useApp((s) => s.chatUsage);
-  const total = useApp((s) => s.chatUsageTotal);
+  const configured = useApp((s) => s.llmSettings?.configured !== false);
+  const attachImages = useApp((s) => s.attachImages);
   const editsMode = useApp((s) => s.editsMode);
   const setEditsMode = useApp((s) => s.setEditsMode);
   const [text, setText] = useState('');
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const mentions = useMentions(text, setText, inputRef);
   const last = useApp((s) => {
     for (let i = s.chatItems.length - 1; i >= 0; i--) {
       const it = s.chatItems[i];
@@ -59,11 +69,12 @@ function Composer() {
     return '';
   });
   const submit = () => {
-    if (!text.trim() || running) return;
+    if (!text.trim() || running || !configured) return;
     void send(text);
     setText('');
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (mentions.onKeyDown(e)) return;
     if (e.key === 'ArrowUp' && !text && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
       // As in a shell: the last prompt back, to fix or send again.
       if (last) {
@@ -79,19 +90,24 @@ function Composer() {
   };
   return (
     <div className="chat-composer">
+      <AttachmentChips />
+      {mentions.picker}
       <textarea
+        ref={inputRef}
         className="chat-input"
         data-testid="chat-input"
         rows={3}
-        placeholder="Ask the agent… (Enter to send, Shift+Enter for a new line)"
+        placeholder="Ask the agent… (@ attaches a file, Enter sends, Shift+Enter for a new line)"
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKey}
+        onSelect={mentions.onCaret}
+        onPaste={(e) => attachPasted(e, attachImages)}
+        onDragOver={(e) => e.dataTransfer.types.includes('Files') && e.preventDefault()}
+        onDrop={(e) => attachDropped(e, attachImages)}
       />
       <div className="chat-composer-row">
-        <span className="chat-usage" data-testid="chat-usage" title="Tokens of the last model call (prompt + completion); total for this session">
-          {usage ? `${usage.prompt_tokens.toLocaleString()} + ${usage.completion_tokens.toLocaleString()} tokens · ${total.toLocaleString()} total` : running ? 'Working…' : ''}
-        </span>
+        <UsageMeter />
         {editsMode && (
           <button
             type="button"
@@ -113,7 +129,7 @@ function Composer() {
             Stop
           </button>
         ) : (
-          <button type="button" className="btn btn-primary" data-testid="chat-send" disabled={!text.trim()} onClick={submit}>
+          <button type="button" className="btn btn-primary" data-testid="chat-send" disabled={!text.trim() || !configured} title={configured ? undefined : 'Connect a model first'} onClick={submit}>
             Send
           </button>
         )}
@@ -132,25 +148,6 @@ function UndoNotice() {
       <span>{notice}</span>
       <button type="button" className="icon-btn" aria-label="Dismiss" onClick={dismiss}>
         ✕
-      </button>
-    </div>
-  );
-}
-
-function NoModel() {
-  const settings = useApp((s) => s.llmSettings);
-  const openSettings = useApp((s) => s.openSettings);
-  if (!settings || settings.configured) return null;
-  const found = settings.detected[0];
-  return (
-    <div className="chat-no-model">
-      <p>No model is connected.</p>
-      <p className="muted">
-        Point Loupe at any OpenAI-compatible endpoint (OpenAI, Ollama, LM Studio, llama.cpp, vLLM, OpenRouter).
-        {found ? ` ${found.name} is running at ${found.base_url}.` : ''}
-      </p>
-      <button type="button" className="btn btn-primary" onClick={openSettings}>
-        Connect a model
       </button>
     </div>
   );
@@ -184,7 +181,7 @@ export function ChatPanel() {
       <InstructionChips />
       <div className="chat-list-wrap">
         <div className="chat-list" ref={listRef}>
-          {items.length === 0 && <NoModel />}
+          {items.length === 0 && <ConnectModel />}
           {items.length === 0 && <EmptyHints />}
           {items.map((it) => (
             <Item key={it.id} item={it} />

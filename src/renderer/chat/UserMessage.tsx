@@ -1,4 +1,5 @@
 import { useApp, type ChatItem } from '../store';
+import { MessageAttachments } from './AttachmentChips';
 
 /**
  * The person's message, with "Undo changes from here" (this request's changes and every later
@@ -16,6 +17,7 @@ export function UserMessage({ item }: { item: Extract<ChatItem, { kind: 'user' }
       <div className="chat-msg user" data-testid="chat-message" data-role="user">
         {item.text}
       </div>
+      <MessageAttachments attachments={item.attachments} />
       {corr && !running && (
         <div className="chat-user-actions">
           {undoneBy ? (

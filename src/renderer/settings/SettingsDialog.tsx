@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { LlmProbe, LlmSettingsView, SandboxStatusView, SystemPromptView } from '../../shared/contract';
 import { useApp } from '../store';
+import { ModelTable } from './ModelTable';
 import './settings.css';
 
 /** The model settings: endpoint, model (picked from /models or typed), key, context size. */
@@ -29,10 +30,17 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
   const [model, setModel] = useState(settings.model);
   const [apiKey, setApiKey] = useState('');
   const [context, setContext] = useState(settings.context_tokens ? String(settings.context_tokens) : '');
+  const [rows, setRows] = useState(settings.models);
   const probe = (): LlmProbe => ({ base_url: baseUrl, model, ...(apiKey ? { api_key: apiKey } : {}) });
   const submit = () => {
     const n = Number(context);
-    void save({ base_url: baseUrl, model, ...(apiKey ? { api_key: apiKey } : {}), ...(context.trim() && Number.isInteger(n) && n > 0 ? { context_tokens: n } : {}) });
+    void save({
+      base_url: baseUrl,
+      model,
+      ...(apiKey ? { api_key: apiKey } : {}),
+      ...(context.trim() && Number.isInteger(n) && n > 0 ? { context_tokens: n } : {}),
+      models: rows.filter((r) => r.model.trim()),
+    });
   };
   return (
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
@@ -115,8 +123,16 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
         )}
         <label>
           Context window (tokens)
-          <input className="text-input" inputMode="numeric" value={context} placeholder="32768" onChange={(e) => setContext(e.target.value.replace(/[^\d]/g, ''))} />
+          <input
+            className="text-input"
+            inputMode="numeric"
+            value={context}
+            placeholder={settings.model_facts?.context_window_source === 'server' ? `${settings.model_facts.context_window} (the server's)` : '32768'}
+            title="Used when the server does not say how large the model's window is"
+            onChange={(e) => setContext(e.target.value.replace(/[^\d]/g, ''))}
+          />
         </label>
+        <ModelTable rows={rows} onChange={setRows} model={model} facts={settings.model_facts} />
         {settings.source === 'env' && <div className="muted settings-note">Currently from the environment (OPENAI_BASE_URL, LOUPE_MODEL); saving here overrides it.</div>}
         {settings.endpoint_profile && (
           <div className="muted settings-note" data-testid="settings-endpoint-profile">

@@ -1,13 +1,13 @@
 // The chat's one fold: live loop events and a reopened session's kept entries both become the
 // rendered conversation through applyChatEvent, so a reload draws what was drawn live.
-import type { ChatEvent, ChatTranscriptEntry, ToolEffect } from '../../shared/contract';
+import type { AttachmentView, ChatEvent, ChatTranscriptEntry, ToolEffect } from '../../shared/contract';
 
 /** `failed`: the call worked but the command it ran exited non-zero (`exitCode` says how). */
 export type ToolStatus = 'running' | 'done' | 'error' | 'failed';
 
 export type ChatItem =
   /** correlationId: the request it started (known once the host accepted it), for "Undo changes from here". */
-  | { kind: 'user'; id: string; text: string; correlationId?: string }
+  | { kind: 'user'; id: string; text: string; correlationId?: string; attachments?: AttachmentView[] }
   | { kind: 'assistant'; id: string; text: string; streaming: boolean }
   /** The model's reasoning: shown collapsed, apart from the answer. */
   | { kind: 'reasoning'; id: string; text: string; streaming: boolean }
@@ -15,7 +15,9 @@ export type ChatItem =
   | { kind: 'tool'; id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; errorCode?: string; data?: Record<string, unknown>; durationMs?: number; exitCode?: number }
   | { kind: 'error'; id: string; code: string; message: string }
   /** `retry`: the model request is being retried; the next retry updates this line instead of adding one. */
-  | { kind: 'note'; id: string; text: string; retry?: boolean };
+  | { kind: 'note'; id: string; text: string; retry?: boolean }
+  /** Older messages were summarised (or dropped) to fit the window; the summary can be opened. */
+  | { kind: 'compaction'; id: string; removed: number; mode: 'summary' | 'dropped'; summary: string; tokensBefore: number; tokensAfter: number };
 
 /** Live tool output kept per card: the tail, so a chatty command cannot grow the store forever. */
 export const TOOL_OUTPUT_CAP = 200_000;
@@ -44,7 +46,7 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
   const settle = (list: ChatItem[]) => list.map((x) => ((x.kind === 'assistant' || x.kind === 'reasoning') && x.streaming ? { ...x, streaming: false } : x));
   switch (e.type) {
     case 'user_message':
-      return [...settle(items), { kind: 'user', id: nextId('u'), text: e.text, ...(e.correlation_id ? { correlationId: e.correlation_id } : {}) }];
+      return [...settle(items), { kind: 'user', id: nextId('u'), text: e.text, ...(e.correlation_id ? { correlationId: e.correlation_id } : {}), ...(e.attachments?.length ? { attachments: e.attachments } : {}) }];
     case 'request_started': {
       // Live, the person's message was drawn before the host named its request.
       const id = 'correlation_id' in e ? e.correlation_id : undefined;
@@ -102,7 +104,10 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
       return [...kept, { kind: 'note', id: nextId('n'), text, retry: true }];
     }
     case 'compacted':
-      return [...items, { kind: 'note', id: nextId('n'), text: `Conversation compacted: ${e.removed_messages} older messages ${e.mode === 'summary' ? 'summarised' : 'dropped'}.` }];
+      return [
+        ...settle(items),
+        { kind: 'compaction', id: nextId('c'), removed: e.removed_messages, mode: e.mode, summary: e.summary ?? '', tokensBefore: e.tokens_before, tokensAfter: e.tokens_after },
+      ];
     case 'error':
       return [
         ...settle(items).map((x) => (x.kind === 'tool' && x.status === 'running' ? { ...x, status: 'error' as const, error: e.code === 'ABORTED' ? 'Stopped.' : x.error } : x)),

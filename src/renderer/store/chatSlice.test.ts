@@ -108,9 +108,11 @@ describe('chat slice', () => {
     expect(store.getState().chatItems).toEqual([]);
     store.getState().chatEvent('ses-1', ev({ type: 'request_started', session_id: 'ses-1', prompt: 'x' }));
     expect(store.getState().chatRunning).toEqual({ correlationId: 'req-1' });
-    store.getState().chatEvent('ses-1', ev({ type: 'usage', usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }));
+    const session = { prompt_tokens: 30, completion_tokens: 9, total_tokens: 39, calls: 2, estimated_calls: 0 };
+    const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15, estimated: false, conversation_tokens: 15, context_window: 32768, context_window_source: 'default' as const, session };
+    store.getState().chatEvent('ses-1', ev({ type: 'usage', usage }));
     store.getState().chatEvent('ses-1', ev({ type: 'request_finished', status: 'done', text: '', turns: 1 }));
-    expect(store.getState()).toMatchObject({ chatRunning: null, chatUsageTotal: 15 });
+    expect(store.getState()).toMatchObject({ chatRunning: null, chatUsage: usage });
   });
 
   it('after a reload the running conversation opens again, live, with the agent tab in front', async () => {

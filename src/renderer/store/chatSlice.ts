@@ -1,4 +1,4 @@
-import type { ChatEvent, ChatSessionSummary, TokenUsage } from '../../shared/contract';
+import type { ChatEvent, ChatSessionSummary, UsageView } from '../../shared/contract';
 import { errorMessage } from '../host-client';
 import { applyChatEvent, foldTranscript, nextId, type ChatItem } from './chatFold';
 import { rememberedSession, rememberSession } from './lastSession';
@@ -15,9 +15,8 @@ export interface ChatSlice {
   chatItems: ChatItem[];
   /** The request running in the open session. */
   chatRunning: { correlationId: string | null } | null;
-  chatUsage: TokenUsage | null;
-  /** Tokens used by the open session's requests since it was opened. */
-  chatUsageTotal: number;
+  /** The meter: the open session's latest model call, its context and cost, and the session's totals. */
+  chatUsage: UsageView | null;
 
   resetChat(): void;
   loadChatSessions(): Promise<void>;
@@ -52,11 +51,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
     chatItems: [],
     chatRunning: null,
     chatUsage: null,
-    chatUsageTotal: 0,
 
     resetChat: () => {
       pending = null;
-      set({ chatSessions: [], chatSessionId: null, chatItems: [], chatRunning: null, chatUsage: null, chatUsageTotal: 0, undone: {}, undoDialog: null });
+      set({ chatSessions: [], chatSessionId: null, chatItems: [], chatRunning: null, chatUsage: null, undone: {}, undoDialog: null });
     },
 
     async loadChatSessions() {
@@ -87,8 +85,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
           chatSessionId: id,
           chatItems: foldTranscript(view.entries),
           chatRunning: view.running_correlation_id ? { correlationId: view.running_correlation_id } : null,
-          chatUsage: null,
-          chatUsageTotal: 0,
+          chatUsage: view.usage ?? null,
         });
         get().setUndone(view.undone);
       } catch (err) {
@@ -100,7 +97,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
       try {
         const s = await client.request('chat.newSession', undefined);
         rememberSession(get().workspace?.root, s.id);
-        set((st) => ({ chatSessionId: s.id, chatItems: [], chatRunning: null, chatUsage: null, chatUsageTotal: 0, undone: {}, chatSessions: [s, ...st.chatSessions.filter((x) => x.id !== s.id)] }));
+        set((st) => ({ chatSessionId: s.id, chatItems: [], chatRunning: null, chatUsage: null, undone: {}, chatSessions: [s, ...st.chatSessions.filter((x) => x.id !== s.id)] }));
       } catch (err) {
         fail(err);
       }
@@ -131,9 +128,12 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
       if (!get().chatSessionId) await get().newChatSession();
       const sessionId = get().chatSessionId;
       if (!sessionId) return;
-      set((s) => ({ chatItems: applyChatEvent(s.chatItems, { type: 'user_message', text: prompt }), chatRunning: { correlationId: null } }));
+      const attached = get().chatAttachments;
+      const views = attached.map((a) => a.view);
+      set((s) => ({ chatItems: applyChatEvent(s.chatItems, { type: 'user_message', text: prompt, ...(views.length ? { attachments: views } : {}) }), chatRunning: { correlationId: null } }));
       try {
-        const r = await client.request('chat.send', { session_id: sessionId, text: prompt });
+        const r = await client.request('chat.send', { session_id: sessionId, text: prompt, ...(attached.length ? { attachments: attached.map((a) => a.attachment) } : {}) });
+        get().clearAttachments();
         // The request may already have finished (events travel ahead of the answer).
         set((s) => (s.chatRunning && s.chatSessionId === r.session_id ? { chatRunning: { correlationId: r.correlation_id } } : {}));
         void get().loadChatSessions(); // the first request names the session
@@ -174,7 +174,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
         chatItems: applyChatEvent(s.chatItems, event),
         ...(event.type === 'request_started' ? { chatRunning: { correlationId: event.correlation_id } } : {}),
         ...(event.type === 'request_finished' ? { chatRunning: null } : {}),
-        ...(event.type === 'usage' ? { chatUsage: event.usage, chatUsageTotal: s.chatUsageTotal + event.usage.total_tokens } : {}),
+        ...(event.type === 'usage' ? { chatUsage: event.usage } : {}),
       }));
       if (event.type === 'request_finished') void get().loadChatSessions();
     },

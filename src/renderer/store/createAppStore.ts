@@ -3,6 +3,7 @@ import type { HostConnection } from '../host-client';
 import { TerminalIo } from '../terminal/terminalIo';
 import { createApprovalsSlice } from './approvalsSlice';
 import { createChatSlice } from './chatSlice';
+import { createComposerSlice } from './composerSlice';
 import { createConnectionSlice } from './connectionSlice';
 import { createPanelsSlice } from './panelsSlice';
 import { createPromptSlice } from './promptSlice';
@@ -31,6 +32,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createTerminalSlice(set, get, deps),
     ...createReviewSlice(set, get, deps),
     ...createChatSlice(set, get, deps),
+    ...createComposerSlice(set, get, deps),
     ...createApprovalsSlice(set, get, deps),
     ...createSettingsSlice(set, get, deps),
     ...createPanelsSlice(set, get, deps),
@@ -127,6 +129,8 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
       if (diffPath && diffPath !== (prev.diff?.target.kind === 'file' ? prev.diff.target.path : null)) void act().loadProblems(diffPath);
       // What the open session's model was (or, before its first request, would be) told.
       if (s.workspace?.root !== prev.workspace?.root || s.chatSessionId !== prev.chatSessionId) void act().loadSystemPrompt();
+      // The folder's log is in: the column opens on the agent until there is something to review.
+      if (s.timelineStatus === 'ready' && prev.timelineStatus !== 'ready') act().settleOpeningTab(s.modificationsTotal);
       // A new question pulls the agent tab to the front: a paused tool call must not go unseen.
       if (s.approvals.length > prev.approvals.length && s.agentPanelTab !== 'agent') act().setAgentPanelTab('agent');
       if (s.approvals !== prev.approvals) followPendingEdits(store, prev.approvals);

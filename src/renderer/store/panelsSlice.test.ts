@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalRequestView, DiffSides } from '../../shared/contract';
 import { fakeHost } from './fakeHost.testkit';
 import { connectStore, createAppStore } from './createAppStore';
@@ -23,7 +23,7 @@ describe('the right-hand panel tabs', () => {
     const { client, emit } = fakeHost({}, () => new Error('offline'));
     const store = createAppStore(client);
     connectStore(store, client);
-    expect(store.getState().agentPanelTab).toBe('changes');
+    store.getState().setAgentPanelTab('changes');
     emit('approvals.changed', { requests: [request('r1')] });
     expect(store.getState().agentPanelTab).toBe('agent');
     store.getState().setAgentPanelTab('changes');
@@ -44,5 +44,49 @@ describe('the right-hand panel tabs', () => {
     store.getState().setAgentPanelTab('changes');
     store.getState().toggleAgentColumn();
     expect(store.getState()).toMatchObject({ agentColumnOpen: true, agentPanelTab: 'agent' });
+  });
+});
+
+describe('the tab the column opens on', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const storage = () => {
+    const data = new Map<string, string>();
+    vi.stubGlobal('localStorage', { getItem: (k: string) => data.get(k) ?? null, setItem: (k: string, v: string) => void data.set(k, v), removeItem: (k: string) => void data.delete(k) });
+    return data;
+  };
+
+  it('opens on the agent until the folder has a modification, then on the tab the person last chose', () => {
+    storage();
+    const { client } = fakeHost({}, () => new Error('offline'));
+    const store = createAppStore(client);
+    expect(store.getState().agentPanelTab).toBe('agent');
+    store.getState().settleOpeningTab(0);
+    expect(store.getState().agentPanelTab).toBe('agent');
+    // Modifications exist and no choice was ever made: the changes.
+    store.getState().settleOpeningTab(3);
+    expect(store.getState().agentPanelTab).toBe('changes');
+    // The person picks the agent: kept while this folder is open, and remembered after a reload.
+    store.getState().chooseAgentPanelTab('agent');
+    store.getState().settleOpeningTab(4);
+    expect(store.getState().agentPanelTab).toBe('agent');
+    const reloaded = createAppStore(client);
+    expect(reloaded.getState().agentPanelTab).toBe('agent');
+    reloaded.getState().chooseAgentPanelTab('changes');
+    const again = createAppStore(client);
+    again.getState().settleOpeningTab(4);
+    expect(again.getState().agentPanelTab).toBe('changes');
+    // A folder without changes still opens on the agent, whatever was chosen.
+    again.getState().settleOpeningTab(0);
+    expect(again.getState().agentPanelTab).toBe('agent');
+  });
+
+  it('is settled once the log has loaded, from its total', async () => {
+    storage().set('loupe.agentPanelTab', 'changes');
+    const { client } = fakeHost({ 'modlog.list': () => ({ modifications: [], total: 0 }) }, () => new Error('offline'));
+    const store = createAppStore(client);
+    connectStore(store, client);
+    expect(store.getState().agentPanelTab).toBe('changes');
+    await store.getState().loadModifications();
+    expect(store.getState().agentPanelTab).toBe('agent');
   });
 });

@@ -22,6 +22,12 @@ export interface SettingsSlice {
   saveSettings(values: Params<'settings.save'>): Promise<boolean>;
   loadModels(probe: LlmProbe): Promise<void>;
   testConnection(probe: LlmProbe): Promise<void>;
+  /**
+   * The "Connect a model" panel's one step: the models are listed (the model picked is the one
+   * named, else the first), the model is asked one tiny question, and on success the settings are
+   * saved (the key where keys are kept). Says what happened.
+   */
+  connectModel(probe: LlmProbe): Promise<{ ok: boolean; message: string; models: string[] }>;
 }
 
 export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, { client }) => ({
@@ -94,6 +100,22 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, { cli
       set({ settingsError: errorMessage(err), settingsModels: [] });
     } finally {
       set({ settingsBusy: null });
+    }
+  },
+
+  async connectModel(probe) {
+    let models: string[] = [];
+    try {
+      models = (await client.request('settings.models', probe)).models;
+      const model = probe.model?.trim() || models[0];
+      if (!model) return { ok: false, message: 'The server answers but lists no model. Load one in it, or type the model’s name.', models };
+      const r = await client.request('settings.test', { ...probe, model });
+      if (!r.ok) return { ok: false, message: r.error ?? 'The connection failed.', models: r.models.length ? r.models : models };
+      const saved = await get().saveSettings({ base_url: probe.base_url ?? '', model, ...(probe.api_key ? { api_key: probe.api_key } : {}) });
+      if (!saved) return { ok: false, message: get().settingsError ?? 'The settings could not be saved.', models };
+      return { ok: true, message: `Connected to ${model} in ${r.latency_ms} ms${r.reply ? `; it answered “${r.reply.slice(0, 60)}”` : ''}.`, models };
+    } catch (err) {
+      return { ok: false, message: errorMessage(err), models };
     }
   },
 

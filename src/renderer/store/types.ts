@@ -3,6 +3,7 @@ import type { HostConnection } from '../host-client';
 import type { TerminalIo } from '../terminal/terminalIo';
 import type { ApprovalsSlice } from './approvalsSlice';
 import type { ChatSlice } from './chatSlice';
+import type { ComposerSlice } from './composerSlice';
 import type { ConnectionSlice } from './connectionSlice';
 import type { PanelsSlice } from './panelsSlice';
 import type { PromptSlice } from './promptSlice';
@@ -24,6 +25,7 @@ export type AppState = ConnectionSlice &
   TerminalSlice &
   ReviewSlice &
   ChatSlice &
+  ComposerSlice &
   ApprovalsSlice &
   SettingsSlice &
   PanelsSlice &

@@ -24,6 +24,9 @@ export interface ViewerSlice {
   /** The shown file in the person's own editor, at the line a link asked for; a failure becomes a notice. */
   openInEditor(): Promise<void>;
   closeFile(): void;
+  /** Lines selected in the viewer (the chat's `@` picker offers them); null when none. */
+  viewerSelection: { path: string; lines: [number, number] } | null;
+  setViewerSelection(selection: { path: string; lines: [number, number] } | null): void;
 }
 
 export const createViewerSlice: SliceCreator<ViewerSlice> = (set, get, { client }) => {
@@ -41,6 +44,7 @@ export const createViewerSlice: SliceCreator<ViewerSlice> = (set, get, { client 
 
   return {
     openFile: null,
+    viewerSelection: null,
     fileTabs: [],
 
     closeFileTab(path) {
@@ -78,9 +82,15 @@ export const createViewerSlice: SliceCreator<ViewerSlice> = (set, get, { client 
       if (current) await read(current.path);
     },
 
+    setViewerSelection(selection) {
+      const now = get().viewerSelection;
+      if (now === selection || (now && selection && now.path === selection.path && now.lines[0] === selection.lines[0] && now.lines[1] === selection.lines[1])) return;
+      set({ viewerSelection: selection });
+    },
+
     closeFile() {
       seq++;
-      set({ openFile: null, fileTabs: [] });
+      set({ openFile: null, fileTabs: [], viewerSelection: null });
     },
   };
 };

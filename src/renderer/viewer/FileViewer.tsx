@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { loadable } from '../app/loadable';
 import { modKey } from '../app/platform';
 import { usePreloadWhenSettled } from '../app/usePreloadWhenSettled';
@@ -27,6 +27,10 @@ export function FileViewer() {
   const root = useApp((s) => s.workspace?.root ?? '');
   const problems = useApp((s) => (s.openFile ? s.problems[s.openFile.path]?.problems : undefined));
   usePreloadWhenSettled(preloadMonaco);
+  // The selection is what the chat's `@` picker offers as "the viewer's selection".
+  const setSelection = useApp((s) => s.setViewerSelection);
+  const selectedIn = openFile?.path;
+  const onSelection = useCallback((lines: [number, number] | null) => setSelection(lines && selectedIn ? { path: selectedIn, lines } : null), [setSelection, selectedIn]);
   // The last text file shown. Monaco stays mounted from the first one on (hidden while a
   // notice shows), so the editor is created once and only its model changes.
   const [shown, setShown] = useState<{ absPath: string; content: string; language: string } | null>(null);
@@ -53,7 +57,7 @@ export function FileViewer() {
       <div className="viewer-body">
         {shown && (
           // While the next file loads the previous one stays up: no blank flash between files.
-          <LoadedMonacoView {...shown} reveal={openFile?.reveal} hidden={state !== 'ready' && state !== 'loading'} problems={state === 'ready' ? problems : undefined} />
+          <LoadedMonacoView {...shown} reveal={openFile?.reveal} hidden={state !== 'ready' && state !== 'loading'} problems={state === 'ready' ? problems : undefined} onSelection={onSelection} />
         )}
         {state === 'empty' && <ViewerEmpty />}
         {state === 'binary' && file && <ViewerNotice title="Binary file" detail={`${formatSize(file.size)} · not shown in the viewer`} />}
@@ -64,7 +68,15 @@ export function FileViewer() {
   );
 }
 
-function LoadedMonacoView(props: { absPath: string; content: string; language: string; hidden: boolean; reveal?: { line: number; seq: number }; problems?: readonly ProblemView[] }) {
+function LoadedMonacoView(props: {
+  absPath: string;
+  content: string;
+  language: string;
+  hidden: boolean;
+  reveal?: { line: number; seq: number };
+  problems?: readonly ProblemView[];
+  onSelection?: (lines: [number, number] | null) => void;
+}) {
   const { Component: MonacoView, error } = monacoView.use();
   if (MonacoView) return <MonacoView {...props} />;
   if (error) return <ViewerNotice title="Could not load the editor" detail={error} error />;

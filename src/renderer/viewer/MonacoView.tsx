@@ -14,13 +14,15 @@ interface MonacoViewProps {
   reveal?: { line: number; seq: number };
   /** The language server's problems in this text: squiggles with the message on hover. */
   problems?: readonly ProblemView[];
+  /** The lines the person selected (first, last; 1-based), or null when nothing is selected. */
+  onSelection?: (lines: [number, number] | null) => void;
 }
 
 /**
  * A read-only Monaco editor. It is created once and only its model is swapped as files
  * change; loaded lazily so the first paint of the app does not wait for Monaco.
  */
-export default function MonacoView({ absPath, content, language, hidden, reveal, problems }: MonacoViewProps) {
+export default function MonacoView({ absPath, content, language, hidden, reveal, problems, onSelection }: MonacoViewProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const cacheRef = useRef<ModelCache | null>(null);
@@ -76,6 +78,23 @@ export default function MonacoView({ absPath, content, language, hidden, reveal,
     else editor.setScrollPosition({ scrollTop: 0, scrollLeft: 0 });
     shownRef.current = absPath;
   }, [absPath, content, language]);
+
+  // The latest callback, read by one listener made with the editor.
+  const selectionRef = useRef(onSelection);
+  useEffect(() => {
+    selectionRef.current = onSelection;
+  }, [onSelection]);
+  useEffect(() => {
+    const editor = editorRef.current;
+    if (!editor) return;
+    const sub = editor.onDidChangeCursorSelection(({ selection: sel }) => {
+      if (sel.isEmpty()) return selectionRef.current?.(null);
+      // A selection that ends at the start of a line does not take that line.
+      const last = sel.endColumn === 1 && sel.endLineNumber > sel.startLineNumber ? sel.endLineNumber - 1 : sel.endLineNumber;
+      selectionRef.current?.([sel.startLineNumber, last]);
+    });
+    return () => sub.dispose();
+  }, []);
 
   const revealed = useRef<string | null>(null);
   useEffect(() => {

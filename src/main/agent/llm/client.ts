@@ -7,12 +7,14 @@ import { isOpenAIError } from './openaiErrors';
 import { AbortedError, LoupeError } from '../../errors';
 import type { LlmConfig } from './config';
 import { IdleTimeoutError, LlmError, ServerError } from './errors';
+import { getJson } from './detect';
+import { modelFacts, readModelList, type ModelFacts, type ServerModelFacts } from './modelFacts';
 import { endpointProfile, type EndpointProfile } from './profile';
 import { DEFAULT_RETRY, backoffMs, fromHeaders, isRetryable, sleep, type RetryPolicy } from './retry';
 import { errorCode, serverMessage, serverMessageFromText } from './serverMessage';
 import { splitThink } from './thinkSplitter';
 import { TurnReader } from './turnReader';
-import type { AssistantTurn, ChatMessage, ChatToolSpec, StreamHandlers } from './types';
+import type { AssistantTurn, ChatMessage, ChatToolSpec, StreamHandlers, Usage } from './types';
 import { toWire } from './wire';
 
 export interface ChatRequest {
@@ -33,7 +35,14 @@ export interface ConnectionTest {
   latencyMs: number;
   /** What went wrong and what to check, when not ok. */
   error?: string;
+  /** What the model answered the tiny request. */
+  reply?: string;
 }
+
+/** How long a read of /models is trusted, and how long a failed one keeps Loupe from asking again. */
+const MODELS_FRESH_MS = 10 * 60_000;
+const MODELS_RETRY_MS = 60_000;
+const MODELS_TIMEOUT_MS = 5_000;
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 180_000;
 
@@ -111,10 +120,12 @@ export class LlmClient {
     return this.withRetries(req.signal, handlers, () => this.streamLearning(req, handlers));
   }
 
-  /** One non-streamed answer without tools (compaction summaries). */
-  async complete(req: Omit<ChatRequest, 'tools'>): Promise<string> {
+  /** One non-streamed answer without tools (compaction summaries); `onUsage` hears what the server reported. */
+  async complete(req: Omit<ChatRequest, 'tools'> & { onUsage?: (usage: Usage) => void }): Promise<string> {
     return this.withRetries(req.signal, {}, async () => {
       const res = await (await this.client()).chat.completions.create({ model: this.config.model, messages: toWire(req.messages, this.profile).messages as never }, { signal: req.signal });
+      const u = res.usage;
+      if (u && typeof u.prompt_tokens === 'number') req.onUsage?.({ prompt_tokens: u.prompt_tokens, completion_tokens: Number(u.completion_tokens) || 0, total_tokens: Number(u.total_tokens) || 0 });
       const raw = res.choices[0]?.message?.content;
       // A summary is the answer, not the model's thinking before it.
       const content = raw ? splitThink(raw, this.profile.thinkOpensInPrompt).content.trim() || raw : raw;
@@ -133,19 +144,51 @@ export class LlmClient {
     }
   }
 
-  /** For a "Test connection" button: reachable, key accepted, and is the model there? */
-  async testConnection(signal?: AbortSignal): Promise<ConnectionTest> {
+  /**
+   * For a "Test connection" button: reachable, key accepted, the model there, and answering: the
+   * models are listed, then the model is sent one tiny request. `model` unset: only the listing.
+   */
+  async testConnection(signal?: AbortSignal, opts: { ask?: boolean } = {}): Promise<ConnectionTest> {
     const started = performance.now();
+    let models: string[] = [];
     try {
-      const models = await this.listModels(signal);
+      models = await this.listModels(signal);
       const latencyMs = Math.round(performance.now() - started);
       if (models.length && !models.includes(this.config.model)) {
         return { ok: false, models, latencyMs, error: `The endpoint answers but has no model "${this.config.model}". Pick one of: ${models.slice(0, 20).join(', ')}.` };
       }
-      return { ok: true, models, latencyMs };
+      if (opts.ask === false) return { ok: true, models, latencyMs };
+      const reply = await this.complete({ messages: [{ role: 'user', content: 'Reply with the single word: ready' }], signal });
+      return { ok: true, models, latencyMs: Math.round(performance.now() - started), reply: reply.slice(0, 200) };
     } catch (err) {
-      return { ok: false, models: [], latencyMs: Math.round(performance.now() - started), error: (err as Error).message };
+      return { ok: false, models, latencyMs: Math.round(performance.now() - started), error: (err as Error).message };
     }
+  }
+
+  /**
+   * What the endpoint's /models says of the configured model (null: nothing, or it could not be
+   * read). Read once per endpoint and kept a while in its profile; throws only when aborted.
+   */
+  async serverModel(signal?: AbortSignal): Promise<ServerModelFacts | null> {
+    const cached = this.profile.serverModels;
+    if (!cached || Date.now() - cached.at > (cached.models.size ? MODELS_FRESH_MS : MODELS_RETRY_MS)) {
+      // node:http(s), not fetch: settings.get asks for this while a folder is opening (see detect.ts).
+      const body = await getJson(`${this.baseURL.replace(/\/+$/, '')}/models`, MODELS_TIMEOUT_MS, signal, { authorization: `Bearer ${this.config.apiKey}` });
+      const models = readModelList(body);
+      if (signal?.aborted) throw new AbortedError('The model request');
+      this.profile.serverModels = { at: Date.now(), models };
+    }
+    return this.profile.serverModels?.models.get(this.config.model) ?? null;
+  }
+
+  /** What is known now, without asking the server (its /models if read before). */
+  cachedFacts(contextTokens?: number): ModelFacts {
+    return modelFacts(this.config, this.profile.serverModels?.models.get(this.config.model) ?? null, contextTokens ?? this.config.contextTokens);
+  }
+
+  /** The model's window, images and price (modelFacts.ts); `contextTokens` stands in for the settings' window. */
+  async facts(signal?: AbortSignal, contextTokens?: number): Promise<ModelFacts> {
+    return modelFacts(this.config, await this.serverModel(signal), contextTokens ?? this.config.contextTokens);
   }
 
   private async withRetries<T>(signal: AbortSignal | undefined, handlers: StreamHandlers, attempt: () => Promise<T>): Promise<T> {

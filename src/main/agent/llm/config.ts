@@ -1,12 +1,21 @@
 // Where the model lives. Explicit settings (the app's settings, a test) win field by
 // field over the environment (OPENAI_BASE_URL, OPENAI_API_KEY, LOUPE_MODEL); with neither, no model.
 
+/** One row of the settings' model table (`llm.models` in settings.json). */
+export interface ModelRow {
+  input_usd_per_mtok?: number;
+  output_usd_per_mtok?: number;
+  images?: boolean;
+}
+
 export interface LlmConfig {
   baseURL?: string;
   apiKey: string;
   model: string;
-  /** The model's context window in tokens; the loop fits the conversation into it. */
+  /** The settings' context window in tokens, used when the server states none (modelFacts.ts). */
   contextTokens?: number;
+  /** The model's row of the settings' model table: its price, whether it takes images. */
+  modelRow?: ModelRow;
 }
 
 /** What a settings screen or a caller may set; blank fields fall back to the environment. */
@@ -15,6 +24,8 @@ export interface LlmSettings {
   apiKey?: string;
   model?: string;
   contextTokens?: number;
+  /** The model table, by model name. */
+  models?: Record<string, ModelRow>;
 }
 
 export const DEFAULT_CONTEXT_TOKENS = 32_768;
@@ -34,7 +45,8 @@ export function resolveLlmConfig(settings: LlmSettings | undefined, env: NodeJS.
   // Local servers (Ollama, llama.cpp, LM Studio) take any key; the client insists on one.
   const apiKey = clean(settings?.apiKey) ?? clean(env.OPENAI_API_KEY) ?? 'no-key';
   const contextTokens = positiveInt(settings?.contextTokens) ?? positiveInt(env.LOUPE_CONTEXT_TOKENS);
-  return { model, apiKey, ...(baseURL ? { baseURL } : {}), ...(contextTokens ? { contextTokens } : {}) };
+  const modelRow = settings?.models && Object.hasOwn(settings.models, model) ? settings.models[model] : undefined;
+  return { model, apiKey, ...(baseURL ? { baseURL } : {}), ...(contextTokens ? { contextTokens } : {}), ...(modelRow ? { modelRow } : {}) };
 }
 
 export function llmConfigFromEnv(env: NodeJS.ProcessEnv = process.env): LlmConfig | null {

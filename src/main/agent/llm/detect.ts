@@ -1,9 +1,12 @@
-// Local model servers on their usual ports, offered in settings when nothing is configured.
+// Local model servers on their usual ports, offered in settings when nothing is configured,
+// and the GET that reads a server's /models for its models' facts (modelFacts.ts).
 // A probe is one GET /models with a short timeout: a closed port answers at once. It uses
 // node:http, not fetch: the first fetch in a process loads its HTTP client, ~450 ms of compiling
 // on a slow laptop that blocked every other request of a starting `loupe serve` (settings are
 // asked for at start), the first tree rows included.
 import http from 'node:http';
+import https from 'node:https';
+import { MODEL_PRESETS } from './presets';
 
 export interface LocalCandidate {
   name: string;
@@ -14,22 +17,22 @@ export interface DetectedServer extends LocalCandidate {
   models: string[];
 }
 
-export const LOCAL_CANDIDATES: LocalCandidate[] = [
-  { name: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1' },
-  { name: 'LM Studio', baseURL: 'http://127.0.0.1:1234/v1' },
-];
+/** The local presets' usual ports (Ollama, LM Studio, vLLM, llama.cpp's server). */
+export const LOCAL_CANDIDATES: LocalCandidate[] = MODEL_PRESETS.filter((p) => p.local).map((p) => ({ name: p.name, baseURL: p.base_url }));
 
 /** At most this much of a /models answer is read. */
 const MAX_BODY = 1024 * 1024;
 
-function getJson(url: string, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
+/** GET a JSON document with node:http(s) (see above); null on any failure, a non-200, or more than 1 MB. */
+export function getJson(url: string, timeoutMs: number, signal?: AbortSignal, headers: Record<string, string> = {}): Promise<unknown> {
   return new Promise((resolve) => {
     const done = (v: unknown) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', stop);
       resolve(v);
     };
-    const req = http.get(url, { headers: { accept: 'application/json' } }, (res) => {
+    const get = url.startsWith('https:') ? https.get : http.get;
+    const req = get(url, { headers: { accept: 'application/json', ...headers } }, (res) => {
       if (res.statusCode !== 200) {
         res.resume();
         return done(null);

@@ -1,6 +1,8 @@
 // What one endpoint accepts and how it speaks, learned while it is used (never a list of
 // product names): an optional request field it refused, reasoning it wants back, a template
-// that opens the think block in the prompt. Kept in memory for the process, keyed by base URL.
+// that opens the think block in the prompt, and what its /models says of each model. Kept in
+// memory for the process, keyed by base URL.
+import type { ServerModelFacts } from './modelFacts';
 
 /** Optional things Loupe sends that a server may refuse by name. */
 export const OPTIONAL_FIELDS = ['stream_options', 'reasoning_content', 'reasoning_details', 'reasoning', 'extra_content'] as const;
@@ -22,6 +24,8 @@ const REFUSAL = /extra[_ ]?(?:inputs?|forbidden|fields?)|not (?:permitted|allowe
 
 export class EndpointProfile {
   private readonly dropped = new Set<OptionalField>();
+  /** The endpoint's /models as last read (context windows, images, prices), and when. */
+  serverModels: { at: number; models: Map<string, ServerModelFacts> } | null = null;
   reasoningReplayed = false;
   thinkInText = false;
   thinkOpensInPrompt = false;

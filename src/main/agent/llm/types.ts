@@ -21,9 +21,12 @@ export interface ReasoningFields {
   reasoning_details?: Record<string, unknown>[];
 }
 
+/** A piece of a user message that is more than text: OpenAI's content parts (an image as a data URL). */
+export type UserContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string | UserContentPart[] }
   | ({ role: 'assistant'; content: string | null; tool_calls?: ChatToolCall[] } & ReasoningFields)
   | { role: 'tool'; tool_call_id: string; content: string };
 
@@ -32,6 +35,11 @@ export interface ChatToolSpec {
   description: string;
   /** JSON Schema of the arguments. */
   parameters: Record<string, unknown>;
+}
+
+/** The text of a user message's content, its images left out. */
+export function contentText(content: string | UserContentPart[]): string {
+  return typeof content === 'string' ? content : content.map((p) => (p.type === 'text' ? p.text : '')).join('\n\n');
 }
 
 /** Token counts as the API reports them; the contract's shape, so events carry it as is. */

@@ -6,16 +6,19 @@ import { AbortedError, LoupeError, toWireError } from '../../errors';
 import type { LlmClient } from '../llm/client';
 import { DEFAULT_CONTEXT_TOKENS } from '../llm/config';
 import { NoModelError } from '../llm/errors';
-import type { AssistantTurn, ChatMessage, ChatToolSpec } from '../llm/types';
+import type { ModelFacts } from '../llm/modelFacts';
+import type { AssistantTurn, ChatMessage, ChatToolSpec, UserContentPart } from '../llm/types';
 import type { EnvironmentFacts } from '../prompts/environment';
 import { systemPromptSource, type SystemPromptSource } from '../prompts/systemPrompt';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext } from '../tools/types';
-import { conversationTokens, toolOutputCap, truncateMiddle } from './budget';
+import { conversationTokens, estimateTokens, toolOutputCap, truncateMiddle } from './budget';
 import { compact } from './compaction';
 import { TurnLimitError } from './errors';
 import { AgentEvents, now, type AgentEventBody, type RunStatus } from './events';
 import { assistantMessage, prepareCall, runToolCalls } from './toolCalls';
+import { UsageTally } from './usage';
+import type { SessionUsage, UsageView } from '../../../shared/contract';
 
 export const DEFAULT_MAX_TURNS = 25;
 /** Compact when the estimate passes this share of the window: the answer needs room too. */
@@ -37,6 +40,8 @@ export interface AgentOptions {
   announcedPrompt?: string;
   /** Extra text for the "no model" message (local servers found, …). */
   noModelHint?: string;
+  /** The session's usage so far (a resumed session): its totals, and the meter as it was left. */
+  usage?: { session?: SessionUsage; last?: UsageView };
 }
 
 export interface RunResult {
@@ -52,7 +57,11 @@ export const newCorrelationId = (): string => `req-${new Date().toISOString().sl
 
 export class Agent {
   readonly events = new AgentEvents();
-  private readonly contextTokens: number;
+  /** Tokens, context and cost of the session: read it after a request to keep the totals. */
+  readonly usage: UsageTally;
+  private contextTokens: number;
+  /** The conversation was compacted since the server last counted it: that count is no guide now. */
+  private countStale = false;
   private readonly maxTurns: number;
   private announced: string | undefined;
 
@@ -64,24 +73,28 @@ export class Agent {
     this.contextTokens = opts.contextTokens ?? opts.llm?.config.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
     this.maxTurns = opts.maxTurns ?? DEFAULT_MAX_TURNS;
     this.announced = opts.announcedPrompt;
+    this.usage = new UsageTally(opts.usage?.session, opts.usage?.last);
   }
 
   get sessionId(): string {
     return this.opts.toolContext.session.id;
   }
 
-  async run(prompt: string, opts: { signal?: AbortSignal; correlationId?: string } = {}): Promise<RunResult> {
+  /** `content`: the message as sent when it carries more than the prompt (attached files, images). */
+  async run(prompt: string, opts: { signal?: AbortSignal; correlationId?: string; content?: string | UserContentPart[] } = {}): Promise<RunResult> {
     const correlationId = opts.correlationId ?? newCorrelationId();
     const signal = opts.signal ?? new AbortController().signal;
     const emit = (e: AgentEventBody) => this.events.emit({ ...e, correlation_id: correlationId, t: now() });
     const state = { turns: 0, text: '' };
     emit({ type: 'request_started', session_id: this.sessionId, prompt });
-    this.messages.push({ role: 'user', content: prompt });
+    const request: ChatMessage = { role: 'user', content: opts.content ?? prompt };
+    this.messages.push(request);
+    const lastBefore = this.usage.last;
     let status: RunStatus = 'done';
     let error: RunResult['error'];
     try {
       if (!this.opts.llm) throw new NoModelError(this.opts.noModelHint);
-      await this.loop(this.opts.llm, prompt, correlationId, signal, emit, state);
+      await this.loop(this.opts.llm, request, correlationId, signal, emit, state);
     } catch (err) {
       const aborted = signal.aborted || err instanceof AbortedError;
       status = aborted ? 'aborted' : err instanceof TurnLimitError ? 'turn_limit' : 'error';
@@ -89,7 +102,8 @@ export class Agent {
       if (!aborted && !(err instanceof LoupeError)) this.opts.toolContext.logger.error('agent.crashed', { correlation_id: correlationId, error: err });
       emit({ type: 'error', code: error.code as never, message: error.message });
     }
-    emit({ type: 'request_finished', status, text: state.text, turns: state.turns });
+    const usage = this.usage.last !== lastBefore ? this.usage.last : undefined;
+    emit({ type: 'request_finished', status, text: state.text, turns: state.turns, ...(usage ? { usage } : {}) });
     return { status, correlationId, text: state.text, turns: state.turns, ...(error ? { error } : {}) };
   }
 
@@ -97,18 +111,22 @@ export class Agent {
     return this.opts.registry.list().map((t) => ({ name: t.name, description: t.description, parameters: this.opts.registry.inputSchema(t) }));
   }
 
-  private async loop(llm: LlmClient, prompt: string, correlationId: string, signal: AbortSignal, emit: (e: AgentEventBody) => void, state: { turns: number; text: string }): Promise<void> {
+  private async loop(llm: LlmClient, request: ChatMessage, correlationId: string, signal: AbortSignal, emit: (e: AgentEventBody) => void, state: { turns: number; text: string }): Promise<void> {
     const source = this.opts.systemPrompt === undefined ? (this.opts.prompt ?? systemPromptSource({ root: this.opts.toolContext.root, registry: this.opts.registry })) : null;
-    const env = source ? await source.environment(signal) : null;
+    const [env, facts] = await Promise.all([source ? source.environment(signal) : null, llm.facts(signal, this.opts.contextTokens)]);
+    this.contextTokens = facts.contextWindow;
     const tools = this.toolSpecs();
     const ctx: ToolContext = { ...this.opts.toolContext, signal, correlationId };
     for (;;) {
       if (state.turns >= this.maxTurns) throw new TurnLimitError(state.turns);
       const system = await this.systemMessage(llm, source, env, emit);
-      await this.compactIfNeeded(llm, system, tools, prompt, signal, emit);
+      await this.compactIfNeeded(llm, system, tools, request, facts, signal, emit);
       state.turns++;
       emit({ type: 'turn_started', turn: state.turns });
+      const asked = conversationTokens([system, ...this.messages], tools);
       const turn = await this.ask(llm, [system, ...this.messages], tools, signal, emit);
+      emit({ type: 'usage', usage: this.usage.call(turn.usage, { prompt: asked, completion: answerTokens(turn) }, facts) });
+      this.countStale = false;
       emit({ type: 'turn_completed', turn: state.turns, finish_reason: turn.finishReason, tool_calls: turn.toolCalls.length });
       state.text = turn.content;
       this.messages.push(assistantMessage(turn));
@@ -149,7 +167,6 @@ export class Agent {
             emit({ type: 'tool_call_streaming', call_id: c.id, tool: c.name, title, effect });
           },
           onToolCallArgs: (c) => emit({ type: 'tool_call_args', call_id: c.id, delta: c.delta }),
-          onUsage: (usage) => emit({ type: 'usage', usage }),
           onRetry: (r) => {
             partial = '';
             emit({ type: 'retry', attempt: r.attempt, delay_ms: r.delayMs, reason: r.reason });
@@ -176,12 +193,23 @@ export class Agent {
     prepared.forEach((p, i) => this.messages.push({ role: 'tool', tool_call_id: p.call.id, content: truncateMiddle(results[i].output || (results[i].ok ? '(no output)' : 'Failed.'), cap) }));
   }
 
-  private async compactIfNeeded(llm: LlmClient, system: ChatMessage, tools: ChatToolSpec[], prompt: string, signal: AbortSignal, emit: (e: AgentEventBody) => void): Promise<void> {
-    const before = conversationTokens([system, ...this.messages], tools);
+  private async compactIfNeeded(llm: LlmClient, system: ChatMessage, tools: ChatToolSpec[], request: ChatMessage, facts: ModelFacts, signal: AbortSignal, emit: (e: AgentEventBody) => void): Promise<void> {
+    // The server's count of the last call, when it gave one, is truer than the estimate.
+    const last = this.usage.last && !this.usage.last.estimated && !this.countStale ? this.usage.last.conversation_tokens : 0;
+    const before = Math.max(conversationTokens([system, ...this.messages], tools), last);
     if (before <= this.contextTokens * COMPACT_AT) return;
-    const done = await compact(this.messages, { llm, contextTokens: this.contextTokens, currentPrompt: prompt, signal });
+    const prompt = request.role === 'user' && typeof request.content === 'string' ? request.content : '';
+    const done = await compact(this.messages, { llm, contextTokens: this.contextTokens, currentPrompt: prompt, request, signal });
     if (!done) return;
     this.messages = done.messages;
-    emit({ type: 'compacted', mode: done.mode, removed_messages: done.removed, tokens_before: before, tokens_after: conversationTokens([system, ...this.messages], tools) });
+    this.countStale = true;
+    if (done.call) this.usage.aside(done.call.reported, done.call.estimate, facts);
+    emit({ type: 'compacted', mode: done.mode, removed_messages: done.removed, tokens_before: before, tokens_after: conversationTokens([system, ...this.messages], tools), summary: done.summary });
   }
+}
+
+/** Tokens of an answer as Loupe estimates them: its text, reasoning and calls. */
+function answerTokens(turn: AssistantTurn): number {
+  const calls = turn.toolCalls.reduce((n, c) => n + c.function.name.length + c.function.arguments.length + 16, 0);
+  return estimateTokens(turn.content.length + (turn.reasoning?.length ?? 0) + calls + 8);
 }

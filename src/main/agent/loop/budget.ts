@@ -6,8 +6,14 @@ export const CHARS_PER_TOKEN = 4;
 
 export const estimateTokens = (chars: number): number => Math.ceil(chars / CHARS_PER_TOKEN);
 
+/** An image costs a provider about as much as a 1024×1024 picture at high detail (~800 tokens). */
+export const IMAGE_TOKENS = 800;
+
 export function messageChars(m: ChatMessage): number {
-  let n = (m.content ?? '').length + 16; // role and framing
+  const content = m.content ?? '';
+  let n = 16; // role and framing
+  if (typeof content === 'string') n += content.length;
+  else for (const p of content) n += p.type === 'text' ? p.text.length : IMAGE_TOKENS * CHARS_PER_TOKEN;
   if (m.role === 'assistant') {
     for (const c of m.tool_calls ?? []) n += c.function.name.length + c.function.arguments.length + 32 + (c.extra_content ? JSON.stringify(c.extra_content).length : 0);
     // Reasoning a provider wants back is sent back, so it takes room too.

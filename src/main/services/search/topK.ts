@@ -12,6 +12,11 @@ export class TopK<T> {
     private readonly order: (a: T, b: T) => number,
   ) {}
 
+  /** Whether `add(item)` would keep it now. */
+  admits(item: T): boolean {
+    return this.heap.length < this.limit || (this.limit > 0 && this.order(item, this.heap[0]) < 0);
+  }
+
   add(item: T): void {
     const h = this.heap;
     if (h.length < this.limit) {

@@ -14,6 +14,12 @@ import { PermissionRuleSchema, type PermissionRule } from '../permissions/types'
 import { ProcessLimitsSchema } from '../config/loupeConfig';
 import { writeJsonAtomic } from './atomicJson';
 
+const ModelRowSchema = z.strictObject({
+  input_usd_per_mtok: z.number().nonnegative().optional(),
+  output_usd_per_mtok: z.number().nonnegative().optional(),
+  images: z.boolean().optional(),
+});
+
 const TrustSchema = z.object({ config_sha256: z.string().regex(/^[0-9a-f]{64}$/), trusted_at: z.string().optional() });
 
 /** The whole file. */
@@ -38,6 +44,8 @@ export const SettingsSchema = z.object({
       api_key_store: z.literal('keychain').optional(),
       /** A key an earlier desktop app sealed with Electron's safeStorage. */
       api_key_enc: z.string().optional(),
+      /** Model name → what Loupe should know of it: USD per million tokens, whether it takes images. */
+      models: z.record(z.string().min(1), ModelRowSchema).optional(),
     })
     .optional(),
 });

@@ -47,6 +47,23 @@ describe('FileIndex', () => {
     expect((await index.refresh()).sort()).toEqual(['', 'c', 'c/d']);
   });
 
+  it('hands quick open and the picker the files as they are now, after every kind of change', async () => {
+    await writeTree(dir, { 'a/x.ts': '', 'b/y.ts': '' });
+    const index = new FileIndex(dir);
+    const files = () => [...index.searchable().paths].sort();
+    expect(files()).toEqual([]); // nothing indexed yet
+    await index.start();
+    expect(files()).toEqual(['a/x.ts', 'b/y.ts']);
+    expect(index.searchable()).toBe(index.searchable()); // made once while nothing changes
+    await writeTree(dir, { 'a/New.ts': '' });
+    await index.refreshDirs(['a']);
+    expect(files()).toEqual(['a/New.ts', 'a/x.ts', 'b/y.ts']);
+    expect(index.searchable().lower[index.searchable().paths.indexOf('a/New.ts')]).toBe('a/new.ts');
+    await rm(path.join(dir, 'b'), { recursive: true });
+    await index.refresh();
+    expect(files()).toEqual(['a/New.ts', 'a/x.ts']);
+  });
+
   it('lists 10,000 files', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 10_000; i++) files[`big/f${i}.txt`] = '';

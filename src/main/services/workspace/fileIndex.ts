@@ -7,6 +7,7 @@ import { rgPath } from '@vscode/ripgrep';
 import type { TreeEntry } from '../../../shared/contract';
 import { GitRunner } from '../git/gitRunner';
 import { AbortedError } from '../../errors';
+import { searchablePaths, type SearchablePaths } from './fuzzyFiles';
 
 type Children = Map<string, 'file' | 'dir'>;
 
@@ -134,6 +135,8 @@ export class FileIndex {
   private readonly abort = new AbortController();
   /** Sorted listings already handed out; any refresh may change them, so it clears them all. */
   private listings = new Map<string, Promise<TreeEntry[]>>();
+  /** Every file path with its lower-case form, until the index changes (searchable()). */
+  private searchableFiles: SearchablePaths | null = null;
   private readonly progressListeners = new Set<(p: IndexProgress) => void>();
   /** Folders answered before the index was complete: their listings may differ slightly. */
   private readonly servedDirect = new Set<string>();
@@ -182,7 +185,7 @@ export class FileIndex {
     );
     if (this.ready) return; // a refresh finished first and is newer
     this.dirs = next;
-    this.listings.clear();
+    this.changed();
     this.ready = true;
     this.emitProgress({ files, done: true });
   }
@@ -204,7 +207,7 @@ export class FileIndex {
       if (signature(this.dirs.get(dir)) !== signature(next.get(dir))) changed.push(dir);
     }
     this.dirs = next;
-    this.listings.clear();
+    this.changed();
     this.unknown.clear();
     this.ready = true;
     return changed;
@@ -232,8 +235,14 @@ export class FileIndex {
       this.dirs.set(dir, next);
       changed.push(dir);
     }
-    if (changed.length) this.listings.clear();
+    if (changed.length) this.changed();
     return changed;
+  }
+
+  /** What was made of the index's contents no longer holds. */
+  private changed(): void {
+    this.listings.clear();
+    this.searchableFiles = null;
   }
 
   /** Drops a folder and everything below it from the index; they are read directly until the next full listing. */
@@ -252,6 +261,20 @@ export class FileIndex {
     for (const [dir, children] of this.dirs) {
       for (const [name, kind] of children) if (kind === 'file') yield dir ? `${dir}/${name}` : name;
     }
+  }
+
+  /**
+   * The files as quick open and the `@` picker rank them on every key: made once per change of
+   * the index, so a key costs the scoring alone (bench/mentions.bench.mjs, 100,000 files).
+   */
+  searchable(): SearchablePaths {
+    this.searchableFiles ??= searchablePaths(this.files());
+    return this.searchableFiles;
+  }
+
+  /** Every indexed folder that holds something (workspace-relative, the root left out). */
+  *dirPaths(): Generator<string> {
+    for (const dir of this.dirs.keys()) if (dir) yield dir;
   }
 
   get fileCount(): number {
