@@ -8,7 +8,8 @@ import type { SandboxGrant } from '../sandbox/types';
 import type { NetworkGuard, HostDecision as ProxyDecision, HostQuery } from '../sandbox/net/types';
 import type { NetworkLogEntry } from '../../../shared/contract';
 import type { PermissionEngine, PermissionQuery } from './ruleEngine';
-import { describeRule, type Decision, type PermissionAction, type PermissionRule } from './types';
+import { describeRule, type Decision, type PermissionAction, type PermissionMode, type PermissionRule } from './types';
+import { modeRefusal, planCommandRefusal, type ActionFacts } from './planMode';
 
 export interface AuthorizeInput {
   query: PermissionQuery;
@@ -66,11 +67,28 @@ export class PermissionGate {
     private readonly queue: ApprovalQueue,
     private readonly opts: GateOptions,
     private readonly call?: CallRef,
+    /** `plan`: only what reads is allowed (docs/architecture.md, "Plan mode"). */
+    readonly mode: PermissionMode = 'act',
   ) {}
 
   /** The same gate, its questions naming one tool call. */
   forCall(call: CallRef): PermissionGate {
-    return new PermissionGate(this.engine, this.queue, this.opts, call);
+    return new PermissionGate(this.engine, this.queue, this.opts, call, this.mode);
+  }
+
+  /** The same gate in another mode: a request in plan mode gets one whose writes are refused. */
+  inMode(mode: PermissionMode): PermissionGate {
+    return mode === this.mode ? this : new PermissionGate(this.engine, this.queue, this.opts, this.call, mode);
+  }
+
+  /**
+   * Before any tool runs: in plan mode, an action whose facts say it writes, or runs something
+   * other than a command this gate then judges, is refused here, whatever it is and wherever it
+   * comes from. Resolves when it may go on to its own questions.
+   */
+  authorizeAction(facts: ActionFacts): void {
+    const refusal = modeRefusal(this.mode, facts);
+    if (refusal) throw new PermissionDeniedError(refusal, { denied_by: 'mode' });
   }
 
   /** The project config as it applies now (without its grants while the folder is untrusted). */
@@ -79,6 +97,7 @@ export class PermissionGate {
   }
 
   async authorize(input: AuthorizeInput): Promise<Authorized> {
+    if (this.mode === 'plan') await this.planCheck(input);
     const decision = await this.engine.decide(input.query);
     if (decision.action === 'deny') {
       const by = decision.rule ? `the rule ${describeRule(decision.rule)}` : 'the default';
@@ -89,6 +108,8 @@ export class PermissionGate {
     }
     const q = input.query;
     const plan = q.kind === 'bash' || q.kind === 'test' ? await this.engine.sandboxPlan(q.command) : null;
+    // Plan mode: the command was found read-only, and the sandbox holds the workspace read-only too.
+    if (plan && this.mode === 'plan') plan.grant = { ...plan.grant, readOnly: true };
     // Off or unavailable: exactly the questions of a Loupe without a sandbox (the settings say why).
     if (!plan?.active) return this.ask(input, decision, null, undefined);
     if (outsideByRule(decision)) return { decision: { ...decision, reason: `${decision.reason}; the rule says "sandbox": false, so it runs outside the sandbox` }, by: 'rule', sandbox: null };
@@ -103,6 +124,15 @@ export class PermissionGate {
     if (decision.action === 'allow') return { decision: sandboxed, by: 'rule', sandbox: plan.grant };
     if (containedBySandbox(decision)) return { decision: sandboxed, by: 'sandbox', sandbox: plan.grant };
     return this.ask(input, sandboxed, plan.grant, true);
+  }
+
+  /** Plan mode refuses every edit, and every command the analysis does not find read-only. */
+  private async planCheck(input: AuthorizeInput): Promise<void> {
+    const q = input.query;
+    if (q.kind === 'edit') throw new PermissionDeniedError(modeRefusal('plan', { name: input.tool, effect: 'write', asks: 'edit' })!, { denied_by: 'mode' });
+    if (q.kind !== 'bash' && q.kind !== 'test') return;
+    const verdict = await this.engine.readOnly(q.command);
+    if (!verdict.readOnly) throw new PermissionDeniedError(planCommandRefusal(q.command, verdict.why), { denied_by: 'mode' });
   }
 
   private async ask(input: AuthorizeInput, decision: Decision, grant: SandboxGrant | null, sandboxed: boolean | undefined): Promise<Authorized> {
