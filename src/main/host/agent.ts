@@ -3,6 +3,7 @@
 // events stream to the chat pane. Knows nothing of transports.
 import type {
   ApprovalRequestView,
+  ChatMode,
   ChatSessionSummary,
   ChatSessionView,
   ChatTranscriptEntry,
@@ -16,7 +17,7 @@ import type {
   UndoResultView,
   SystemPromptView,
 } from '../../shared/contract';
-import { InvalidArgumentError } from '../errors';
+import { InvalidArgumentError, toWireError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
 import { nullLogger, type Logger } from '../services/log/logger';
 import { LlmClient } from '../agent/llm/client';
@@ -35,6 +36,9 @@ import type { PermissionGate } from '../services/permissions/permissionGate';
 import { ConfigMalformedError, describeProblem } from '../services/permissions/errors';
 import { CONFIG_REL, type ProjectConfig } from '../services/permissions/projectConfig';
 import { titleFrom, type SessionRecord, type SessionStore } from '../services/sessions/sessionStore';
+import { checkedBranches, forkAt, forksOf, shiftIndexes, switchTo, type ChatRecord } from './branches';
+import { MessageQueue } from './messageQueue';
+import { savePlan } from './plans';
 import type { UserSettings } from '../services/settings/userSettings';
 import type { WorkspaceServices } from '../workspace/compose';
 import { LlmSettingsFile, savedAsLlmSettings, type LlmSettingsFileOptions } from './llmSettings';
@@ -44,16 +48,32 @@ import { undoRequests, type UndoScope } from '../services/modlog/groupRollback';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
-/** A saved chat: the model's messages, and what the chat showed of them (absent in older files). */
-type ChatRecord = SessionRecord<ChatMessage> & { entries?: ChatTranscriptEntry[] };
-
 interface LiveSession {
   record: ChatRecord;
   files: FileSession;
   running: { correlationId: string; abort: AbortController; done: Promise<void> } | null;
   /** The system prompt as last sent in this session (kept while the host runs). */
   prompt: SystemPromptView | null;
+  /** Messages sent while it works (kept while the host runs). */
+  queue: MessageQueue;
 }
+
+/** What a request is asked to do: the person's words, the mode, and the plan it executes. */
+interface RequestSpec {
+  text: string;
+  mode: ChatMode;
+  /** The correlation id of a plan-mode request whose plan this one executes. */
+  plan?: string;
+}
+
+const modeOf = (m: unknown): ChatMode => {
+  if (m === undefined || m === 'act' || m === 'plan') return m ?? 'act';
+  throw new InvalidArgumentError(`mode must be "act" or "plan" (got ${JSON.stringify(m)}).`);
+};
+const textOf = (t: unknown): string => {
+  if (typeof t !== 'string' || !t.trim()) throw new InvalidArgumentError('Type a message first.');
+  return t;
+};
 
 /** What the agent keeps for one workspace: its live chats, over the workspace's own services. */
 class WorkspaceAgent {
@@ -267,10 +287,18 @@ export class AgentHost {
     if (!s) {
       const record: ChatRecord = await w.store.load<ChatMessage>(id);
       record.entries = checkedEntries(record.entries);
-      s = w.live.get(id) ?? { record, files: new FileSession(record.id), running: null, prompt: null };
+      record.branches = checkedBranches(record.branches);
+      s = w.live.get(id) ?? this.live(w, record);
       w.live.set(id, s);
     }
     return s;
+  }
+
+  private live(w: WorkspaceAgent, record: ChatRecord): LiveSession {
+    const queue = new MessageQueue((messages) => {
+      if (this.workspaces.get(this.opts.services()) === w) this.opts.emit('chat.queued', { session_id: record.id, messages });
+    });
+    return { record, files: new FileSession(record.id), running: null, prompt: null, queue };
   }
 
   async listSessions(): Promise<ChatSessionSummary[]> {
@@ -287,7 +315,16 @@ export class AgentHost {
     const s = await this.session(w, id);
     const entries = s.record.entries ?? entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a));
     const undone = await undoneRequests(w.services.modlog, s.record.id, s.record.requests.map((r) => r.correlation_id)).catch(() => []);
-    return { session: this.summary(w, s.record), entries, ...(s.running ? { running_correlation_id: s.running.correlationId } : {}), ...(undone.length ? { undone } : {}) };
+    const queued = s.queue.list();
+    const forks = forksOf(s.record);
+    return {
+      session: this.summary(w, s.record),
+      entries,
+      ...(s.running ? { running_correlation_id: s.running.correlationId } : {}),
+      ...(undone.length ? { undone } : {}),
+      ...(queued.length ? { queued } : {}),
+      ...(forks.length ? { forks } : {}),
+    };
   }
 
   // ---- undo ---------------------------------------------------------------------------------
@@ -317,7 +354,7 @@ export class AgentHost {
   newSession(): ChatSessionSummary {
     const w = this.ws();
     const record = w.store.create<ChatMessage>();
-    w.live.set(record.id, { record, files: new FileSession(record.id), running: null, prompt: null });
+    w.live.set(record.id, this.live(w, record));
     return this.summary(w, record);
   }
 
@@ -346,30 +383,123 @@ export class AgentHost {
   // ---- requests ----------------------------------------------------------------------------
 
   async send(p: Params<'chat.send'>): Promise<{ session_id: string; correlation_id: string }> {
-    if (typeof p?.text !== 'string' || !p.text.trim()) throw new InvalidArgumentError('Type a message first.');
+    const spec: RequestSpec = { text: textOf(p?.text), mode: modeOf(p?.mode), ...(typeof p?.plan === 'string' ? { plan: p.plan } : {}) };
     const w = this.ws();
-    const config = await this.config();
-    if (!config) throw new NoModelError(describeDetected(await detectLocalServers({ timeoutMs: 300 })));
+    // No model: said before a session is made for nothing.
+    if (!(await this.config())) await this.noModel();
     const s = p.session_id ? await this.session(w, p.session_id) : await this.session(w, this.newSession().id);
+    return this.start(w, s, spec);
+  }
+
+  /** While the agent works the message waits in the session's queue; otherwise it is sent now. */
+  async enqueue(p: Params<'chat.enqueue'>): Promise<{ id: string; correlation_id?: string }> {
+    const text = textOf(p?.text);
+    const mode = modeOf(p?.mode);
+    const w = this.ws();
+    const s = await this.session(w, p.session_id);
+    if (!s.running) return { id: '', correlation_id: (await this.start(w, s, { text, mode })).correlation_id };
+    return { id: s.queue.add(text, mode).id };
+  }
+
+  async queueEdit(p: Params<'chat.queueEdit'>): Promise<void> {
+    (await this.session(this.ws(), p.session_id)).queue.edit(p.id, textOf(p.text));
+  }
+
+  async queueRemove(p: Params<'chat.queueRemove'>): Promise<void> {
+    (await this.session(this.ws(), p.session_id)).queue.remove(p.id);
+  }
+
+  /** "Send now": at the next tool boundary of the running request, or at once when none runs. */
+  async sendNow(p: Params<'chat.sendNow'>): Promise<{ correlation_id?: string }> {
+    const w = this.ws();
+    const s = await this.session(w, p.session_id);
+    if (s.running) {
+      s.queue.steer(p.id);
+      return {};
+    }
+    const item = s.queue.take(p.id)!;
+    try {
+      return { correlation_id: (await this.start(w, s, { text: item.text, mode: item.mode })).correlation_id };
+    } catch (err) {
+      s.queue.putBack(item);
+      throw err;
+    }
+  }
+
+  /** Edit and resend: the conversation forks before that request; the old branch is kept. */
+  async edit(p: Params<'chat.edit'>): Promise<{ session_id: string; correlation_id: string }> {
+    const spec: RequestSpec = { text: textOf(p?.text), mode: modeOf(p?.mode) };
+    const w = this.ws();
+    const s = await this.session(w, p.session_id);
+    this.idle(s);
+    if (!(await this.config())) await this.noModel();
+    forkAt(s.record, p.correlation_id, this.entries(s));
+    return this.start(w, s, spec);
+  }
+
+  async switchBranch(p: Params<'chat.switchBranch'>): Promise<ChatSessionView> {
+    const w = this.ws();
+    const s = await this.session(w, p.session_id);
+    this.idle(s);
+    switchTo(s.record, p.branch_id, this.entries(s));
+    s.record.entries = checkedEntries(s.record.entries);
+    await w.store.save(s.record);
+    return this.getSession(s.record.id);
+  }
+
+  private idle(s: LiveSession): void {
     if (s.running) throw new InvalidArgumentError('The agent is still working on the last request in this session. Stop it or wait for it to finish.');
-    if (!s.record.requests.length && s.record.title === 'New session') s.record.title = titleFrom(p.text);
+  }
+
+  private async noModel(): Promise<never> {
+    throw new NoModelError(describeDetected(await detectLocalServers({ timeoutMs: 300 })));
+  }
+
+  /** What the chat shows of the session, rebuilt from the messages for a file saved before entries were kept. */
+  private entries(s: LiveSession): ChatTranscriptEntry[] {
+    return (s.record.entries ??= entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a)));
+  }
+
+  private async start(w: WorkspaceAgent, s: LiveSession, spec: RequestSpec): Promise<{ session_id: string; correlation_id: string }> {
+    this.idle(s);
+    const config = (await this.config()) ?? (await this.noModel());
+    let prompt = spec.text;
+    let correlationId = newCorrelationId();
+    let mode = spec.mode;
+    if (spec.plan) {
+      // The plan's changes carry its correlation id, so they are found, tested and undone with it.
+      const planned = s.record.requests.find((r) => r.correlation_id === spec.plan && r.mode === 'plan');
+      const plan = planned ? await w.store.readPlan(s.record.id, spec.plan) : null;
+      if (!plan) throw new InvalidArgumentError(`No saved plan for request ${spec.plan} in this session.`);
+      prompt = `${spec.text}\n\n${plan}`;
+      correlationId = spec.plan;
+      mode = 'act';
+    }
+    if (!s.record.requests.length && s.record.title === 'New session') s.record.title = titleFrom(spec.text);
 
     const llm = new LlmClient(config);
     // While the model thinks: the first command's snapshot is the one that reads every file.
     w.services.captures.warm();
     const { signal: _own, ...toolContext } = w.services.toolContext({ session: s.files, corrector: new LlmEditCorrector(createJsonChat(config), this.logger) });
-    const prompt = workspacePromptSource(w.services, this.registry);
-    const agent = new Agent({ llm, registry: this.registry, toolContext, prompt, announcedPrompt: s.prompt?.text }, s.record.messages);
     const sessionId = s.record.id;
-    const correlationId = newCorrelationId();
+    const agent = new Agent(
+      { llm, registry: this.registry, toolContext, prompt: workspacePromptSource(w.services, this.registry), announcedPrompt: s.prompt?.text, savePlan: (c, text) => savePlan(w.services, sessionId, c, text) },
+      s.record.messages,
+    );
     const abort = new AbortController();
     const startedAt = new Date().toISOString();
+    // Where this prompt lands in the messages: an edit of it later forks there.
+    let messageIndex: number | undefined = s.record.messages.length;
     let saved: Promise<void> = Promise.resolve();
     // What the chat shows is kept beside the messages, so reopening the session shows it again.
-    const entries = (s.record.entries ??= entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a)));
-    keepEntry(entries, { type: 'user_message', text: p.text, correlation_id: correlationId });
+    const entries = this.entries(s);
+    keepEntry(entries, { type: 'user_message', text: spec.text, correlation_id: correlationId, ...(mode === 'plan' ? { mode } : {}) });
     const off = agent.events.on((event) => {
       if (event.type === 'system_prompt') s.prompt = { text: event.text, files: event.files, skipped: event.skipped };
+      if (event.type === 'compacted') {
+        shiftIndexes(s.record.requests, event.removed_messages);
+        messageIndex = messageIndex === undefined || messageIndex < event.removed_messages ? undefined : messageIndex - event.removed_messages + 1;
+      }
       if (event.type === 'request_finished' && event.status === 'aborted') {
         // Stopping a request never stops its background processes: say which still run.
         const left = w.services.processes.running(sessionId);
@@ -384,7 +514,7 @@ export class AgentHost {
         // Settled before anyone hears it is over, so an immediate next message is accepted;
         // the snapshot for the file is taken synchronously by save().
         s.record.messages = agent.messages;
-        s.record.requests.push({ correlation_id: correlationId, prompt: p.text, started_at: startedAt, status: event.status });
+        s.record.requests.push({ correlation_id: correlationId, prompt: spec.text, started_at: startedAt, status: event.status, ...(mode === 'plan' ? { mode } : {}), ...(messageIndex !== undefined ? { message_index: messageIndex } : {}) });
         s.running = null;
         saved = w.store.save(s.record).catch(() => undefined);
       }
@@ -393,15 +523,30 @@ export class AgentHost {
     const run = { correlationId, abort, done: Promise.resolve() };
     s.running = run;
     run.done = (async () => {
+      let status: string | undefined;
       try {
-        await agent.run(p.text, { signal: abort.signal, correlationId });
+        status = (await agent.run(prompt, { signal: abort.signal, correlationId, mode, steering: { take: () => s.queue.takeSteering() } })).status;
         await saved;
       } finally {
         off();
         if (s.running === run) s.running = null;
       }
+      // A stop leaves the queue to the person; otherwise the next message goes.
+      if (status && status !== 'aborted') this.drain(w, s);
     })();
     return { session_id: sessionId, correlation_id: correlationId };
+  }
+
+  /** The next queued message becomes the next request; if it cannot start, it stays queued and the chat says why. */
+  private drain(w: WorkspaceAgent, s: LiveSession): void {
+    if (s.running || this.workspaces.get(w.services) !== w) return;
+    const next = s.queue.take();
+    if (!next) return;
+    this.start(w, s, { text: next.text, mode: next.mode }).catch((err: unknown) => {
+      s.queue.putBack(next);
+      const e = toWireError(err);
+      this.opts.emit('chat.event', { session_id: s.record.id, event: { type: 'error', code: e.code, message: `The queued message was not sent: ${e.message}`, correlation_id: '', t: Date.now() } });
+    });
   }
 
   async stop(sessionId: string): Promise<void> {

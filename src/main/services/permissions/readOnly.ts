@@ -23,27 +23,32 @@ interface ProgramRule {
 }
 
 const PLAIN: ProgramRule = {};
-const RULES = new Map<string, ProgramRule>();
-for (const p of (
+const READERS = (
   'ls pwd echo printf cat head tail wc nl tac rev cut paste fold fmt expand unexpand column od hexdump strings base64 base32 ' +
   'md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum cmp comm diff stat du df readlink realpath basename dirname ' +
   'which whoami id uname printenv seq sleep test [ [[ true false tr jq grep egrep fgrep find xargs nproc uptime free ps groups locale getconf tty'
-).split(' ')) {
-  RULES.set(p, PLAIN);
-}
-// Options that write a file or run another program.
-RULES.set('sort', { risky: /^(-[a-zA-Z]*[oT]|--(output|temporary-directory|compress-program|files0-from)(=|$))/, strictWords: true });
-RULES.set('uniq', { strictWords: true, check: (a) => (a.filter((w) => w !== null && !w.startsWith('-')).length > 1 ? 'uniq writes its second operand' : null) });
-RULES.set('rg', { risky: /^--(pre|pre-glob|hostname-bin)(=|$)/, strictWords: true });
-RULES.set('tree', { risky: /^(-[a-zA-Z]*o|--output)/, strictWords: true });
-RULES.set('file', { risky: /^(-[a-zA-Z]*C|--compile)/, strictWords: true });
-RULES.set('date', { risky: /^(-[a-zA-Z]*s|--set)/, strictWords: true });
-RULES.set('hostname', { noOperands: true, risky: /^(-[a-zA-Z]*[bF]|--(boot|file))/, strictWords: true });
-RULES.set('env', { noOperands: true, strictWords: true });
-RULES.set('git', { strictWords: true, check: gitReadOnly });
-// Their scripts' own writes (sed's w, awk's print >) are write paths the analysis reports.
-RULES.set('sed', { risky: /^(-[a-zA-Z]*i|--in-place)/, strictWords: true });
-for (const p of ['awk', 'gawk', 'mawk', 'nawk']) RULES.set(p, { risky: /^(-[a-zA-Z]*i|--(include|inplace))/, strictWords: true });
+).split(' ');
+const AWK_RULE: ProgramRule = { risky: /^(-[a-zA-Z]*i|--(include|inplace))/, strictWords: true };
+
+/** The programs known to only read, and the options that make each write or run another program. */
+const RULES: Readonly<Record<string, ProgramRule>> = {
+  ...Object.fromEntries(READERS.map((p) => [p, PLAIN])),
+  sort: { risky: /^(-[a-zA-Z]*[oT]|--(output|temporary-directory|compress-program|files0-from)(=|$))/, strictWords: true },
+  uniq: { strictWords: true, check: (a) => (a.filter((w) => w !== null && !w.startsWith('-')).length > 1 ? 'uniq writes its second operand' : null) },
+  rg: { risky: /^--(pre|pre-glob|hostname-bin)(=|$)/, strictWords: true },
+  tree: { risky: /^(-[a-zA-Z]*o|--output)/, strictWords: true },
+  file: { risky: /^(-[a-zA-Z]*C|--compile)/, strictWords: true },
+  date: { risky: /^(-[a-zA-Z]*s|--set)/, strictWords: true },
+  hostname: { noOperands: true, risky: /^(-[a-zA-Z]*[bF]|--(boot|file))/, strictWords: true },
+  env: { noOperands: true, strictWords: true },
+  git: { strictWords: true, check: (args) => gitReadOnly(args) },
+  // Their scripts' own writes (sed's w, awk's print >) are write paths the analysis reports.
+  sed: { risky: /^(-[a-zA-Z]*i|--in-place)/, strictWords: true },
+  awk: AWK_RULE,
+  gawk: AWK_RULE,
+  mawk: AWK_RULE,
+  nawk: AWK_RULE,
+};
 
 /** `git log` and its kin: only these subcommands, only in their reading forms. */
 const GIT_READERS = new Set(
@@ -119,7 +124,7 @@ function programVerdict(argv: (string | null)[], text: string): string | null {
   // `/usr/bin/ls` is ls, but `./ls` is whatever the workspace put there.
   if (name.includes('/') && !/^\/(usr\/)?(local\/)?s?bin\/[^/]+$/.test(name)) return `${text}: ${name} is a program from a path, not a known reader`;
   const base = path.basename(name);
-  const rule = RULES.get(base);
+  const rule = Object.hasOwn(RULES, base) ? RULES[base] : undefined;
   if (!rule) return `${base} is not a command known to only read`;
   const args = argv.slice(1);
   let afterDashDash = false;
