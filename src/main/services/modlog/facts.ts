@@ -23,9 +23,16 @@ export async function approveModification(log: ModificationLog, id: string): Pro
 export type TestFacts = Omit<TestResultsLine, 'type' | 'modification_id' | 'timestamp' | 'correlation_id'>;
 
 /** Appends the results to every modification of the correlation; returns their ids. */
-export async function recordTestResults(log: ModificationLog, correlationId: string, facts: TestFacts): Promise<string[]> {
+/**
+ * The results belong to the edits the run tested: `exceptGroup` leaves out what the run itself
+ * wrote (a cache, a snapshot file), which the tests did not test.
+ */
+export async function recordTestResults(log: ModificationLog, correlationId: string, facts: TestFacts, exceptGroup?: string | null): Promise<string[]> {
   const fold = await log.index().sync();
-  const ids = fold.ofCorrelation(correlationId).map((f) => f.id);
+  const ids = fold
+    .ofCorrelation(correlationId)
+    .filter((f) => !exceptGroup || f.group !== exceptGroup)
+    .map((f) => f.id);
   const timestamp = new Date().toISOString();
   for (const id of ids) await log.appendFact({ type: 'test_results', modification_id: id, correlation_id: correlationId, ...facts, timestamp });
   return ids;
