@@ -6,7 +6,11 @@ import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { rgPath } from '@vscode/ripgrep';
+import { writeFileSync } from 'node:fs';
+import { z } from 'zod';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createToolRegistry } from '../../src/main/agent/tools/registry';
+import { defineTool } from '../../src/main/agent/tools/types';
 import { probeSandbox } from '../../src/main/services/sandbox/probe';
 import { git } from '../support/tmp';
 import { agentHarness, call, toolMessages, type AgentHarness } from './agentHarness';
@@ -86,6 +90,53 @@ describe('plan mode', () => {
     expect(plans).toEqual([{ correlation: r.correlationId, text: PLAN }]);
     expect(h.of('plan')).toEqual([expect.objectContaining({ path: `.loupe/plans/x/${r.correlationId}.md`, text: PLAN })]);
     expect(h.of('request_started')[0]).toMatchObject({ mode: 'plan' });
+  });
+
+  withSandbox('no path writes: background processes, tests, process and code tools, a tool from elsewhere, any spelling', async () => {
+    // A tool Loupe does not know by name (an MCP server's, say) that says it writes, and one that says it runs something.
+    let ran = 0;
+    const outsider = (name: string, effect: 'write' | 'execute') =>
+      defineTool({ name, title: name, effect, permission: null, correlated: false, idempotent: false, openWorld: true, description: 'x', schema: z.object({}), outputSchema: z.unknown(), summary: () => name, async run(_a, ctx) {
+        ran++;
+        writeFileSync(path.join(ctx.root, `${name}.txt`), 'x');
+        return { ok: true, output: 'wrote' };
+      } });
+    const registry = createToolRegistry().register(outsider('mcp__db__insert', 'write')).register(outsider('mcp__deploy__run', 'execute'));
+    h = await agentHarness({ git: true, files: FILES, registry, savePlan: async (c) => `.loupe/plans/x/${c}.md` });
+    h.queue.setResponder(async () => ({ answer: 'once' }));
+    git(h.root, 'add', '-A');
+    git(h.root, 'commit', '-qm', 'init');
+    const head = git(h.root, 'rev-parse', 'HEAD');
+    const branches = git(h.root, 'branch');
+    const background = ['touch bg.txt', 'sh -c "sleep 1; touch late.txt"', 'node -e "require(\'fs\').writeFileSync(\'n.txt\',\'x\')"', 'ls > listing.txt'];
+    const spellings = ['echo x >> a.txt', 'cat a.txt | tee b.txt', 'python3 -c "open(\'p.txt\',\'w\')"', 'perl -pi -e s/hello/x/ a.txt', 'git checkout -b z', 'git stash', 'find . -name a.txt -delete', 'xargs rm <<< a.txt', '/usr/bin/time -o t.txt ls', 'command time -o t.txt ls', "env -S'touch e.txt'", 'RIPGREP_CONFIG_PATH=cfg rg x', 'cp a.txt c.txt', 'exec >o.txt; ls'];
+    h.llm.enqueue(
+      {
+        toolCalls: [
+          ...background.map((command, i) => call(`bg${i}`, 'bash', { command, description: 'bg', run_in_background: true })),
+          ...spellings.map((command, i) => call(`sp${i}`, 'bash', { command, description: 'try', sandbox: false })),
+          call('t1', 'run_tests', { test_command: 'touch t.txt' }),
+          call('t2', 'run_tests', { test_command: 'npx vitest run' }),
+          call('pk', 'process_kill', { id: 'proc-1' }),
+          call('cm', 'code_modify', { file_path: 'a.txt', operation: 'delete', line_range: [1, 1] }),
+          call('m1', 'mcp__db__insert', {}),
+          call('m2', 'mcp__deploy__run', {}),
+        ],
+      },
+      { content: PLAN },
+    );
+    const r = await h.agent.run('plan', { mode: 'plan' });
+    expect(r.status).toBe('done');
+    const answers = toolMessages(h.llm.completions[1].body);
+    const ids = [...background.map((_, i) => `bg${i}`), ...spellings.map((_, i) => `sp${i}`), 't1', 't2', 'pk', 'cm', 'm1', 'm2'];
+    for (const id of ids) expect(answers[id], id).toMatch(/Refused by plan mode/);
+    expect(ran).toBe(0);
+    expect(h.services.processes.list()).toEqual([]);
+    expect(await readFile(path.join(h.root, 'a.txt'), 'utf8')).toBe('hello\n');
+    expect(git(h.root, 'status', '--porcelain', '--untracked-files=all').split('\n').filter((l) => l && !l.includes('.loupe/'))).toEqual([]);
+    expect(git(h.root, 'rev-parse', 'HEAD')).toBe(head);
+    expect(git(h.root, 'branch')).toBe(branches);
+    expect(git(h.root, 'stash', 'list')).toBe('');
   });
 
   it('the same calls in act mode are not refused by any mode', async () => {

@@ -115,6 +115,8 @@ const simple: fc.Arbitrary<string> = fc.oneof(
   fc.tuple(fc.constantFrom('rm', 'rm -f', 'touch', 'mkdir -p', 'rmdir', 'chmod 600', 'truncate -s 0', 'cp a.txt', 'mv a.txt', 'ln -s a.txt', 'tee', 'dd if=a.txt of='), path_).map(([c, p]) => `${c} ${p}`.replace('of= ', 'of=')),
   fc.constantFrom('echo hi', 'printf "%s\\n" x', 'pwd', 'date', 'date -s 2020-01-01', 'true', 'env', 'env FOO=1', 'seq 3', 'sleep 0', 'whoami', 'id -u', 'uname -a', 'hostname', 'which git'),
   fc.constantFrom('npm install', 'python3 -c "open(\'w.txt\',\'w\')"', 'node -e "1"', 'perl -e 1', 'make', './a.txt', 'sh -s', 'bash a.txt'),
+  // Wrappers and their own options: a report file, a string turned into a command, a job in the background.
+  fc.constantFrom('/usr/bin/time -o out ls', 'command time -o out ls', 'time -p ls', "env -S'touch e.txt'", 'env -i ls', 'nohup ls', 'timeout 5 ls', 'nice -n 5 cat a.txt', '(ls; touch sub.txt)', 'ls & touch bg.txt; wait'),
 );
 
 const compose = (inner: fc.Arbitrary<string>): fc.Arbitrary<string> =>

@@ -225,8 +225,9 @@ function onCommand(node: BashNode, w: Walk): void {
 
 /** Applies wrappers, special forms and path extraction to one command's words. */
 function runArgs(input: Arg[], dynamicIn: string | null, w: Walk): void {
-  const { args, dynamic: wrapDynamic, chdir } = unwrap(input);
+  const { args, dynamic: wrapDynamic, chdir, writes } = unwrap(input);
   for (const c of chdir) w.out.cds.push(c.word ?? literalWord(c.value ?? c.raw));
+  for (const f of writes) w.out.paths.push({ word: f.word ?? literalWord(f.value ?? f.raw), raw: f.raw, by: 'time -o', write: true });
   let dynamic = dynamicIn ?? wrapDynamic;
   const name = args[0]?.value ?? null;
   const base = name === null ? null : path.basename(name);

@@ -12,6 +12,7 @@ import { ProjectConfig } from './projectConfig';
 import { PermissionEngine } from './ruleEngine';
 
 const BWRAP: SandboxAvailability = { available: true, kind: 'bwrap', reason: null, install: null };
+const NONE: SandboxAvailability = { available: false, kind: null, reason: 'bwrap is not installed', install: 'sudo apt install bubblewrap' };
 
 let root: string;
 let cleanup: () => Promise<void>;
@@ -33,9 +34,9 @@ afterEach(async () => {
   await cleanup();
 });
 
-function gate(): { act: PermissionGate; plan: PermissionGate; cards: ApprovalRequest[] } {
+function gate(availability = BWRAP): { act: PermissionGate; plan: PermissionGate; cards: ApprovalRequest[] } {
   const config = new ProjectConfig(root, user.store);
-  const engine = new PermissionEngine({ root, project: config, userSandbox: user.store.sandboxMode, sandbox: async () => BWRAP });
+  const engine = new PermissionEngine({ root, project: config, userSandbox: user.store.sandboxMode, sandbox: async () => availability });
   const queue = new ApprovalQueue('wait');
   const cards: ApprovalRequest[] = [];
   queue.setResponder(async (r) => {
@@ -94,5 +95,23 @@ describe('plan mode in the gate', () => {
     }
     // Its questions keep naming their call, and the call keeps the mode.
     expect(plan.forCall({ call_id: 'c1', correlation_id: 'r1' }).mode).toBe('plan');
+  });
+
+  it('keeps a read-only command inside the read-only sandbox, whatever the model or a rule asks', async () => {
+    await writeFile(path.join(root, '.loupe', 'config.json'), JSON.stringify({ permissions: [{ kind: 'bash', pattern: 'ls*', action: 'allow', sandbox: false }] }));
+    const { plan, cards } = gate();
+    // The rule says "sandbox": false, and the model asks to run outside it: plan mode keeps it in, read-only.
+    expect((await bash(plan, 'ls -la')).sandbox).toMatchObject({ readOnly: true });
+    const outside = await plan.authorize({ query: { kind: 'bash', command: 'cat a.txt' }, tool: 'bash', summary: 'cat', outsideSandbox: true });
+    expect(outside.sandbox).toMatchObject({ readOnly: true });
+    expect(cards.every((c) => !/OUTSIDE/.test(JSON.stringify(c)))).toBe(true);
+  });
+
+  it('without an OS sandbox, refuses git (its repository config names programs) and runs other readers', async () => {
+    const { plan } = gate(NONE);
+    for (const c of ['git log', 'git status', 'ls && git diff', 'echo "$(git show HEAD)"']) {
+      await expect(bash(plan, c), c).rejects.toMatchObject({ details: { denied_by: 'mode' }, message: expect.stringMatching(/repository's own config.*no OS sandbox/) });
+    }
+    for (const c of ['ls', 'rg foo', 'cat a.txt | wc -l']) expect((await bash(plan, c)).sandbox, c).toBeNull();
   });
 });

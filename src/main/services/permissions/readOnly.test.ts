@@ -90,11 +90,22 @@ const NOT_READ_ONLY = [
   'ls > >(cat)',
   'uniq a.txt b.txt',
   'date -s 2020-01-01',
+  // A config file that names a program to run (rg --pre) is as good as the option.
+  'RIPGREP_CONFIG_PATH=cfg rg foo',
+  'GIT_PAGER=x git log',
+  "env -S'touch x'",
+  // GNU time's report file.
+  '/usr/bin/time -o t.txt ls',
+  'command time --output=t.txt ls',
+  'time -ao t.txt ls',
 ];
 
 describe('read-only commands', () => {
   it.each(READ_ONLY)('%s is read-only', async (c) => {
-    expect(await verdict(c)).toEqual({ readOnly: true });
+    const v = await verdict(c);
+    expect(v.readOnly).toBe(true);
+    // git runs what the repository's config names: only where the sandbox holds the workspace read-only.
+    expect(v, c).toEqual(/\bgit\b/.test(c) ? { readOnly: true, sandboxOnly: expect.stringMatching(/repository's own config/) } : { readOnly: true });
   });
   it.each(NOT_READ_ONLY)('%s is not', async (c) => {
     const v = await verdict(c);

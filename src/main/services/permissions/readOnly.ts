@@ -9,7 +9,17 @@ import path from 'node:path';
 import type { CommandAnalysis } from './commandAnalysis';
 import { isKnown } from './expansion';
 
-export type ReadOnlyVerdict = { readOnly: true } | { readOnly: false; why: string };
+/**
+ * `sandboxOnly`: it only reads by its own words, but runs programs a file in the workspace can name
+ * (git's repository config: fsmonitor, textconv and diff drivers, gpg), so it may run only where the
+ * OS sandbox holds the workspace read-only.
+ */
+export type ReadOnlyVerdict = { readOnly: true; sandboxOnly?: string } | { readOnly: false; why: string };
+
+/** Programs that run what the repository's own config names. */
+const CONFIGURED_BY_WORKSPACE: Readonly<Record<string, string>> = {
+  git: "git runs programs the repository's own config names (fsmonitor, textconv and diff drivers, gpg)",
+};
 
 interface ProgramRule {
   /** An option word that makes it write or run something. */
@@ -146,11 +156,14 @@ function programVerdict(argv: (string | null)[], text: string): string | null {
 /** Is this analysed command line read-only? When not, one reason a model can act on. */
 export function readOnlyVerdict(analysis: CommandAnalysis): ReadOnlyVerdict {
   if (analysis.problems.length) return { readOnly: false, why: `it cannot be checked: ${analysis.problems[0]}` };
+  let sandboxOnly: string | undefined;
   for (const c of analysis.commands) {
     if (c.dynamic) return { readOnly: false, why: `${c.text}: ${c.dynamic}` };
     if (c.control) continue;
     const why = programVerdict(c.argv, c.text);
     if (why) return { readOnly: false, why };
+    const base = path.basename(c.argv[0] ?? '');
+    if (Object.hasOwn(CONFIGURED_BY_WORKSPACE, base)) sandboxOnly ??= CONFIGURED_BY_WORKSPACE[base];
   }
   for (const ref of analysis.paths) {
     if (!ref.write) continue;
@@ -158,5 +171,5 @@ export function readOnlyVerdict(analysis: CommandAnalysis): ReadOnlyVerdict {
     if (ref.by === 'redirect' && target !== null && HARMLESS_TARGETS.has(target)) continue;
     return { readOnly: false, why: `${ref.raw} is written (by ${ref.by})` };
   }
-  return { readOnly: true };
+  return sandboxOnly ? { readOnly: true, sandboxOnly } : { readOnly: true };
 }
