@@ -5,6 +5,9 @@ import { SettingsDialog } from '../settings/SettingsDialog';
 import { useApp, type ChatItem } from '../store';
 import { InstructionChips } from './InstructionChips';
 import { Markdown } from './Markdown';
+import { ModeSwitch } from './ModeSwitch';
+import { PlanCard } from './PlanCard';
+import { QueuedMessages } from './QueuedMessages';
 import { SessionBar } from './SessionBar';
 import { ToolCard } from './ToolCard';
 import { UserMessage } from './UserMessage';
@@ -31,6 +34,8 @@ function Item({ item }: { item: ChatItem }) {
       );
     case 'tool':
       return <ToolCard item={item} />;
+    case 'plan':
+      return <PlanCard item={item} />;
     case 'error':
       return (
         <div className="chat-error" role="alert" data-testid="chat-error">
@@ -58,8 +63,9 @@ function Composer() {
     }
     return '';
   });
+  // While the agent works, a message is queued (shown pending above), not refused.
   const submit = () => {
-    if (!text.trim() || running) return;
+    if (!text.trim()) return;
     void send(text);
     setText('');
   };
@@ -83,7 +89,7 @@ function Composer() {
         className="chat-input"
         data-testid="chat-input"
         rows={3}
-        placeholder="Ask the agent… (Enter to send, Shift+Enter for a new line)"
+        placeholder={running ? 'The agent is working: Enter queues a message (Send now gives it at its next step)' : 'Ask the agent… (Enter to send, Shift+Enter for a new line)'}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKey}
@@ -108,10 +114,16 @@ function Composer() {
             {editsMode === 'ask' ? 'Ask before edits' : 'Auto-apply edits'}
           </button>
         )}
+        <ModeSwitch />
         {running ? (
-          <button type="button" className="btn" data-testid="chat-stop" onClick={() => void stop()}>
-            Stop
-          </button>
+          <>
+            <button type="button" className="btn" data-testid="chat-queue" disabled={!text.trim()} title="Queue it: it is sent when the agent is done, or at its next tool call with Send now" onClick={submit}>
+              Queue
+            </button>
+            <button type="button" className="btn" data-testid="chat-stop" onClick={() => void stop()}>
+              Stop
+            </button>
+          </>
         ) : (
           <button type="button" className="btn btn-primary" data-testid="chat-send" disabled={!text.trim()} onClick={submit}>
             Send
@@ -198,6 +210,7 @@ export function ChatPanel() {
       </div>
       <UndoNotice />
       <ApprovalQueue />
+      <QueuedMessages />
       <Composer />
       <SettingsDialog />
     </div>

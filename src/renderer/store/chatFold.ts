@@ -74,7 +74,9 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
       // The request that planned it: the person's message before it (kept entries carry no correlation of their own).
       const user = items.findLast((x) => x.kind === 'user' && !x.steer);
       const correlationId = user?.kind === 'user' ? user.correlationId : undefined;
-      return [...settle(items), { kind: 'plan', id: nextId('p'), path: e.path, text: e.text, ...(correlationId ? { correlationId } : {}) }];
+      // The answer is the plan: shown once, as the card, not again as text above it.
+      const answer = last?.kind === 'assistant' && last.text.trim() === e.text.trim();
+      return [...settle(answer ? items.slice(0, -1) : items), { kind: 'plan', id: nextId('p'), path: e.path, text: e.text, ...(correlationId ? { correlationId } : {}) }];
     }
     case 'text_delta':
       if (last?.kind === 'assistant' && last.streaming) return [...items.slice(0, -1), { ...last, text: last.text + e.text }];

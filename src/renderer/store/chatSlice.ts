@@ -30,6 +30,7 @@ export interface ChatSlice {
   newChatSession(): Promise<void>;
   renameChatSession(id: string, title: string): Promise<void>;
   deleteChatSession(id: string): Promise<void>;
+  /** Sends in the chosen mode; while the agent works, queues instead. */
   sendChat(text: string): Promise<void>;
   stopChat(): Promise<void>;
   chatEvent(sessionId: string, event: ChatEvent): void;
@@ -56,7 +57,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
 
     resetChat: () => {
       pending = null;
-      set({ chatSessions: [], chatSessionId: null, chatItems: [], chatRunning: null, chatUsage: null, chatUsageTotal: 0, undone: {}, undoDialog: null });
+      set({ chatSessions: [], chatSessionId: null, chatItems: [], chatRunning: null, chatUsage: null, chatUsageTotal: 0, undone: {}, undoDialog: null, chatQueued: [], chatForks: [] });
     },
 
     async loadChatSessions() {
@@ -91,6 +92,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
           chatUsageTotal: 0,
         });
         get().setUndone(view.undone);
+        get().steerFromView(view);
       } catch (err) {
         fail(err);
       }
@@ -100,7 +102,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
       try {
         const s = await client.request('chat.newSession', undefined);
         rememberSession(get().workspace?.root, s.id);
-        set((st) => ({ chatSessionId: s.id, chatItems: [], chatRunning: null, chatUsage: null, chatUsageTotal: 0, undone: {}, chatSessions: [s, ...st.chatSessions.filter((x) => x.id !== s.id)] }));
+        set((st) => ({ chatSessionId: s.id, chatItems: [], chatRunning: null, chatUsage: null, chatUsageTotal: 0, undone: {}, chatQueued: [], chatForks: [], chatSessions: [s, ...st.chatSessions.filter((x) => x.id !== s.id)] }));
       } catch (err) {
         fail(err);
       }
@@ -127,13 +129,16 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
 
     async sendChat(text) {
       const prompt = text.trim();
-      if (!prompt || get().chatRunning) return;
+      if (!prompt) return;
+      // While the agent works the message waits in the queue, shown pending.
+      if (get().chatRunning) return get().queueChat(prompt);
       if (!get().chatSessionId) await get().newChatSession();
       const sessionId = get().chatSessionId;
       if (!sessionId) return;
-      set((s) => ({ chatItems: applyChatEvent(s.chatItems, { type: 'user_message', text: prompt }), chatRunning: { correlationId: null } }));
+      const mode = get().chatMode;
+      set((s) => ({ chatItems: applyChatEvent(s.chatItems, { type: 'user_message', text: prompt, ...(mode === 'plan' ? { mode } : {}) }), chatRunning: { correlationId: null } }));
       try {
-        const r = await client.request('chat.send', { session_id: sessionId, text: prompt });
+        const r = await client.request('chat.send', { session_id: sessionId, text: prompt, mode });
         // The request may already have finished (events travel ahead of the answer).
         set((s) => (s.chatRunning && s.chatSessionId === r.session_id ? { chatRunning: { correlationId: r.correlation_id } } : {}));
         void get().loadChatSessions(); // the first request names the session
@@ -176,7 +181,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
         ...(event.type === 'request_finished' ? { chatRunning: null } : {}),
         ...(event.type === 'usage' ? { chatUsage: event.usage, chatUsageTotal: s.chatUsageTotal + event.usage.total_tokens } : {}),
       }));
-      if (event.type === 'request_finished') void get().loadChatSessions();
+      if (event.type === 'request_finished') {
+        void get().loadChatSessions();
+        if (get().chatForks.length || get().chatForksStale) void get().refreshForks();
+      }
     },
   };
 };

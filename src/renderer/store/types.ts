@@ -9,6 +9,7 @@ import type { PromptSlice } from './promptSlice';
 import type { ProcessesSlice } from './processesSlice';
 import type { ReviewSlice } from './reviewSlice';
 import type { SettingsSlice } from './settingsSlice';
+import type { SteerSlice } from './steerSlice';
 import type { TerminalSlice } from './terminalSlice';
 import type { TreeSlice } from './treeSlice';
 import type { TrustSlice } from './trustSlice';
@@ -23,6 +24,7 @@ export type AppState = ConnectionSlice &
   TerminalSlice &
   ReviewSlice &
   ChatSlice &
+  SteerSlice &
   ApprovalsSlice &
   SettingsSlice &
   PanelsSlice &
