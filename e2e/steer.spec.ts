@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { rgPath } from '@vscode/ripgrep';
 import { startScriptedLlm, userPrompt, type RecordedRequest, type ScriptedLlm, type ScriptedReply } from '../test/support/scriptedLlm';
 import { startServe, type Served } from './support/serve';
 
@@ -17,6 +18,8 @@ let served: Served;
 let llm: ScriptedLlm;
 const SHOTS = path.resolve('test-results', 'steer');
 const APP = 'export const add = (a, b) => a - b;\n';
+const REFUSED = ['rm src/app.js', "sed -i 's/a - b/a + b/' src/app.js", 'git commit --allow-empty -m x', 'npm install'];
+const ALLOWED = ['ls src', 'git log --oneline', 'rg "a - b"'];
 const PLAN = '## Plan\n\n1. In `src/app.js`, return `a + b`.\n2. Check with `node -e`.';
 
 /** Released by the test: the first turn of "steer me" waits until a message is queued and sent now. */
@@ -45,8 +48,9 @@ async function script(req: RecordedRequest): Promise<ScriptedReply> {
         toolCalls: [
           { name: 'read_file', arguments: JSON.stringify({ path: 'src/app.js' }) },
           { name: 'edit_file', arguments: JSON.stringify({ path: 'src/app.js', old_str: 'a - b', new_str: 'a + b' }) },
-          { name: 'bash', arguments: JSON.stringify({ command: 'rm src/app.js', description: 'remove' }) },
-          { name: 'bash', arguments: JSON.stringify({ command: 'git log --oneline', description: 'history' }) },
+          { name: 'write_file', arguments: JSON.stringify({ path: 'notes.md', content: 'x\n' }) },
+          ...REFUSED.map((command) => ({ name: 'bash', arguments: JSON.stringify({ command, description: 'try' }) })),
+          ...ALLOWED.map((command) => ({ name: 'bash', arguments: JSON.stringify({ command, description: 'look' }) })),
         ],
       };
     return { content: PLAN };
@@ -90,7 +94,8 @@ test.beforeAll(async () => {
   git('add', '.');
   git('commit', '-qm', 'init');
   llm = await startScriptedLlm(script);
-  served = await startServe(project, { OPENAI_BASE_URL: llm.baseURL, LOUPE_MODEL: 'scripted', OPENAI_API_KEY: 'sk-env' });
+  // `rg` as a person's shell has it: the ripgrep Loupe ships.
+  served = await startServe(project, { OPENAI_BASE_URL: llm.baseURL, LOUPE_MODEL: 'scripted', OPENAI_API_KEY: 'sk-env', PATH: `${path.dirname(rgPath)}:${process.env.PATH}` });
   await mkdir(SHOTS, { recursive: true });
 });
 
@@ -115,7 +120,11 @@ test('edit and resend forks the conversation; the old branch can be shown again,
   // Edit the first message: the conversation forks before it.
   await userMessage(page, 'first draft').hover();
   await userMessage(page, 'first draft').getByTestId('message-edit').click();
-  await expect(page.getByTestId('message-edit-undo')).toBeVisible();
+  // The fork offers that request's undo first: its preview, which changes nothing until chosen.
+  await page.getByTestId('message-edit-undo').click();
+  await expect(page.getByTestId('undo-preview')).toBeVisible();
+  await page.getByTestId('undo-cancel').click();
+  await expect(page.getByTestId('undo-preview')).toBeHidden();
   const input = page.getByTestId('message-edit-input');
   await input.fill('second draft');
   await shoot(page, 'edit');
@@ -218,10 +227,13 @@ test('plan mode: reads run, writes are refused and the folder stays; the plan ca
   const afterTools = llm.requests.filter((r) => userPrompt(r).startsWith('plan the fix')).at(-1)!;
   const tools = messagesOf(afterTools).filter((m) => m.role === 'tool').map((m) => String(m.content));
   expect(tools[0]).toContain('a - b');
-  expect(tools[1]).toMatch(/Refused by plan mode/);
-  expect(tools[2]).toMatch(/Refused by plan mode/);
-  expect(tools[3]).toContain('init');
+  // edit_file, write_file and the four writing commands, refused by the mode.
+  for (const t of tools.slice(1, 7)) expect(t).toMatch(/Refused by plan mode/);
+  expect(tools[7]).toContain('app.js');
+  expect(tools[8]).toContain('init');
+  expect(tools[9]).toContain('app.js');
   expect(await disk('src/app.js')).toBe(APP);
+  expect(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: project, encoding: 'utf8' }).trim()).toBe('1');
   expect(execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: project, encoding: 'utf8' }).split('\n').filter((l) => l && !l.includes('.loupe/'))).toEqual([]);
   await shoot(page, 'plan');
   // Execute plan: act mode, the plan sent, the edit lands.
