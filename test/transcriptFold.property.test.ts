@@ -16,7 +16,9 @@ const code = fc.constantFrom('FILE_NOT_FOUND', 'PERMISSION_DENIED', 'ROLLBACK_CO
 
 const body: fc.Arbitrary<ChatEventBody | { type: 'user_message'; text: string }> = fc.oneof(
   fc.record({ type: fc.constant('user_message' as const), text }),
-  fc.record({ type: fc.constant('request_started' as const), session_id: fc.constant('ses-x'), prompt: text }),
+  fc.record({ type: fc.constant('request_started' as const), session_id: fc.constant('ses-x'), prompt: text, mode: fc.constantFrom('act' as const, 'plan' as const) }, { requiredKeys: ['type', 'session_id', 'prompt'] }),
+  fc.record({ type: fc.constant('steer' as const), text }),
+  fc.record({ type: fc.constant('plan' as const), path: text, text }),
   fc.record({ type: fc.constant('turn_started' as const), turn: fc.nat(5) }),
   fc.record({ type: fc.constant('text_delta' as const), text }),
   fc.record({ type: fc.constant('text_delta' as const), text }),
@@ -66,7 +68,9 @@ describe('the chat fold, live and reloaded', () => {
   it('draws the same conversation from the live events and from the kept, saved, reloaded entries', () => {
     fc.assert(
       fc.property(fc.array(body, { maxLength: 40 }), (bodies) => {
-        const live = bodies.map((b, i) => (b.type === 'user_message' ? b : ({ ...b, correlation_id: 'req-1', t: i } as ChatEvent)));
+        // Requests follow one another: each request_started opens the next correlation.
+        let request = 0;
+        const live = bodies.map((b, i) => (b.type === 'user_message' ? b : ({ ...b, correlation_id: `req-${b.type === 'request_started' ? ++request : request}`, t: i } as ChatEvent)));
         const kept: ChatTranscriptEntry[] = [];
         for (const e of live) keepEntry(kept, e);
         const reloaded = checkedEntries(JSON.parse(JSON.stringify(kept)));
@@ -83,10 +87,10 @@ describe('the chat fold, live and reloaded', () => {
   });
 
   it('whatever a session file holds, the entries let through fold without throwing into text the chat can draw', () => {
-    const types = ['user_message', 'text_delta', 'reasoning_delta', 'notice', 'tool_call_streaming', 'tool_call_args', 'tool_call_started', 'tool_output', 'tool_call_finished', 'retry', 'compacted', 'error', 'request_finished', 'usage', '__proto__', 'toString'];
+    const types = ['user_message', 'steer', 'plan', 'text_delta', 'reasoning_delta', 'notice', 'tool_call_streaming', 'tool_call_args', 'tool_call_started', 'tool_output', 'tool_call_finished', 'retry', 'compacted', 'error', 'request_finished', 'usage', '__proto__', 'toString'];
     const field = fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.boolean(), fc.constant(null), fc.dictionary(fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), { maxKeys: 2 }), fc.array(fc.string({ maxLength: 3 }), { maxLength: 2 }));
     const entry = fc.record(
-      { type: fc.constantFrom(...types), text: field, call_id: fc.oneof(callId, field), tool: field, delta: field, ok: field, output: field, data: field, error: fc.oneof(field, fc.record({ code: field, message: field })), code: field, message: field, attempt: field, delay_ms: field, reason: field, mode: field, removed_messages: field, duration_ms: field },
+      { type: fc.constantFrom(...types), text: field, path: field, call_id: fc.oneof(callId, field), tool: field, delta: field, ok: field, output: field, data: field, error: fc.oneof(field, fc.record({ code: field, message: field })), code: field, message: field, attempt: field, delay_ms: field, reason: field, mode: field, removed_messages: field, duration_ms: field },
       { requiredKeys: ['type'] },
     );
     fc.assert(

@@ -244,9 +244,12 @@ export interface SystemPromptView {
   skipped: SkippedInstructionView[];
 }
 
+/** `act`: the agent works as the rules allow; `plan`: it only reads, and its answer is a plan (docs/architecture.md, "Plan mode"). */
+export type ChatMode = 'act' | 'plan';
+
 /** One event of the agent loop (src/main/agent/loop emits exactly these), as the chat pane receives it. */
 export type ChatEventBody =
-  | { type: 'request_started'; session_id: string; prompt: string }
+  | { type: 'request_started'; session_id: string; prompt: string; mode?: ChatMode }
   /** What the model is told: at a session's first turn, and again only when it changes (an instruction file attached or edited). */
   | { type: 'system_prompt'; text: string; files: InstructionFileView[]; skipped: SkippedInstructionView[] }
   | { type: 'turn_started'; turn: number }
@@ -269,6 +272,11 @@ export type ChatEventBody =
   | { type: 'retry'; attempt: number; delay_ms: number; reason: string }
   /** Older messages were replaced by `summary` (mode `summary`) or dropped with a note (`dropped`, `summary` then says so); the request in progress is always kept word for word. */
   | { type: 'compacted'; mode: 'summary' | 'dropped'; removed_messages: number; tokens_before: number; tokens_after: number; summary?: string }
+  /** A message the person sent while the request ran, given to the model at a tool boundary ("send now"). */
+  | { type: 'steer'; text: string }
+  /** A plan-mode request's answer, saved as the session's Markdown artifact at `path` (workspace-relative). */
+  | { type: 'plan'; path: string; text: string }
+  /** ABORTED: `message` says what the stop kept, cancelled and left unrun. */
   | { type: 'error'; code: ErrorCode; message: string }
   /** `usage`: the meter after the request's last model call, absent when no call was answered. */
   | { type: 'request_finished'; status: 'done' | 'error' | 'aborted' | 'turn_limit'; text: string; turns: number; usage?: UsageView };
@@ -353,7 +361,23 @@ export interface ChatSessionSummary {
  * (which the loop does not echo). The live stream and a reopened session are folded by the same
  * function, so a reload shows exactly what was shown live.
  */
-export type ChatTranscriptEntry = ChatEventBody | { type: 'user_message'; text: string; correlation_id?: string; attachments?: AttachmentView[] };
+export type ChatTranscriptEntry = ChatEventBody | { type: 'user_message'; text: string; correlation_id?: string; mode?: ChatMode; attachments?: AttachmentView[] };
+
+/** A message sent while the agent works: it waits, and goes as the next request, or at the next tool boundary once `steer`. */
+export interface QueuedMessageView {
+  id: string;
+  text: string;
+  mode: ChatMode;
+  /** "Send now": given to the model at the next tool boundary of the running request. */
+  steer: boolean;
+}
+
+/** Where an edited message forked the conversation: the active branch's request there, and every branch at that point. */
+export interface ForkView {
+  correlation_id: string;
+  /** In the order they were made; `label`: the first line of that branch's message there. */
+  branches: { id: string; label: string; current: boolean }[];
+}
 
 export interface ChatSessionView {
   session: ChatSessionSummary;
@@ -365,6 +389,10 @@ export interface ChatSessionView {
   undone?: { correlation_id: string; group_id: string }[];
   /** The meter as the session's last model call left it. */
   usage?: UsageView;
+  /** Messages waiting while the agent works. */
+  queued?: QueuedMessageView[];
+  /** Where edited messages forked the conversation. */
+  forks?: ForkView[];
 }
 
 /** `review`: edits are written, then reviewed; `ask`: each edit waits for approval first. */
@@ -610,10 +638,22 @@ export interface HostRequests {
   /**
    * Starts a request in a session (a new one without session_id); its events arrive as chat.event.
    * Attachments are read by the same rules as read_file (a file a rule denies or asks about is refused).
+   * `mode`: plan only reads (default act). `plan`: executes the plan of that plan-mode request, whose
+   * correlation id the changes then carry.
    */
-  'chat.send': { params: { session_id?: string; text: string; attachments?: ChatAttachment[] }; result: { session_id: string; correlation_id: string } };
+  'chat.send': { params: { session_id?: string; text: string; attachments?: ChatAttachment[]; mode?: ChatMode; plan?: string }; result: { session_id: string; correlation_id: string } };
   /** The `@` picker: indexed files and folders matching the query (quick open's ranking), none that a read rule denies or asks about. */
   'chat.mentions': { params: { query: string; limit?: number }; result: { items: MentionItem[] } };
+  /** A message for a session that may be working: queued while it is (see chat.queued), sent at once when it is not (correlation_id then set). */
+  'chat.enqueue': { params: { session_id: string; text: string; mode?: ChatMode }; result: { id: string; correlation_id?: string } };
+  'chat.queueEdit': { params: { session_id: string; id: string; text: string }; result: void };
+  'chat.queueRemove': { params: { session_id: string; id: string }; result: void };
+  /** Gives a queued message to the model at the next tool boundary; sends it at once when nothing runs. */
+  'chat.sendNow': { params: { session_id: string; id: string }; result: { correlation_id?: string } };
+  /** Edit and resend: forks the conversation before that request (the old branch is kept) and sends `text`. */
+  'chat.edit': { params: { session_id: string; correlation_id: string; text: string; mode?: ChatMode }; result: { session_id: string; correlation_id: string } };
+  /** Shows another branch of the conversation (from chat.session's forks). */
+  'chat.switchBranch': { params: { session_id: string; branch_id: string }; result: ChatSessionView };
   'chat.stop': { params: { session_id: string }; result: void };
   'chat.sessions': { params: void; result: ChatSessionSummary[] };
   'chat.session': { params: { id: string }; result: ChatSessionView };
@@ -679,6 +719,8 @@ export interface HostEvents {
   /** More of the watched process's log; `skipped`: bytes left out while the viewer was behind. */
   'processes.data': { id: string; data: string; offset: number; skipped?: number };
   'chat.event': { session_id: string; event: ChatEvent };
+  /** The session's queued messages changed (sent, edited, removed, given to the model). */
+  'chat.queued': { session_id: string; messages: QueuedMessageView[] };
   'approvals.changed': { requests: ApprovalRequestView[] };
   /** On open, when the folder's config changes, and when trust is given or declined. */
   'trust.changed': TrustView;
@@ -749,6 +791,12 @@ const requestChannelMap = {
   'modlog.commitApproved': true,
   'chat.send': true,
   'chat.mentions': true,
+  'chat.enqueue': true,
+  'chat.queueEdit': true,
+  'chat.queueRemove': true,
+  'chat.sendNow': true,
+  'chat.edit': true,
+  'chat.switchBranch': true,
   'chat.stop': true,
   'chat.sessions': true,
   'chat.session': true,
@@ -788,6 +836,7 @@ const eventChannelMap = {
   'processes.changed': true,
   'processes.data': true,
   'chat.event': true,
+  'chat.queued': true,
   'approvals.changed': true,
   'trust.changed': true,
   'lsp.status': true,

@@ -19,6 +19,8 @@ export interface AgentHarness {
   llm: ScriptedLlm;
   agent: Agent;
   queue: ApprovalQueue;
+  /** The workspace's services the tools use (processes, modlog…). */
+  services: ReturnType<typeof testServices>;
   events: AgentEvent[];
   of<T extends AgentEvent['type']>(type: T): Extract<AgentEvent, { type: T }>[];
   cleanup(): Promise<void>;
@@ -58,6 +60,7 @@ export async function agentHarness(opts: AgentHarnessOptions = {}): Promise<Agen
     llm,
     agent,
     queue,
+    services,
     events,
     of: <T extends AgentEvent['type']>(type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type),
     cleanup: async () => {

@@ -43,17 +43,19 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `loupe …` to its end (killed after 30 s); `undefined` in env removes a variable. */
-export function runLoupe(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<CliResult> {
+/** Runs `loupe …` to its end (killed after `killAfterMs`, 30 s); `undefined` in env removes a variable; `input` is piped to stdin. */
+export function runLoupe(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; killAfterMs?: number } = {}): Promise<CliResult> {
   const env: Record<string, string | undefined> = { ...process.env, ...opts.env };
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // No input: stdin ends at once, as `< /dev/null` would.
+    child.stdin.end(opts.input ?? '');
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.killAfterMs ?? 30_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

@@ -1,7 +1,10 @@
-// `loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] "prompt"`: the agent
-// loop headless. Stdout carries the answer (or NDJSON events with --json); questions, notes and
-// errors go to stderr. Asks: --yes allows them (deny rules still deny), --deny refuses them with
-// the rule to add; with neither flag, an interactive terminal is asked, anything else refuses.
+// `loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] [--mode act|plan]
+// [--queue] "prompt"`: the agent loop headless. Stdout carries the answer (or NDJSON events with
+// --json); questions, notes and errors go to stderr. `--mode plan` only reads: the answer is the
+// plan, printed and kept beside the session, and nothing in the folder changes. `--queue` reads
+// further messages from stdin (not a terminal), one a line, each sent when the last has ended.
+// Asks: --yes allows them (deny rules still deny), --deny refuses them with the rule to add;
+// with neither flag, an interactive terminal is asked, anything else refuses.
 // Background processes the agent started are listed at the end and stopped, unless
 // --keep-processes, which keeps the run (and their port forwards) alive until Ctrl-C.
 import path from 'node:path';
@@ -34,8 +37,12 @@ import type { ProcessView, UsageView } from '../../shared/contract';
 import { workspaceRoot } from './mcp';
 import { settleTrust } from './trust';
 import { undoLast } from './undoLast';
+import { lineQueue } from './stdinLines';
+import { savePlan } from '../host/plans';
+import { shiftIndexes } from '../host/branches';
 
-const USAGE = 'Usage: loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] [--keep-processes] "prompt"\n       loupe run --undo-last [--cwd DIR] [--session ID] [--skip-conflicts] [--json]';
+const USAGE =
+  'Usage: loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] [--keep-processes] [--mode act|plan] [--queue] "prompt"\n       loupe run --undo-last [--cwd DIR] [--session ID] [--skip-conflicts] [--json]';
 const EXIT: Record<RunStatus, number> = { done: 0, error: 1, turn_limit: 3, aborted: 130 };
 
 type Mode = 'yes' | 'deny' | 'ask';
@@ -110,6 +117,10 @@ function humanPrinter(): (e: AgentEvent) => void {
         for (const line of skipped) process.stderr.write(`(instruction file skipped: ${oneLine(line, 300)})\n`);
         return;
       }
+      case 'plan':
+        return void process.stderr.write(`(plan saved as ${e.path}; it changed nothing — run it without --mode plan to carry it out)\n`);
+      case 'steer':
+        return void process.stderr.write(`(queued message given to the model: ${oneLine(e.text)})\n`);
       case 'compacted':
         return void process.stderr.write(`(conversation compacted: ${e.removed_messages} messages ${e.mode === 'summary' ? 'summarised' : 'dropped'})\n`);
       case 'request_finished':
@@ -156,6 +167,8 @@ export async function runRun(args: string[]): Promise<number> {
     'keep-processes': 'boolean',
     'undo-last': 'boolean',
     'skip-conflicts': 'boolean',
+    mode: 'string',
+    queue: 'boolean',
   });
   const prompt = positionals.join(' ').trim();
   if (flags['undo-last']) {
@@ -164,6 +177,9 @@ export async function runRun(args: string[]): Promise<number> {
   }
   if (!prompt) throw new InvalidArgumentError(`Give the agent a request. ${USAGE}`);
   if (flags.yes && flags.deny) throw new InvalidArgumentError(`--yes and --deny exclude each other. ${USAGE}`);
+  const runMode = flags.mode ?? 'act';
+  if (runMode !== 'act' && runMode !== 'plan') throw new InvalidArgumentError(`--mode is act or plan (got ${JSON.stringify(runMode)}). ${USAGE}`);
+  if (flags.queue && process.stdin.isTTY) throw new InvalidArgumentError('--queue reads further messages from stdin, which is a terminal here: pipe them in (one a line).');
   const root = await workspaceRoot(typeof flags.cwd === 'string' ? flags.cwd : undefined);
   const json = flags.json === true;
   const mode: Mode = flags.yes ? 'yes' : flags.deny ? 'deny' : process.stdin.isTTY ? 'ask' : 'deny';
@@ -204,6 +220,7 @@ export async function runRun(args: string[]): Promise<number> {
       maxTurns: envInt(process.env.LOUPE_MAX_TURNS),
       noModelHint,
       usage: { session: record.usage?.session === undefined ? undefined : sessionUsageFrom(record.usage.session), last: record.usage?.last },
+      savePlan: (correlation, text) => savePlan(services, record.id, correlation, text),
     },
     record.messages,
   );
@@ -216,17 +233,29 @@ export async function runRun(args: string[]): Promise<number> {
     stop.abort();
   };
   process.on('SIGINT', onSigint);
-  const startedAt = new Date().toISOString();
+  const queue = flags.queue ? lineQueue(process.stdin) : null;
   try {
-    const result = await agent.run(prompt, { signal: stop.signal });
-    record.messages = agent.messages;
-    record.usage = { session: agent.usage.session, ...(agent.usage.last ? { last: agent.usage.last } : {}) };
-    record.requests.push({ correlation_id: result.correlationId, prompt, started_at: startedAt, status: result.status });
-    await store.save(record);
+    let next: string | null = prompt;
+    let status: RunStatus = 'done';
+    while (next !== null) {
+      const startedAt = new Date().toISOString();
+      // Where the prompt lands in the messages (an edit in the app forks there), kept through compaction.
+      const current = [{ correlation_id: '', prompt: next, started_at: startedAt, message_index: agent.messages.length }];
+      const off = agent.events.on((e) => e.type === 'compacted' && shiftIndexes([...record.requests, ...current], e.removed_messages));
+      const result = await agent.run(next, { signal: stop.signal, mode: runMode }).finally(off);
+      record.messages = agent.messages;
+      record.usage = { session: agent.usage.session, ...(agent.usage.last ? { last: agent.usage.last } : {}) };
+      record.requests.push({ ...current[0], correlation_id: result.correlationId, status: result.status, ...(runMode === 'plan' ? { mode: runMode } : {}) });
+      await store.save(record);
+      status = result.status;
+      // A stop ends the run; otherwise the next line on stdin is the next message.
+      next = queue && status !== 'aborted' ? await queue.next(stop.signal) : null;
+    }
     note(`(session ${record.id} — continue it with --session ${record.id})`);
     await settleProcesses(services.processes, flags['keep-processes'] === true);
-    return EXIT[result.status];
+    return EXIT[status];
   } finally {
+    queue?.close();
     process.off('SIGINT', onSigint);
     await services.dispose();
   }

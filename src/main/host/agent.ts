@@ -3,6 +3,7 @@
 // events stream to the chat pane. Knows nothing of transports.
 import type {
   ApprovalRequestView,
+  ChatMode,
   ChatSessionSummary,
   ChatSessionView,
   ChatTranscriptEntry,
@@ -18,9 +19,8 @@ import type {
   UndoPreviewView,
   UndoResultView,
   SystemPromptView,
-  UsageView,
 } from '../../shared/contract';
-import { InvalidArgumentError } from '../errors';
+import { InvalidArgumentError, toWireError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
 import { nullLogger, type Logger } from '../services/log/logger';
 import { LlmClient } from '../agent/llm/client';
@@ -44,6 +44,9 @@ import type { PermissionGate } from '../services/permissions/permissionGate';
 import { ConfigMalformedError, describeProblem } from '../services/permissions/errors';
 import { CONFIG_REL, type ProjectConfig } from '../services/permissions/projectConfig';
 import { titleFrom, type SessionRecord, type SessionStore } from '../services/sessions/sessionStore';
+import { checkedBranches, forkAt, forksOf, shiftIndexes, switchTo, type ChatRecord } from './branches';
+import { MessageQueue } from './messageQueue';
+import { savePlan } from './plans';
 import type { UserSettings } from '../services/settings/userSettings';
 import type { WorkspaceServices } from '../workspace/compose';
 import { LlmSettingsFile, savedAsLlmSettings, type LlmSettingsFileOptions } from './llmSettings';
@@ -54,16 +57,34 @@ import { foreseeFiles } from '../agent/edit/foresee';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
-/** A saved chat: the model's messages, what the chat showed of them (absent in older files), and its usage. */
-type ChatRecord = SessionRecord<ChatMessage> & { entries?: ChatTranscriptEntry[]; usage?: { session?: unknown; last?: UsageView } };
-
 interface LiveSession {
   record: ChatRecord;
   files: FileSession;
   running: { correlationId: string; abort: AbortController; done: Promise<void> } | null;
   /** The system prompt as last sent in this session (kept while the host runs). */
   prompt: SystemPromptView | null;
+  /** Messages sent while it works (kept while the host runs). */
+  queue: MessageQueue;
 }
+
+/** What a request is asked to do: the person's words, the mode, and the plan it executes. */
+interface RequestSpec {
+  text: string;
+  mode: ChatMode;
+  /** The correlation id of a plan-mode request whose plan this one executes. */
+  plan?: string;
+  /** Files, folders, a selection or images sent with the words (checked when the request starts). */
+  attachments?: unknown;
+}
+
+const modeOf = (m: unknown): ChatMode => {
+  if (m === undefined || m === 'act' || m === 'plan') return m ?? 'act';
+  throw new InvalidArgumentError(`mode must be "act" or "plan" (got ${JSON.stringify(m)}).`);
+};
+const textOf = (t: unknown): string => {
+  if (typeof t !== 'string' || !t.trim()) throw new InvalidArgumentError('Type a message first.');
+  return t;
+};
 
 /** What the agent keeps for one workspace: its live chats, over the workspace's own services. */
 class WorkspaceAgent {
@@ -301,10 +322,18 @@ export class AgentHost {
     if (!s) {
       const record: ChatRecord = await w.store.load<ChatMessage>(id);
       record.entries = checkedEntries(record.entries);
-      s = w.live.get(id) ?? { record, files: new FileSession(record.id), running: null, prompt: null };
+      record.branches = checkedBranches(record.branches);
+      s = w.live.get(id) ?? this.live(w, record);
       w.live.set(id, s);
     }
     return s;
+  }
+
+  private live(w: WorkspaceAgent, record: ChatRecord): LiveSession {
+    const queue = new MessageQueue((messages) => {
+      if (this.workspaces.get(this.opts.services()) === w) this.opts.emit('chat.queued', { session_id: record.id, messages });
+    });
+    return { record, files: new FileSession(record.id), running: null, prompt: null, queue };
   }
 
   async listSessions(): Promise<ChatSessionSummary[]> {
@@ -321,8 +350,18 @@ export class AgentHost {
     const s = await this.session(w, id);
     const entries = s.record.entries ?? entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a));
     const undone = await undoneRequests(w.services.modlog, s.record.id, s.record.requests.map((r) => r.correlation_id)).catch(() => []);
+    const queued = s.queue.list();
+    const forks = forksOf(s.record);
     const usage = s.record.usage?.last;
-    return { session: this.summary(w, s.record), entries, ...(s.running ? { running_correlation_id: s.running.correlationId } : {}), ...(undone.length ? { undone } : {}), ...(usage ? { usage } : {}) };
+    return {
+      session: this.summary(w, s.record),
+      entries,
+      ...(s.running ? { running_correlation_id: s.running.correlationId } : {}),
+      ...(undone.length ? { undone } : {}),
+      ...(queued.length ? { queued } : {}),
+      ...(forks.length ? { forks } : {}),
+      ...(usage ? { usage } : {}),
+    };
   }
 
   // ---- undo ---------------------------------------------------------------------------------
@@ -354,7 +393,7 @@ export class AgentHost {
   newSession(): ChatSessionSummary {
     const w = this.ws();
     const record = w.store.create<ChatMessage>();
-    w.live.set(record.id, { record, files: new FileSession(record.id), running: null, prompt: null });
+    w.live.set(record.id, this.live(w, record));
     return this.summary(w, record);
   }
 
@@ -383,38 +422,136 @@ export class AgentHost {
   // ---- requests ----------------------------------------------------------------------------
 
   async send(p: Params<'chat.send'>): Promise<{ session_id: string; correlation_id: string }> {
-    if (typeof p?.text !== 'string' || !p.text.trim()) throw new InvalidArgumentError('Type a message first.');
+    const spec: RequestSpec = { text: textOf(p?.text), mode: modeOf(p?.mode), ...(typeof p?.plan === 'string' ? { plan: p.plan } : {}), attachments: p?.attachments };
     const w = this.ws();
-    const config = await this.config();
-    if (!config) throw new NoModelError(describeDetected(await detectLocalServers({ timeoutMs: 300 })));
+    // No model: said before a session is made for nothing.
+    if (!(await this.config())) await this.noModel();
     const s = p.session_id ? await this.session(w, p.session_id) : await this.session(w, this.newSession().id);
+    return this.start(w, s, spec);
+  }
+
+  /** While the agent works the message waits in the session's queue; otherwise it is sent now. */
+  async enqueue(p: Params<'chat.enqueue'>): Promise<{ id: string; correlation_id?: string }> {
+    const text = textOf(p?.text);
+    const mode = modeOf(p?.mode);
+    const w = this.ws();
+    const s = await this.session(w, p.session_id);
+    if (!s.running) return { id: '', correlation_id: (await this.start(w, s, { text, mode })).correlation_id };
+    return { id: s.queue.add(text, mode).id };
+  }
+
+  async queueEdit(p: Params<'chat.queueEdit'>): Promise<void> {
+    (await this.session(this.ws(), p.session_id)).queue.edit(p.id, textOf(p.text));
+  }
+
+  async queueRemove(p: Params<'chat.queueRemove'>): Promise<void> {
+    (await this.session(this.ws(), p.session_id)).queue.remove(p.id);
+  }
+
+  /** "Send now": at the next tool boundary of the running request, or at once when none runs. */
+  async sendNow(p: Params<'chat.sendNow'>): Promise<{ correlation_id?: string }> {
+    const w = this.ws();
+    const s = await this.session(w, p.session_id);
+    if (s.running) {
+      s.queue.steer(p.id);
+      return {};
+    }
+    const item = s.queue.take(p.id)!;
+    try {
+      return { correlation_id: (await this.start(w, s, { text: item.text, mode: item.mode })).correlation_id };
+    } catch (err) {
+      s.queue.putBack(item);
+      throw err;
+    }
+  }
+
+  /** Edit and resend: the conversation forks before that request; the old branch is kept. */
+  async edit(p: Params<'chat.edit'>): Promise<{ session_id: string; correlation_id: string }> {
+    const spec: RequestSpec = { text: textOf(p?.text), mode: modeOf(p?.mode) };
+    const w = this.ws();
+    const s = await this.session(w, p.session_id);
+    this.idle(s);
+    if (!(await this.config())) await this.noModel();
+    forkAt(s.record, p.correlation_id, this.entries(s));
+    return this.start(w, s, spec);
+  }
+
+  async switchBranch(p: Params<'chat.switchBranch'>): Promise<ChatSessionView> {
+    const w = this.ws();
+    const s = await this.session(w, p.session_id);
+    this.idle(s);
+    switchTo(s.record, p.branch_id, this.entries(s));
+    s.record.entries = checkedEntries(s.record.entries);
+    await w.store.save(s.record);
+    return this.getSession(s.record.id);
+  }
+
+  private idle(s: LiveSession): void {
     if (s.running) throw new InvalidArgumentError('The agent is still working on the last request in this session. Stop it or wait for it to finish.');
+  }
+
+  private async noModel(): Promise<never> {
+    throw new NoModelError(describeDetected(await detectLocalServers({ timeoutMs: 300 })));
+  }
+
+  /** What the chat shows of the session, rebuilt from the messages for a file saved before entries were kept. */
+  private entries(s: LiveSession): ChatTranscriptEntry[] {
+    return (s.record.entries ??= entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a)));
+  }
+
+  private async start(w: WorkspaceAgent, s: LiveSession, spec: RequestSpec): Promise<{ session_id: string; correlation_id: string }> {
+    this.idle(s);
+    const config = (await this.config()) ?? (await this.noModel());
+    let prompt = spec.text;
+    let correlationId = newCorrelationId();
+    let mode = spec.mode;
+    if (spec.plan) {
+      // The plan's changes carry its correlation id, so they are found, tested and undone with it.
+      const planned = s.record.requests.find((r) => r.correlation_id === spec.plan && r.mode === 'plan');
+      const plan = planned ? await w.store.readPlan(s.record.id, spec.plan) : null;
+      if (!plan) throw new InvalidArgumentError(`No saved plan for request ${spec.plan} in this session.`);
+      prompt = `${spec.text}\n\n${plan}`;
+      correlationId = spec.plan;
+      mode = 'act';
+    }
     const llm = new LlmClient(config);
-    const wanted = checkAttachments(p.attachments);
+    const wanted = checkAttachments(spec.attachments);
     // Refused before anything is sent (a denied file, an image for a text-only model): the request never starts.
     const facts = wanted.some((a) => a.kind === 'image') ? await llm.facts() : null;
-    const attached = await resolveAttachments(w.services, p.text, wanted, { images: facts?.images ?? false, model: config.model, session: s.files });
-    if (!s.record.requests.length && s.record.title === 'New session') s.record.title = titleFrom(p.text);
+    const attached = await resolveAttachments(w.services, prompt, wanted, { images: facts?.images ?? false, model: config.model, session: s.files });
+    if (!s.record.requests.length && s.record.title === 'New session') s.record.title = titleFrom(spec.text);
 
     // While the model thinks: the first command's snapshot is the one that reads every file.
     w.services.captures.warm();
     const { signal: _own, ...toolContext } = w.services.toolContext({ session: s.files, corrector: new LlmEditCorrector(createJsonChat(config), this.logger) });
-    const prompt = workspacePromptSource(w.services, this.registry);
+    const sessionId = s.record.id;
     const usage = s.record.usage;
     const agent = new Agent(
-      { llm, registry: this.registry, toolContext, prompt, announcedPrompt: s.prompt?.text, usage: { session: usage?.session === undefined ? undefined : sessionUsageFrom(usage.session), last: usage?.last } },
+      {
+        llm,
+        registry: this.registry,
+        toolContext,
+        prompt: workspacePromptSource(w.services, this.registry),
+        announcedPrompt: s.prompt?.text,
+        usage: { session: usage?.session === undefined ? undefined : sessionUsageFrom(usage.session), last: usage?.last },
+        savePlan: (c, text) => savePlan(w.services, sessionId, c, text),
+      },
       s.record.messages,
     );
-    const sessionId = s.record.id;
-    const correlationId = newCorrelationId();
     const abort = new AbortController();
     const startedAt = new Date().toISOString();
+    // Where this prompt lands in the messages: an edit of it later forks there.
+    let messageIndex: number | undefined = s.record.messages.length;
     let saved: Promise<void> = Promise.resolve();
     // What the chat shows is kept beside the messages, so reopening the session shows it again.
-    const entries = (s.record.entries ??= entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a)));
-    keepEntry(entries, { type: 'user_message', text: p.text, correlation_id: correlationId, ...(attached.views.length ? { attachments: attached.views } : {}) });
+    const entries = this.entries(s);
+    keepEntry(entries, { type: 'user_message', text: spec.text, correlation_id: correlationId, ...(mode === 'plan' ? { mode } : {}), ...(attached.views.length ? { attachments: attached.views } : {}) });
     const off = agent.events.on((event) => {
       if (event.type === 'system_prompt') s.prompt = { text: event.text, files: event.files, skipped: event.skipped };
+      if (event.type === 'compacted') {
+        shiftIndexes(s.record.requests, event.removed_messages);
+        messageIndex = messageIndex === undefined || messageIndex < event.removed_messages ? undefined : messageIndex - event.removed_messages + 1;
+      }
       if (event.type === 'request_finished' && event.status === 'aborted') {
         // Stopping a request never stops its background processes: say which still run.
         const left = w.services.processes.running(sessionId);
@@ -430,7 +567,7 @@ export class AgentHost {
         // the snapshot for the file is taken synchronously by save().
         s.record.messages = agent.messages;
         s.record.usage = { session: agent.usage.session, ...(agent.usage.last ? { last: agent.usage.last } : {}) };
-        s.record.requests.push({ correlation_id: correlationId, prompt: p.text, started_at: startedAt, status: event.status });
+        s.record.requests.push({ correlation_id: correlationId, prompt: spec.text, started_at: startedAt, status: event.status, ...(mode === 'plan' ? { mode } : {}), ...(messageIndex !== undefined ? { message_index: messageIndex } : {}) });
         s.running = null;
         saved = w.store.save(s.record).catch(() => undefined);
       }
@@ -439,15 +576,30 @@ export class AgentHost {
     const run = { correlationId, abort, done: Promise.resolve() };
     s.running = run;
     run.done = (async () => {
+      let status: string | undefined;
       try {
-        await agent.run(p.text, { signal: abort.signal, correlationId, content: attached.content });
+        status = (await agent.run(prompt, { signal: abort.signal, correlationId, mode, content: attached.content, steering: { take: () => s.queue.takeSteering() } })).status;
         await saved;
       } finally {
         off();
         if (s.running === run) s.running = null;
       }
+      // A stop leaves the queue to the person; otherwise the next message goes.
+      if (status && status !== 'aborted') this.drain(w, s);
     })();
     return { session_id: sessionId, correlation_id: correlationId };
+  }
+
+  /** The next queued message becomes the next request; if it cannot start, it stays queued and the chat says why. */
+  private drain(w: WorkspaceAgent, s: LiveSession): void {
+    if (s.running || this.workspaces.get(w.services) !== w) return;
+    const next = s.queue.take();
+    if (!next) return;
+    this.start(w, s, { text: next.text, mode: next.mode }).catch((err: unknown) => {
+      s.queue.putBack(next);
+      const e = toWireError(err);
+      this.opts.emit('chat.event', { session_id: s.record.id, event: { type: 'error', code: e.code, message: `The queued message was not sent: ${e.message}`, correlation_id: '', t: Date.now() } });
+    });
   }
 
   async stop(sessionId: string): Promise<void> {

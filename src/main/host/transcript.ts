@@ -19,11 +19,14 @@ const UNDRAWN = new Set<ChatEvent['type']>(['usage', 'turn_started', 'turn_compl
 
 /** Appends one event (or the person's message) to `list`, joining it with the piece before when both stream into the same place. */
 export function keepEntry(list: ChatTranscriptEntry[], event: ChatEvent | ChatTranscriptEntry): void {
-  // The live chat names the person's message's request when it starts (chatFold): so does the kept one.
+  // The live chat names the person's message's request when it starts (chatFold): so does the
+  // kept one; a request with no message waiting for it (a queued one sent next) keeps its prompt as one.
   if (event.type === 'request_started' && 'correlation_id' in event && event.correlation_id) {
     const at = list.findLastIndex((e) => e.type === 'user_message');
     const user = list[at];
-    if (user?.type === 'user_message' && !user.correlation_id) list[at] = { ...user, correlation_id: event.correlation_id };
+    const mode = event.mode === 'plan' ? { mode: event.mode } : {};
+    if (user?.type === 'user_message' && !user.correlation_id) list[at] = { ...user, correlation_id: event.correlation_id, ...mode };
+    else if (user?.type !== 'user_message' || user.correlation_id !== event.correlation_id) list.push({ type: 'user_message', text: event.prompt, correlation_id: event.correlation_id, ...mode });
   }
   if (UNDRAWN.has(event.type as ChatEvent['type'])) return;
   // A live event's correlation and time are the stream's; the person's message keeps the request it started.
@@ -99,7 +102,10 @@ const obj = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArra
 /** Fields each kept entry must have for the chat to draw it; a session file may come with a clone. */
 const SHAPES: Record<ChatTranscriptEntry['type'], (e: Record<string, unknown>) => boolean> = {
   user_message: (e) =>
-    str(e.text) && (e.correlation_id === undefined || str(e.correlation_id)) && (e.attachments === undefined || (Array.isArray(e.attachments) && e.attachments.every((a) => obj(a) && str((a as Record<string, unknown>).kind) && str((a as Record<string, unknown>).label)))),
+    str(e.text) &&
+    (e.correlation_id === undefined || str(e.correlation_id)) &&
+    (e.mode === undefined || e.mode === 'plan' || e.mode === 'act') &&
+    (e.attachments === undefined || (Array.isArray(e.attachments) && e.attachments.every((a) => obj(a) && str((a as Record<string, unknown>).kind) && str((a as Record<string, unknown>).label)))),
   request_started: () => true,
   system_prompt: () => true,
   turn_started: () => true,
@@ -115,6 +121,8 @@ const SHAPES: Record<ChatTranscriptEntry['type'], (e: Record<string, unknown>) =
   tool_call_finished: (e) =>
     str(e.call_id) && str(e.tool) && typeof e.ok === 'boolean' && str(e.output) && (e.data === undefined || obj(e.data)) && (e.error === undefined || (obj(e.error) && str((e.error as Record<string, unknown>).code) && str((e.error as Record<string, unknown>).message))),
   retry: (e) => typeof e.attempt === 'number' && typeof e.delay_ms === 'number' && str(e.reason),
+  steer: (e) => str(e.text),
+  plan: (e) => str(e.path) && str(e.text),
   compacted: (e) => (e.mode === 'summary' || e.mode === 'dropped') && typeof e.removed_messages === 'number' && (e.summary === undefined || str(e.summary)),
   error: (e) => str(e.code) && str(e.message),
   request_finished: () => true,

@@ -10,6 +10,9 @@ import { attachDropped, attachPasted } from './composerFiles';
 import { InstructionChips } from './InstructionChips';
 import { useMentions } from './MentionPicker';
 import { Markdown } from './Markdown';
+import { ModeSwitch } from './ModeSwitch';
+import { PlanCard } from './PlanCard';
+import { QueuedMessages } from './QueuedMessages';
 import { SessionBar } from './SessionBar';
 import { ToolCard } from './ToolCard';
 import { UsageMeter } from './UsageMeter';
@@ -39,6 +42,8 @@ function Item({ item }: { item: ChatItem }) {
       return <ToolCard item={item} />;
     case 'compaction':
       return <CompactionNote item={item} />;
+    case 'plan':
+      return <PlanCard item={item} />;
     case 'error':
       return (
         <div className="chat-error" role="alert" data-testid="chat-error">
@@ -55,6 +60,7 @@ function Composer() {
   const send = useApp((s) => s.sendChat);
   const stop = useApp((s) => s.stopChat);
   const configured = useApp((s) => s.llmSettings?.configured !== false);
+  const attached = useApp((s) => s.chatAttachments.length > 0);
   const attachImages = useApp((s) => s.attachImages);
   const editsMode = useApp((s) => s.editsMode);
   const setEditsMode = useApp((s) => s.setEditsMode);
@@ -68,10 +74,12 @@ function Composer() {
     }
     return '';
   });
+  // While the agent works, a message is queued (shown pending above), not refused.
   const submit = () => {
-    if (!text.trim() || running || !configured) return;
+    if (!text.trim() || !configured) return;
     void send(text);
-    setText('');
+    // Refused with attachments while the agent works (they are not queued): the words stay.
+    if (!(running && attached)) setText('');
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (mentions.onKeyDown(e)) return;
@@ -97,7 +105,7 @@ function Composer() {
         className="chat-input"
         data-testid="chat-input"
         rows={3}
-        placeholder="Ask the agent… (@ attaches a file, Enter sends, Shift+Enter for a new line)"
+        placeholder={running ? 'The agent is working: Enter queues a message (Send now gives it at its next step)' : 'Ask the agent… (@ attaches a file, Enter sends, Shift+Enter for a new line)'}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKey}
@@ -124,10 +132,16 @@ function Composer() {
             {editsMode === 'ask' ? 'Ask before edits' : 'Auto-apply edits'}
           </button>
         )}
+        <ModeSwitch />
         {running ? (
-          <button type="button" className="btn" data-testid="chat-stop" onClick={() => void stop()}>
-            Stop
-          </button>
+          <>
+            <button type="button" className="btn" data-testid="chat-queue" disabled={!text.trim()} title="Queue it: it is sent when the agent is done, or at its next tool call with Send now" onClick={submit}>
+              Queue
+            </button>
+            <button type="button" className="btn" data-testid="chat-stop" onClick={() => void stop()}>
+              Stop
+            </button>
+          </>
         ) : (
           <button type="button" className="btn btn-primary" data-testid="chat-send" disabled={!text.trim() || !configured} title={configured ? undefined : 'Connect a model first'} onClick={submit}>
             Send
@@ -195,6 +209,7 @@ export function ChatPanel() {
       </div>
       <UndoNotice />
       <ApprovalQueue />
+      <QueuedMessages />
       <Composer />
       <SettingsDialog />
     </div>

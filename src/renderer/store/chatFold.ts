@@ -1,13 +1,18 @@
 // The chat's one fold: live loop events and a reopened session's kept entries both become the
 // rendered conversation through applyChatEvent, so a reload draws what was drawn live.
-import type { AttachmentView, ChatEvent, ChatTranscriptEntry, ToolEffect } from '../../shared/contract';
+import type { AttachmentView, ChatEvent, ChatMode, ChatTranscriptEntry, ToolEffect } from '../../shared/contract';
 
 /** `failed`: the call worked but the command it ran exited non-zero (`exitCode` says how). */
 export type ToolStatus = 'running' | 'done' | 'error' | 'failed';
 
 export type ChatItem =
-  /** correlationId: the request it started (known once the host accepted it), for "Undo changes from here". */
-  | { kind: 'user'; id: string; text: string; correlationId?: string; attachments?: AttachmentView[] }
+  /**
+   * correlationId: the request it started (known once the host accepted it), for "Undo changes from
+   * here". `steer`: sent while that request ran and given to the model at a tool boundary. `mode`: plan.
+   */
+  | { kind: 'user'; id: string; text: string; correlationId?: string; steer?: boolean; mode?: ChatMode; attachments?: AttachmentView[] }
+  /** A plan-mode answer, kept at `path`; correlationId: the planning request (its changes will carry it). */
+  | { kind: 'plan'; id: string; path: string; text: string; correlationId?: string }
   | { kind: 'assistant'; id: string; text: string; streaming: boolean }
   /** The model's reasoning: shown collapsed, apart from the answer. */
   | { kind: 'reasoning'; id: string; text: string; streaming: boolean }
@@ -46,16 +51,34 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
   const settle = (list: ChatItem[]) => list.map((x) => ((x.kind === 'assistant' || x.kind === 'reasoning') && x.streaming ? { ...x, streaming: false } : x));
   switch (e.type) {
     case 'user_message':
-      return [...settle(items), { kind: 'user', id: nextId('u'), text: e.text, ...(e.correlation_id ? { correlationId: e.correlation_id } : {}), ...(e.attachments?.length ? { attachments: e.attachments } : {}) }];
+      return [...settle(items), { kind: 'user', id: nextId('u'), text: e.text, ...(e.correlation_id ? { correlationId: e.correlation_id } : {}), ...(e.mode === 'plan' ? { mode: e.mode } : {}), ...(e.attachments?.length ? { attachments: e.attachments } : {}) }];
     case 'request_started': {
-      // Live, the person's message was drawn before the host named its request.
+      // Live, the person's message was drawn before the host named its request. (Kept entries
+      // have no request_started: the host keeps the message, named, in its place.)
       const id = 'correlation_id' in e ? e.correlation_id : undefined;
-      const at = id ? items.findLastIndex((x) => x.kind === 'user') : -1;
+      if (!id) return items;
+      const at = items.findLastIndex((x) => x.kind === 'user' && !x.steer);
       const user = at >= 0 ? items[at] : null;
-      if (!user || user.kind !== 'user' || user.correlationId) return items;
-      const next = items.slice();
-      next[at] = { ...user, correlationId: id };
-      return next;
+      const mode = e.mode === 'plan' ? { mode: e.mode } : {};
+      if (user?.kind === 'user' && !user.correlationId) {
+        // What followed the message belongs to that request too (a plan names the request it executes).
+        const next = items.map((x, i) => (i > at && x.kind === 'plan' && !x.correlationId ? { ...x, correlationId: id } : x));
+        next[at] = { ...user, correlationId: id, ...mode };
+        return next;
+      }
+      if (user?.kind === 'user' && user.correlationId === id) return items;
+      // A request this page did not draw (a queued message the host sent next): its prompt is the message.
+      return [...settle(items), { kind: 'user', id: nextId('u'), text: e.prompt, correlationId: id, ...mode }];
+    }
+    case 'steer':
+      return [...settle(items), { kind: 'user', id: nextId('u'), text: e.text, steer: true }];
+    case 'plan': {
+      // The request that planned it: the person's message before it (kept entries carry no correlation of their own).
+      const user = items.findLast((x) => x.kind === 'user' && !x.steer);
+      const correlationId = user?.kind === 'user' ? user.correlationId : undefined;
+      // The answer is the plan: shown once, as the card, not again as text above it.
+      const answer = last?.kind === 'assistant' && last.text.trim() === e.text.trim();
+      return [...settle(answer ? items.slice(0, -1) : items), { kind: 'plan', id: nextId('p'), path: e.path, text: e.text, ...(correlationId ? { correlationId } : {}) }];
     }
     case 'text_delta':
       if (last?.kind === 'assistant' && last.streaming) return [...items.slice(0, -1), { ...last, text: last.text + e.text }];
@@ -111,7 +134,8 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
     case 'error':
       return [
         ...settle(items).map((x) => (x.kind === 'tool' && x.status === 'running' ? { ...x, status: 'error' as const, error: e.code === 'ABORTED' ? 'Stopped.' : x.error } : x)),
-        e.code === 'ABORTED' ? { kind: 'note', id: nextId('n'), text: 'Stopped.' } : { kind: 'error', id: nextId('e'), code: e.code, message: e.message },
+        // A stop says what it kept, cancelled and left unrun.
+        e.code === 'ABORTED' ? { kind: 'note', id: nextId('n'), text: e.message || 'Stopped.' } : { kind: 'error', id: nextId('e'), code: e.code, message: e.message },
       ];
     case 'request_finished':
       return settle(items);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatEvent, ChatEventBody } from '../../shared/contract';
 import { HostRequestError } from '../host-client';
 import { fakeHost as fakeClient } from './fakeHost.testkit';
-import { applyChatEvent, type ChatItem } from './chatSlice';
+import { applyChatEvent, foldTranscript, type ChatItem } from './chatSlice';
 import { createAppStore } from './createAppStore';
 
 const ev = (e: ChatEventBody): ChatEvent => ({ ...e, correlation_id: 'req-1', t: 0 }) as ChatEvent;
@@ -92,7 +92,7 @@ describe('chat slice', () => {
     await store.getState().sendChat('hi there');
     const s = store.getState();
     expect(calls.map((c) => c.ch)).toEqual(['chat.newSession', 'chat.send']);
-    expect(calls[1].p).toEqual({ session_id: 'ses-1', text: 'hi there' });
+    expect(calls[1].p).toEqual({ session_id: 'ses-1', text: 'hi there', mode: 'act' });
     expect(s.chatItems).toMatchObject([
       { kind: 'user', text: 'hi there' },
       { kind: 'error', code: 'LLM_ERROR', message: 'No model is connected. Open Settings.' },
@@ -154,5 +154,25 @@ describe('chat slice streaming', () => {
     const items = store.getState().chatItems;
     expect(items.map((i) => i.kind)).toEqual(['assistant', 'tool']);
     expect((items[0] as { text: string }).text.endsWith('t499 last')).toBe(true);
+  });
+
+  it('while the agent works, a message is queued in the chosen mode, not sent; a plan answer is drawn once, as the card', async () => {
+    const { client, calls } = fakeClient({ 'chat.enqueue': () => ({ id: 'q-1' }) });
+    const store = createAppStore(client);
+    store.setState({ chatSessionId: 'ses-1', chatRunning: { correlationId: 'req-1' } });
+    store.getState().setChatMode('plan');
+    await store.getState().sendChat('and the docs');
+    expect(calls.map((c) => [c.ch, c.p])).toEqual([['chat.enqueue', { session_id: 'ses-1', text: 'and the docs', mode: 'plan' }]]);
+    expect(store.getState().chatItems).toEqual([]);
+    store.getState().queuedChanged('ses-1', [{ id: 'q-1', text: 'and the docs', mode: 'plan', steer: false }]);
+    store.getState().queuedChanged('ses-other', []);
+    expect(store.getState().chatQueued).toHaveLength(1);
+    const folded = foldTranscript([
+      { type: 'user_message', text: 'plan it', correlation_id: 'req-1', mode: 'plan' },
+      { type: 'text_delta', text: '## Plan\n1. x' },
+      { type: 'plan', path: '.loupe/plans/s/req-1.md', text: '## Plan\n1. x' },
+    ]);
+    expect(folded.map((i) => i.kind)).toEqual(['user', 'plan']);
+    expect(folded[1]).toMatchObject({ correlationId: 'req-1' });
   });
 });

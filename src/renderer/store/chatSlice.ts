@@ -29,6 +29,7 @@ export interface ChatSlice {
   newChatSession(): Promise<void>;
   renameChatSession(id: string, title: string): Promise<void>;
   deleteChatSession(id: string): Promise<void>;
+  /** Sends in the chosen mode; while the agent works, queues instead. */
   sendChat(text: string): Promise<void>;
   stopChat(): Promise<void>;
   chatEvent(sessionId: string, event: ChatEvent): void;
@@ -54,7 +55,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
 
     resetChat: () => {
       pending = null;
-      set({ chatSessions: [], chatSessionId: null, chatItems: [], chatRunning: null, chatUsage: null, undone: {}, undoDialog: null });
+      set({ chatSessions: [], chatSessionId: null, chatItems: [], chatRunning: null, chatUsage: null, undone: {}, undoDialog: null, chatQueued: [], chatForks: [] });
     },
 
     async loadChatSessions() {
@@ -88,6 +89,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
           chatUsage: view.usage ?? null,
         });
         get().setUndone(view.undone);
+        get().steerFromView(view);
       } catch (err) {
         fail(err);
       }
@@ -97,7 +99,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
       try {
         const s = await client.request('chat.newSession', undefined);
         rememberSession(get().workspace?.root, s.id);
-        set((st) => ({ chatSessionId: s.id, chatItems: [], chatRunning: null, chatUsage: null, undone: {}, chatSessions: [s, ...st.chatSessions.filter((x) => x.id !== s.id)] }));
+        set((st) => ({ chatSessionId: s.id, chatItems: [], chatRunning: null, chatUsage: null, undone: {}, chatQueued: [], chatForks: [], chatSessions: [s, ...st.chatSessions.filter((x) => x.id !== s.id)] }));
       } catch (err) {
         fail(err);
       }
@@ -124,15 +126,22 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
 
     async sendChat(text) {
       const prompt = text.trim();
-      if (!prompt || get().chatRunning) return;
+      if (!prompt) return;
+      // While the agent works the message waits in the queue, shown pending.
+      if (get().chatRunning) {
+        // A queued message is words only: attachments go with a message sent while the agent waits.
+        if (get().chatAttachments.length) return fail(new Error('The agent is working: attachments go with the next message sent once it is done. Wait, or remove them to queue the words alone.'));
+        return get().queueChat(prompt);
+      }
       if (!get().chatSessionId) await get().newChatSession();
       const sessionId = get().chatSessionId;
       if (!sessionId) return;
+      const mode = get().chatMode;
       const attached = get().chatAttachments;
       const views = attached.map((a) => a.view);
-      set((s) => ({ chatItems: applyChatEvent(s.chatItems, { type: 'user_message', text: prompt, ...(views.length ? { attachments: views } : {}) }), chatRunning: { correlationId: null } }));
+      set((s) => ({ chatItems: applyChatEvent(s.chatItems, { type: 'user_message', text: prompt, ...(mode === 'plan' ? { mode } : {}), ...(views.length ? { attachments: views } : {}) }), chatRunning: { correlationId: null } }));
       try {
-        const r = await client.request('chat.send', { session_id: sessionId, text: prompt, ...(attached.length ? { attachments: attached.map((a) => a.attachment) } : {}) });
+        const r = await client.request('chat.send', { session_id: sessionId, text: prompt, mode, ...(attached.length ? { attachments: attached.map((a) => a.attachment) } : {}) });
         get().clearAttachments();
         // The request may already have finished (events travel ahead of the answer).
         set((s) => (s.chatRunning && s.chatSessionId === r.session_id ? { chatRunning: { correlationId: r.correlation_id } } : {}));
@@ -176,7 +185,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
         ...(event.type === 'request_finished' ? { chatRunning: null } : {}),
         ...(event.type === 'usage' ? { chatUsage: event.usage } : {}),
       }));
-      if (event.type === 'request_finished') void get().loadChatSessions();
+      if (event.type === 'request_finished') {
+        void get().loadChatSessions();
+        if (get().chatForks.length || get().chatForksStale) void get().refreshForks();
+      }
     },
   };
 };

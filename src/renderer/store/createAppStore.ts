@@ -11,6 +11,7 @@ import { createProblemsSlice } from './problemsSlice';
 import { createProcessesSlice } from './processesSlice';
 import { createReviewSlice } from './reviewSlice';
 import { createSettingsSlice } from './settingsSlice';
+import { createSteerSlice } from './steerSlice';
 import { createTerminalSlice } from './terminalSlice';
 import { createTreeSlice } from './treeSlice';
 import { createTrustSlice } from './trustSlice';
@@ -33,6 +34,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createReviewSlice(set, get, deps),
     ...createChatSlice(set, get, deps),
     ...createComposerSlice(set, get, deps),
+    ...createSteerSlice(set, get, deps),
     ...createApprovalsSlice(set, get, deps),
     ...createSettingsSlice(set, get, deps),
     ...createPanelsSlice(set, get, deps),
@@ -96,6 +98,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
     client.on('processes.changed', ({ processes }) => act().processesChanged(processes)),
     client.on('processes.data', ({ id, data, skipped }) => act().processData(id, data, skipped)),
     client.on('chat.event', ({ session_id, event }) => act().chatEvent(session_id, event)),
+    client.on('chat.queued', ({ session_id, messages }) => act().queuedChanged(session_id, messages)),
     client.on('chat.event', ({ session_id, event }) => {
       if (event.type === 'system_prompt' && session_id === act().chatSessionId) act().systemPromptSent({ text: event.text, files: event.files, skipped: event.skipped });
     }),

@@ -11,6 +11,7 @@ import type { ProblemsSlice } from './problemsSlice';
 import type { ProcessesSlice } from './processesSlice';
 import type { ReviewSlice } from './reviewSlice';
 import type { SettingsSlice } from './settingsSlice';
+import type { SteerSlice } from './steerSlice';
 import type { TerminalSlice } from './terminalSlice';
 import type { TreeSlice } from './treeSlice';
 import type { TrustSlice } from './trustSlice';
@@ -26,6 +27,7 @@ export type AppState = ConnectionSlice &
   ReviewSlice &
   ChatSlice &
   ComposerSlice &
+  SteerSlice &
   ApprovalsSlice &
   SettingsSlice &
   PanelsSlice &

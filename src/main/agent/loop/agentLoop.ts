@@ -16,6 +16,8 @@ import { conversationTokens, estimateTokens, toolOutputCap, truncateMiddle } fro
 import { compact } from './compaction';
 import { TurnLimitError } from './errors';
 import { AgentEvents, now, type AgentEventBody, type RunStatus } from './events';
+import { PLAN_MODE_PROMPT, type AgentMode } from './planMode';
+import { StopReport } from './stopReport';
 import { assistantMessage, prepareCall, runToolCalls } from './toolCalls';
 import { UsageTally } from './usage';
 import type { SessionUsage, UsageView } from '../../../shared/contract';
@@ -42,6 +44,19 @@ export interface AgentOptions {
   noModelHint?: string;
   /** The session's usage so far (a resumed session): its totals, and the meter as it was left. */
   usage?: { session?: SessionUsage; last?: UsageView };
+  /** Keeps a plan-mode answer as the session's Markdown artifact; returns its workspace-relative path. */
+  savePlan?: (correlationId: string, text: string) => Promise<string>;
+}
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  correlationId?: string;
+  /** `plan`: the permission layer refuses whatever may write; the answer is the plan. */
+  mode?: AgentMode;
+  /** The message as sent when it carries more than the prompt (attached files, images). */
+  content?: string | UserContentPart[];
+  /** Messages the person sent meanwhile with "send now": given to the model at the next tool boundary. */
+  steering?: { take(): string[] };
 }
 
 export interface RunResult {
@@ -51,6 +66,15 @@ export interface RunResult {
   text: string;
   turns: number;
   error?: { code: string; message: string };
+}
+
+interface LoopState {
+  turns: number;
+  text: string;
+  mode: AgentMode;
+  steering: RunOptions['steering'];
+  /** What was under way, for the words a stop ends with. */
+  stop: StopReport;
 }
 
 export const newCorrelationId = (): string => `req-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(4).toString('hex')}`;
@@ -80,13 +104,13 @@ export class Agent {
     return this.opts.toolContext.session.id;
   }
 
-  /** `content`: the message as sent when it carries more than the prompt (attached files, images). */
-  async run(prompt: string, opts: { signal?: AbortSignal; correlationId?: string; content?: string | UserContentPart[] } = {}): Promise<RunResult> {
+  async run(prompt: string, opts: RunOptions = {}): Promise<RunResult> {
     const correlationId = opts.correlationId ?? newCorrelationId();
     const signal = opts.signal ?? new AbortController().signal;
     const emit = (e: AgentEventBody) => this.events.emit({ ...e, correlation_id: correlationId, t: now() });
-    const state = { turns: 0, text: '' };
-    emit({ type: 'request_started', session_id: this.sessionId, prompt });
+    const mode = opts.mode ?? 'act';
+    const state: LoopState = { turns: 0, text: '', mode, steering: opts.steering, stop: new StopReport() };
+    emit({ type: 'request_started', session_id: this.sessionId, prompt, ...(mode === 'plan' ? { mode } : {}) });
     const request: ChatMessage = { role: 'user', content: opts.content ?? prompt };
     this.messages.push(request);
     const lastBefore = this.usage.last;
@@ -95,10 +119,13 @@ export class Agent {
     try {
       if (!this.opts.llm) throw new NoModelError(this.opts.noModelHint);
       await this.loop(this.opts.llm, request, correlationId, signal, emit, state);
+      if (mode === 'plan' && state.text.trim() && this.opts.savePlan) {
+        emit({ type: 'plan', path: await this.opts.savePlan(correlationId, state.text), text: state.text });
+      }
     } catch (err) {
       const aborted = signal.aborted || err instanceof AbortedError;
       status = aborted ? 'aborted' : err instanceof TurnLimitError ? 'turn_limit' : 'error';
-      error = aborted ? { code: 'ABORTED', message: 'Stopped by the user.' } : toWireError(err);
+      error = aborted ? { code: 'ABORTED', message: state.stop.describe() } : toWireError(err);
       if (!aborted && !(err instanceof LoupeError)) this.opts.toolContext.logger.error('agent.crashed', { correlation_id: correlationId, error: err });
       emit({ type: 'error', code: error.code as never, message: error.message });
     }
@@ -111,20 +138,24 @@ export class Agent {
     return this.opts.registry.list().map((t) => ({ name: t.name, description: t.description, parameters: this.opts.registry.inputSchema(t) }));
   }
 
-  private async loop(llm: LlmClient, request: ChatMessage, correlationId: string, signal: AbortSignal, emit: (e: AgentEventBody) => void, state: { turns: number; text: string }): Promise<void> {
+  private async loop(llm: LlmClient, request: ChatMessage, correlationId: string, signal: AbortSignal, emit: (e: AgentEventBody) => void, state: LoopState): Promise<void> {
     const source = this.opts.systemPrompt === undefined ? (this.opts.prompt ?? systemPromptSource({ root: this.opts.toolContext.root, registry: this.opts.registry })) : null;
     const [env, facts] = await Promise.all([source ? source.environment(signal) : null, llm.facts(signal, this.opts.contextTokens)]);
     this.contextTokens = facts.contextWindow;
     const tools = this.toolSpecs();
-    const ctx: ToolContext = { ...this.opts.toolContext, signal, correlationId };
+    // Plan mode is the permission layer's: the gate of this request refuses what may write.
+    const permissions = this.opts.toolContext.permissions.inMode(state.mode);
+    const ctx: ToolContext = { ...this.opts.toolContext, permissions, signal, correlationId };
     for (;;) {
       if (state.turns >= this.maxTurns) throw new TurnLimitError(state.turns);
       const system = await this.systemMessage(llm, source, env, emit);
       await this.compactIfNeeded(llm, system, tools, request, facts, signal, emit);
       state.turns++;
       emit({ type: 'turn_started', turn: state.turns });
-      const asked = conversationTokens([system, ...this.messages], tools);
-      const turn = await this.ask(llm, [system, ...this.messages], tools, signal, emit);
+      // Told, so it plans instead of trying; what it may do is still the gate's to decide.
+      const told = state.mode === 'plan' ? { ...system, content: `${system.content}\n\n${PLAN_MODE_PROMPT}` } : system;
+      const asked = conversationTokens([told, ...this.messages], tools);
+      const turn = await this.ask(llm, [told, ...this.messages], tools, signal, emit, state.stop);
       emit({ type: 'usage', usage: this.usage.call(turn.usage, { prompt: asked, completion: answerTokens(turn) }, facts) });
       this.countStale = false;
       emit({ type: 'turn_completed', turn: state.turns, finish_reason: turn.finishReason, tool_calls: turn.toolCalls.length });
@@ -134,8 +165,13 @@ export class Agent {
         if (turn.finishReason === 'length') throw new LoupeError('LLM_ERROR', 'The answer hit the model’s output limit and was cut. Ask it to continue, or raise the model’s max tokens.');
         return;
       }
-      await this.runTools(turn, correlationId, ctx, emit);
+      await this.runTools(turn, correlationId, ctx, emit, state.stop);
       if (signal.aborted) throw new AbortedError('The request');
+      // A tool boundary: what the person sent meanwhile reaches the model before its next turn.
+      for (const text of state.steering?.take() ?? []) {
+        this.messages.push({ role: 'user', content: text });
+        emit({ type: 'steer', text });
+      }
     }
   }
 
@@ -150,8 +186,9 @@ export class Agent {
     return { role: 'system', content: built.text };
   }
 
-  private async ask(llm: LlmClient, messages: ChatMessage[], tools: ChatToolSpec[], signal: AbortSignal, emit: (e: AgentEventBody) => void): Promise<AssistantTurn> {
+  private async ask(llm: LlmClient, messages: ChatMessage[], tools: ChatToolSpec[], signal: AbortSignal, emit: (e: AgentEventBody) => void, stop: StopReport): Promise<AssistantTurn> {
     let partial = '';
+    stop.streaming();
     try {
       return await llm.streamChat(
         { messages, tools, signal },
@@ -163,12 +200,14 @@ export class Agent {
           onReasoning: (text) => emit({ type: 'reasoning_delta', text }),
           onNotice: (text) => emit({ type: 'notice', text }),
           onToolCallStart: (c) => {
+            stop.callStreaming(c.name);
             const { title, effect } = this.opts.registry.facts(c.name);
             emit({ type: 'tool_call_streaming', call_id: c.id, tool: c.name, title, effect });
           },
           onToolCallArgs: (c) => emit({ type: 'tool_call_args', call_id: c.id, delta: c.delta }),
           onRetry: (r) => {
             partial = '';
+            stop.streaming();
             emit({ type: 'retry', attempt: r.attempt, delay_ms: r.delayMs, reason: r.reason });
           },
         },
@@ -176,18 +215,25 @@ export class Agent {
     } catch (err) {
       // Keep what the user already saw, so a resumed session reads the same.
       if (signal.aborted && partial) this.messages.push({ role: 'assistant', content: partial });
+      if (signal.aborted) stop.streamStopped(partial.length);
       throw err;
     }
   }
 
-  private async runTools(turn: AssistantTurn, correlationId: string, ctx: ToolContext, emit: (e: AgentEventBody) => void): Promise<void> {
+  private async runTools(turn: AssistantTurn, correlationId: string, ctx: ToolContext, emit: (e: AgentEventBody) => void, stop: StopReport): Promise<void> {
     const prepared = turn.toolCalls.map((c) => prepareCall(c, this.opts.registry, correlationId));
     const cap = toolOutputCap(this.contextTokens, prepared.length);
     const results = await runToolCalls(prepared, this.opts.registry, ctx, {
-      started: (p) => emit({ type: 'tool_call_started', call_id: p.call.id, tool: p.call.function.name, ...this.opts.registry.callFacts(p.call.function.name, p.args), args: p.args }),
+      started: (p) => {
+        const facts = this.opts.registry.callFacts(p.call.function.name, p.args);
+        stop.callStarted(p.call.id, `${p.call.function.name}${facts.summary ? ` ${facts.summary}` : ''}`, ctx.signal.aborted);
+        emit({ type: 'tool_call_started', call_id: p.call.id, tool: p.call.function.name, ...facts, args: p.args });
+      },
       output: (p, text) => emit({ type: 'tool_output', call_id: p.call.id, text }),
-      finished: (p, r, ms) =>
-        emit({ type: 'tool_call_finished', call_id: p.call.id, tool: p.call.function.name, ok: r.ok, output: r.output, ...(r.data ? { data: r.data } : {}), ...(r.error ? { error: r.error } : {}), duration_ms: ms }),
+      finished: (p, r, ms) => {
+        stop.callFinished(p.call.id, r, ctx.signal.aborted);
+        emit({ type: 'tool_call_finished', call_id: p.call.id, tool: p.call.function.name, ok: r.ok, output: r.output, ...(r.data ? { data: r.data } : {}), ...(r.error ? { error: r.error } : {}), duration_ms: ms });
+      },
     });
     // Every call gets its answer, in order, even when stopped: the conversation stays valid to resume.
     prepared.forEach((p, i) => this.messages.push({ role: 'tool', tool_call_id: p.call.id, content: truncateMiddle(results[i].output || (results[i].ok ? '(no output)' : 'Failed.'), cap) }));

@@ -6,7 +6,8 @@ import type { AssistantTurn, ChatMessage, ChatToolCall } from '../llm/types';
 import { isJsonObject } from '../llm/wire';
 import type { ToolOutputHook } from '../tools/bash';
 import { failure, type ToolRegistry } from '../tools/registry';
-import { runsConcurrently, type ToolContext, type ToolResult } from '../tools/types';
+import { runsConcurrently, type ToolContext, type ToolFacts, type ToolResult } from '../tools/types';
+import type { PermissionGate } from '../../services/permissions/permissionGate';
 
 export interface PreparedCall {
   call: ChatToolCall;
@@ -65,10 +66,21 @@ async function runOne(p: PreparedCall, registry: ToolRegistry, ctx: ToolContext,
     // The gate's questions name this call, so the approval card and the chat card meet by id.
     const permissions = ctx.permissions?.forCall({ call_id: p.call.id, correlation_id: ctx.correlationId ?? '' });
     const callCtx: ToolContext & ToolOutputHook = { ...ctx, ...(permissions ? { permissions } : {}), onToolOutput: (_tool, text) => hooks.output(p, text) };
-    result = await registry.call(p.call.function.name, p.args, callCtx);
+    const refused = modeRefusal(permissions, registry.facts(p.call.function.name));
+    result = refused ?? (await registry.call(p.call.function.name, p.args, callCtx));
   }
   hooks.finished(p, result, performance.now() - t0);
   return result;
+}
+
+/** The mode's answer to a call before it runs (plan mode refuses tools that say they write), from the tool's own facts. */
+function modeRefusal(gate: PermissionGate | undefined, facts: ToolFacts): ToolResult | null {
+  try {
+    gate?.authorizeAction({ name: facts.name, effect: facts.effect, asks: facts.permission });
+    return null;
+  } catch (err) {
+    return failure(err);
+  }
 }
 
 export async function runToolCalls(calls: PreparedCall[], registry: ToolRegistry, ctx: ToolContext, hooks: RunHooks): Promise<ToolResult[]> {

@@ -21,6 +21,11 @@ export interface AnalysedCommand {
   via?: string;
   /** A shell builtin that runs no program (`cd`, `exit`, `true`): needs no rule, its paths are still checked. */
   control?: true;
+  /**
+   * The words the program gets, braces expanded; null where bash decides the word when it runs
+   * (a variable, a glob that could match a file named like an option, xargs' input).
+   */
+  argv: (string | null)[];
 }
 
 export interface CommandAnalysis {
@@ -55,6 +60,9 @@ function braceWords(a: Arg): string[] {
   const words = expandBraces(a.word.pattern);
   return words && words.length > 1 ? words.map(unescape) : [a.value];
 }
+/** The words a program receives, as far as they are known before it runs. */
+const argvOf = (args: Arg[]): (string | null)[] => args.flatMap((a) => (a.hidden || a.glob || a.value === null ? [null] : braceWords(a)));
+
 /** An operand the command gets at run time (from xargs' input, find's matches). */
 const runtimeArg = (raw: string, why: string, hidden = false): Arg => ({ value: raw, raw, word: unknownWord(raw, why), ...(hidden ? { hidden: true as const } : {}) });
 
@@ -81,7 +89,7 @@ function visit(node: BashNode, w: Walk): void {
       onCommand(node, w);
       break;
     case 'function_definition':
-      push(w, { text: node.text.split('\n')[0], dynamic: `it defines the function ${node.childForFieldName('name')?.text ?? ''}, which can shadow any command` });
+      push(w, { text: node.text.split('\n')[0], dynamic: `it defines the function ${node.childForFieldName('name')?.text ?? ''}, which can shadow any command`, argv: [null] });
       break;
     case 'variable_assignment':
       if (node.parent?.type !== 'command') checkAssignment(node, w);
@@ -89,7 +97,7 @@ function visit(node: BashNode, w: Walk): void {
     case 'for_statement': {
       // `for PATH in /tmp/evil; do git status; done` assigns as surely as PATH=… does.
       const risky = riskyAssignment(node.childForFieldName('variable')?.text ?? '');
-      if (risky) push(w, { text: node.text.split('\n')[0], dynamic: `it ${risky}` });
+      if (risky) push(w, { text: node.text.split('\n')[0], dynamic: `it ${risky}`, argv: [null] });
       break;
     }
     case 'file_redirect':
@@ -106,7 +114,7 @@ function push(w: Walk, c: AnalysedCommand): void {
 function checkAssignment(node: BashNode, w: Walk): void {
   const name = node.childForFieldName('name')?.text ?? '';
   const risky = riskyAssignment(name);
-  if (risky) push(w, { text: node.text, dynamic: `it ${risky}` });
+  if (risky) push(w, { text: node.text, dynamic: `it ${risky}`, argv: [null] });
 }
 
 function onRedirect(node: BashNode, w: Walk): void {
@@ -217,8 +225,9 @@ function onCommand(node: BashNode, w: Walk): void {
 
 /** Applies wrappers, special forms and path extraction to one command's words. */
 function runArgs(input: Arg[], dynamicIn: string | null, w: Walk): void {
-  const { args, dynamic: wrapDynamic, chdir } = unwrap(input);
+  const { args, dynamic: wrapDynamic, chdir, writes } = unwrap(input);
   for (const c of chdir) w.out.cds.push(c.word ?? literalWord(c.value ?? c.raw));
+  for (const f of writes) w.out.paths.push({ word: f.word ?? literalWord(f.value ?? f.raw), raw: f.raw, by: 'time -o', write: true });
   let dynamic = dynamicIn ?? wrapDynamic;
   const name = args[0]?.value ?? null;
   const base = name === null ? null : path.basename(name);
@@ -240,7 +249,7 @@ function runArgs(input: Arg[], dynamicIn: string | null, w: Walk): void {
       return nested(script, `${base} -c`, w);
     }
   }
-  const command: AnalysedCommand = { text: textOf(args), dynamic };
+  const command: AnalysedCommand = { text: textOf(args), dynamic, argv: argvOf(args) };
   if (base !== null && CONTROL.has(base) && !dynamic) command.control = true;
   if (base === 'cd' || base === 'pushd') w.out.cds.push(cdTarget(args));
   if (base === 'git') gitChdir(args, w);
@@ -313,7 +322,7 @@ function readsStdin(args: Arg[]): boolean {
 
 function nested(script: string, via: string, w: Walk): void {
   if (w.depth >= MAX_DEPTH) {
-    push(w, { text: script, dynamic: `${via} is nested too deeply to follow` });
+    push(w, { text: script, dynamic: `${via} is nested too deeply to follow`, argv: [null] });
     return;
   }
   const inner: Walk = { ...w, depth: w.depth + 1, via };

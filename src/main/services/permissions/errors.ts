@@ -3,8 +3,8 @@ import { describeProblem, type ConfigProblem } from '../config/validate';
 
 export { describeProblem };
 
-/** Who said no: a rule, the built-in default, the person, or nobody being there to ask. */
-export type DeniedBy = 'rule' | 'default' | 'user' | 'unattended';
+/** Who said no: a rule, the built-in default, the person, nobody being there to ask, or the mode (plan mode only reads). */
+export type DeniedBy = 'rule' | 'default' | 'user' | 'unattended' | 'mode';
 
 export class PermissionDeniedError extends LoupeError {
   constructor(message: string, details: { denied_by: DeniedBy; message?: string; rule?: string } = { denied_by: 'default' }) {

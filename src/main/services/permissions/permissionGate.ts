@@ -8,7 +8,9 @@ import type { SandboxGrant } from '../sandbox/types';
 import type { NetworkGuard, HostDecision as ProxyDecision, HostQuery } from '../sandbox/net/types';
 import type { NetworkLogEntry } from '../../../shared/contract';
 import type { PermissionEngine, PermissionQuery } from './ruleEngine';
-import { describeRule, type Decision, type PermissionAction, type PermissionRule } from './types';
+import { describeRule, type Decision, type PermissionAction, type PermissionMode, type PermissionRule } from './types';
+import { modeRefusal, planCommandRefusal, type ActionFacts } from './planMode';
+import type { ReadOnlyVerdict } from './readOnly';
 
 export interface AuthorizeInput {
   query: PermissionQuery;
@@ -66,11 +68,28 @@ export class PermissionGate {
     private readonly queue: ApprovalQueue,
     private readonly opts: GateOptions,
     private readonly call?: CallRef,
+    /** `plan`: only what reads is allowed (docs/architecture.md, "Plan mode"). */
+    readonly mode: PermissionMode = 'act',
   ) {}
 
   /** The same gate, its questions naming one tool call. */
   forCall(call: CallRef): PermissionGate {
-    return new PermissionGate(this.engine, this.queue, this.opts, call);
+    return new PermissionGate(this.engine, this.queue, this.opts, call, this.mode);
+  }
+
+  /** The same gate in another mode: a request in plan mode gets one whose writes are refused. */
+  inMode(mode: PermissionMode): PermissionGate {
+    return mode === this.mode ? this : new PermissionGate(this.engine, this.queue, this.opts, this.call, mode);
+  }
+
+  /**
+   * Before any tool runs: in plan mode, an action whose facts say it writes, or runs something
+   * other than a command this gate then judges, is refused here, whatever it is and wherever it
+   * comes from. Resolves when it may go on to its own questions.
+   */
+  authorizeAction(facts: ActionFacts): void {
+    const refusal = modeRefusal(this.mode, facts);
+    if (refusal) throw new PermissionDeniedError(refusal, { denied_by: 'mode' });
   }
 
   /** The project config as it applies now (without its grants while the folder is untrusted). */
@@ -79,6 +98,7 @@ export class PermissionGate {
   }
 
   async authorize(input: AuthorizeInput): Promise<Authorized> {
+    const readOnly = this.mode === 'plan' ? await this.planCheck(input) : null;
     const decision = await this.engine.decide(input.query);
     if (decision.action === 'deny') {
       const by = decision.rule ? `the rule ${describeRule(decision.rule)}` : 'the default';
@@ -89,8 +109,15 @@ export class PermissionGate {
     }
     const q = input.query;
     const plan = q.kind === 'bash' || q.kind === 'test' ? await this.engine.sandboxPlan(q.command) : null;
+    if (plan && readOnly) {
+      // Plan mode: the command was found read-only, and the sandbox holds the workspace read-only
+      // too; nothing (a rule, the model's sandbox: false) takes it out of the sandbox below.
+      if (readOnly.sandboxOnly && !plan.active) throw new PermissionDeniedError(planCommandRefusal(readOnly.command, `${readOnly.sandboxOnly}, and no OS sandbox holds the workspace read-only here`), { denied_by: 'mode' });
+      plan.grant = { ...plan.grant, readOnly: true };
+    }
     // Off or unavailable: exactly the questions of a Loupe without a sandbox (the settings say why).
     if (!plan?.active) return this.ask(input, decision, null, undefined);
+    if (readOnly) return this.inSandbox(input, decision, plan.grant);
     if (outsideByRule(decision)) return { decision: { ...decision, reason: `${decision.reason}; the rule says "sandbox": false, so it runs outside the sandbox` }, by: 'rule', sandbox: null };
     if (input.outsideSandbox) {
       // The model's retry after SANDBOX_BLOCKED: only a person lifts the sandbox, and an "always"
@@ -99,11 +126,27 @@ export class PermissionGate {
       const outside = { ...decision, action: 'ask' as const, always, reason: `runs OUTSIDE the sandbox (full access to files and network): ${decision.reason}` };
       return this.ask({ ...input, alreadyApproved: false }, outside, null, false);
     }
-    const sandboxed = { ...decision, reason: `${decision.reason}; ${describeGrant(plan.grant)}` };
-    if (decision.action === 'allow') return { decision: sandboxed, by: 'rule', sandbox: plan.grant };
-    if (containedBySandbox(decision)) return { decision: sandboxed, by: 'sandbox', sandbox: plan.grant };
-    return this.ask(input, sandboxed, plan.grant, true);
+    return this.inSandbox(input, decision, plan.grant);
   }
+
+  private inSandbox(input: AuthorizeInput, decision: Decision, grant: SandboxGrant): Promise<Authorized> | Authorized {
+    const sandboxed = { ...decision, reason: `${decision.reason}; ${describeGrant(grant)}` };
+    if (decision.action === 'allow') return { decision: sandboxed, by: 'rule', sandbox: grant };
+    if (containedBySandbox(decision)) return { decision: sandboxed, by: 'sandbox', sandbox: grant };
+    return this.ask({ ...input, outsideSandbox: false }, sandboxed, grant, true);
+  }
+
+  /** Plan mode refuses every edit, and every command the analysis does not find read-only; a command's verdict is returned. */
+  private async planCheck(input: AuthorizeInput): Promise<(Extract<ReadOnlyVerdict, { readOnly: true }> & { command: string }) | null> {
+    const q = input.query;
+    if (q.kind === 'edit') throw new PermissionDeniedError(modeRefusal('plan', { name: input.tool, effect: 'write', asks: 'edit' })!, { denied_by: 'mode' });
+    if (q.kind !== 'bash' && q.kind !== 'test') return null;
+    const verdict = await this.engine.readOnly(q.command);
+    if (!verdict.readOnly) throw new PermissionDeniedError(planCommandRefusal(q.command, verdict.why), { denied_by: 'mode' });
+    return { ...verdict, command: q.command };
+  }
+
+
 
   private async ask(input: AuthorizeInput, decision: Decision, grant: SandboxGrant | null, sandboxed: boolean | undefined): Promise<Authorized> {
     if (decision.action === 'allow') return { decision, by: 'rule', sandbox: grant };

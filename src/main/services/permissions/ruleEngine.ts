@@ -10,6 +10,7 @@ import { judgePaths, mayMatchUnder } from './pathDecisions';
 import { coversPath, expandHome, matchCommand, matchPath, matchUrl, pathCoverer, pathMatcher } from './patterns';
 import type { SandboxAvailability } from '../sandbox/types';
 import { planSandbox, type SandboxPlan } from './sandboxPlan';
+import { readOnlyVerdict, type ReadOnlyVerdict } from './readOnly';
 import { decideHost, type HostDecision, type HostTarget } from './hostRules';
 import type { EditsMode, ProjectRules } from './projectConfig';
 import { describeRule, type Decision, type PermissionAction, type PermissionKind, type PermissionRule, type SourcedRule } from './types';
@@ -88,6 +89,11 @@ export class PermissionEngine {
     const availability = (await this.opts.sandbox?.()) ?? { available: false, kind: null, reason: 'no sandbox probe was given', install: null };
     const parts = (await analyseCommand(command)).commands.filter((c) => !c.control).map((c) => c.text);
     return planSandbox(this.sandboxMode(project), availability, parts, rules);
+  }
+
+  /** Whether the command line only reads (plan mode runs nothing else). */
+  async readOnly(command: string): Promise<ReadOnlyVerdict> {
+    return readOnlyVerdict(await analyseCommand(command));
   }
 
   /** Whether a sandboxed command with a network grant may reach this host through its proxy. */

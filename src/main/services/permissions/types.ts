@@ -5,6 +5,8 @@ export const PERMISSION_KINDS = ['read', 'edit', 'bash', 'webfetch', 'external_d
 export type PermissionKind = (typeof PERMISSION_KINDS)[number];
 export const PERMISSION_ACTIONS = ['allow', 'ask', 'deny'] as const;
 export type PermissionAction = (typeof PERMISSION_ACTIONS)[number];
+/** `act`: the rules decide; `plan`: only what reads is allowed, whatever the rules say. */
+export type PermissionMode = 'act' | 'plan';
 
 export interface PermissionRule {
   kind: PermissionKind;

@@ -21,11 +21,6 @@ export interface SandboxPolicy {
    * resolve, for tests). Absent: no proxy, so no network, whatever the grant says.
    */
   network?: { guard: NetworkGuard; lookup?: LookupAll };
-  /**
-   * The workspace stays read-only too: for a program that only reads the repository (a language
-   * server), so the private temp folder is its only writable place.
-   */
-  readOnlyWorkspace?: boolean;
 }
 
 function kindOf(p: string): 'dir' | 'file' | null {
@@ -99,15 +94,15 @@ export function bwrapArgs(policy: SandboxPolicy, tmpDir: string, cwd: string, ne
   // The command's private temp folder (TMPDIR, set by the runner) at its host path: /tmp around it stays
   // read-only, so a write to /tmp/x is refused (and reported), not kept in a throwaway copy.
   a.push('--bind', real(tmpDir), real(tmpDir));
-  if (!policy.readOnlyWorkspace) {
-    a.push('--bind', root, root);
-    const { gitDir, commonDir } = gitDirs(root);
-    // A worktree's git data lives outside it; git add and commit need it writable.
-    for (const dir of new Set([commonDir, gitDir])) {
-      if (dir && kindOf(dir) === 'dir' && !real(dir).startsWith(root + path.sep)) a.push('--bind', real(dir), real(dir));
-    }
-    for (const p of protectedPaths(root)) a.push('--ro-bind', real(p), real(p));
+  // Plan mode's commands and language servers only read: the workspace and its git data stay as they are.
+  const bind = policy.grant.readOnly ? '--ro-bind' : '--bind';
+  a.push(bind, root, root);
+  const { gitDir, commonDir } = gitDirs(root);
+  // A worktree's git data lives outside it; git add and commit need it writable.
+  for (const dir of new Set([commonDir, gitDir])) {
+    if (dir && kindOf(dir) === 'dir' && !real(dir).startsWith(root + path.sep)) a.push(bind, real(dir), real(dir));
   }
+  for (const p of protectedPaths(root)) a.push('--ro-bind', real(p), real(p));
   const hide = [...credentialPaths(policy.home ?? process.env.HOME ?? '/nonexistent'), ...(policy.hide ?? [])];
   for (const p of new Set(hide.map(real))) {
     const k = kindOf(p);

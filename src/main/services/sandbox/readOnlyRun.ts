@@ -7,5 +7,5 @@ import type { SandboxPolicy } from './bwrapPolicy';
 
 /** The policy: nothing of the workspace writable, no network. */
 export function readOnlyPolicy(root: string, hide: readonly string[] = []): SandboxPolicy {
-  return { root, grant: { network: false, networkRule: null }, hide, readOnlyWorkspace: true };
+  return { root, grant: { network: false, networkRule: null, readOnly: true }, hide };
 }

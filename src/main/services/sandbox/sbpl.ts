@@ -16,8 +16,8 @@ export function sbplString(s: string): string {
 export function sandboxExecProfile(policy: SandboxPolicy, tmpDir: string, proxyPort = 0): string {
   const { dotGit, gitDir, commonDir } = gitDirs(policy.root);
   const writable = [tmpDir, '/dev/null', '/dev/tty', '/dev/dtracehelper'];
-  if (!policy.readOnlyWorkspace) writable.push(policy.root);
-  if (!policy.readOnlyWorkspace) for (const d of new Set([gitDir, commonDir])) if (d) writable.push(d);
+  // Plan mode's commands and language servers only read: the workspace and its git data stay as they are.
+  if (!policy.grant.readOnly) writable.push(policy.root, ...new Set([gitDir, commonDir].filter((d): d is string => !!d)));
   const readOnly = [path.join(policy.root, '.loupe')];
   if (dotGit && dotGit !== gitDir) readOnly.push(dotGit);
   for (const d of new Set([gitDir, commonDir])) if (d) readOnly.push(path.join(d, 'config'), path.join(d, 'hooks'), path.join(d, 'info'));

@@ -17,4 +17,6 @@ export interface SandboxGrant {
   network: boolean;
   /** Why the network is open: the network rule that matched; null when closed. */
   networkRule: string | null;
+  /** The workspace too is read-only inside (plan mode, language servers): nothing but the private temp folder is writable. */
+  readOnly?: boolean;
 }

@@ -6,13 +6,17 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { InvalidArgumentError } from '../../errors';
 import { readInside } from '../files/safeOpen';
-import { readdirInside, unlinkInside, writeAtomicInside } from '../files/safeWrite';
+import { readdirInside, removeTreeInside, unlinkInside, writeAtomicInside } from '../files/safeWrite';
 
 export interface SessionRequest {
   correlation_id: string;
   prompt: string;
   started_at: string;
   status?: string;
+  /** `plan`: a plan-mode request (its answer is the plan). */
+  mode?: string;
+  /** Where its prompt sits in the messages (kept through compaction), so an edit can fork there. */
+  message_index?: number;
 }
 
 export interface SessionRecord<M = unknown> {
@@ -33,7 +37,11 @@ export interface SessionSummary {
 }
 
 const ID_RE = /^ses-[A-Za-z0-9_-]{1,64}$/;
+/** A request's correlation id as a file name: nothing that could leave the folder. */
+const REQUEST_RE = /^[A-Za-z0-9_-]{1,80}$/;
 export const SESSIONS_REL = '.loupe/sessions';
+/** A session's plans (plan-mode answers), one Markdown file per request: `<session>/<request>.md`. */
+export const PLANS_REL = '.loupe/plans';
 
 export const newSessionId = (): string => `ses-${randomBytes(6).toString('hex')}`;
 
@@ -128,5 +136,24 @@ export class SessionStore {
     await (this.chains.get(id) ?? Promise.resolve()).catch(() => undefined);
     if (!(await unlinkInside(this.root, file))) throw new SessionNotFoundError(id);
     this.chains.delete(id);
+    await removeTreeInside(this.root, path.join(this.root, PLANS_REL, id)).catch(() => undefined);
+  }
+
+  private planFile(sessionId: string, requestId: string): string {
+    if (!REQUEST_RE.test(requestId)) throw new InvalidArgumentError(`Not a request id: ${JSON.stringify(requestId)}.`);
+    return path.join(this.root, PLANS_REL, checkId(sessionId), `${requestId}.md`);
+  }
+
+  /** Keeps a plan as a Markdown artifact of the session; returns its workspace-relative path. */
+  async savePlan(sessionId: string, requestId: string, text: string): Promise<string> {
+    const file = this.planFile(sessionId, requestId);
+    await writeAtomicInside(this.root, file, text.endsWith('\n') ? text : `${text}\n`, { mode: 0o600, mkdirs: true, dirMode: 0o700 });
+    return path.relative(this.root, file).split(path.sep).join('/');
+  }
+
+  /** A plan saved by savePlan, or null when there is none. */
+  async readPlan(sessionId: string, requestId: string): Promise<string | null> {
+    const read = await readInside(this.root, this.planFile(sessionId, requestId));
+    return read ? read.buf.toString('utf8') : null;
   }
 }
