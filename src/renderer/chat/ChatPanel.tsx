@@ -4,7 +4,7 @@ import { ApprovalQueue } from '../approvals/ApprovalQueue';
 import { SettingsDialog } from '../settings/SettingsDialog';
 import { useApp, type ChatItem } from '../store';
 import { InstructionChips } from './InstructionChips';
-import { Markdown } from './Markdown';
+import { Markdown, usePreloadMarkdown } from './LazyMarkdown';
 import { SessionBar } from './SessionBar';
 import { ToolCard } from './ToolCard';
 import { UserMessage } from './UserMessage';
@@ -177,6 +177,7 @@ function EmptyHints() {
 
 export function ChatPanel() {
   const items = useApp((s) => s.chatItems);
+  usePreloadMarkdown();
   const { listRef, atBottom, toLatest } = useFollowLatest(items);
   return (
     <div className="chat-panel" data-testid="chat">
