@@ -1,7 +1,7 @@
 // Whatever a repository calls its drivers, Loupe's git calls neutralise them: generated driver
 // names (with `=`, dots, dashes, unicode…) for filters, textconv and diff commands, defined in
 // the repository's config, applied by .gitattributes, each a program that leaves a marker.
-import { chmod, mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -34,10 +34,12 @@ beforeAll(async () => {
   const trap = path.join(dir, 'trap.sh');
   await writeFile(trap, `#!/bin/sh\ntouch "${marks}/$(date +%s%N)"\n[ $# -eq 0 ] && exec cat\nexit 0\n`);
   await chmod(trap, 0o755);
-  for (const n of unique) {
-    for (const key of ['clean', 'smudge', 'process', 'textconv', 'command']) git(root, 'config', `${key === 'textconv' || key === 'command' ? 'diff' : 'filter'}.${n}.${key}`, trap);
-    git(root, 'config', `filter.${n}.required`, 'true');
-  }
+  // One write of the config, not 240 `git config` runs: a busy machine spent the hook's time on them.
+  const sections = unique.map((n) => `[filter "${n}"]\n\tclean = ${trap}\n\tsmudge = ${trap}\n\tprocess = ${trap}\n\trequired = true\n[diff "${n}"]\n\ttextconv = ${trap}\n\tcommand = ${trap}\n`);
+  await appendFile(path.join(root, '.git', 'config'), sections.join(''));
+  // git reads every name back as the driver it is (the control for the test below).
+  const read = git(root, 'config', '--get-regexp', '^filter\\..*\\.clean$').trim().split('\n');
+  expect(read.sort()).toEqual(unique.map((n) => `filter.${n}.clean ${trap}`).sort());
   const later = new Date(Date.now() + 3600_000);
   for (let i = 0; i < unique.length; i++) {
     await writeFile(path.join(root, `f${i}.txt`), `file ${i}, changed\n`);

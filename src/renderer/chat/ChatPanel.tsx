@@ -9,7 +9,7 @@ import { ConnectModel } from './ConnectModel';
 import { attachDropped, attachPasted } from './composerFiles';
 import { InstructionChips } from './InstructionChips';
 import { useMentions } from './MentionPicker';
-import { Markdown } from './Markdown';
+import { Markdown, usePreloadMarkdown } from './LazyMarkdown';
 import { ModeSwitch } from './ModeSwitch';
 import { PlanCard } from './PlanCard';
 import { QueuedMessages } from './QueuedMessages';
@@ -188,6 +188,7 @@ function EmptyHints() {
 
 export function ChatPanel() {
   const items = useApp((s) => s.chatItems);
+  usePreloadMarkdown();
   const { listRef, atBottom, toLatest } = useFollowLatest(items);
   return (
     <div className="chat-panel" data-testid="chat">

@@ -115,3 +115,5 @@ export const Markdown = memo(function Markdown({ text, streaming = false }: { te
     </div>
   );
 });
+
+export default Markdown;

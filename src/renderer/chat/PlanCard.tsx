@@ -1,5 +1,5 @@
 import { useApp, type ChatItem } from '../store';
-import { Markdown } from './Markdown';
+import { Markdown } from './LazyMarkdown';
 
 /** A plan-mode answer, kept as the session's Markdown file: "Execute plan" runs it in act mode. */
 export function PlanCard({ item }: { item: Extract<ChatItem, { kind: 'plan' }> }) {
