@@ -19,6 +19,7 @@ import { processListTool } from './processList';
 import { processOutputTool } from './processOutput';
 import { processKillTool } from './processKill';
 import { processWaitTool } from './processWait';
+import { portableSchema } from './portableSchema';
 
 export function failure(err: unknown): ToolResult {
   const e = toWireError(err);
@@ -60,9 +61,9 @@ export class ToolRegistry {
     return this.tools.get(name);
   }
 
-  /** JSON Schema of a tool's arguments, as MCP and the chat API want it. */
+  /** JSON Schema of a tool's arguments, as MCP and the chat API want it: the portable subset (portableSchema.ts). */
   inputSchema(tool: Tool): Record<string, unknown> {
-    return jsonSchema(tool.schema, 'input');
+    return portableSchema(tool.jsonSchema ?? jsonSchema(tool.schema, 'input'), { root: true });
   }
 
   /**
@@ -70,7 +71,7 @@ export class ToolRegistry {
    * what MCP clients validate structuredContent with (a tuple in 2020-12 terms fails there).
    */
   outputSchema(tool: Tool): Record<string, unknown> {
-    return jsonSchema(resultSchema(tool.outputSchema), 'output', 'draft-7');
+    return portableSchema(jsonSchema(resultSchema(tool.outputSchema), 'output', 'draft-7'));
   }
 
   /** The tool's facts for a name the model used; a stand-in for a name it made up. */
