@@ -250,12 +250,15 @@ export interface ChatSessionView {
 /** `review`: edits are written, then reviewed; `ask`: each edit waits for approval first. */
 export type EditsModeName = 'review' | 'ask';
 
-export type PermissionKindName = 'read' | 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'test' | 'network';
+export type PermissionKindName = 'read' | 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'test' | 'network' | 'mcp';
+
+/** A permission kind, or a question that is not a rule: starting a repository's MCP server, a server's own question. */
+export type ApprovalKindName = PermissionKindName | 'mcp-server' | 'elicitation';
 
 /** A question from the permission engine waiting for the person. */
 export interface ApprovalRequestView {
   id: string;
-  kind: PermissionKindName;
+  kind: ApprovalKindName;
   tool: string;
   summary: string;
   reason: string;
@@ -267,6 +270,8 @@ export interface ApprovalRequestView {
   sandboxed?: boolean;
   /** For edits: the proposed change as a unified diff. */
   diff?: string;
+  /** More to read before answering: an MCP call's arguments as formatted JSON, a server's whole configuration. */
+  details?: string;
   /** For edits: both sides whole, for a diff editor (null: the file does not exist on that side). */
   edit?: { path: string; before: string | null; after: string | null; language: string };
   /** The tool call that asked (the chat card with this id waits on it); absent outside a chat. */
@@ -277,8 +282,9 @@ export interface ApprovalRequestView {
 }
 
 /**
- * Whether the open folder's `.loupe/config.json` may grant anything: it arrives with a clone, so
- * its allow rules and test commands apply only once the person trusts these exact bytes.
+ * Whether the open folder's `.loupe/config.json` and `.mcp.json` may grant anything: they arrive
+ * with a clone, so their allow rules, test commands and MCP servers apply only once the person
+ * trusts these exact bytes.
  */
 export interface TrustView {
   root: string;
@@ -292,6 +298,8 @@ export interface TrustView {
   /** What trusting it would turn on. */
   allow: { kind: PermissionKindName; pattern: string }[];
   tests: { language: string; command: string }[];
+  /** MCP servers from `.loupe/config.json` or `.mcp.json` (each still asks before it first starts): the command line or URL. */
+  mcp_servers: { name: string; file: string; target: string }[];
 }
 
 export interface LlmSettingsView {

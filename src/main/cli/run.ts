@@ -52,6 +52,8 @@ async function askOnTerminal(req: ApprovalRequest, signal: AbortSignal): Promise
     process.stderr.write(`\n? ${req.tool} wants to ${req.kind === 'edit' ? '' : 'run: '}${req.summary}\n  ${req.reason} (${why})\n`);
     // An edit in "ask" mode: the change itself, so the answer is about what will be written.
     if (req.diff) process.stderr.write(`${req.diff.replace(/^/gm, '  | ')}\n`);
+    // An MCP call's arguments, a server's whole configuration.
+    if (req.details) process.stderr.write(`${req.details.replace(/^/gm, '  | ')}\n`);
     for (;;) {
       const a = (await rl.question(`  Allow [o]nce,${always} or [d]eny? `, { signal })).trim();
       if (/^o(nce)?$/i.test(a) || /^y(es)?$/i.test(a)) return { answer: 'once' };

@@ -249,7 +249,10 @@ export class AgentHost {
     // A card for running outside the sandbox saves rules that say so, edited or not.
     // A network card's rule keeps its host: an edited command pattern must not open every host.
     const hosts = req.always[0]?.hosts;
-    await w.project.addRules(patterns.map((pattern) => ({ kind: req.kind, pattern, action: 'allow' as const, ...(req.sandboxed === false ? { sandbox: false } : {}), ...(hosts ? { hosts } : {}) })));
+    const kind = req.kind;
+    // Starting a server and a server's own question are no rules: their "always" is the answer itself.
+    if (kind === 'mcp-server' || kind === 'elicitation') return { answered: w.queue.answer(p.id, { answer: 'always' }) };
+    await w.project.addRules(patterns.map((pattern) => ({ kind, pattern, action: 'allow' as const, ...(req.sandboxed === false ? { sandbox: false } : {}), ...(hosts ? { hosts } : {}) })));
     return { answered: w.queue.answer(p.id, { answer: 'once' }) };
   }
 

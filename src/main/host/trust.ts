@@ -21,6 +21,7 @@ export class TrustHost {
       declined: s.digest !== null && this.declined.get(s.root) === s.digest,
       allow: s.grants.allow.map((r) => ({ kind: r.kind, pattern: r.pattern })),
       tests: s.grants.tests.map((t) => ({ ...t })),
+      mcp_servers: s.grants.mcp.map((m) => ({ ...m })),
     };
   }
 

@@ -22,6 +22,9 @@ const KIND_LABEL: Record<ApprovalRequestView['kind'], string> = {
   external_directory: 'Outside the workspace',
   test: 'Run tests',
   network: 'Network',
+  mcp: 'MCP tool',
+  'mcp-server': 'Start an MCP server',
+  elicitation: 'A server asks',
 };
 
 function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus: boolean }) {
@@ -75,6 +78,11 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       <div className="approval-why" data-testid="approval-why">
         {req.reason}. <span className="muted">{why}</span>
       </div>
+      {req.details && (
+        <pre className="approval-diff" data-testid="approval-details">
+          {req.details}
+        </pre>
+      )}
       {req.edit ? <ProposedEditDiff req={req} /> : req.diff && <pre className="approval-diff">{req.diff}</pre>}
       {editing && (
         <div className="approval-always">

@@ -12,6 +12,7 @@ import { InvalidArgumentError } from '../../errors';
 import { ProblemReporter, checkText, describeProblem, type ConfigProblem } from '../config/validate';
 import { PermissionRuleSchema, type PermissionRule } from '../permissions/types';
 import { ProcessLimitsSchema } from '../config/loupeConfig';
+import { McpServersSchema, declaredServers, type McpServerDecl } from '../config/mcpServers';
 import { writeJsonAtomic } from './atomicJson';
 
 const TrustSchema = z.object({ config_sha256: z.string().regex(/^[0-9a-f]{64}$/), trusted_at: z.string().optional() });
@@ -25,6 +26,12 @@ export const SettingsSchema = z.object({
   limits: ProcessLimitsSchema.optional(),
   /** Realpath of a workspace → the sha256 of the `.loupe/config.json` bytes the person trusted. */
   trusted_folders: z.record(z.string(), TrustSchema).optional(),
+  /** The person's own MCP servers, for every workspace: they start without asking. */
+  mcpServers: McpServersSchema.optional(),
+  /** Realpath of a workspace → a repository's server name → the digest of the configuration the person approved starting. */
+  mcp_servers_approved: z.record(z.string(), z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/))).optional(),
+  /** Realpath of a workspace → the servers the person disabled there. */
+  mcp_servers_disabled: z.record(z.string(), z.array(z.string())).optional(),
   llm: z
     .object({
       base_url: z.string().regex(/^https?:\/\//i, 'must start with http:// or https://').optional(),
@@ -46,9 +53,21 @@ export const SETTINGS_FILE = 'settings.json';
 
 type ProcessLimitsSection = NonNullable<z.output<typeof SettingsSchema>['limits']>;
 
-type Loaded = { key: string; rules: PermissionRule[]; sandbox?: 'auto' | 'off'; limits?: ProcessLimitsSection; trusted: Record<string, string>; llm: LlmSection; problems: ConfigProblem[] };
+type McpState = { approved: Record<string, Record<string, string>>; disabled: Record<string, string[]> };
 
-const EMPTY: Loaded = { key: '', rules: [], trusted: {}, llm: {}, problems: [] };
+type Loaded = {
+  key: string;
+  rules: PermissionRule[];
+  sandbox?: 'auto' | 'off';
+  limits?: ProcessLimitsSection;
+  trusted: Record<string, string>;
+  llm: LlmSection;
+  mcpServers: McpServerDecl[];
+  mcp: McpState;
+  problems: ConfigProblem[];
+};
+
+const EMPTY: Loaded = { key: '', rules: [], trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, problems: [] };
 
 export interface UserSettingsOptions {
   /** Told each problem of the file once (a bad or unknown key: where, and what is wrong). */
@@ -77,6 +96,35 @@ export class UserSettings {
 
   /** The user's limits for background processes; {} when unset. */
   processLimits = (): ProcessLimitsSection => this.load().limits ?? {};
+
+  /** The person's own MCP servers (`mcpServers`), each valid one. */
+  mcpServers = (): McpServerDecl[] => this.load().mcpServers;
+
+  /** The configuration digest the person approved for a repository's server in this folder, or null. */
+  mcpApproval(root: string, name: string): string | null {
+    return this.load().mcp.approved[root]?.[name] ?? null;
+  }
+
+  /** Remembers that the person lets `root`'s server `name` start with the configuration `digest`. */
+  approveMcpServer(root: string, name: string, digest: string): Promise<void> {
+    return this.update((doc) => {
+      const all = objectAt(doc, 'mcp_servers_approved');
+      return { ...doc, mcp_servers_approved: { ...all, [root]: { ...objectAt(all, root), [name]: digest } } };
+    });
+  }
+
+  /** The servers the person disabled in this folder. */
+  mcpDisabled(root: string): string[] {
+    return this.load().mcp.disabled[root] ?? [];
+  }
+
+  setMcpDisabled(root: string, name: string, disabled: boolean): Promise<void> {
+    return this.update((doc) => {
+      const all = objectAt(doc, 'mcp_servers_disabled');
+      const list = Array.isArray(all[root]) ? (all[root] as unknown[]).filter((n): n is string => typeof n === 'string' && n !== name) : [];
+      return { ...doc, mcp_servers_disabled: { ...all, [root]: disabled ? [...list, name] : list } };
+    });
+  }
 
   /** The model settings as saved; fields that fail the schema are left out. */
   llm(): LlmSection {
@@ -148,10 +196,30 @@ export class UserSettings {
       this.reporter.found(problems);
       return { ...EMPTY, problems };
     }
-    const { value, problems } = checkText(text, SettingsSchema, this.file);
+    const checked = checkText(text, SettingsSchema, this.file);
+    const { value } = checked;
+    const servers = declaredServers(value.mcpServers, 'user', this.file, text);
+    const problems = [...checked.problems, ...servers.problems];
     const trusted = Object.fromEntries(Object.entries(value.trusted_folders ?? {}).map(([root, t]) => [root, t.config_sha256]));
-    this.cache = { key, rules: value.permissions ?? [], ...(value.sandbox ? { sandbox: value.sandbox } : {}), ...(value.limits ? { limits: value.limits } : {}), trusted, llm: value.llm ?? {}, problems };
+    const mcp = { approved: value.mcp_servers_approved ?? {}, disabled: value.mcp_servers_disabled ?? {} };
+    this.cache = {
+      key,
+      rules: value.permissions ?? [],
+      ...(value.sandbox ? { sandbox: value.sandbox } : {}),
+      ...(value.limits ? { limits: value.limits } : {}),
+      trusted,
+      llm: value.llm ?? {},
+      mcpServers: servers.servers,
+      mcp,
+      problems,
+    };
     this.reporter.found(problems);
     return this.cache;
   }
+}
+
+/** `doc[key]` when it is an object, else a fresh one: a hand-edited file may hold anything there. */
+function objectAt(doc: Record<string, unknown>, key: string): Record<string, unknown> {
+  const v = doc[key];
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
