@@ -407,6 +407,33 @@ export interface ProcessLogView {
   to: number;
 }
 
+/** One MCP server of the open folder, as the settings and `loupe run` show it. */
+export interface McpServerView {
+  name: string;
+  /** The person's own (their settings) or the repository's (`.loupe/config.json`, `.mcp.json`). */
+  source: 'user' | 'project';
+  /** The file it is configured in. */
+  file: string;
+  transport: 'stdio' | 'http' | 'sse';
+  /** The command line or URL. */
+  target: string;
+  /** pending: waits for the person (approval, sign-in); stopped: disabled, declined, not trusted, or closed. */
+  status: 'connecting' | 'ready' | 'failed' | 'pending' | 'stopped';
+  /** Why, in a sentence: the error, what it waits for, why it is stopped; null when ready. */
+  detail: string | null;
+  /** Its tools' names as the server gives them (ready, or down and expected back). */
+  tools: string[];
+  /** The last lines of its stderr (stdio servers). */
+  stderr: string[];
+  /** Runs inside the OS sandbox; null: not a local program, or not started. */
+  sandboxed: boolean | null;
+  disabled: boolean;
+  /** Restarts after crashes since it was last started by hand. */
+  restarts: number;
+  /** While it waits for the person to sign in: the page to open. */
+  sign_in_url?: string;
+}
+
 /** Requests: renderer → host. `params` in, `result` out. */
 export interface HostRequests {
   'app.info': { params: void; result: { version: string; transport: 'electron' | 'websocket'; platform: string } };
