@@ -69,6 +69,8 @@ export interface ModificationView {
   lines_changed?: number;
   reason?: string;
   status: ModificationStatus;
+  /** Approved and already in HEAD (committed from the timeline or by hand): nothing left to commit. */
+  committed?: boolean;
   /** Set on a rollback entry: the modification it reversed. */
   rolls_back?: string;
   /** Set on a rolled-back modification: the rollback that reversed it. */
@@ -278,6 +280,8 @@ export interface ApprovalRequestView {
   call_id?: string;
   /** The request that call belongs to. */
   correlation_id?: string;
+  /** The folder's .loupe/config.json has this allow rule, which applies once the folder is trusted. */
+  trust_would_allow?: string;
   createdAt: string;
 }
 
@@ -446,6 +450,12 @@ export interface HostRequests {
   'tree.list': { params: { dir: string }; result: TreeListing };
   'tree.gitStatus': { params: void; result: Record<string, GitBadge> };
   'file.read': { params: { path: string }; result: FileContent };
+  /** Opens a workspace file in the person's own editor ($VISUAL, $EDITOR, VS Code, Zed, the OS default); says which. */
+  'file.openInEditor': { params: { path: string; line?: number }; result: { editor: string } };
+  /** Quick open: indexed files whose path holds the query's characters in order, best first. */
+  'files.find': { params: { query: string; limit?: number }; result: { files: string[] } };
+  /** Find in files: the same ripgrep search as the grep tool (.gitignore and search.exclude aware). */
+  'search.text': { params: { query: string; regex?: boolean; case_sensitive?: boolean }; result: { matches: { path: string; line: number; text: string }[]; total: number } };
   'terminal.create': { params: { cols: number; rows: number; cwd?: string }; result: TerminalInfo };
   'terminal.input': { params: { id: string; data: string }; result: void };
   'terminal.resize': { params: { id: string; cols: number; rows: number }; result: void };
@@ -489,8 +499,11 @@ export interface HostRequests {
   /** The session's system prompt as last sent (`sent`), or, before any request, as it would be sent now. */
   'chat.systemPrompt': { params: { session_id?: string }; result: SystemPromptView & { sent: boolean } };
   'approvals.list': { params: void; result: ApprovalRequestView[] };
-  /** patterns: the edited "always" rule(s); absent: the proposed ones. */
-  'approvals.answer': { params: { id: string; answer: 'once' | 'always' | 'deny'; message?: string; patterns?: string[] }; result: { answered: boolean } };
+  /**
+   * patterns: the edited "always" rule(s); absent: the proposed ones. scope: where "always" is
+   * saved, the project's shared .loupe/config.json (default) or only this user's settings, for this folder.
+   */
+  'approvals.answer': { params: { id: string; answer: 'once' | 'always' | 'deny'; message?: string; patterns?: string[]; scope?: 'project' | 'user' }; result: { answered: boolean } };
   'settings.get': { params: void; result: LlmSettingsView };
   /** api_key absent: keep the saved key; '' clears it. */
   'settings.save': { params: { base_url: string; api_key?: string; model: string; context_tokens?: number }; result: LlmSettingsView };
@@ -575,6 +588,9 @@ const requestChannelMap = {
   'tree.list': true,
   'tree.gitStatus': true,
   'file.read': true,
+  'file.openInEditor': true,
+  'files.find': true,
+  'search.text': true,
   'terminal.create': true,
   'terminal.input': true,
   'terminal.resize': true,

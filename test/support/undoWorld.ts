@@ -422,3 +422,28 @@ const redo = fc.nat().map((p) => new Redo(p));
 
 /** Weighted by repetition: writes and undos are what the sequences are about. */
 export const commandArbs: fc.Arbitrary<Cmd>[] = [start, start, agent, agent, agent, command, command, command, person, person, undo, undo, undo, redo];
+
+/**
+ * The model-based property over `runs` generated sequences in one kind of workspace, then a check
+ * that the sequences reached what they check (undos that land, conflicts, exact redos, captures).
+ */
+export async function checkUndoModel(git: boolean, runs: number): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(fc.commands(commandArbs, { maxCommands: 16, size: 'large' }), async (cmds) => {
+      const { model, real } = await newWorld(git);
+      try {
+        await fc.asyncModelRun(() => ({ model, real }), cmds);
+      } finally {
+        await real.cleanup();
+      }
+    }),
+    { numRuns: runs },
+  );
+  console.log(`undo model (${git ? 'git' : 'plain'}): ${JSON.stringify(stats)}`);
+  if (runs >= 100) {
+    expect(stats.undos).toBeGreaterThan(runs / 4);
+    expect(stats.conflicts).toBeGreaterThan(0);
+    expect(stats.redosExact).toBeGreaterThan(runs / 20);
+    expect(stats.capturedFiles).toBeGreaterThan(runs);
+  }
+}

@@ -241,18 +241,21 @@ export class AgentHost {
     if (p.answer === 'deny') return { answered: w.queue.answer(p.id, { answer: 'deny', ...(p.message?.trim() ? { message: p.message.trim() } : {}) }) };
     if (p.answer === 'once') return { answered: w.queue.answer(p.id, { answer: 'once' }) };
     if (p.answer !== 'always') throw new InvalidArgumentError(`answer must be once, always or deny (got ${JSON.stringify(p.answer)})`);
+    if (p.scope !== undefined && p.scope !== 'project' && p.scope !== 'user') throw new InvalidArgumentError(`scope must be "project" or "user" (got ${JSON.stringify(p.scope)})`);
+    // Starting a server and a server's own question are no rules: their "always" is the answer itself.
+    const kind = req.kind;
+    if (kind === 'mcp-server' || kind === 'elicitation') return { answered: w.queue.answer(p.id, { answer: 'always' }) };
     const proposed = req.always.map((r) => r.pattern);
     const patterns = (p.patterns ?? proposed).map((s) => s.trim()).filter(Boolean);
     if (!patterns.length) throw new InvalidArgumentError('"Allow always" needs a pattern to save.');
-    if (JSON.stringify(patterns) === JSON.stringify(proposed)) return { answered: w.queue.answer(p.id, { answer: 'always' }) };
-    // An edited rule: saved as the person wrote it, and this call allowed once.
+    if (p.scope !== 'user' && JSON.stringify(patterns) === JSON.stringify(proposed)) return { answered: w.queue.answer(p.id, { answer: 'always' }) };
+    // An edited rule, or one for this person only: saved as written, and this call allowed once.
     // A card for running outside the sandbox saves rules that say so, edited or not.
     // A network card's rule keeps its host: an edited command pattern must not open every host.
     const hosts = req.always[0]?.hosts;
-    const kind = req.kind;
-    // Starting a server and a server's own question are no rules: their "always" is the answer itself.
-    if (kind === 'mcp-server' || kind === 'elicitation') return { answered: w.queue.answer(p.id, { answer: 'always' }) };
-    await w.project.addRules(patterns.map((pattern) => ({ kind, pattern, action: 'allow' as const, ...(req.sandboxed === false ? { sandbox: false } : {}), ...(hosts ? { hosts } : {}) })));
+    const rules = patterns.map((pattern) => ({ kind, pattern, action: 'allow' as const, ...(req.sandboxed === false ? { sandbox: false } : {}), ...(hosts ? { hosts } : {}) }));
+    if (p.scope === 'user') await this.opts.user.addFolderRules(w.services.root, rules);
+    else await w.project.addRules(rules);
     return { answered: w.queue.answer(p.id, { answer: 'once' }) };
   }
 

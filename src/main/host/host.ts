@@ -1,5 +1,6 @@
 // The Host implements the contract for one open workspace. Transports (Electron IPC,
 // WebSocket) call `handle` and forward `onEvent`; the Host never knows which one it serves.
+import path from 'node:path';
 import type { EventChannel, HostEvents, Params, RequestChannel, Result, WorkspaceInfo } from '../../shared/contract';
 import { InvalidArgumentError, NoWorkspaceError } from '../errors';
 import { nullLogger, type Logger } from '../services/log/logger';
@@ -7,6 +8,8 @@ import type { PtyService } from '../services/pty/ptyService';
 import { RecentFolders } from '../services/settings/recentFolders';
 import type { UserSettings } from '../services/settings/userSettings';
 import { readForViewer } from '../services/workspace/fileReader';
+import { findFiles } from '../services/workspace/fuzzyFiles';
+import { openInEditor } from '../services/editor/openInEditor';
 import { completeFolder } from '../services/workspace/pathCompletion';
 import { AgentHost } from './agent';
 import type { LlmSettingsFileOptions } from './llmSettings';
@@ -156,6 +159,8 @@ export class Host {
   private async trustAnswer(view: Promise<Result<'trust.accept'>>): Promise<Result<'trust.accept'>> {
     const v = await view;
     this.emit('trust.changed', v);
+    // Questions waiting now may be answered by the rules trust turned on (or no longer be).
+    await this.workspace?.services.queue.recheck();
     return v;
   }
 
@@ -196,6 +201,13 @@ export class Host {
         const { abs, rel } = await this.ws().resolve(str(obj(p).path, 'path'));
         return readForViewer(this.ws().info.root, abs, rel);
       },
+      'file.openInEditor': async (p) => {
+        const { abs } = await this.ws().resolve(str(obj(p).path, 'path'));
+        const line = Number.isInteger(p.line) && (p.line as number) > 0 ? (p.line as number) : undefined;
+        return { editor: path.basename((await openInEditor(abs, line)).command) };
+      },
+      'files.find': (p) => ({ files: findFiles(this.ws().index.files(), str(obj(p).query, 'query'), Math.min(Math.max(1, Number(p.limit) || 50), 500)) }),
+      'search.text': (p) => this.ws().searchText(str(obj(p).query, 'query'), { regex: p.regex === true, caseSensitive: p.case_sensitive === true }),
       'terminal.create': async (p) => {
         const { cols, rows, cwd } = obj(p);
         const dir = cwd === undefined ? this.ws().info.root : (await this.ws().resolve(str(cwd, 'cwd'))).abs;

@@ -6,7 +6,7 @@ import { lstatInside, readInside } from '../services/files/safeOpen';
 import type { DiffSides, HostEvents, ModificationQuery, Params } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import type { ModificationLog } from '../services/modlog/modificationLog';
-import { approveModification, commitApproved } from '../services/modlog/facts';
+import { approveModification, commitApproved, committedIds, type CommittedCache } from '../services/modlog/facts';
 import { findModification, rollbackModification, sidesOf } from '../services/modlog/rollback';
 import { isGroup, rollbackGroup } from '../services/modlog/groupRollback';
 import { languageOf } from '../services/workspace/language';
@@ -24,6 +24,7 @@ export class ReviewService {
   private readonly sessionId = `review-${Date.now().toString(36)}`;
   /** The log's size when modlog.changed last went out. */
   private seenSize = -1;
+  private readonly committed: CommittedCache = new Map();
 
   readonly root: string;
 
@@ -57,7 +58,11 @@ export class ReviewService {
 
   async list(q: ModificationQuery = {}) {
     const fold = await this.log.index().sync();
-    return fold.query(q ?? {});
+    const result = fold.query(q ?? {});
+    if (!result.modifications.some((m) => m.status === 'approved')) return result;
+    const inHead = await committedIds(this.log, this.committed).catch(() => new Set<string>());
+    for (const m of result.modifications) if (inHead.has(m.modification_id)) m.committed = true;
+    return result;
   }
 
   async diff(id: string): Promise<DiffSides> {

@@ -5,6 +5,10 @@ import path from 'node:path';
 import type { GitBadge, HostEvents, TreeListing, WorkspaceInfo } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import { GitBadges } from '../services/git/gitBadges';
+import { grep } from '../services/search/grep';
+
+/** Matches find in files shows; the count says how many more there are. */
+const SEARCH_LIMIT = 500;
 import { isGitRepo } from '../services/git/gitStatus';
 import type { FileIndex } from '../services/workspace/fileIndex';
 import { CONFIG_REL, MCP_JSON_REL } from '../services/permissions/projectConfig';
@@ -195,6 +199,16 @@ export class Workspace {
     }
   }
 
+  /** Find in files, for the person: ripgrep through the grep tool's service, literal unless asked otherwise. */
+  async searchText(query: string, opts: { regex: boolean; caseSensitive: boolean }): Promise<{ matches: { path: string; line: number; text: string }[]; total: number }> {
+    if (!query) return { matches: [], total: 0 };
+    const project = await this.services.project.load();
+    const pattern = opts.regex ? query : query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const r = await grep(this.info.root, { pattern, outputMode: 'content', headLimit: SEARCH_LIMIT, caseInsensitive: !opts.caseSensitive, exclude: project.config.search?.exclude ?? [], timeoutMs: 10_000 });
+    if (r.mode !== 'content') return { matches: [], total: 0 };
+    return { matches: r.lines.filter((l) => l.kind === 'match').map((l) => ({ path: l.path, line: l.line, text: l.text.slice(0, 400) })), total: r.total };
+  }
+
   async gitStatus(): Promise<Record<string, GitBadge>> {
     if (!this.info.isGitRepo) return {};
     await this.refreshStatus();
@@ -221,6 +235,8 @@ export class Workspace {
       for (const p of inTree) this.pendingDirs.add(parentOf(p));
       this.refreshIndex();
     }
+    // A chat saved or a command's output kept makes .loupe/ before any modification does.
+    if (this.info.isGitRepo && batch.paths.some((p) => p === '.loupe' || p.startsWith('.loupe/'))) await this.services.modlog.excludeFromGit().catch(() => undefined);
     if (this.info.isGitRepo) await this.refreshStatus();
   }
 

@@ -95,7 +95,14 @@ export class WorkspaceServices {
     this.queue = new ApprovalQueue(asker.kind === 'person' ? 'wait' : 'deny');
     if (asker.kind === 'responder') this.queue.setResponder(asker.respond);
     this.sandbox = new SandboxProbe();
-    this.engine = new PermissionEngine({ root, project: this.project, userRules: user.permissions, userSandbox: user.sandboxMode, sandbox: () => this.sandbox.status() });
+    this.engine = new PermissionEngine({
+      root,
+      project: this.project,
+      userRules: user.permissions,
+      userFolderRules: () => user.folderPermissions(root),
+      userSandbox: user.sandboxMode,
+      sandbox: () => this.sandbox.status(),
+    });
     this.permissions = new PermissionGate(this.engine, this.queue, {
       persist: (rules) => this.project.addRules(rules),
       onWarning: (message) => this.warn(message),

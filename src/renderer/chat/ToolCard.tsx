@@ -1,5 +1,7 @@
-import { memo, useState } from 'react';
+import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useApp, type ChatItem } from '../store';
+import { compactDiffOf } from './compactDiff';
+import { CompactDiffView } from './CompactDiffView';
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
@@ -28,18 +30,37 @@ function networkOf(v: unknown): { reached: string[]; refused: { host: string; re
 export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   const showModificationInReview = useApp((s) => s.showModificationInReview);
   const revealProcess = useApp((s) => s.revealProcess);
+  const openModification = useApp((s) => s.openModification);
   const waiting = useApp((s) => item.status === 'running' && s.approvals.some((a) => a.call_id === item.id));
   const [showArgs, setShowArgs] = useState(false);
   // Commands: their live output; edits: the numbered preview of the result.
-  const [showOutput, setShowOutput] = useState(item.effect !== 'read');
   const modId = typeof item.data?.modification_id === 'string' ? item.data.modification_id : null;
   // A background start (bash run_in_background) links to its row in the Processes pane.
   const procId = typeof item.data?.process_id === 'string' ? item.data.process_id : null;
   const network = networkOf(item.data?.network);
+  // Edits show what they changed (−/+); their numbered preview stays one click away.
+  const diff = useMemo(() => (item.effect === 'write' && item.status === 'done' ? compactDiffOf(item.args, item.data) : null), [item.effect, item.status, item.args, item.data]);
+  const [outputChoice, setOutputChoice] = useState<boolean | null>(null);
+  // A failed read or edit says why once (the error line); the model's fuller wording stays behind Output.
+  const showOutput = outputChoice ?? (item.effect === 'execute' || (item.effect === 'write' && !diff && item.status !== 'error'));
+  const outputRef = useRef<HTMLPreElement>(null);
+  const atTail = useRef(true);
+  useLayoutEffect(() => {
+    // A build log is read from its end: long output opens on its tail and follows it while it
+    // streams, unless the person scrolled up to read.
+    const el = outputRef.current;
+    if (el && atTail.current) el.scrollTop = el.scrollHeight;
+  }, [showOutput, item.output]);
   const summary = item.summary;
-  const label = waiting ? 'waiting for approval' : item.status === 'running' ? 'running' : item.status === 'done' ? 'done' : 'failed';
+  const label = waiting ? 'waiting for approval' : item.status === 'running' ? 'running' : item.status === 'done' ? 'done' : item.status === 'failed' ? `failed · exit ${item.exitCode}` : 'failed';
   return (
-    <div className={`tool-card tool-${item.status}${waiting ? ' tool-waiting' : ''}`} data-testid="tool-call" data-tool={item.tool} data-status={item.status}>
+    <div
+      className={`tool-card tool-${item.status}${waiting ? ' tool-waiting' : ''}`}
+      data-testid="tool-call"
+      data-tool={item.tool}
+      data-status={item.status}
+      data-exit-code={item.exitCode}
+    >
       <div className="tool-card-head">
         <span className={`tool-dot ${item.status}`} aria-hidden="true" />
         <span className="tool-name" title={item.title}>
@@ -63,7 +84,7 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
           {showArgs ? 'Hide arguments' : 'Arguments'}
         </button>
         {(item.output || item.status !== 'running') && (
-          <button type="button" className="link-btn" onClick={() => setShowOutput((v) => !v)}>
+          <button type="button" className="link-btn" onClick={() => setOutputChoice(!showOutput)}>
             {showOutput ? 'Hide output' : 'Output'}
           </button>
         )}
@@ -107,8 +128,14 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
           asks you first on a card marked &ldquo;runs OUTSIDE the sandbox&rdquo;; or allow it with a rule in .loupe/config.json (a network rule, or &quot;sandbox&quot;: false).
         </div>
       )}
+      {diff && <CompactDiffView diff={diff} onOpen={modId ? () => void openModification(modId) : null} />}
       {showOutput && item.output && (
-        <pre className="tool-output" data-testid="tool-call-output">
+        <pre
+          className="tool-output"
+          data-testid="tool-call-output"
+          ref={outputRef}
+          onScroll={(e) => (atTail.current = e.currentTarget.scrollHeight - e.currentTarget.scrollTop - e.currentTarget.clientHeight < 20)}
+        >
           {item.output}
         </pre>
       )}

@@ -3,7 +3,7 @@ import { loadable } from '../app/loadable';
 import { CloseIcon } from '../app/icons';
 import { useApp } from '../store';
 import { fileColor } from '../tree/fileKind';
-import { linesLabel, OPERATION_LABEL, shortTime, splitPath, STATUS_LABEL } from './format';
+import { linesLabel, OPERATION_LABEL, requestLabel, shortTime, splitPath, statusLabel } from './format';
 import { CheckIcon, DiffIcon, FileDiffIcon, InlineIcon, SideBySideIcon, UndoIcon, WarningIcon } from './icons';
 import type { DiffBodyProps } from './DiffBody';
 import './review.css';
@@ -56,6 +56,7 @@ export function DiffPane() {
   const openModification = useApp((s) => s.openModification);
   const openFileDiff = useApp((s) => s.openFileDiff);
   const dismiss = useApp((s) => s.dismissReviewMessage);
+  const pendingId = diff?.target.kind === 'approval' ? diff.target.id : null;
 
   const sides = diff?.sides ?? null;
   const canReverse = id !== null && mod !== undefined && mod.status !== 'rolled_back';
@@ -77,7 +78,7 @@ export function DiffPane() {
   if (!diff) return null;
   const file = diff.target.kind === 'file' ? diff.target.path : (mod?.file ?? sides?.file ?? '');
   const { name, dir } = splitPath(file);
-  const targetLabel = diff.target.kind === 'modification' ? diff.target.id : 'HEAD → working tree';
+  const targetLabel = diff.target.kind === 'modification' ? diff.target.id : diff.target.kind === 'approval' ? 'proposed edit' : 'HEAD → working tree';
 
   return (
     <section
@@ -86,6 +87,7 @@ export function DiffPane() {
       data-state={diff.status}
       data-kind={diff.target.kind}
       data-modification-id={id ?? undefined}
+      data-approval-id={pendingId ?? undefined}
       data-file={file}
       onKeyDown={(e) => {
         if (e.key === 'Escape' && !e.defaultPrevented) closeDiff();
@@ -129,6 +131,7 @@ export function DiffPane() {
               <FileDiffIcon size={15} />
             </button>
           )}
+          {pendingId && <PendingEditActions id={pendingId} />}
           {id && (
             <>
               <span className="diff-sep" />
@@ -173,11 +176,15 @@ export function DiffPane() {
       {mod && (
         <div className="diff-meta">
           <span className={`tl-status tl-status-${mod.status}`} data-testid="diff-status">
-            {STATUS_LABEL[mod.status]}
+            {statusLabel(mod)}
           </span>
           <span className={`tl-op tl-op-${mod.operation}`}>{OPERATION_LABEL[mod.operation] ?? mod.operation}</span>
           {linesLabel(mod) && <span className="tl-lines">{linesLabel(mod)}</span>}
-          {mod.correlation_id && <span className="tl-corr">{mod.correlation_id}</span>}
+          {mod.correlation_id && (
+            <span className="tl-corr" title={`Request ${mod.correlation_id}`}>
+              {requestLabel(mod.correlation_id)}
+            </span>
+          )}
           <span className={mod.command ? 'diff-reason tl-command' : 'diff-reason'} title={mod.command ?? mod.reason}>
             {mod.command ? `$ ${mod.command}` : (mod.reason ?? '')}
           </span>
@@ -280,4 +287,23 @@ function LoadedDiffBody(props: DiffBodyProps) {
       </div>
     );
   return <div className="viewer-notice muted">Loading editor…</div>;
+}
+
+/** Accept or Reject an edit that waits for approval: the same answers as its card in the chat. */
+function PendingEditActions({ id }: { id: string }) {
+  const answer = useApp((s) => s.answerApproval);
+  const busy = useApp((s) => Boolean(s.approvalBusy[id]));
+  return (
+    <>
+      <span className="diff-sep" />
+      <button className="btn btn-sm btn-danger" data-testid="pending-edit-reject" disabled={busy} title="Reject: nothing is written, and the agent is told" onClick={() => void answer(id, { answer: 'deny' })}>
+        <CloseIcon size={13} />
+        Reject
+      </button>
+      <button className="btn btn-sm btn-primary" data-testid="pending-edit-accept" disabled={busy} title="Accept: the edit is written (once)" onClick={() => void answer(id, { answer: 'once' })}>
+        <CheckIcon size={14} />
+        Accept
+      </button>
+    </>
+  );
 }

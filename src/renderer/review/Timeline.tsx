@@ -88,8 +88,8 @@ export function Timeline() {
           <input
             className="tl-input"
             type="search"
-            placeholder="Correlation"
-            aria-label="Filter by correlation"
+            placeholder="Request"
+            aria-label="Filter by request"
             list="timeline-correlations"
             data-testid="timeline-filter-correlation"
             value={filters.correlation}

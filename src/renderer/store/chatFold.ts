@@ -2,7 +2,8 @@
 // rendered conversation through applyChatEvent, so a reload draws what was drawn live.
 import type { ChatEvent, ChatTranscriptEntry, ToolEffect } from '../../shared/contract';
 
-export type ToolStatus = 'running' | 'done' | 'error';
+/** `failed`: the call worked but the command it ran exited non-zero (`exitCode` says how). */
+export type ToolStatus = 'running' | 'done' | 'error' | 'failed';
 
 export type ChatItem =
   /** correlationId: the request it started (known once the host accepted it), for "Undo changes from here". */
@@ -11,9 +12,10 @@ export type ChatItem =
   /** The model's reasoning: shown collapsed, apart from the answer. */
   | { kind: 'reasoning'; id: string; text: string; streaming: boolean }
   /** title, effect and summary: what the tool says of itself and of this call (summary: once the arguments are complete). */
-  | { kind: 'tool'; id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; errorCode?: string; data?: Record<string, unknown>; durationMs?: number }
+  | { kind: 'tool'; id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; errorCode?: string; data?: Record<string, unknown>; durationMs?: number; exitCode?: number }
   | { kind: 'error'; id: string; code: string; message: string }
-  | { kind: 'note'; id: string; text: string };
+  /** `retry`: the model request is being retried; the next retry updates this line instead of adding one. */
+  | { kind: 'note'; id: string; text: string; retry?: boolean };
 
 /** Live tool output kept per card: the tail, so a chatty command cannot grow the store forever. */
 export const TOOL_OUTPUT_CAP = 200_000;
@@ -74,11 +76,14 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
       );
     case 'tool_output':
       return updateTool(e.call_id, (t) => ({ ...t, output: (t.output + e.text).slice(-TOOL_OUTPUT_CAP) })) ?? items;
-    case 'tool_call_finished':
+    case 'tool_call_finished': {
+      // A command that ran and exited non-zero is a success of the tool and a failure of the command.
+      const exit = typeof e.data?.exit_code === 'number' ? e.data.exit_code : undefined;
       return (
         updateTool(e.call_id, (t) => ({
           ...t,
-          status: e.ok ? 'done' : 'error',
+          status: !e.ok ? 'error' : exit ? 'failed' : 'done',
+          ...(exit !== undefined ? { exitCode: exit } : {}),
           output: e.output,
           data: e.data,
           // A session saved before results were kept knows no duration.
@@ -86,10 +91,15 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
           ...(e.error ? { error: `${e.error.code}: ${e.error.message}`, errorCode: e.error.code } : {}),
         })) ?? items
       );
+    }
     case 'retry': {
       // Whatever streamed in the failed attempt is void.
       const kept = items.filter((x) => !((x.kind === 'assistant' || x.kind === 'reasoning') && x.streaming));
-      return [...kept, { kind: 'note', id: nextId('n'), text: `The model request failed (${e.reason}); retry ${e.attempt} in ${(e.delay_ms / 1000).toFixed(1)} s…` }];
+      const text = `The model request failed (${e.reason}); retry ${e.attempt} in ${(e.delay_ms / 1000).toFixed(1)} s…`;
+      // Retries of one failure are one line that counts up, not a line each.
+      const prevRetry = kept[kept.length - 1];
+      if (prevRetry?.kind === 'note' && prevRetry.retry) return [...kept.slice(0, -1), { ...prevRetry, text }];
+      return [...kept, { kind: 'note', id: nextId('n'), text, retry: true }];
     }
     case 'compacted':
       return [...items, { kind: 'note', id: nextId('n'), text: `Conversation compacted: ${e.removed_messages} older messages ${e.mode === 'summary' ? 'summarised' : 'dropped'}.` }];

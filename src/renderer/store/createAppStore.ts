@@ -41,6 +41,24 @@ export function createAppStore(client: HostConnection): AppStore {
 }
 
 /**
+ * An edit waiting for approval opens in the centre pane (wide enough for its diff) unless another
+ * diff is being looked at; once answered its view closes, and the next waiting edit takes its place.
+ */
+function followPendingEdits(store: AppStore, before: AppState['approvals']): void {
+  const s = store.getState();
+  const shown = s.diff?.target.kind === 'approval' ? s.diff.target.id : null;
+  const answered = shown !== null && !s.approvals.some((a) => a.id === shown);
+  if (answered) {
+    const next = s.approvals.find((a) => a.edit);
+    if (next) s.openPendingEdit(next.id);
+    else s.closeDiff();
+    return;
+  }
+  const fresh = s.approvals.find((a) => a.edit && !before.some((b) => b.id === a.id));
+  if (fresh && s.diff === null) s.openPendingEdit(fresh.id);
+}
+
+/**
  * Routes host events and connection changes into store actions, then asks for the initial
  * state. Returns the unsubscribe for all of it.
  */
@@ -84,7 +102,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
         if (s.workspace) {
           void act().loadTrust();
           void act().loadModifications();
-          void act().loadChatSessions();
+          void act().resumeChat();
           void act().loadApprovals();
           void act().loadEditsMode();
           void act().loadProcesses();
@@ -94,6 +112,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
       if (s.workspace?.root !== prev.workspace?.root || s.chatSessionId !== prev.chatSessionId) void act().loadSystemPrompt();
       // A new question pulls the agent tab to the front: a paused tool call must not go unseen.
       if (s.approvals.length > prev.approvals.length && s.agentPanelTab !== 'agent') act().setAgentPanelTab('agent');
+      if (s.approvals !== prev.approvals) followPendingEdits(store, prev.approvals);
     }),
   ];
   void act().loadAppInfo();

@@ -1,9 +1,11 @@
 import type { DiffSides, ModificationStatus, ModificationView } from '../../shared/contract';
 import { errorMessage, HostRequestError } from '../host-client';
 import { commitMessageFor } from '../review/commitMessage';
+import { awaitsCommit } from '../review/format';
 import type { SliceCreator } from './types';
 
-export type DiffTarget = { kind: 'modification'; id: string } | { kind: 'file'; path: string };
+/** `approval`: an edit still waiting for the person's yes (ask before edits), shown before anything is written. */
+export type DiffTarget = { kind: 'modification'; id: string } | { kind: 'file'; path: string } | { kind: 'approval'; id: string };
 
 export interface OpenDiff {
   target: DiffTarget;
@@ -75,6 +77,8 @@ export interface ReviewSlice {
   selectModification(id: string | null): void;
   openModification(id: string): Promise<void>;
   openFileDiff(path: string): Promise<void>;
+  /** Shows an edit waiting for approval in the centre pane, where Accept and Reject answer it. */
+  openPendingEdit(approvalId: string): void;
   refreshDiff(): Promise<void>;
   closeDiff(): void;
   setDiffLayout(layout: 'side-by-side' | 'inline'): void;
@@ -151,6 +155,13 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
 
   const fetchDiff = async (target: DiffTarget): Promise<void> => {
     const mine = ++diffSeq;
+    if (target.kind === 'approval') {
+      // Both sides came with the question: nothing to fetch.
+      const edit = get().approvals.find((a) => a.id === target.id)?.edit;
+      if (!edit) set({ diff: null });
+      else set({ diff: { target, status: 'ready', sides: { file: edit.path, language: edit.language, before: edit.before, after: edit.after, label: 'proposed edit · waiting for your approval' }, error: null } });
+      return;
+    }
     try {
       const sides =
         target.kind === 'modification'
@@ -250,6 +261,11 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
       await fetchDiff(target);
     },
 
+    openPendingEdit(approvalId) {
+      set({ reviewError: null, conflict: null });
+      void fetchDiff({ kind: 'approval', id: approvalId });
+    },
+
     async refreshDiff() {
       const current = get().diff;
       if (current) await fetchDiff(current.target);
@@ -328,7 +344,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
     },
 
     openCommitForm() {
-      const approved = get().modifications.filter((m) => m.status === 'approved');
+      const approved = get().modifications.filter(awaitsCommit);
       set({ commitDraft: commitMessageFor(approved), commitError: null, commitResult: null });
     },
 

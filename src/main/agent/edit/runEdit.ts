@@ -6,6 +6,7 @@ import { numberLines } from '../../services/files/lineNumbers';
 import type { FileSession } from '../../services/files/readTracker';
 import { MAX_FILE_BYTES, isSymlink, loadTextFile, statFile, type LoadedFile } from '../../services/files/textFile';
 import type { ModificationLog } from '../../services/modlog/modificationLog';
+import { linesTouched } from '../../services/modlog/unifiedDiff';
 import type { PermissionGate } from '../../services/permissions/permissionGate';
 import { resolveInWorkspace, type ResolvedPath } from '../../services/workspace/pathGuard';
 import { canonicalise, toLf } from './canonical';
@@ -185,10 +186,8 @@ async function editExisting(args: EditFileArgs, deps: EditDeps, abs: string, rel
   const lastSplice = result.splices[result.splices.length - 1];
   const lastEnd = starts[starts.length - 1] + lastSplice.replacement.length;
   const lastLine = newIndex.lineAt(Math.max(starts[starts.length - 1], lastEnd - 1));
-  const linesChanged = result.splices.reduce(
-    (sum, s) => sum + Math.max(canon.text.slice(s.start, s.end).split('\n').length, s.replacement.split('\n').length),
-    0,
-  );
+  // The lines that changed, not the lines old_str spans: a 28-line old_str that edits two lines changed two.
+  const linesChanged = result.splices.reduce((sum, s) => sum + Math.max(1, linesTouched(canon.text.slice(s.start, s.end), s.replacement)), 0);
   const written = writeBack(file.text, canon, lines, result.splices, result.needle, rel);
   await authorizeWrite(deps, { rel, tool: 'edit_file', before: file.text, after: written, signal: deps.signal });
   const res = await deps.modlog.apply({

@@ -125,6 +125,15 @@ describe('edit_file results (steps 8–9)', () => {
     expect(git(h.root, 'diff', '--cached', '--name-only').trim()).toBe('p.txt');
   });
 
+  it('logs the lines that changed, not the lines old_str spans', async () => {
+    h = await harness();
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
+    const span = lines.slice(1, 9).join('\n');
+    const r = await readThenEdit('w.txt', lines.join('\n') + '\n', { old_str: span, new_str: span.replace('line 3', 'three').replace('line 8', 'eight') });
+    expect(r.ok).toBe(true);
+    expect((await h.ctx.modlog.read()).entries[0]).toMatchObject({ lines_affected: [2, 9], lines_changed: 2 });
+  });
+
   it('keeps CRLF, BOM and the missing final newline of the file', async () => {
     h = await harness();
     const r = await readThenEdit('w.txt', '\uFEFFa\r\nb\r\nc', { old_str: 'b\nc', new_str: 'B\nC\nD' });

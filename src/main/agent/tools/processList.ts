@@ -15,7 +15,7 @@ export const processListTool = defineTool({
   openWorld: false,
   summary: () => 'background processes',
   outputSchema: z.looseObject({ processes: z.array(z.looseObject({ process_id: z.string(), status: z.string(), command: z.string(), ports: z.array(z.number().int()), exit_code: z.number().int().nullable(), sandboxed: z.boolean() })) }),
-  description: 'List the background processes started with bash run_in_background in this workspace: id, status (starting, running, ready, exited N, killed), command, ports and where they are reachable.',
+  description: 'List the background processes started with run_in_background in this workspace: id, status (starting, running, ready, exited N, killed), command, ports and where they are reachable.',
   schema,
   async run(_args, ctx): Promise<ToolResult> {
     const all = processManager(ctx).list();

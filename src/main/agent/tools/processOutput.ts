@@ -31,7 +31,7 @@ export const processOutputTool = defineTool({
     omitted_bytes: z.number().int(),
   }),
   description:
-    'Read the output of a background process (bash run_in_background). Without arguments: only what is new since you last read it. ' +
+    'Read the output of a background process (one started with run_in_background). Without arguments: only what is new since you last read it. ' +
     `tail: the last N lines; grep: only matching lines; since: from a byte offset. At most ${OUTPUT_CAP_BYTES / 1024} KB come back (the newest); the full log is under .loupe/outputs/processes/.`,
   schema,
   async run(args, ctx): Promise<ToolResult> {

@@ -59,7 +59,7 @@ export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOut
         skipped: run.tests_skipped,
         failing: run.failing_tests,
         duration_ms: run.duration_ms,
-      })
+      }, capture.group_id)
     : [];
   return { ...run, source: resolved.source, recorded_for: recorded, changes: capture };
 }

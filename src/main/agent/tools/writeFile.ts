@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { LoupeError } from '../../errors';
 import { FileChangedSinceReadError, FileNotReadError, FileTooLargeError, NotAFileError } from '../../services/files/errors';
 import { MAX_FILE_BYTES, isSymlink, loadTextFile, statFile } from '../../services/files/textFile';
+import { linesTouched } from '../../services/modlog/unifiedDiff';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { authorizeWrite } from '../edit/authorizeWrite';
 import { canonicalise } from '../edit/canonical';
@@ -97,7 +98,8 @@ export const writeFileTool = defineTool({
         reason: args.reason,
         correlationId: args.correlation_id,
         linesAffected: [lines ? 1 : 0, lines],
-        linesChanged: lines,
+        // A rewrite that changes two lines changed two lines, however long the file is.
+        linesChanged: beforeText === null ? lines : linesTouched(beforeText, content),
         expectBeforeSha: beforeSha,
       });
       ctx.session.recordWrite(abs, res.afterSha);

@@ -18,6 +18,8 @@ export interface AtomicWriteOptions {
   /** Create missing parent folders (each checked like an existing one). */
   mkdirs?: boolean;
   dirMode?: number;
+  /** false: no fdatasync (a cache Loupe can rebuild, never the person's bytes or the log). Default true. */
+  durable?: boolean;
 }
 
 /** Replaces `abs` (inside `root`) atomically with `data`. */
@@ -34,7 +36,7 @@ export async function writeAtomicInside(root: string, abs: string, data: Buffer 
       await confirmIdentity(dir, path.basename(tmp), await fh.stat());
       await fh.writeFile(data);
       if (opts.mode !== undefined) await fh.chmod(opts.mode);
-      await fh.datasync();
+      if (opts.durable !== false) await fh.datasync();
       st = await fh.stat();
     } catch (err) {
       await fh.close().catch(() => undefined);

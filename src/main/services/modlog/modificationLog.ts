@@ -67,6 +67,7 @@ export class ModificationLog {
   private readonly swept = new Set<string>();
   private appendChain: Promise<unknown> = Promise.resolve();
   private ready: Promise<void> | null = null;
+  private excluded: Promise<void> | null = null;
   private gitIndex: Promise<GitIndex | null> | null = null;
   private folded: LogIndex | null = null;
   private lockSwept = false;
@@ -274,14 +275,28 @@ export class ModificationLog {
       }
   }
 
+  /**
+   * Adds `.loupe/` to the repository's info/exclude, once per process: whatever writes there
+   * first (this log, a saved chat, a command's output file), git status never lists it.
+   */
+  excludeFromGit(): Promise<void> {
+    this.excluded ??= (async () => {
+      const git = await this.git();
+      if (git) await ensureExcluded(git.excludeFile);
+    })().catch((err) => {
+      this.excluded = null;
+      throw err;
+    });
+    return this.excluded;
+  }
+
   private init(): Promise<void> {
     this.ready ??= (async () => {
       // .loupe/ must be a real folder of this workspace: a clone may ship it as a link elsewhere.
       ensureDirInside(this.root, this.dir);
       const tail = await readTailJsonLines<{ modification_id?: unknown }>(this.root, this.logFile);
       for (const e of tail) if (typeof e.modification_id === 'string') this.ids.seed(e.modification_id);
-      const git = await this.git();
-      if (git) await ensureExcluded(git.excludeFile);
+      await this.excludeFromGit();
     })().catch((err) => {
       this.ready = null;
       throw err;

@@ -110,20 +110,27 @@ export class PermissionGate {
     if (decision.action === 'allow') return { decision, by: 'rule', sandbox: grant };
     if (input.alreadyApproved) return { decision, by: 'once', sandbox: grant };
 
+    // An untrusted folder's own config may hold the rule that would allow this: the card says so.
+    const ifTrusted = await this.engine.decideIfTrusted(input.query).catch(() => null);
+    const trustWould = ifTrusted?.action === 'allow' && ifTrusted.rule ? describeRule(ifTrusted.rule) : undefined;
+    const reason = trustWould ? `${decision.subject}: the folder's own config allows it, but that rule is off until the folder is trusted, so ${decision.kind} asks` : decision.reason;
     const answer = await this.queue.request(
       {
         kind: decision.kind,
         tool: input.tool,
         summary: input.summary,
-        reason: decision.reason,
+        reason,
         rule: decision.rule ? describeRule(decision.rule) : null,
         always: decision.always,
         ...(sandboxed !== undefined ? { sandboxed } : {}),
         ...(input.diff !== undefined ? { diff: typeof input.diff === 'function' ? input.diff() : input.diff } : {}),
         ...(input.edit ? { edit: input.edit } : {}),
         ...(this.call ? { call_id: this.call.call_id, correlation_id: this.call.correlation_id } : {}),
+        ...(trustWould ? { trust_would_allow: trustWould } : {}),
       },
       input.signal,
+      // Asked again when trust changes: a rule that now applies lets it through.
+      async () => (await this.engine.decide(input.query)).action === 'allow',
     );
     if (answer.answer === 'deny') {
       if (answer.unattended) {

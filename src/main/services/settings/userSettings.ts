@@ -32,6 +32,8 @@ export const SettingsSchema = z.object({
   mcp_servers_approved: z.record(z.string(), z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/))).optional(),
   /** Realpath of a workspace → the servers the person disabled there. */
   mcp_servers_disabled: z.record(z.string(), z.array(z.string())).optional(),
+  /** Realpath of a workspace → rules for that folder only, kept out of its shared config ("allow always", only me). */
+  folder_permissions: z.record(z.string(), z.array(PermissionRuleSchema)).optional(),
   llm: z
     .object({
       base_url: z.string().regex(/^https?:\/\//i, 'must start with http:// or https://').optional(),
@@ -58,6 +60,7 @@ type McpState = { approved: Record<string, Record<string, string>>; disabled: Re
 type Loaded = {
   key: string;
   rules: PermissionRule[];
+  folders: Record<string, PermissionRule[]>;
   sandbox?: 'auto' | 'off';
   limits?: ProcessLimitsSection;
   trusted: Record<string, string>;
@@ -67,7 +70,7 @@ type Loaded = {
   problems: ConfigProblem[];
 };
 
-const EMPTY: Loaded = { key: '', rules: [], trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, problems: [] };
+const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, problems: [] };
 
 export interface UserSettingsOptions {
   /** Told each problem of the file once (a bad or unknown key: where, and what is wrong). */
@@ -90,6 +93,21 @@ export class UserSettings {
 
   /** The user's permission rules; [] when the file is missing or malformed (see `problem`). */
   permissions = (): PermissionRule[] => this.load().rules;
+
+  /** The user's own rules for one folder (a realpath): "allow always" answered for "only me". */
+  folderPermissions(root: string): PermissionRule[] {
+    return this.load().folders[root] ?? [];
+  }
+
+  /** Adds rules for one folder only, to the user's settings (never to the folder's shared config). */
+  addFolderRules(root: string, rules: PermissionRule[]): Promise<void> {
+    return this.update((doc) => {
+      const all = doc.folder_permissions && typeof doc.folder_permissions === 'object' && !Array.isArray(doc.folder_permissions) ? (doc.folder_permissions as Record<string, unknown>) : {};
+      const mine = Array.isArray(all[root]) ? (all[root] as unknown[]) : [];
+      const fresh = rules.filter((r) => !mine.some((m) => JSON.stringify(m) === JSON.stringify(r)));
+      return { ...doc, folder_permissions: { ...all, [root]: [...mine, ...fresh] } };
+    });
+  }
 
   /** The user's "sandbox" setting; undefined when unset. */
   sandboxMode = (): 'auto' | 'off' | undefined => this.load().sandbox;
@@ -205,6 +223,7 @@ export class UserSettings {
     this.cache = {
       key,
       rules: value.permissions ?? [],
+      folders: value.folder_permissions ?? {},
       ...(value.sandbox ? { sandbox: value.sandbox } : {}),
       ...(value.limits ? { limits: value.limits } : {}),
       trusted,

@@ -41,6 +41,9 @@ const ATTRIBUTES = '* -filter -text -eol -ident -working-tree-encoding -diff -me
 /** Settings of the private folder itself: exact bytes, no conversions. */
 const CONFIG = '[core]\n\trepositoryformatversion = 0\n\tbare = true\n\tautocrlf = false\n\tsafecrlf = false\n\tsymlinks = true\n\tfilemode = true\n\tlogallrefupdates = false\n[gc]\n\tauto = 0\n';
 
+/** The private folder is this process's scratch space, rebuilt on the next start: no fsync. */
+const CACHE = { durable: false } as const;
+
 export interface SnapshotOptions {
   /** The repository's own object folder and index, when the workspace is its top folder (seeding). */
   repository?: { objects: string; index: string; exclude: string } | null;
@@ -52,6 +55,8 @@ export class WorkTreeSnapshots {
   private ready: Promise<void> | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private disposed = false;
+  /** Aborted on dispose: a snapshot nobody will read (the warm-up of a run that ran no command) stops at once. */
+  private readonly closing = new AbortController();
   /** The tree the private index held when last written: reused while `add` changes nothing. */
   private lastTree: string | null = null;
 
@@ -79,18 +84,18 @@ export class WorkTreeSnapshots {
       ensureDirInside(this.root, path.join(this.dir, 'objects', 'info'));
       ensureDirInside(this.root, path.join(this.dir, 'refs'));
       ensureDirInside(this.root, path.join(this.dir, 'info'));
-      await writeAtomicInside(this.root, path.join(this.dir, 'HEAD'), 'ref: refs/heads/snapshots\n');
-      await writeAtomicInside(this.root, path.join(this.dir, 'config'), CONFIG);
-      await writeAtomicInside(this.root, path.join(this.dir, 'info', 'attributes'), ATTRIBUTES);
+      await writeAtomicInside(this.root, path.join(this.dir, 'HEAD'), 'ref: refs/heads/snapshots\n', CACHE);
+      await writeAtomicInside(this.root, path.join(this.dir, 'config'), CONFIG, CACHE);
+      await writeAtomicInside(this.root, path.join(this.dir, 'info', 'attributes'), ATTRIBUTES, CACHE);
       const repo = await this.repository().catch(() => null);
       let exclude = '';
       if (repo) {
-        await writeAtomicInside(this.root, path.join(this.dir, 'objects', 'info', 'alternates'), `${repo.objects}\n`);
+        await writeAtomicInside(this.root, path.join(this.dir, 'objects', 'info', 'alternates'), `${repo.objects}\n`, CACHE);
         exclude = (await readOutside(repo.exclude))?.toString('utf8') ?? '';
         const seed = await readOutside(repo.index);
-        if (seed) await writeAtomicInside(this.root, this.index, seed);
+        if (seed) await writeAtomicInside(this.root, this.index, seed, CACHE);
       }
-      await writeAtomicInside(this.root, path.join(this.dir, 'info', 'exclude'), `${exclude}\n/.loupe/\n`);
+      await writeAtomicInside(this.root, path.join(this.dir, 'info', 'exclude'), `${exclude}\n/.loupe/\n`, CACHE);
     })().catch((err) => {
       this.ready = null;
       throw err;
@@ -113,8 +118,9 @@ export class WorkTreeSnapshots {
     return this.serial(async () => {
       if (this.disposed) throw new SnapshotError('the workspace was closed');
       await this.init();
-      const call = { env: { GIT_INDEX_FILE: this.index }, signal: opts.signal, timeoutMs: 120_000 };
-      const listing = opts.ignored ? this.git.exec(this.args(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']), call) : null;
+      const call = { env: { GIT_INDEX_FILE: this.index }, signal: this.signal(opts.signal), timeoutMs: 120_000 };
+      // Beside the add, on the other core; its failure only leaves the ignored count unknown.
+      const listing = opts.ignored ? this.git.exec(this.args(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']), call).catch(() => null) : null;
       // --verbose names every path whose entry changed: none, and the last tree still stands.
       let add = await this.git.exec(this.args(['add', '-A', '--verbose']), call);
       if (add.exitCode !== 0 && (await this.dropSeed())) add = await this.git.exec(this.args(['add', '-A', '--verbose']), call);
@@ -122,7 +128,7 @@ export class WorkTreeSnapshots {
       if (add.stdout.length || !this.lastTree) this.lastTree = (await this.git.run(this.args(['write-tree', '--missing-ok']), call)).trim();
       const tree = this.lastTree;
       const out = listing ? await listing : null;
-      return { tree, ignored: out && out.exitCode === 0 ? this.stamp(out.stdout.toString('utf8').split('\0').filter(Boolean)) : null };
+      return { tree, ignored: out?.exitCode === 0 ? this.stamp(out.stdout.toString('utf8').split('\0').filter(Boolean)) : null };
     });
   }
 
@@ -149,7 +155,7 @@ export class WorkTreeSnapshots {
   diff(a: string, b: string, signal?: AbortSignal): Promise<TreeChange[]> {
     if (a === b) return Promise.resolve([]);
     return this.serial(async () => {
-      const out = await this.git.run(this.args(['diff-tree', '-r', '-z', '--raw', '--find-renames', a, b]), { signal });
+      const out = await this.git.run(this.args(['diff-tree', '-r', '-z', '--raw', '--find-renames', a, b]), { signal: this.signal(signal) });
       return parseRaw(out);
     });
   }
@@ -159,7 +165,7 @@ export class WorkTreeSnapshots {
     const want = [...new Set(oids.filter((o) => o && !EMPTY_OID.test(o)))];
     const out = new Map<string, Buffer>();
     if (!want.length) return out;
-    const buf = await this.serial(() => this.git.runBuffer(this.args(['cat-file', '--batch']), { input: want.join('\n') + '\n', signal }));
+    const buf = await this.serial(() => this.git.runBuffer(this.args(['cat-file', '--batch']), { input: want.join('\n') + '\n', signal: this.signal(signal) }));
     let at = 0;
     for (const oid of want) {
       const nl = buf.indexOf(0x0a, at);
@@ -184,9 +190,14 @@ export class WorkTreeSnapshots {
     return n;
   }
 
-  /** Removes this process's folder; later calls fail. */
+  private signal(caller?: AbortSignal): AbortSignal {
+    return caller ? AbortSignal.any([caller, this.closing.signal]) : this.closing.signal;
+  }
+
+  /** Stops what is under way and removes this process's folder; later calls fail. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.closing.abort();
     await this.queue;
     await removeTreeInside(this.root, this.dir).catch(() => undefined);
   }
