@@ -18,6 +18,8 @@ import { Agent } from '../agent/loop/agentLoop';
 import { workspacePromptSource } from '../agent/prompts/workspacePrompt';
 import type { AgentEvent, RunStatus } from '../agent/loop/events';
 import { createToolRegistry } from '../agent/tools/registry';
+import { mcpTools } from '../agent/tools/mcpTool';
+import { describeServerLine } from '../services/mcp/describe';
 import { FileSession } from '../services/files/readTracker';
 import type { ApprovalAnswer, ApprovalRequest } from '../services/permissions/approvalQueue';
 import { describeProblem, type ConfigProblem } from '../services/config/validate';
@@ -188,11 +190,15 @@ export async function runRun(args: string[]): Promise<number> {
   // Said on stderr even with --json: stdout is the event stream.
   await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`), user);
   await services.project.load();
+  // --trust is the approval of the servers the trusted config names; one line per server, on stderr.
+  if (flags.trust === true) services.mcp.approveConfigured();
+  await services.mcp.sync();
+  for (const v of services.mcp.list()) process.stderr.write(`${describeServerLine(v)}\n`);
   const corrector = config ? new LlmEditCorrector(createJsonChat(config), logger) : null;
   if (llm) services.captures.warm();
   const { signal: _own, ...toolContext } = services.toolContext({ session: new FileSession(record.id), corrector });
 
-  const registry = createToolRegistry();
+  const registry = createToolRegistry().withTools(() => mcpTools(services.mcp));
   const agent = new Agent(
     { llm, registry, toolContext, prompt: workspacePromptSource(services, registry), maxTurns: envInt(process.env.LOUPE_MAX_TURNS), noModelHint },
     record.messages,

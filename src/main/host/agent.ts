@@ -29,6 +29,7 @@ import type { ChatMessage } from '../agent/llm/types';
 import { Agent, newCorrelationId } from '../agent/loop/agentLoop';
 import { workspacePromptSource } from '../agent/prompts/workspacePrompt';
 import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
+import { mcpTools } from '../agent/tools/mcpTool';
 import { FileSession } from '../services/files/readTracker';
 import type { ApprovalQueue } from '../services/permissions/approvalQueue';
 import type { PermissionGate } from '../services/permissions/permissionGate';
@@ -181,7 +182,7 @@ export class AgentHost {
     const s = typeof p?.session_id === 'string' && p.session_id ? await this.session(w, p.session_id) : null;
     if (s?.prompt) return { ...s.prompt, sent: true };
     const config = await this.config();
-    const source = workspacePromptSource(w.services, this.registry);
+    const source = workspacePromptSource(w.services, this.tools(w));
     const model = config ? { name: config.model, profile: knownProfile(config.baseURL ?? DEFAULT_BASE_URL)?.view() } : undefined;
     return { ...(await source.build(await source.environment(), { messages: s?.record.messages ?? [], model })), sent: false };
   }
@@ -228,6 +229,11 @@ export class AgentHost {
   }
 
   // ---- approvals ---------------------------------------------------------------------------
+
+  /** Loupe's tools and those of the workspace's MCP servers, as they are at each use. */
+  private tools(w: WorkspaceAgent): ToolRegistry {
+    return this.registry.withTools(() => mcpTools(w.services.mcp));
+  }
 
   listApprovals(): ApprovalRequestView[] {
     return this.approvals(this.ws());
@@ -288,7 +294,7 @@ export class AgentHost {
   async getSession(id: string): Promise<ChatSessionView> {
     const w = this.ws();
     const s = await this.session(w, id);
-    const entries = s.record.entries ?? entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a));
+    const entries = s.record.entries ?? entriesFromMessages(s.record.messages, (n, a) => this.tools(w).callFacts(n, a));
     const undone = await undoneRequests(w.services.modlog, s.record.id, s.record.requests.map((r) => r.correlation_id)).catch(() => []);
     return { session: this.summary(w, s.record), entries, ...(s.running ? { running_correlation_id: s.running.correlationId } : {}), ...(undone.length ? { undone } : {}) };
   }
@@ -361,15 +367,16 @@ export class AgentHost {
     // While the model thinks: the first command's snapshot is the one that reads every file.
     w.services.captures.warm();
     const { signal: _own, ...toolContext } = w.services.toolContext({ session: s.files, corrector: new LlmEditCorrector(createJsonChat(config), this.logger) });
-    const prompt = workspacePromptSource(w.services, this.registry);
-    const agent = new Agent({ llm, registry: this.registry, toolContext, prompt, announcedPrompt: s.prompt?.text }, s.record.messages);
+    const registry = this.tools(w);
+    const prompt = workspacePromptSource(w.services, registry);
+    const agent = new Agent({ llm, registry, toolContext, prompt, announcedPrompt: s.prompt?.text }, s.record.messages);
     const sessionId = s.record.id;
     const correlationId = newCorrelationId();
     const abort = new AbortController();
     const startedAt = new Date().toISOString();
     let saved: Promise<void> = Promise.resolve();
     // What the chat shows is kept beside the messages, so reopening the session shows it again.
-    const entries = (s.record.entries ??= entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a)));
+    const entries = (s.record.entries ??= entriesFromMessages(s.record.messages, (n, a) => this.tools(w).callFacts(n, a)));
     keepEntry(entries, { type: 'user_message', text: p.text, correlation_id: correlationId });
     const off = agent.events.on((event) => {
       if (event.type === 'system_prompt') s.prompt = { text: event.text, files: event.files, skipped: event.skipped };

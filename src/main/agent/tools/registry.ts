@@ -45,7 +45,19 @@ export const resultSchema = <O extends z.ZodType>(data: O) =>
   });
 
 export class ToolRegistry {
-  private readonly tools = new Map<string, Tool>();
+  /**
+   * @param tools Loupe's own tools.
+   * @param extra Tools known only at run time (a workspace's MCP servers), asked for at each use.
+   */
+  constructor(
+    private readonly tools = new Map<string, Tool>(),
+    private readonly extra: () => Tool[] = () => [],
+  ) {}
+
+  /** The same tools plus those `extra` gives at each use (a workspace's MCP servers' tools). */
+  withTools(extra: () => Tool[]): ToolRegistry {
+    return new ToolRegistry(this.tools, extra);
+  }
 
   register(tool: Tool): this {
     if (this.tools.has(tool.name)) throw new Error(`tool ${tool.name} is registered twice`);
@@ -54,11 +66,12 @@ export class ToolRegistry {
   }
 
   list(): Tool[] {
-    return [...this.tools.values()];
+    const own = [...this.tools.values()];
+    return [...own, ...this.extra().filter((t) => !this.tools.has(t.name))];
   }
 
   get(name: string): Tool | undefined {
-    return this.tools.get(name);
+    return this.tools.get(name) ?? this.extra().find((t) => t.name === name);
   }
 
   /** JSON Schema of a tool's arguments, as MCP and the chat API want it: the portable subset (portableSchema.ts). */
@@ -76,7 +89,7 @@ export class ToolRegistry {
 
   /** The tool's facts for a name the model used; a stand-in for a name it made up. */
   facts(name: string): ToolFacts {
-    const tool = this.tools.get(name);
+    const tool = this.get(name);
     if (!tool) return { name, title: name, description: '', effect: 'execute', permission: null, correlated: false, idempotent: false, openWorld: true };
     const { name: _n, title, description, effect, permission, correlated, idempotent, openWorld, guidance } = tool;
     return { name, title, description, effect, permission, correlated, idempotent, openWorld, ...(guidance ? { guidance } : {}) };
@@ -90,7 +103,7 @@ export class ToolRegistry {
 
   /** The tool's one line for these arguments; empty while they do not fit its schema. */
   summarize(name: string, args: unknown): string {
-    const tool = this.tools.get(name);
+    const tool = this.get(name);
     const parsed = tool?.schema.safeParse(args ?? {});
     if (!tool || !parsed?.success) return '';
     try {
@@ -102,7 +115,7 @@ export class ToolRegistry {
 
   /** The workspace paths a call works in (its tool's `paths` fact); none while the arguments do not fit. */
   workPaths(name: string, args: unknown): string[] {
-    const tool = this.tools.get(name);
+    const tool = this.get(name);
     const parsed = tool?.paths && tool.schema.safeParse(args ?? {});
     if (!tool?.paths || !parsed?.success) return [];
     try {
@@ -114,8 +127,8 @@ export class ToolRegistry {
 
   /** Validates, runs, and turns anything thrown into a failed result: a tool call never throws. */
   async call(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
-    const tool = this.tools.get(name);
-    if (!tool) return failure(new LoupeError('INVALID_ARGUMENT', `Unknown tool: ${name}. Available: ${[...this.tools.keys()].join(', ')}.`));
+    const tool = this.get(name);
+    if (!tool) return failure(new LoupeError('INVALID_ARGUMENT', `Unknown tool: ${name}. Available: ${this.list().map((t) => t.name).join(', ')}.`));
     const parsed = tool.schema.safeParse(args ?? {});
     if (!parsed.success) return failure(new LoupeError('INVALID_ARGUMENT', `Invalid arguments for ${name}: ${describeIssues(parsed.error)}.`));
     try {

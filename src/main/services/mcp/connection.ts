@@ -293,8 +293,9 @@ export class McpConnection {
   private failure(err: unknown, timedOut: boolean, timeoutMs: number): string {
     const secs = `${Math.round(timeoutMs / 100) / 10} s`;
     const printed = this.garbage.length ? `; it printed this on stdout instead of JSON-RPC: ${JSON.stringify(this.garbage[0])}` : '';
-    if (this.exit) return `${this.exitWords()} before it answered initialize${printed}${this.stderrWords()}`;
+    // Timed out first: the SDK closes the transport on the timeout, so the server's exit then is ours.
     if (timedOut || (err instanceof McpError && err.code === ErrorCode.RequestTimeout)) return `it did not answer initialize within ${secs}${printed}${this.stderrWords()}`;
+    if (this.exit) return `${this.exitWords()} before it answered initialize${printed}${this.stderrWords()}`;
     const message = (err as Error)?.message ?? String(err);
     if ((err as NodeJS.ErrnoException)?.code === 'ENOENT') return `${commandLine(this.decl.entry).split(' ')[0]} was not found (${message})`;
     return `${message}${printed}${this.stderrWords()}`;

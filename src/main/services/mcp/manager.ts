@@ -58,8 +58,15 @@ export class McpServers {
   private readonly stop = new AbortController();
   private syncing: Promise<void> = Promise.resolve();
   private disposed = false;
+  /** `loupe run --trust`: the servers the trusted config names count as approved while this process runs. */
+  private configuredApproved = false;
 
   constructor(private readonly opts: McpManagerOptions) {}
+
+  /** The person approved, in advance, starting the servers the (trusted) config names now (`--trust`). */
+  approveConfigured(): void {
+    this.configuredApproved = true;
+  }
 
   /** Told whenever a server's status or tools change. */
   onChange(listener: () => void): () => void {
@@ -117,7 +124,7 @@ export class McpServers {
     const { name, entry, source } = c.decl;
     if (entry.disabled) return c.hold('stopped', `disabled ("disabled": true in ${c.decl.file})`);
     if (this.opts.user.mcpDisabled(this.opts.root).includes(name)) return c.hold('stopped', 'disabled in this folder');
-    if (source === 'project' && this.opts.user.mcpApproval(this.opts.root, name) !== c.digest) {
+    if (source === 'project' && !this.configuredApproved && this.opts.user.mcpApproval(this.opts.root, name) !== c.digest) {
       if (this.declined.get(name) === c.digest) return c.hold('stopped', 'you declined to start it');
       c.hold('pending', 'waiting for your approval to start it');
       const answer = await this.approve(c).catch(() => ({ answer: 'deny' as const, unattended: true as const }));

@@ -18,6 +18,8 @@ export interface AuthorizeInput {
   /** For edits: the unified diff, computed only when a person is asked. */
   diff?: string | (() => string);
   edit?: ProposedEdit;
+  /** What the card shows besides the summary: an MCP call's arguments as formatted JSON. */
+  details?: string;
   signal?: AbortSignal;
   /**
    * The person already approved this exact thing within the same call (a redirect back to an
@@ -125,6 +127,7 @@ export class PermissionGate {
         ...(sandboxed !== undefined ? { sandboxed } : {}),
         ...(input.diff !== undefined ? { diff: typeof input.diff === 'function' ? input.diff() : input.diff } : {}),
         ...(input.edit ? { edit: input.edit } : {}),
+        ...(input.details !== undefined ? { details: input.details } : {}),
         ...(this.call ? { call_id: this.call.call_id, correlation_id: this.call.correlation_id } : {}),
         ...(trustWould ? { trust_would_allow: trustWould } : {}),
       },
