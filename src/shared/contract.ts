@@ -471,6 +471,12 @@ export interface HostRequests {
   'processes.watch': { params: { id: string | null }; result: ProcessLogView | null };
   /** Flow control, as for terminals: characters of `processes.data` the viewer has written. */
   'processes.ack': { params: { id: string; chars: number }; result: void };
+  /** The open folder's MCP servers with their status. */
+  'mcp.list': { params: void; result: McpServerView[] };
+  /** Stops and starts a server again (a repository's server that was declined asks again). */
+  'mcp.restart': { params: { name: string }; result: McpServerView[] };
+  /** Disables (stops, and keeps stopped in this folder) or enables a server. */
+  'mcp.setDisabled': { params: { name: string; disabled: boolean }; result: McpServerView[] };
   /** The folded modification log, newest first. */
   'modlog.list': { params: ModificationQuery; result: { modifications: ModificationView[]; total: number } };
   /** Before/after content of one modification. */
@@ -544,6 +550,8 @@ export interface HostEvents {
   'processes.changed': { processes: ProcessView[] };
   /** More of the watched process's log; `skipped`: bytes left out while the viewer was behind. */
   'processes.data': { id: string; data: string; offset: number; skipped?: number };
+  /** An MCP server's status or tools changed: the whole list. */
+  'mcp.changed': { servers: McpServerView[] };
   'chat.event': { session_id: string; event: ChatEvent };
   'approvals.changed': { requests: ApprovalRequestView[] };
   /** On open, when the folder's config changes, and when trust is given or declined. */
@@ -602,6 +610,9 @@ const requestChannelMap = {
   'processes.restart': true,
   'processes.watch': true,
   'processes.ack': true,
+  'mcp.list': true,
+  'mcp.restart': true,
+  'mcp.setDisabled': true,
   'modlog.list': true,
   'modlog.diff': true,
   'modlog.fileDiff': true,
@@ -646,6 +657,7 @@ const eventChannelMap = {
   'terminal.exit': true,
   'processes.changed': true,
   'processes.data': true,
+  'mcp.changed': true,
   'chat.event': true,
   'approvals.changed': true,
   'trust.changed': true,

@@ -7,6 +7,7 @@ import { createConnectionSlice } from './connectionSlice';
 import { createPanelsSlice } from './panelsSlice';
 import { createPromptSlice } from './promptSlice';
 import { createProcessesSlice } from './processesSlice';
+import { createMcpSlice } from './mcpSlice';
 import { createReviewSlice } from './reviewSlice';
 import { createSettingsSlice } from './settingsSlice';
 import { createTerminalSlice } from './terminalSlice';
@@ -37,6 +38,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createUndoSlice(set, get, deps),
     ...createPromptSlice(set, get, deps),
     ...createProcessesSlice(set, get, deps),
+    ...createMcpSlice(set, get, deps),
   }));
 }
 
@@ -84,6 +86,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
     client.on('terminal.data', ({ id, data }) => act().terminalData(id, data)),
     client.on('terminal.exit', ({ id, exitCode }) => act().terminalExited(id, exitCode)),
     client.on('processes.changed', ({ processes }) => act().processesChanged(processes)),
+    client.on('mcp.changed', ({ servers }) => act().mcpChanged(servers)),
     client.on('processes.data', ({ id, data, skipped }) => act().processData(id, data, skipped)),
     client.on('chat.event', ({ session_id, event }) => act().chatEvent(session_id, event)),
     client.on('chat.event', ({ session_id, event }) => {
@@ -106,6 +109,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
           void act().loadApprovals();
           void act().loadEditsMode();
           void act().loadProcesses();
+          void act().loadMcpServers();
         }
       } else if (s.openFile !== prev.openFile && s.openFile?.status === 'loading' && s.diff) act().closeDiff();
       // What the open session's model was (or, before its first request, would be) told.

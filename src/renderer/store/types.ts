@@ -7,6 +7,7 @@ import type { ConnectionSlice } from './connectionSlice';
 import type { PanelsSlice } from './panelsSlice';
 import type { PromptSlice } from './promptSlice';
 import type { ProcessesSlice } from './processesSlice';
+import type { McpSlice } from './mcpSlice';
 import type { ReviewSlice } from './reviewSlice';
 import type { SettingsSlice } from './settingsSlice';
 import type { TerminalSlice } from './terminalSlice';
@@ -29,7 +30,8 @@ export type AppState = ConnectionSlice &
   TrustSlice &
   UndoSlice &
   PromptSlice &
-  ProcessesSlice;
+  ProcessesSlice &
+  McpSlice;
 
 /** What the slices reach beyond the store: injected at startup, faked in tests. */
 export interface StoreDeps {
