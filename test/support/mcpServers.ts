@@ -1,9 +1,11 @@
 // Real MCP servers for tests (dev dependencies, not stand-ins) and the small misbehaving ones the
 // failure tests need, as `mcpServers` entries a person would write.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { writeUserSettings } from './userSettings';
 
-const ROOT = path.resolve(__dirname, '../..');
+// From the URL, not __dirname: Playwright loads this as an ES module.
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 export const FILESYSTEM = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 /** Misbehaving servers (test/fixtures/mcp/): one that crashes mid-call, one that never answers, one that prints garbage. */
