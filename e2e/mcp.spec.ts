@@ -54,7 +54,7 @@ for (const [width, height] of [
     await page.getByTestId('chat-input').press('Enter');
     const card = page.locator('[data-testid="tool-call"][data-tool="mcp__everything__echo"]').last();
     await expect(card).toHaveAttribute('data-status', 'done');
-    await expect(card).toContainText('MCP everything');
+    await expect(card.getByTestId('tool-call-server')).toHaveText('MCP everything');
     await page.screenshot({ path: path.join(SHOTS, `card-${width}x${height}.png`) });
   });
 }

@@ -224,9 +224,15 @@ export class McpConnection {
     const client = this.client;
     if (this.status !== 'ready' || !client) throw new McpServerUnavailableError(this.name, this.unavailableWords());
     const timeoutMs = this.decl.entry.timeout_ms ?? DEFAULT_CALL_TIMEOUT_MS;
+    // The SDK never removes the listener it adds to a call's signal: each call gets its own,
+    // tied to the caller's for as long as the call runs, so a long request's signal does not collect them.
+    const own = new AbortController();
+    const forward = () => own.abort(opts.signal.reason);
+    if (opts.signal.aborted) forward();
+    else opts.signal.addEventListener('abort', forward, { once: true });
     try {
       return (await client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
-        signal: opts.signal,
+        signal: own.signal,
         timeout: timeoutMs,
         // A server that reports progress is working: its time is counted from its last report, up to 10 timeouts in all.
         resetTimeoutOnProgress: true,
@@ -244,6 +250,8 @@ export class McpConnection {
       if (err instanceof McpError) throw new McpToolError(this.name, tool, err.message.replace(/^MCP error -?\d+: /, ''));
       if (this.status !== 'ready') throw new McpServerUnavailableError(this.name, this.unavailableWords());
       throw new McpToolError(this.name, tool, (err as Error).message);
+    } finally {
+      opts.signal.removeEventListener('abort', forward);
     }
   }
 
