@@ -63,7 +63,11 @@ describe('server tools for the model', () => {
     writeServers(home, { everything: everythingStdio() }, { permissions: [allow('everything/*')] });
     services = testServices(root, { configDir: home });
     await services.mcp.sync();
-    llm.enqueue({ toolCalls: [call('c1', 'mcp__everything__get-sum', { a: 2, b: 40 }), call('c2', 'mcp__everything__get-tiny-image', {})] }, { content: 'done' });
+    llm.enqueue(
+      { toolCalls: [call('c1', 'mcp__everything__get-sum', { a: 2, b: 40 }), call('c2', 'mcp__everything__get-tiny-image', {})] },
+      { toolCalls: [call('c3', 'mcp__everything__trigger-long-running-operation', { duration: 1, steps: 2 })] },
+      { content: 'done' },
+    );
     const { agent, finished, events } = agentOf(services);
     expect((await agent.run('add')).status).toBe('done');
     expect(finished.c1).toMatchObject({ ok: true });
@@ -71,6 +75,10 @@ describe('server tools for the model', () => {
     expect(finished.c2!.ok).toBe(true);
     expect(finished.c2!.output).toMatch(/\[image: image\/png, \d+ bytes\]/);
     expect(finished.c2!.data).toMatchObject({ server: 'everything', tool: 'get-tiny-image', images: [{ mime_type: 'image/png' }] });
+    // Progress reports show on the card as they come.
+    expect(finished.c3!.ok, finished.c3!.output).toBe(true);
+    const progress = events.filter((e): e is Extract<AgentEvent, { type: 'tool_output' }> => e.type === 'tool_output' && e.call_id === 'c3').map((e) => e.text);
+    expect(progress.join('')).toMatch(/\(1 of 2\)/);
     // The card names the server.
     const started = events.find((e): e is Extract<AgentEvent, { type: 'tool_call_started' }> => e.type === 'tool_call_started' && e.call_id === 'c1')!;
     expect(started.title).toContain('MCP everything');

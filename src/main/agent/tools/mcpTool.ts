@@ -9,6 +9,7 @@ import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/
 import type { McpServers } from '../../services/mcp/manager';
 import { McpToolError } from '../../services/mcp/errors';
 import { changesData, changesSchema, describeChanges } from './commandChanges';
+import type { ToolOutputHook } from './bash';
 import { defineTool, type Tool, type ToolContext, type ToolResult } from './types';
 
 /** Text beyond this is cut here (the loop caps again for the model's context). */
@@ -76,7 +77,7 @@ export function mcpTool(mcp: McpServers, server: string, spec: McpTool): Tool {
     jsonSchema: spec.inputSchema as Record<string, unknown>,
     outputSchema,
     summary: (args) => `${label} ${JSON.stringify(args)}`,
-    async run(args, ctx: ToolContext): Promise<ToolResult> {
+    async run(args, ctx: ToolContext & ToolOutputHook): Promise<ToolResult> {
       await ctx.permissions.authorize({
         query: { kind: 'mcp', server, tool: spec.name, readOnly },
         tool: name,
@@ -84,7 +85,9 @@ export function mcpTool(mcp: McpServers, server: string, spec: McpTool): Tool {
         details: JSON.stringify(args, null, 2),
         signal: ctx.signal,
       });
-      const call = () => mcp.call(server, spec.name, args, { signal: ctx.signal });
+      // A server's progress reports show on the chat's card as they come.
+      const onProgress = ctx.onToolOutput && ((done: number, total: number | undefined, message: string | undefined) => ctx.onToolOutput!(name, `${message ?? 'progress'} (${done}${total ? ` of ${total}` : ''})\n`));
+      const call = () => mcp.call(server, spec.name, args, { signal: ctx.signal, ...(onProgress ? { onProgress } : {}) });
       // A server on this machine may write the workspace itself: what it wrote is recorded.
       const { value: r, capture } =
         !readOnly && mcp.local(server)
