@@ -192,7 +192,17 @@ export async function runRun(args: string[]): Promise<number> {
   await services.project.load();
   // --trust is the approval of the servers the trusted config names; one line per server, on stderr.
   if (flags.trust === true) services.mcp.approveConfigured();
+  // A remote server that needs sign-in: the page to open, said as soon as it is known.
+  const shown = new Set<string>();
+  const offSignIn = services.mcp.onChange(() => {
+    for (const v of services.mcp.list()) {
+      if (!v.sign_in_url || shown.has(v.sign_in_url)) continue;
+      shown.add(v.sign_in_url);
+      process.stderr.write(`loupe: MCP server ${v.name} needs you to sign in: open ${v.sign_in_url}\n`);
+    }
+  });
   await services.mcp.sync();
+  offSignIn();
   for (const v of services.mcp.list()) process.stderr.write(`${describeServerLine(v)}\n`);
   const corrector = config ? new LlmEditCorrector(createJsonChat(config), logger) : null;
   if (llm) services.captures.warm();

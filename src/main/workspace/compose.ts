@@ -25,6 +25,7 @@ import { WorkTreeSnapshots } from '../services/snapshots/workTreeSnapshots';
 import { UserSettings } from '../services/settings/userSettings';
 import { FileIndex } from '../services/workspace/fileIndex';
 import { McpServers } from '../services/mcp/manager';
+import { ServerSignIn } from '../services/mcp/signIn';
 import { commandLine, type McpServerDecl } from '../services/config/mcpServers';
 import type { SandboxPolicy } from '../services/sandbox/bwrapPolicy';
 import { expandDenyGlobs } from '../services/sandbox/denyPaths';
@@ -142,6 +143,7 @@ export class WorkspaceServices {
       logger,
       env,
       clientInfo: { name: 'loupe', version: LOUPE_VERSION },
+      signIn: (decl, show) => new ServerSignIn(decl, { store: user, show, follow: env.LOUPE_TEST_OAUTH_CONSENT === 'follow' }),
     });
   }
 

@@ -21,6 +21,8 @@ import type { SandboxPolicy } from '../sandbox/bwrapPolicy';
 import { McpServerUnavailableError, McpTimeoutError, McpToolError } from './errors';
 import { launchServer, type ServerLaunch } from './launchServer';
 import { SpawnedStdioTransport } from './stdioTransport';
+import type { ServerSignIn } from './signIn';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 
 export type ServerStatus = 'pending' | 'connecting' | 'ready' | 'failed' | 'stopped';
 
@@ -41,8 +43,10 @@ export interface ConnectionDeps {
   sandbox(decl: McpServerDecl): Promise<SandboxPolicy | undefined>;
   /** A server's question, answered through the workspace's approval queue. */
   elicit(server: string, params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult>;
-  /** The fetch a remote server is reached with (sign-in handled inside), or undefined for plain fetch. */
+  /** The fetch a remote server is reached with, or undefined for plain fetch. */
   fetch?(decl: McpServerDecl): FetchLike | undefined;
+  /** Sign-in for a remote server that requires it; `show` is told the page to open. */
+  signIn?(decl: McpServerDecl, show: (url: string) => void): ServerSignIn;
   changed(): void;
 }
 
@@ -64,6 +68,9 @@ export class McpConnection {
   signInUrl: string | null = null;
   private client: Client | null = null;
   private launch: ServerLaunch | null = null;
+  private signIn: ServerSignIn | null = null;
+  /** The streamable HTTP transport of a remote server, for finishing a sign-in asked for mid-call. */
+  private http: StreamableHTTPClientTransport | null = null;
   private exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
   private readyAt = 0;
@@ -112,7 +119,7 @@ export class McpConnection {
       const client = await this.open(ac.signal, timeoutMs);
       if (gen !== this.generation) return void (await client.close().catch(() => undefined));
       this.client = client;
-      this.tools = await listTools(client, ac.signal, timeoutMs);
+      this.tools = await this.signedIn(() => listTools(client, ac.signal, timeoutMs));
       this.readyAt = Date.now();
       this.set('ready', null);
       this.deps.logger.info('mcp.ready', { server: this.name, tools: this.tools.length, sandboxed: this.sandboxed });
@@ -138,9 +145,26 @@ export class McpConnection {
     const fetch = this.deps.fetch?.(this.decl);
     const init = { requestInit: { headers }, ...(fetch ? { fetch } : {}) };
     if (kind === 'sse') return this.initialize(new SSEClientTransport(url, init), signal, timeoutMs);
+    this.signIn ??= this.deps.signIn?.(this.decl, (page) => {
+      this.signInUrl = page;
+      this.set('pending', `waiting for you to sign in at ${page}`);
+      this.deps.logger.warn('mcp.sign_in', { server: this.name, url: page });
+    }) ?? null;
+    await this.signIn?.listen();
+    const authed = { ...init, ...(this.signIn ? { authProvider: this.signIn } : {}) };
+    const transport = (this.http = new StreamableHTTPClientTransport(url, authed));
     try {
-      return await this.initialize(new StreamableHTTPClientTransport(url, init), signal, timeoutMs);
+      return await this.initialize(transport, signal, timeoutMs);
     } catch (err) {
+      if (err instanceof UnauthorizedError && this.signIn) {
+        // The person signs in in their own time; then the code is exchanged and it connects again.
+        const code = await this.signIn.received();
+        await transport.finishAuth(code);
+        this.signInUrl = null;
+        this.set('connecting', 'signed in; connecting');
+        this.http = new StreamableHTTPClientTransport(url, authed);
+        return this.initialize(this.http, AbortSignal.timeout(timeoutMs), timeoutMs);
+      }
       // A server of the older HTTP+SSE transport refuses the POST of streamable HTTP (404, 405, 400).
       if (!(err instanceof StreamableHTTPError) || ![400, 404, 405].includes(err.code ?? 0) || signal.aborted) throw err;
       this.deps.logger.info('mcp.sse_fallback', { server: this.name, status: err.code });
@@ -230,8 +254,8 @@ export class McpConnection {
     const forward = () => own.abort(opts.signal.reason);
     if (opts.signal.aborted) forward();
     else opts.signal.addEventListener('abort', forward, { once: true });
-    try {
-      return (await client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
+    const send = async () =>
+      (await client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
         signal: own.signal,
         timeout: timeoutMs,
         // A server that reports progress is working: its time is counted from its last report, up to 10 timeouts in all.
@@ -239,6 +263,8 @@ export class McpConnection {
         maxTotalTimeout: timeoutMs * 10,
         ...(opts.onProgress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => opts.onProgress!(p.progress, p.total, p.message) } : {}),
       })) as CallToolResult;
+    try {
+      return await this.signedIn(send);
     } catch (err) {
       if (opts.signal.aborted) throw new AbortedError(`The call to ${this.name}/${tool}`);
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) throw new McpTimeoutError(this.name, tool, timeoutMs);
@@ -255,9 +281,29 @@ export class McpConnection {
     }
   }
 
+  /**
+   * Runs `request`; when the server asks for (more) sign-in on the way (a 401, or a 403 for a
+   * scope this request needs), waits for the person to sign in, then runs it again (twice at most).
+   */
+  private async signedIn<T>(request: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await request();
+      } catch (err) {
+        if (!(err instanceof UnauthorizedError) || !this.signIn || !this.http || attempt >= 2) throw err;
+        const was = this.status;
+        await this.http.finishAuth(await this.signIn.received());
+        this.signInUrl = null;
+        if (was === 'ready' || this.status === 'pending') this.set(was === 'ready' ? 'ready' : 'connecting', was === 'ready' ? null : 'signed in; connecting');
+      }
+    }
+  }
+
   /** Stops it (no restart), keeping what it said for the status. */
   async stop(detail: string): Promise<void> {
     this.generation++;
+    this.signIn?.close();
+    this.signIn = null;
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = null;
     await this.teardown();

@@ -16,6 +16,7 @@ import type { CallToolResult, ElicitRequest, ElicitResult, Tool as McpTool } fro
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpConnection, type CallOptions } from './connection';
 import { McpServerUnavailableError } from './errors';
+import type { ServerSignIn } from './signIn';
 
 /** Where the person's decisions about servers are kept: the user's settings, never the workspace. */
 export interface McpServerStore {
@@ -35,6 +36,8 @@ export interface McpManagerOptions {
   /** The sandbox for a stdio server, or undefined to run it outside (off, unavailable, or `"sandbox": false` from the user). */
   sandbox(decl: McpServerDecl): Promise<SandboxPolicy | undefined>;
   fetch?(decl: McpServerDecl): FetchLike | undefined;
+  /** Sign-in for remote servers that require it. */
+  signIn?(decl: McpServerDecl, show: (url: string) => void): ServerSignIn;
   logger: Logger;
   env?: NodeJS.ProcessEnv;
   clientInfo: { name: string; version: string };
@@ -110,6 +113,7 @@ export class McpServers {
         sandbox: (d) => this.opts.sandbox(d),
         elicit: (server, params, signal) => this.elicit(server, params, signal),
         ...(this.opts.fetch ? { fetch: (d: McpServerDecl) => this.opts.fetch!(d) } : {}),
+        ...(this.opts.signIn ? { signIn: (d: McpServerDecl, show: (url: string) => void) => this.opts.signIn!(d, show) } : {}),
         changed: () => this.changed(),
       });
       this.connections.set(decl.name, c);

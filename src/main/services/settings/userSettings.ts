@@ -32,6 +32,8 @@ export const SettingsSchema = z.object({
   mcp_servers_approved: z.record(z.string(), z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/))).optional(),
   /** Realpath of a workspace → the servers the person disabled there. */
   mcp_servers_disabled: z.record(z.string(), z.array(z.string())).optional(),
+  /** A remote server's URL → its sign-in: the registered client and the tokens (this file is owner-only). */
+  mcp_oauth: z.record(z.string(), z.looseObject({ client: z.record(z.string(), z.unknown()).optional(), tokens: z.record(z.string(), z.unknown()).optional() })).optional(),
   /** Realpath of a workspace → rules for that folder only, kept out of its shared config ("allow always", only me). */
   folder_permissions: z.record(z.string(), z.array(PermissionRuleSchema)).optional(),
   llm: z
@@ -141,6 +143,20 @@ export class UserSettings {
       const all = objectAt(doc, 'mcp_servers_disabled');
       const list = Array.isArray(all[root]) ? (all[root] as unknown[]).filter((n): n is string => typeof n === 'string' && n !== name) : [];
       return { ...doc, mcp_servers_disabled: { ...all, [root]: disabled ? [...list, name] : list } };
+    });
+  }
+
+  /** A remote MCP server's sign-in as saved (its registered client, its tokens). */
+  async mcpSignIn(url: string): Promise<{ client?: Record<string, unknown>; tokens?: Record<string, unknown> }> {
+    const doc = await this.document();
+    const all = doc ? objectAt(doc, 'mcp_oauth') : {};
+    return objectAt(all, url) as { client?: Record<string, unknown>; tokens?: Record<string, unknown> };
+  }
+
+  saveMcpSignIn(url: string, patch: { client?: Record<string, unknown>; tokens?: Record<string, unknown> }): Promise<void> {
+    return this.update((doc) => {
+      const all = objectAt(doc, 'mcp_oauth');
+      return { ...doc, mcp_oauth: { ...all, [url]: { ...objectAt(all, url), ...patch } } };
     });
   }
 
