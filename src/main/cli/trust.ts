@@ -3,7 +3,7 @@
 // ignored, and one line on stderr says so. `loupe trust [folder]` records trust and nothing else.
 import path from 'node:path';
 import { InvalidArgumentError } from '../errors';
-import { CONFIG_REL } from '../services/permissions/projectConfig';
+import { CONFIG_REL, MCP_JSON_REL } from '../services/permissions/projectConfig';
 import { describeGrants, readTrustState, trustCurrentConfig, untrustedNotice, type TrustState } from '../services/permissions/trust';
 import { defaultConfigDir } from '../services/settings/configDir';
 import type { UserSettings } from '../services/settings/userSettings';
@@ -13,8 +13,8 @@ import { workspaceRoot } from './workspaceRoot';
 
 const trustedLine = (s: TrustState): string =>
   s.digest === null
-    ? `loupe: ${s.root} has no ${CONFIG_REL}; there is nothing to trust.`
-    : `loupe: trusted ${s.root} with ${CONFIG_REL} (sha256 ${s.digest.slice(0, 12)}…): ${describeGrants(s.grants)}.`;
+    ? `loupe: ${s.root} has no ${CONFIG_REL} or ${MCP_JSON_REL}; there is nothing to trust.`
+    : `loupe: trusted ${s.root} with ${s.files.join(' and ')} (sha256 ${s.digest.slice(0, 12)}…): ${describeGrants(s.grants)}.`;
 
 /** Before a command starts: trust now (`--trust`), or say what is being ignored. */
 export async function settleTrust(root: string, trust: boolean, say: (line: string) => void, store: UserSettings): Promise<TrustState> {

@@ -38,6 +38,7 @@ import type { ChatMessage } from '../agent/llm/types';
 import { Agent, newCorrelationId } from '../agent/loop/agentLoop';
 import { workspacePromptSource } from '../agent/prompts/workspacePrompt';
 import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
+import { mcpTools } from '../agent/tools/mcpTool';
 import { FileSession } from '../services/files/readTracker';
 import type { ApprovalQueue } from '../services/permissions/approvalQueue';
 import type { PermissionGate } from '../services/permissions/permissionGate';
@@ -226,7 +227,7 @@ export class AgentHost {
     const s = typeof p?.session_id === 'string' && p.session_id ? await this.session(w, p.session_id) : null;
     if (s?.prompt) return { ...s.prompt, sent: true };
     const config = await this.config();
-    const source = workspacePromptSource(w.services, this.registry);
+    const source = workspacePromptSource(w.services, this.tools(w));
     const model = config ? { name: config.model, profile: knownProfile(config.baseURL ?? DEFAULT_BASE_URL)?.view() } : undefined;
     return { ...(await source.build(await source.environment(), { messages: s?.record.messages ?? [], model })), sent: false };
   }
@@ -284,6 +285,11 @@ export class AgentHost {
 
   // ---- approvals ---------------------------------------------------------------------------
 
+  /** Loupe's tools and those of the workspace's MCP servers, as they are at each use. */
+  private tools(w: WorkspaceAgent): ToolRegistry {
+    return this.registry.withTools(() => mcpTools(w.services.mcp));
+  }
+
   listApprovals(): ApprovalRequestView[] {
     return this.approvals(this.ws());
   }
@@ -297,6 +303,9 @@ export class AgentHost {
     if (p.answer === 'once') return { answered: w.queue.answer(p.id, { answer: 'once' }) };
     if (p.answer !== 'always') throw new InvalidArgumentError(`answer must be once, always or deny (got ${JSON.stringify(p.answer)})`);
     if (p.scope !== undefined && p.scope !== 'project' && p.scope !== 'user') throw new InvalidArgumentError(`scope must be "project" or "user" (got ${JSON.stringify(p.scope)})`);
+    // Starting a server and a server's own question are no rules: their "always" is the answer itself.
+    const kind = req.kind;
+    if (kind === 'mcp-server' || kind === 'elicitation') return { answered: w.queue.answer(p.id, { answer: 'always' }) };
     const proposed = req.always.map((r) => r.pattern);
     const patterns = (p.patterns ?? proposed).map((s) => s.trim()).filter(Boolean);
     if (!patterns.length) throw new InvalidArgumentError('"Allow always" needs a pattern to save.');
@@ -305,7 +314,7 @@ export class AgentHost {
     // A card for running outside the sandbox saves rules that say so, edited or not.
     // A network card's rule keeps its host: an edited command pattern must not open every host.
     const hosts = req.always[0]?.hosts;
-    const rules = patterns.map((pattern) => ({ kind: req.kind, pattern, action: 'allow' as const, ...(req.sandboxed === false ? { sandbox: false } : {}), ...(hosts ? { hosts } : {}) }));
+    const rules = patterns.map((pattern) => ({ kind, pattern, action: 'allow' as const, ...(req.sandboxed === false ? { sandbox: false } : {}), ...(hosts ? { hosts } : {}) }));
     if (p.scope === 'user') await this.opts.user.addFolderRules(w.services.root, rules);
     else await w.project.addRules(rules);
     return { answered: w.queue.answer(p.id, { answer: 'once' }) };
@@ -348,7 +357,7 @@ export class AgentHost {
   async getSession(id: string): Promise<ChatSessionView> {
     const w = this.ws();
     const s = await this.session(w, id);
-    const entries = s.record.entries ?? entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a));
+    const entries = s.record.entries ?? entriesFromMessages(s.record.messages, (n, a) => this.tools(w).callFacts(n, a));
     const undone = await undoneRequests(w.services.modlog, s.record.id, s.record.requests.map((r) => r.correlation_id)).catch(() => []);
     const queued = s.queue.list();
     const forks = forksOf(s.record);
@@ -472,7 +481,7 @@ export class AgentHost {
     const s = await this.session(w, p.session_id);
     this.idle(s);
     if (!(await this.config())) await this.noModel();
-    forkAt(s.record, p.correlation_id, this.entries(s));
+    forkAt(s.record, p.correlation_id, this.entries(w, s));
     return this.start(w, s, spec);
   }
 
@@ -480,7 +489,7 @@ export class AgentHost {
     const w = this.ws();
     const s = await this.session(w, p.session_id);
     this.idle(s);
-    switchTo(s.record, p.branch_id, this.entries(s));
+    switchTo(s.record, p.branch_id, this.entries(w, s));
     s.record.entries = checkedEntries(s.record.entries);
     await w.store.save(s.record);
     return this.getSession(s.record.id);
@@ -495,8 +504,9 @@ export class AgentHost {
   }
 
   /** What the chat shows of the session, rebuilt from the messages for a file saved before entries were kept. */
-  private entries(s: LiveSession): ChatTranscriptEntry[] {
-    return (s.record.entries ??= entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a)));
+  private entries(w: WorkspaceAgent, s: LiveSession): ChatTranscriptEntry[] {
+    const tools = this.tools(w);
+    return (s.record.entries ??= entriesFromMessages(s.record.messages, (n, a) => tools.callFacts(n, a)));
   }
 
   private async start(w: WorkspaceAgent, s: LiveSession, spec: RequestSpec): Promise<{ session_id: string; correlation_id: string }> {
@@ -524,14 +534,15 @@ export class AgentHost {
     // While the model thinks: the first command's snapshot is the one that reads every file.
     w.services.captures.warm();
     const { signal: _own, ...toolContext } = w.services.toolContext({ session: s.files, corrector: new LlmEditCorrector(createJsonChat(config), this.logger) });
+    const registry = this.tools(w);
     const sessionId = s.record.id;
     const usage = s.record.usage;
     const agent = new Agent(
       {
         llm,
-        registry: this.registry,
+        registry,
         toolContext,
-        prompt: workspacePromptSource(w.services, this.registry),
+        prompt: workspacePromptSource(w.services, registry),
         announcedPrompt: s.prompt?.text,
         usage: { session: usage?.session === undefined ? undefined : sessionUsageFrom(usage.session), last: usage?.last },
         savePlan: (c, text) => savePlan(w.services, sessionId, c, text),
@@ -544,7 +555,7 @@ export class AgentHost {
     let messageIndex: number | undefined = s.record.messages.length;
     let saved: Promise<void> = Promise.resolve();
     // What the chat shows is kept beside the messages, so reopening the session shows it again.
-    const entries = this.entries(s);
+    const entries = this.entries(w, s);
     keepEntry(entries, { type: 'user_message', text: spec.text, correlation_id: correlationId, ...(mode === 'plan' ? { mode } : {}), ...(attached.views.length ? { attachments: attached.views } : {}) });
     const off = agent.events.on((event) => {
       if (event.type === 'system_prompt') s.prompt = { text: event.text, files: event.files, skipped: event.skipped };

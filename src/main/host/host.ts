@@ -126,6 +126,7 @@ export class Host {
   private compose(root: string): WorkspaceServices {
     const services = composeWorkspace({ root, user: this.user, asker: { kind: 'person' }, logger: this.logger, reportConfig: (p) => this.configProblem(p) });
     services.onWarning((message) => this.emit('workspace.notice', { root, message }));
+    services.mcp.onChange(() => this.workspace?.services === services && this.emit('mcp.changed', { servers: services.mcp.list() }));
     return services;
   }
 
@@ -149,7 +150,11 @@ export class Host {
 
   /** Re-reads the folder's trust and tells every client (the prompt shows when it is needed). */
   private trustChanged(root: string): void {
-    if (this.workspace?.info.root === root) void this.agent.checkConfig().catch(() => undefined);
+    if (this.workspace?.info.root === root) {
+      void this.agent.checkConfig().catch(() => undefined);
+      // The folder's servers follow its config and its trust: started, stopped or asked about again.
+      void this.workspace.services.mcp.sync({ wait: false }).catch((err: unknown) => this.logger.warn('mcp.sync_failed', { error: err }));
+    }
     void this.trust.get(root).then(
       (view) => this.workspace?.info.root === root && this.emit('trust.changed', view),
       () => undefined,
@@ -159,6 +164,7 @@ export class Host {
   private async trustAnswer(view: Promise<Result<'trust.accept'>>): Promise<Result<'trust.accept'>> {
     const v = await view;
     this.emit('trust.changed', v);
+    void this.workspace?.services.mcp.sync({ wait: false }).catch((err: unknown) => this.logger.warn('mcp.sync_failed', { error: err }));
     // Questions waiting now may be answered by the rules trust turned on (or no longer be).
     await this.workspace?.services.queue.recheck();
     return v;
@@ -223,6 +229,21 @@ export class Host {
       'processes.restart': (p) => this.processes.restart(str(obj(p).id, 'id')),
       'processes.watch': (p) => this.processes.watchLog(obj(p).id === null ? null : str(p.id, 'id')),
       'processes.ack': (p) => this.processes.ack(str(obj(p).id, 'id'), Number(p.chars)),
+      'mcp.list': () => this.ws().services.mcp.list(),
+      'mcp.restart': async (p) => {
+        const mcp = this.ws().services.mcp;
+        // Settles in the background (a repository's server may wait for its card): the list says how it goes.
+        void mcp.restart(str(obj(p).name, 'name')).catch((err: unknown) => this.logger.warn('mcp.restart_failed', { error: err }));
+        return mcp.list();
+      },
+      'mcp.setDisabled': async (p) => {
+        const mcp = this.ws().services.mcp;
+        const name = str(obj(p).name, 'name');
+        if (typeof p.disabled !== 'boolean') throw new InvalidArgumentError('disabled must be true or false');
+        if (!mcp.list().some((v) => v.name === name)) throw new InvalidArgumentError(`There is no MCP server named "${name}" here.`);
+        void mcp.setDisabled(name, p.disabled).catch((err: unknown) => this.logger.warn('mcp.disable_failed', { error: err }));
+        return mcp.list();
+      },
       'modlog.list': (p) => this.ws().review.list(p ?? {}),
       'modlog.diff': (p) => this.ws().review.diff(str(obj(p).modification_id, 'modification_id')),
       'modlog.fileDiff': (p) => this.ws().review.fileDiff(str(obj(p).path, 'path')),

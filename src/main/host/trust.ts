@@ -22,6 +22,7 @@ export class TrustHost {
       allow: s.grants.allow.map((r) => ({ kind: r.kind, pattern: r.pattern })),
       tests: s.grants.tests.map((t) => ({ ...t })),
       ...(s.grants.servers.length ? { servers: s.grants.servers.map((t) => ({ language: t.language, command: [...t.command] })) } : {}),
+      mcp_servers: s.grants.mcp.map((m) => ({ ...m })),
     };
   }
 

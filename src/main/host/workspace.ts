@@ -11,7 +11,7 @@ import { grep } from '../services/search/grep';
 const SEARCH_LIMIT = 500;
 import { isGitRepo } from '../services/git/gitStatus';
 import type { FileIndex } from '../services/workspace/fileIndex';
-import { CONFIG_REL } from '../services/permissions/projectConfig';
+import { CONFIG_REL, MCP_JSON_REL } from '../services/permissions/projectConfig';
 import { parentOf, resolveInWorkspace } from '../services/workspace/pathGuard';
 import type { ChangeBatch, WorkspaceWatcher } from '../services/workspace/watcher';
 import { watchNotice } from '../services/workspace/watcher';
@@ -36,7 +36,7 @@ const MAX_OPEN_DIRS = 500;
 /** How long the watcher and the index wait for the first listing before they start anyway. */
 const INDEX_DELAY_MS = 1500;
 /** What a change before the watcher was subscribed could have touched unseen (see catchUp). */
-const WATCHED_BEFORE = [CONFIG_REL, LOG_REL] as const;
+const WATCHED_BEFORE = [CONFIG_REL, MCP_JSON_REL, LOG_REL] as const;
 /**
  * Above this many paths in one batch (a checkout, an install) the events say "many" instead of
  * naming them: the page re-reads what it shows rather than parsing megabytes of names.
@@ -229,7 +229,7 @@ export class Workspace {
   private async onChanges(batch: ChangeBatch): Promise<void> {
     if (this.disposed) return;
     void this.review.onPaths(batch.paths).catch(() => undefined);
-    if (batch.paths.some((p) => p === '.loupe' || p === CONFIG_REL)) this.onConfigChanged(this.info.root);
+    if (batch.paths.some((p) => p === '.loupe' || p === CONFIG_REL || p === MCP_JSON_REL)) this.onConfigChanged(this.info.root);
     const inTree = batch.paths.filter((p) => !p.startsWith('.git/') && p !== '.git' && !p.startsWith('.loupe/'));
     if (inTree.length) {
       this.emit('file.changed', inTree.length > MAX_NAMED ? { paths: [], truncated: true } : { paths: inTree });

@@ -26,6 +26,12 @@ import { UserSettings } from '../services/settings/userSettings';
 import { FileIndex } from '../services/workspace/fileIndex';
 import { DEFAULT_WAIT_MS, LanguageServers } from '../services/lsp/languageServers';
 import { lspSettings } from '../services/lsp/lspSettings';
+import { McpServers } from '../services/mcp/manager';
+import { ServerSignIn } from '../services/mcp/signIn';
+import { commandLine, type McpServerDecl } from '../services/config/mcpServers';
+import type { SandboxPolicy } from '../services/sandbox/bwrapPolicy';
+import { expandDenyGlobs } from '../services/sandbox/denyPaths';
+import { LOUPE_VERSION } from '../host/version';
 import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watcher';
 
 const NETWORK_LOG_KEEP = 50;
@@ -48,6 +54,8 @@ export interface ComposeOptions {
   reportConfig?: (problem: ConfigProblem) => void;
   /** Language servers may run (default: unless LOUPE_LSP=off); `"lsp": false` in the config still turns them off. */
   lsp?: boolean;
+  /** The environment MCP servers' `${env:VAR}` read; default this process's. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface ToolContextRequest {
@@ -73,6 +81,8 @@ export class WorkspaceServices {
   readonly captures: CommandCapture;
   /** Background processes (bash run_in_background); all stopped when the workspace is disposed. */
   readonly processes: ProcessManager;
+  /** The MCP servers of the person and of the repository; started by whoever opens the folder (`mcp.sync()`). */
+  readonly mcp: McpServers;
   /** The hosts sandboxed commands' proxies asked about lately (the settings show them). */
   readonly networkLog: NetworkLogEntry[] = [];
   /** The language servers of this folder: the problems each write introduces. */
@@ -86,6 +96,7 @@ export class WorkspaceServices {
     readonly logger: Logger,
     reportConfig?: (problem: ConfigProblem) => void,
     lsp = process.env.LOUPE_LSP !== 'off',
+    env: NodeJS.ProcessEnv = process.env,
   ) {
     this.modlog = new ModificationLog(root);
     this.project = new ProjectConfig(root, user, { report: reportConfig ?? ((problem) => logger.warn('config.problem', { ...problem })) });
@@ -141,6 +152,34 @@ export class WorkspaceServices {
       },
       waitMs: async () => (await this.project.load()).config.limits?.diagnostics_wait_ms ?? DEFAULT_WAIT_MS,
     });
+    this.mcp = new McpServers({
+      root,
+      user,
+      project: this.project,
+      ask: (request, signal) => this.queue.request(request, signal),
+      sandbox: (decl) => this.mcpSandbox(decl),
+      logger,
+      env,
+      clientInfo: { name: 'loupe', version: LOUPE_VERSION },
+      signIn: (decl, show) => new ServerSignIn(decl, { store: user, show, follow: env.LOUPE_TEST_OAUTH_CONSENT === 'follow' }),
+    });
+  }
+
+  /**
+   * The sandbox a stdio MCP server runs in: the same policy as a command (the workspace writable,
+   * credentials and read-denied paths hidden), its network only to the hosts its configuration
+   * lists. Outside it where commands run outside it, and for a server of the person's own settings
+   * that says `"sandbox": false` (a repository's cannot say so).
+   */
+  private async mcpSandbox(decl: McpServerDecl): Promise<SandboxPolicy | undefined> {
+    if (decl.source === 'user' && decl.entry.sandbox === false) return undefined;
+    const project = await this.project.load();
+    if (this.engine.sandboxMode(project) === 'off' || !(await this.sandbox.status()).available) return undefined;
+    const hosts = decl.entry.network?.hosts ?? [];
+    const denyRead = (await this.engine.rules()).filter((r) => r.kind === 'read' && r.action === 'deny').map((r) => r.pattern);
+    const grant = { network: hosts.length > 0, networkRule: hosts.length ? `mcpServers.${decl.name}.network` : null };
+    const network = grant.network ? { guard: this.permissions.serverNetworkGuard(decl.name, commandLine(decl.entry), hosts) } : undefined;
+    return { root: this.root, grant, hide: expandDenyGlobs(this.root, denyRead), ...(network ? { network } : {}) };
   }
 
   /** Whether commands run sandboxed here, as the settings and the agent's system prompt say it. */
@@ -180,8 +219,8 @@ export class WorkspaceServices {
   async dispose(): Promise<void> {
     this.warningListeners.clear();
     this.index.dispose();
-    // Processes first: what each wrote is recorded as it stops, before the log and snapshots close.
-    await this.processes.dispose();
+    // Processes and servers first: what each wrote is recorded as it stops, before the log and snapshots close.
+    await Promise.all([this.processes.dispose(), this.mcp.dispose()]);
     await Promise.all([this.sessions.flush(), this.modlog.dispose(), this.captures.dispose(), this.lsp.dispose()]);
   }
 
@@ -211,5 +250,5 @@ export function openTerminals(events: PtyEvents): PtyService {
 }
 
 export function composeWorkspace(opts: ComposeOptions): WorkspaceServices {
-  return new WorkspaceServices(opts.root, opts.user, opts.asker, opts.logger, opts.reportConfig, opts.lsp);
+  return new WorkspaceServices(opts.root, opts.user, opts.asker, opts.logger, opts.reportConfig, opts.lsp, opts.env);
 }

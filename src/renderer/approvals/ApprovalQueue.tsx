@@ -54,6 +54,9 @@ const KIND_LABEL: Record<ApprovalRequestView['kind'], string> = {
   external_directory: 'Outside the workspace',
   test: 'Run tests',
   network: 'Network',
+  mcp: 'MCP tool',
+  'mcp-server': 'Start an MCP server',
+  elicitation: 'A server asks',
 };
 
 function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus: boolean }) {
@@ -119,6 +122,11 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       <div className="approval-why" data-testid="approval-why">
         {req.reason}.{why && <span className="muted"> {why}</span>}
       </div>
+      {req.details && (
+        <pre className="approval-diff" data-testid="approval-details">
+          {req.details}
+        </pre>
+      )}
       {req.trust_would_allow && <TrustWouldAllow rule={req.trust_would_allow} />}
       {req.kind === 'edit' && req.diff ? <ProposedEdit req={req} /> : req.diff && <pre className="approval-diff">{req.diff}</pre>}
       {req.edit?.diagnostics && <EditProblems d={req.edit.diagnostics} />}

@@ -52,6 +52,7 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
     if (el && atTail.current) el.scrollTop = el.scrollHeight;
   }, [showOutput, item.output]);
   const summary = item.summary;
+  const mcp = mcpServerOf(item.tool, item.data);
   const label = waiting ? 'waiting for approval' : item.status === 'running' ? 'running' : item.status === 'done' ? 'done' : item.status === 'failed' ? `failed · exit ${item.exitCode}` : 'failed';
   return (
     <div
@@ -63,8 +64,13 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
     >
       <div className="tool-card-head">
         <span className={`tool-dot ${item.status}`} aria-hidden="true" />
+        {mcp && (
+          <span className="tool-server" data-testid="tool-call-server" data-server={mcp.server} title={`A tool of the MCP server ${mcp.server}`}>
+            MCP {mcp.server}
+          </span>
+        )}
         <span className="tool-name" title={item.title}>
-          {item.tool}
+          {mcp ? mcp.tool : item.tool}
         </span>
         <code className="tool-summary" title={summary}>
           {summary}
@@ -142,3 +148,10 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
     </div>
   );
 });
+
+/** The server and tool of an MCP server's tool (mcp__<server>__<tool>); the result's data names them exactly once it is done. */
+function mcpServerOf(name: string, data: Record<string, unknown> | undefined): { server: string; tool: string } | null {
+  const m = /^mcp__(.+?)__(.+)$/.exec(name);
+  if (!m) return null;
+  return { server: typeof data?.server === 'string' ? data.server : m[1]!, tool: typeof data?.tool === 'string' ? data.tool : m[2]! };
+}

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { LlmProbe, LlmSettingsView, SandboxStatusView, SystemPromptView } from '../../shared/contract';
 import { useApp } from '../store';
+import { McpServersSection } from './McpServers';
 import { ModelTable } from './ModelTable';
 import './settings.css';
 
@@ -165,6 +166,7 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
           </>
         )}
         {sandbox && <SandboxLine status={sandbox} />}
+        <McpServersSection />
         {systemPrompt && <SystemPromptSection prompt={systemPrompt} />}
         <div className="settings-actions">
           <button type="button" className="btn" disabled={busy !== null || !baseUrl.trim()} onClick={() => void test(probe())}>

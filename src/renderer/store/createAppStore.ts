@@ -9,6 +9,7 @@ import { createPanelsSlice } from './panelsSlice';
 import { createPromptSlice } from './promptSlice';
 import { createProblemsSlice } from './problemsSlice';
 import { createProcessesSlice } from './processesSlice';
+import { createMcpSlice } from './mcpSlice';
 import { createReviewSlice } from './reviewSlice';
 import { createSettingsSlice } from './settingsSlice';
 import { createSteerSlice } from './steerSlice';
@@ -43,6 +44,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createPromptSlice(set, get, deps),
     ...createProcessesSlice(set, get, deps),
     ...createProblemsSlice(set, get, deps),
+    ...createMcpSlice(set, get, deps),
   }));
 }
 
@@ -96,6 +98,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
     client.on('terminal.data', ({ id, data }) => act().terminalData(id, data)),
     client.on('terminal.exit', ({ id, exitCode }) => act().terminalExited(id, exitCode)),
     client.on('processes.changed', ({ processes }) => act().processesChanged(processes)),
+    client.on('mcp.changed', ({ servers }) => act().mcpChanged(servers)),
     client.on('processes.data', ({ id, data, skipped }) => act().processData(id, data, skipped)),
     client.on('chat.event', ({ session_id, event }) => act().chatEvent(session_id, event)),
     client.on('chat.queued', ({ session_id, messages }) => act().queuedChanged(session_id, messages)),
@@ -123,6 +126,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
           void act().loadApprovals();
           void act().loadEditsMode();
           void act().loadProcesses();
+          void act().loadMcpServers();
         }
       } else if (s.openFile !== prev.openFile && s.openFile?.status === 'loading' && s.diff) act().closeDiff();
       // A file opened in the viewer: its server's markers.

@@ -53,6 +53,7 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, { cli
     void get().loadSettings();
     void get().loadEditsMode();
     void get().loadSystemPrompt();
+    void get().loadMcpServers();
     void client.request('settings.sandbox', undefined).then(
       (sandboxStatus) => set({ sandboxStatus }),
       () => set({ sandboxStatus: null }),

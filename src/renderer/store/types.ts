@@ -9,6 +9,7 @@ import type { PanelsSlice } from './panelsSlice';
 import type { PromptSlice } from './promptSlice';
 import type { ProblemsSlice } from './problemsSlice';
 import type { ProcessesSlice } from './processesSlice';
+import type { McpSlice } from './mcpSlice';
 import type { ReviewSlice } from './reviewSlice';
 import type { SettingsSlice } from './settingsSlice';
 import type { SteerSlice } from './steerSlice';
@@ -35,7 +36,8 @@ export type AppState = ConnectionSlice &
   UndoSlice &
   PromptSlice &
   ProcessesSlice &
-  ProblemsSlice;
+  ProblemsSlice &
+  McpSlice;
 
 /** What the slices reach beyond the store: injected at startup, faked in tests. */
 export interface StoreDeps {

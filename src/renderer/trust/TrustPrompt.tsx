@@ -28,8 +28,17 @@ export function TrustPrompt() {
           Trust this folder’s settings?
         </div>
         <p className="trust-text">
-          <code>{trust.root}/.loupe/config.json</code> came with the folder and would let the agent do the following without asking you. Until you trust it,
-          these entries are ignored (its deny and ask rules apply either way).
+          {trust.mcp_servers.some((m) => m.file === '.mcp.json') ? (
+            <>
+              <code>{trust.root}/.loupe/config.json</code> and <code>.mcp.json</code> came
+            </>
+          ) : (
+            <>
+              <code>{trust.root}/.loupe/config.json</code> came
+            </>
+          )}{' '}
+          with the folder and would let the agent do the following without asking you. Until you trust it, these entries are ignored (its deny and ask rules apply
+          either way).
         </p>
         {trust.allow.length > 0 && (
           <>
@@ -62,6 +71,18 @@ export function TrustPrompt() {
               {trust.servers.map((t) => (
                 <li key={t.language}>
                   <span className="trust-kind">{t.language}</span> <code>{t.command.join(' ')}</code>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        {trust.mcp_servers.length > 0 && (
+          <>
+            <div className="trust-heading">MCP servers (each asks once more before it first starts)</div>
+            <ul className="trust-list" data-testid="trust-mcp">
+              {trust.mcp_servers.map((m) => (
+                <li key={m.name}>
+                  <span className="trust-kind">{m.name}</span> <code>{m.target}</code> <span className="muted">{m.file}</span>
                 </li>
               ))}
             </ul>

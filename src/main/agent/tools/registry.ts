@@ -20,6 +20,7 @@ import { processListTool } from './processList';
 import { processOutputTool } from './processOutput';
 import { processKillTool } from './processKill';
 import { processWaitTool } from './processWait';
+import { portableSchema } from './portableSchema';
 
 export function failure(err: unknown): ToolResult {
   const e = toWireError(err);
@@ -45,7 +46,19 @@ export const resultSchema = <O extends z.ZodType>(data: O) =>
   });
 
 export class ToolRegistry {
-  private readonly tools = new Map<string, Tool>();
+  /**
+   * @param tools Loupe's own tools.
+   * @param extra Tools known only at run time (a workspace's MCP servers), asked for at each use.
+   */
+  constructor(
+    private readonly tools = new Map<string, Tool>(),
+    private readonly extra: () => Tool[] = () => [],
+  ) {}
+
+  /** The same tools plus those `extra` gives at each use (a workspace's MCP servers' tools). */
+  withTools(extra: () => Tool[]): ToolRegistry {
+    return new ToolRegistry(this.tools, extra);
+  }
 
   register(tool: Tool): this {
     if (this.tools.has(tool.name)) throw new Error(`tool ${tool.name} is registered twice`);
@@ -54,16 +67,17 @@ export class ToolRegistry {
   }
 
   list(): Tool[] {
-    return [...this.tools.values()];
+    const own = [...this.tools.values()];
+    return [...own, ...this.extra().filter((t) => !this.tools.has(t.name))];
   }
 
   get(name: string): Tool | undefined {
-    return this.tools.get(name);
+    return this.tools.get(name) ?? this.extra().find((t) => t.name === name);
   }
 
-  /** JSON Schema of a tool's arguments, as MCP and the chat API want it. */
+  /** JSON Schema of a tool's arguments, as MCP and the chat API want it: the portable subset (portableSchema.ts). */
   inputSchema(tool: Tool): Record<string, unknown> {
-    return jsonSchema(tool.schema, 'input');
+    return portableSchema(tool.jsonSchema ?? jsonSchema(tool.schema, 'input'), { root: true });
   }
 
   /**
@@ -71,12 +85,12 @@ export class ToolRegistry {
    * what MCP clients validate structuredContent with (a tuple in 2020-12 terms fails there).
    */
   outputSchema(tool: Tool): Record<string, unknown> {
-    return jsonSchema(resultSchema(tool.outputSchema), 'output', 'draft-7');
+    return portableSchema(jsonSchema(resultSchema(tool.outputSchema), 'output', 'draft-7'));
   }
 
   /** The tool's facts for a name the model used; a stand-in for a name it made up. */
   facts(name: string): ToolFacts {
-    const tool = this.tools.get(name);
+    const tool = this.get(name);
     if (!tool) return { name, title: name, description: '', effect: 'execute', permission: null, correlated: false, idempotent: false, openWorld: true };
     const { name: _n, title, description, effect, permission, correlated, idempotent, openWorld, guidance } = tool;
     return { name, title, description, effect, permission, correlated, idempotent, openWorld, ...(guidance ? { guidance } : {}) };
@@ -90,7 +104,7 @@ export class ToolRegistry {
 
   /** The tool's one line for these arguments; empty while they do not fit its schema. */
   summarize(name: string, args: unknown): string {
-    const tool = this.tools.get(name);
+    const tool = this.get(name);
     const parsed = tool?.schema.safeParse(args ?? {});
     if (!tool || !parsed?.success) return '';
     try {
@@ -102,7 +116,7 @@ export class ToolRegistry {
 
   /** The workspace paths a call works in (its tool's `paths` fact); none while the arguments do not fit. */
   workPaths(name: string, args: unknown): string[] {
-    const tool = this.tools.get(name);
+    const tool = this.get(name);
     const parsed = tool?.paths && tool.schema.safeParse(args ?? {});
     if (!tool?.paths || !parsed?.success) return [];
     try {
@@ -114,8 +128,8 @@ export class ToolRegistry {
 
   /** Validates, runs, and turns anything thrown into a failed result: a tool call never throws. */
   async call(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
-    const tool = this.tools.get(name);
-    if (!tool) return failure(new LoupeError('INVALID_ARGUMENT', `Unknown tool: ${name}. Available: ${[...this.tools.keys()].join(', ')}.`));
+    const tool = this.get(name);
+    if (!tool) return failure(new LoupeError('INVALID_ARGUMENT', `Unknown tool: ${name}. Available: ${this.list().map((t) => t.name).join(', ')}.`));
     const parsed = tool.schema.safeParse(args ?? {});
     if (!parsed.success) return failure(new LoupeError('INVALID_ARGUMENT', `Invalid arguments for ${name}: ${describeIssues(parsed.error)}.`));
     try {

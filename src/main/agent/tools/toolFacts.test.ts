@@ -14,7 +14,7 @@ const registry = createToolRegistry();
 const tools = registry.list();
 const SRC = path.resolve(__dirname, '../../..');
 
-type JsonSchema = { type?: string; properties?: Record<string, JsonSchema>; required?: string[]; enum?: unknown[]; prefixItems?: JsonSchema[]; items?: JsonSchema; minimum?: number; maximum?: number; anyOf?: JsonSchema[]; const?: unknown };
+type JsonSchema = { type?: string; properties?: Record<string, JsonSchema>; required?: string[]; enum?: unknown[]; prefixItems?: JsonSchema[]; items?: JsonSchema; minItems?: number; maxItems?: number; minimum?: number; maximum?: number; anyOf?: JsonSchema[]; const?: unknown };
 
 /** Arguments that fit a tool's input schema: every required field, and some optional ones. */
 function argsFor(schema: JsonSchema): fc.Arbitrary<Record<string, unknown>> {
@@ -27,7 +27,8 @@ function argsFor(schema: JsonSchema): fc.Arbitrary<Record<string, unknown>> {
     if (s.type === 'integer' || s.type === 'number') return fc.integer({ min: Math.max(1, s.minimum ?? 1), max: Math.min(s.maximum ?? 500, 500) });
     if (s.type === 'boolean') return fc.boolean();
     if (s.type === 'array' && s.prefixItems) return fc.tuple(...s.prefixItems.map(value));
-    if (s.type === 'array') return fc.array(value(s.items ?? { type: 'string' }), { maxLength: 3 });
+    // A tuple arrives as items plus its length (portableSchema.ts).
+    if (s.type === 'array') return fc.array(value(s.items ?? { type: 'string' }), { minLength: s.minItems ?? 0, maxLength: Math.max(s.minItems ?? 0, Math.min(s.maxItems ?? 3, 3)) });
     return fc.constant(undefined);
   };
   const props = schema.properties ?? {};

@@ -83,6 +83,11 @@ export interface ToolFacts {
 
 export interface Tool<S extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends ToolFacts {
   schema: S;
+  /**
+   * The arguments' JSON Schema as its owner published it, when it is not derived from `schema`
+   * (an MCP server's tool: `schema` then only checks for an object, and the server checks the rest).
+   */
+  jsonSchema?: Record<string, unknown>;
   /** The shape of `data` in its result (zod); MCP clients get it as the tool's outputSchema. */
   outputSchema: O;
   /** One line saying what this call does: the path, the command, the pattern, the URL. */

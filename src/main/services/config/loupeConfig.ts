@@ -3,6 +3,7 @@
 // consumer (permissions, search excludes, test commands, edits.mode, limits) reads through it.
 import { z } from 'zod';
 import { PermissionRuleSchema } from '../permissions/types';
+import { McpServersSchema } from './mcpServers';
 import { checkDocument, checkText, type Checked } from './validate';
 
 export const CONFIG_REL = '.loupe/config.json';
@@ -37,6 +38,8 @@ export const LoupeConfigSchema = z.object({
    */
   lsp: z.union([z.boolean(), z.record(z.string().min(1), z.union([z.literal(false), LspServerSchema]))]).optional(),
   search: z.object({ exclude: z.array(z.string().min(1)).optional() }).optional(),
+  /** The repository's MCP servers (started only in a trusted folder, each after the person approved it). */
+  mcpServers: McpServersSchema.optional(),
   limits: z
     .object({
       max_file_bytes: z.number().int().positive().optional(),

@@ -1,8 +1,9 @@
 // Validation of a JSON settings file key by key against its zod schema. A key that is unknown
 // or malformed is reported where it is written (line and column) and left out; every other key
 // keeps its value. Objects whose keys are all optional are checked member by member, lists and
-// records item by item; anything else (a permission rule) is taken whole or not at all, since
-// half a rule could grant more than the whole one meant.
+// records item by item; anything else (a permission rule, an object whose keys are checked
+// together, such as an MCP server) is taken whole or not at all, since half a rule could grant
+// more than the whole one meant.
 import { z } from 'zod';
 import { findJsonError } from '../permissions/jsonError';
 import { offsetOfPath } from './jsonPath';
@@ -34,7 +35,7 @@ export function parseJsonWithPosition(text: string, file: string): { value: unkn
   }
 }
 
-type Path = (string | number)[];
+export type Path = (string | number)[];
 
 export interface Checked<T> {
   value: Partial<T>;
@@ -45,10 +46,19 @@ const isRecord = (v: unknown): v is Record<string, unknown> => Boolean(v) && typ
 
 const unwrap = (s: z.ZodType): z.ZodType => (s instanceof z.ZodOptional ? unwrap(s.unwrap() as z.ZodType) : s);
 
-/** An object checked member by member: every member optional, so any subset is a valid value. */
-const isGroup = (s: z.ZodType): s is z.ZodObject => s instanceof z.ZodObject && Object.values(s.shape).every((m) => m instanceof z.ZodOptional);
-
+/**
+ * An object checked member by member: every member optional, so any subset is a valid value, and
+ * no check across its keys (a refinement), which a subset could pass without meaning the same.
+ */
+const isGroup = (s: z.ZodType): s is z.ZodObject => s instanceof z.ZodObject && Object.values(s.shape).every((m) => m instanceof z.ZodOptional) && !s._zod.def.checks?.length;
 const label = (p: Path): string => p.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${k}` : k), '') || 'the file';
+
+/** A problem at `path` of a file, with its line and column when the text is known. */
+export function problemAt(file: string, text: string | undefined, path: Path, message: string): ConfigProblem {
+  const offset = text === undefined ? null : offsetOfPath(text, path);
+  const pos = offset === null ? { line: null, column: null } : lineColumn(text!, offset);
+  return { file, ...pos, message: `${label(path)}: ${message}` };
+}
 
 /**
  * Checks a parsed document against `schema` (a group: an object of optional keys). `text`, when
@@ -56,11 +66,7 @@ const label = (p: Path): string => p.reduce<string>((acc, k) => (typeof k === 'n
  */
 export function checkDocument<S extends z.ZodObject>(doc: unknown, schema: S, file: string, text?: string): Checked<z.output<S>> {
   const problems: ConfigProblem[] = [];
-  const report = (p: Path, message: string) => {
-    const offset = text === undefined ? null : offsetOfPath(text, p);
-    const pos = offset === null ? { line: null, column: null } : lineColumn(text!, offset);
-    problems.push({ file, ...pos, message: `${label(p)}: ${message}` });
-  };
+  const report = (p: Path, message: string) => problems.push(problemAt(file, text, p, message));
   const unknownKeys = (obj: Record<string, unknown>, known: string[], at: Path) => {
     for (const k of Object.keys(obj)) {
       if (!known.includes(k)) report([...at, k], `unknown key "${k}", ignored (known here: ${known.join(', ')})`);

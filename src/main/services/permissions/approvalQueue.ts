@@ -3,12 +3,12 @@
 // queue made for unattended runs denies at once when no responder answers, never hangs.
 import { randomUUID } from 'node:crypto';
 import { AbortedError } from '../../errors';
-import type { PermissionKind, PermissionRule } from './types';
+import type { ApprovalKind, PermissionRule } from './types';
 import type { DiagnosticsView } from '../../../shared/contract';
 
 export interface ApprovalRequest {
   id: string;
-  kind: PermissionKind;
+  kind: ApprovalKind;
   /** The tool that asked: bash, webfetch, edit_file, … */
   tool: string;
   /** What will happen, for a person: the command, the URL, the path. */
@@ -21,6 +21,8 @@ export interface ApprovalRequest {
   always: PermissionRule[];
   /** For edits: the proposed change as a unified diff. */
   diff?: string;
+  /** More for the person to read before answering: an MCP call's arguments as formatted JSON, a server's full configuration. */
+  details?: string;
   /** For edits: both sides whole, so a person can read the change in a diff editor (null: no file). */
   edit?: ProposedEdit;
   /** Commands: whether it will run inside the OS sandbox (the card's `data-sandboxed`). */

@@ -31,6 +31,25 @@ export function hostMatches(pattern: string, host: string): boolean {
 
 const namesExactly = (r: PermissionRule, host: string) => (r.hosts ?? []).some((h) => !h.includes('*') && hostMatches(h, host));
 
+/**
+ * A sandboxed MCP server's host: its configuration's `network.hosts` allow (an address of this
+ * machine or a private network only when named exactly), network deny rules for its command line
+ * still deny, anything else asks. There is no rule to save: the hosts live in its configuration.
+ */
+export function decideServerHost(server: string, commandLine: string, hosts: readonly string[], rules: readonly SourcedRule[], t: HostTarget): HostDecision {
+  const subject = `${t.host}:${t.port}`;
+  const decision = (action: Decision['action'], rule: SourcedRule | null, reason: string, named = false): HostDecision => ({ action, kind: 'network', subject, rule, reason, always: [], named });
+  const deny = rules.find((r) => r.kind === 'network' && r.action === 'deny' && matchCommand(r.pattern, commandLine) && (!r.hosts || r.hosts.some((h) => hostMatches(h, t.host))));
+  if (deny) return decision('deny', deny, `${subject}: matches the rule ${describeRule(deny)}`);
+  const listed = `mcpServers.${server}.network.hosts`;
+  if (t.privateAddress) {
+    if (hosts.some((h) => !h.includes('*') && hostMatches(h, t.host))) return decision('allow', null, `${subject}: named in ${listed}`, true);
+    return decision('ask', null, `${t.host} is ${t.privateAddress.startsWith(t.host) ? '' : `at ${t.privateAddress}, `}this machine or a private network, and ${listed} does not name "${t.host}" exactly`);
+  }
+  if (hosts.some((h) => hostMatches(h, t.host))) return decision('allow', null, `${subject}: listed in ${listed}`, hosts.some((h) => !h.includes('*') && hostMatches(h, t.host)));
+  return decision('ask', null, `${subject}: not listed in ${listed}`);
+}
+
 export function decideHost(parts: readonly string[], rules: readonly SourcedRule[], t: HostTarget): HostDecision {
   const net = rules.filter((r) => r.kind === 'network' && parts.some((p) => matchCommand(r.pattern, p)));
   const covers = (r: SourcedRule) => !r.hosts || r.hosts.some((h) => hostMatches(h, t.host));

@@ -27,6 +27,15 @@ export function matchCommand(pattern: string, command: string): boolean {
   return re.test(command);
 }
 
+/**
+ * An MCP tool, `server/tool`: `*` is any text (`github/*`; `read_*` after any server); a pattern without a slash
+ * names a whole server. `anyCase`: for deny and ask rules, which no spelling may sidestep.
+ */
+export function matchTool(pattern: string, subject: string, anyCase = false): boolean {
+  const full = pattern.includes('/') ? pattern : `${pattern}/*`;
+  return compiled(`t${anyCase ? 'i' : ''}:${full}`, () => full.split('*').map(escape).join('.*'), anyCase ? 'si' : 's').test(subject);
+}
+
 export function matchUrl(pattern: string, url: string): boolean {
   return compiled(`u:${pattern}`, () => pattern.split('*').map(escape).join('.*')).test(url);
 }

@@ -8,6 +8,7 @@ import type { SandboxGrant } from '../sandbox/types';
 import type { NetworkGuard, HostDecision as ProxyDecision, HostQuery } from '../sandbox/net/types';
 import type { NetworkLogEntry } from '../../../shared/contract';
 import type { PermissionEngine, PermissionQuery } from './ruleEngine';
+import { decideServerHost } from './hostRules';
 import { describeRule, type Decision, type PermissionAction, type PermissionMode, type PermissionRule } from './types';
 import { modeRefusal, planCommandRefusal, type ActionFacts } from './planMode';
 import type { ReadOnlyVerdict } from './readOnly';
@@ -19,6 +20,8 @@ export interface AuthorizeInput {
   /** For edits: the unified diff, computed only when a person is asked. */
   diff?: string | (() => string);
   edit?: ProposedEdit;
+  /** What the card shows besides the summary: an MCP call's arguments as formatted JSON. */
+  details?: string;
   signal?: AbortSignal;
   /**
    * The person already approved this exact thing within the same call (a redirect back to an
@@ -167,6 +170,7 @@ export class PermissionGate {
         ...(sandboxed !== undefined ? { sandboxed } : {}),
         ...(input.diff !== undefined ? { diff: typeof input.diff === 'function' ? input.diff() : input.diff } : {}),
         ...(input.edit ? { edit: input.edit } : {}),
+        ...(input.details !== undefined ? { details: input.details } : {}),
         ...(this.call ? { call_id: this.call.call_id, correlation_id: this.call.correlation_id } : {}),
         ...(trustWould ? { trust_would_allow: trustWould } : {}),
       },
@@ -199,8 +203,23 @@ export class PermissionGate {
     };
   }
 
-  private async hostDecision(command: string, tool: string, target: HostQuery, signal: AbortSignal): Promise<ProxyDecision> {
-    const d = await this.engine.decideHost(command, target);
+  /**
+   * The same for a sandboxed MCP server: the hosts its configuration lists, else a `network` card
+   * naming the host and the server (no "always": the list lives in the server's configuration).
+   */
+  serverNetworkGuard(server: string, commandLine: string, hosts: readonly string[]): NetworkGuard {
+    const label = `MCP server ${server}`;
+    const log = (target: HostQuery, d: ProxyDecision): ProxyDecision => {
+      this.opts.onHostDecision?.({ at: new Date().toISOString(), command: label, host: `${target.host}:${target.port}`, allowed: d.allowed, reason: d.reason });
+      return d;
+    };
+    return {
+      decide: async (target, signal) => log(target, await this.hostDecision(label, `mcp:${server}`, target, signal, async () => decideServerHost(server, commandLine, hosts, await this.engine.rules(), target))),
+    };
+  }
+
+  private async hostDecision(command: string, tool: string, target: HostQuery, signal: AbortSignal, decide = () => this.engine.decideHost(command, target)): Promise<ProxyDecision> {
+    const d = await decide();
     if (d.action === 'deny') return { allowed: false, named: false, reason: `denied by the rule ${describeRule(d.rule!)}` };
     if (d.action === 'allow') return { allowed: true, named: d.named, reason: d.reason };
     const where = target.privateAddress && !target.privateAddress.startsWith(target.host) ? ` (${target.privateAddress})` : '';

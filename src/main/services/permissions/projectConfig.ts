@@ -1,18 +1,21 @@
-// The permission rules of `<workspace>/.loupe/config.json`. A malformed file is reported with
-// its line and column and ignored, never a crash; an "allow always" answer is appended to it
-// atomically, every other key kept as the user wrote it. What the file grants (allow rules,
-// test commands) applies only while the folder is trusted with these exact bytes (trust.ts).
-// It is read and written only through real folders (a clone may ship .loupe/ as a link).
+// The project's configuration: `<workspace>/.loupe/config.json` (permission rules and every other
+// key) and `.mcp.json` (the repository's MCP servers, as Claude Code writes them). A malformed file
+// is reported with its line and column and ignored, never a crash; an "allow always" answer is
+// appended to config.json atomically, every other key kept as the user wrote it. What the files
+// grant (allow rules, test commands, language and MCP servers) applies only while the folder is trusted with
+// these exact bytes (trust.ts). They are read and written only through real folders (a clone may
+// ship .loupe/ as a link). Loupe never writes `.mcp.json`.
 import path from 'node:path';
 import { CONFIG_REL, LoupeConfigSchema, type LoupeConfig } from '../config/loupeConfig';
-import { ProblemReporter, checkDocument, parseJsonWithPosition, type ConfigProblem } from '../config/validate';
+import { MCP_JSON_REL, McpJsonSchema, declaredServers, type McpServerDecl } from '../config/mcpServers';
+import { ProblemReporter, checkDocument, checkText, parseJsonWithPosition, problemAt, type ConfigProblem } from '../config/validate';
 import { lstatInside, readInside } from '../files/safeOpen';
 import { writeAtomicInside } from '../files/safeWrite';
 import { ConfigMalformedError } from './errors';
-import { configDigest, grantCount, grantsOf, type TrustStore } from './trust';
+import { grantCount, grantsOf, trustDigest, type ProjectFiles, type TrustStore } from './trust';
 import { PermissionRuleSchema, type PermissionRule, type SourcedRule } from './types';
 
-export { CONFIG_REL, type ConfigProblem };
+export { CONFIG_REL, MCP_JSON_REL, type ConfigProblem };
 export { lineColumn, parseJsonWithPosition } from '../config/validate';
 
 export type EditsMode = 'review' | 'ask';
@@ -26,15 +29,17 @@ export interface ProjectRules {
   editsMode?: EditsMode;
   /** The configured test command per language; absent while the folder is untrusted. */
   tests?: Record<string, string>;
-  /** False while the file's grants are ignored for want of trust (absent: true). */
+  /** The repository's MCP servers (`.loupe/config.json`'s, then `.mcp.json`'s); absent while untrusted. */
+  mcpServers?: McpServerDecl[];
+  /** False while the files' grants are ignored for want of trust (absent: true). */
   trusted?: boolean;
   /**
-   * The person trusted this folder with the file as it is now (false without a file). What the
+   * The person trusted this folder with the files as they are now (false without a file). What the
    * repository brings itself, such as its own node_modules/typescript, is used only then.
    */
   trustedByPerson?: boolean;
-  /** What an untrusted file would have granted: its allow rules, test commands and server commands. */
-  ignored?: { rules: SourcedRule[]; tests: Record<string, string>; sandboxOff?: true; servers?: string[] };
+  /** What untrusted files would have granted: allow rules, test commands, language server and MCP servers. */
+  ignored?: { rules: SourcedRule[]; tests: Record<string, string>; mcpServers?: McpServerDecl[]; sandboxOff?: true; servers?: string[] };
 }
 
 const NO_CONFIG: ProjectRules = { rules: [], problems: [], config: {} };
@@ -66,33 +71,46 @@ export class ProjectConfig {
     return path.join(this.root, CONFIG_REL);
   }
 
-  /** Re-read when the file changed, so a rule the user just edited applies at once. */
+  /** Re-read when a file changed, so a rule the user just edited applies at once. */
   async load(): Promise<ProjectRules> {
     const parsed = await this.parsed();
     if (!parsed) return NO_CONFIG;
     return this.trust.trustedDigest(this.root) === parsed.digest ? { ...parsed.value, trustedByPerson: true } : withoutGrants(parsed.value);
   }
 
+  /** A file's stat as a cache key ('' when absent); throws when it cannot be looked at. */
+  private statKey(rel: string): string {
+    // Through real folders only, and never blocking on a FIFO: .loupe/ may have come with a clone.
+    const s = lstatInside(this.root, path.join(this.root, rel));
+    return s ? `${s.mtimeMs}:${s.size}:${s.ino}` : '';
+  }
+
   private async parsed(): Promise<{ digest: string; value: ProjectRules } | null> {
     let key: string;
     try {
-      // Through real folders only, and never blocking on a FIFO: .loupe/ may have come with a clone.
-      const s = lstatInside(this.root, this.file);
-      if (!s) return this.forget();
-      key = `${s.mtimeMs}:${s.size}:${s.ino}`;
+      key = `${this.statKey(CONFIG_REL)}|${this.statKey(MCP_JSON_REL)}`;
     } catch (err) {
       this.reporter.found([{ file: CONFIG_REL, line: null, column: null, message: `cannot be read: ${(err as Error).message}` }]);
       return null;
     }
+    if (key === '|') return this.forget();
     if (this.cached?.key === key) return this.cached;
-    // One read: the bytes hashed for trust are the bytes parsed. Never blocks on a FIFO.
-    const bytes = await readInside(this.root, this.file).then(
-      (r) => r?.buf ?? Buffer.alloc(0),
-      () => Buffer.alloc(0),
-    );
-    this.cached = { key, digest: configDigest(bytes), value: parseProjectRules(bytes.toString('utf8')) };
-    this.reporter.found(this.cached.value.problems);
+    // One read each: the bytes hashed for trust are the bytes parsed. Never blocks on a FIFO.
+    const files = await this.readFiles();
+    const value = parseProjectFiles(files.config?.toString('utf8') ?? null, files.mcp?.toString('utf8') ?? null);
+    this.cached = { key, digest: trustDigest(files) ?? '', value };
+    this.reporter.found(value.problems);
     return this.cached;
+  }
+
+  private async readFiles(): Promise<ProjectFiles> {
+    const read = (rel: string) =>
+      readInside(this.root, path.join(this.root, rel)).then(
+        (r) => r?.buf ?? null,
+        () => null,
+      );
+    const [config, mcp] = await Promise.all([read(CONFIG_REL), read(MCP_JSON_REL)]);
+    return { config, mcp };
   }
 
   private forget(): null {
@@ -135,15 +153,14 @@ export class ProjectConfig {
     const run = this.writing.then(async () => {
       let doc: Record<string, unknown> = {};
       let mode = 0o644;
-      let wasTrusted = true;
-      try {
-        const read = await readInside(this.root, this.file);
-        if (!read) throw Object.assign(new Error('no config yet'), { code: 'ENOENT' });
-        const raw = read.buf;
-        const text = raw.toString('utf8');
-        const grants = grantsOf(safeJson(text));
-        // A file that granted nothing held only the person's own choices.
-        wasTrusted = this.trust.trustedDigest(this.root) === configDigest(raw) || grantCount(grants) === 0;
+      const { mcp } = await this.readFiles();
+      const mcpDoc = mcp ? (safeJson(mcp.toString('utf8')) ?? undefined) : undefined;
+      const read = await readInside(this.root, this.file);
+      const raw = read?.buf ?? null;
+      // Files that granted nothing held only the person's own choices.
+      const wasTrusted = this.trust.trustedDigest(this.root) === trustDigest({ config: raw, mcp }) || grantCount(grantsOf(raw ? safeJson(raw.toString('utf8')) : {}, mcpDoc)) === 0;
+      if (read) {
+        const text = read.buf.toString('utf8');
         mode = read.st.mode & 0o777;
         const parsed = parseJsonWithPosition(text, CONFIG_REL);
         if ('problem' in parsed) throw new ConfigMalformedError(parsed.problem);
@@ -151,13 +168,11 @@ export class ProjectConfig {
           throw new ConfigMalformedError({ file: CONFIG_REL, line: 1, column: 1, message: 'the file must hold a JSON object' });
         }
         doc = parsed.value as Record<string, unknown>;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       }
       const bytes = Buffer.from(JSON.stringify(change(doc), null, 2) + '\n');
       await writeAtomicInside(this.root, this.file, bytes, { mode, mkdirs: true });
       this.cached = null;
-      if (wasTrusted) await this.trust.trust(this.root, configDigest(bytes));
+      if (wasTrusted) await this.trust.trust(this.root, trustDigest({ config: bytes, mcp })!);
     });
     this.writing = run.catch(() => {});
     return run;
@@ -175,9 +190,9 @@ function safeJson(text: string): unknown {
 /** The config with its grants set aside: deny and ask rules and edits.mode still apply. */
 function withoutGrants(value: ProjectRules): ProjectRules {
   const allow = value.rules.filter((r) => r.action === 'allow');
-  const { tests, ...rest } = value;
+  const { tests, mcpServers, ...rest } = value;
   // "sandbox": "off" lifts a protection, so a file nobody trusted cannot turn the sandbox off.
-  const { tests: _tests, sandbox, lsp, ...config } = value.config;
+  const { tests: _tests, sandbox, lsp, mcpServers: _servers, ...config } = value.config;
   // Turning servers off only narrows; a server command is a program to run.
   const servers = typeof lsp === 'object' ? Object.keys(lsp).filter((k) => lsp[k] !== false) : [];
   const keptLsp = typeof lsp === 'object' ? Object.fromEntries(Object.entries(lsp).filter(([, v]) => v === false)) : lsp;
@@ -187,14 +202,30 @@ function withoutGrants(value: ProjectRules): ProjectRules {
     ...(keptLsp !== undefined ? { lsp: keptLsp } : {}),
     ...(config.permissions ? { permissions: config.permissions.filter((r) => r.action !== 'allow') } : {}),
   };
-  if (!allow.length && !tests && sandbox !== 'off' && !servers.length) return { ...rest, config: kept };
-  return {
-    ...rest,
-    config: kept,
-    rules: value.rules.filter((r) => r.action !== 'allow'),
-    trusted: false,
-    ignored: { rules: allow, tests: tests ?? {}, ...(sandbox === 'off' ? { sandboxOff: true as const } : {}), ...(servers.length ? { servers } : {}) },
-  };
+  if (!allow.length && !tests && !mcpServers?.length && sandbox !== 'off' && !servers.length) return { ...rest, config: kept };
+  const ignored = { rules: allow, tests: tests ?? {}, ...(mcpServers?.length ? { mcpServers } : {}), ...(sandbox === 'off' ? { sandboxOff: true as const } : {}), ...(servers.length ? { servers } : {}) };
+  return { ...rest, config: kept, rules: value.rules.filter((r) => r.action !== 'allow'), trusted: false, ignored };
+}
+
+/**
+ * Both project files as rules and settings. `.loupe/config.json`'s servers come first and win a
+ * name both files use (the other is reported); a file that is absent is null.
+ */
+export function parseProjectFiles(configText: string | null, mcpText: string | null): ProjectRules {
+  const base = configText === null ? { rules: [], problems: [], config: {} } : parseProjectRules(configText);
+  const own = declaredServers(base.config.mcpServers, 'project', CONFIG_REL, configText ?? undefined);
+  const problems = [...base.problems, ...own.problems];
+  const servers = [...own.servers];
+  if (mcpText !== null) {
+    const checked = checkText(mcpText, McpJsonSchema, MCP_JSON_REL);
+    const fromMcpJson = declaredServers(checked.value.mcpServers, 'project', MCP_JSON_REL, mcpText);
+    problems.push(...checked.problems, ...fromMcpJson.problems);
+    for (const d of fromMcpJson.servers) {
+      if (servers.some((s) => s.name === d.name)) problems.push(problemAt(MCP_JSON_REL, mcpText, ['mcpServers', d.name], `${CONFIG_REL} also names a server "${d.name}"; that one is used`));
+      else servers.push(d);
+    }
+  }
+  return { ...base, problems, ...(servers.length ? { mcpServers: servers } : {}) };
 }
 
 /** The file's text as rules and settings: every valid key applies, every other one is a problem. */

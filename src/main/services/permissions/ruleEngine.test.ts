@@ -222,3 +222,51 @@ describe('PermissionEngine', () => {
     expect((await engine.decide({ kind: 'bash', command: 'make' })).action).toBe('allow');
   });
 });
+
+describe('mcp: server/tool', () => {
+  const q = (server: string, tool: string, readOnly = false) => ({ kind: 'mcp' as const, server, tool, readOnly });
+
+  it('asks by default and proposes exactly this server and tool for "always"', async () => {
+    const e = await engineWith([]);
+    const d = await e.decide(q('github', 'create_issue'));
+    expect(d).toMatchObject({ action: 'ask', rule: null, subject: 'github/create_issue', always: [{ kind: 'mcp', pattern: 'github/create_issue', action: 'allow' }] });
+  });
+
+  it('server/*, any server\'s read_*, and a bare server name; a read_only rule allows only what the server marks read-only', async () => {
+    const e = await engineWith([
+      { kind: 'mcp', pattern: 'docs', action: 'allow' },
+      { kind: 'mcp', pattern: '*/read_*', action: 'allow' },
+      { kind: 'mcp', pattern: 'github/*', action: 'allow', read_only: true },
+    ]);
+    expect((await e.decide(q('docs', 'search'))).action).toBe('allow');
+    expect((await e.decide(q('fs', 'read_file'))).action).toBe('allow');
+    expect((await e.decide(q('fs', 'write_file'))).action).toBe('ask');
+    expect((await e.decide(q('github', 'list_issues', true))).action).toBe('allow');
+    expect((await e.decide(q('github', 'create_issue', false))).action).toBe('ask');
+    // A pattern is a whole name: `docs` is not `docs2`.
+    expect((await e.decide(q('docs2', 'search'))).action).toBe('ask');
+  });
+
+  it('a deny rule holds over any allow, in any letter case; allow rules name tools exactly', () =>
+    fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ pattern: fc.constantFrom('gh/*', 'gh/delete_*', '*/delete_*', 'gh', '*', 'gh/list_issues'), action: fc.constantFrom('allow', 'ask', 'deny') as fc.Arbitrary<'allow' | 'ask' | 'deny'>, read_only: fc.option(fc.boolean(), { nil: undefined }) }), { maxLength: 5 }),
+        fc.constantFrom('delete_repo', 'Delete_Repo', 'list_issues', 'LIST_ISSUES'),
+        fc.boolean(),
+        async (rules, tool, readOnly) => {
+          userRules = rules.map((r) => ({ kind: 'mcp', ...r }));
+          const e = await engineWith([]);
+          const d = await e.decide(q('gh', tool, readOnly));
+          const applies = userRules.filter((r) => !r.read_only || readOnly);
+          const deniedBy = applies.filter((r) => r.action === 'deny' && matchToolCi(r.pattern, `gh/${tool}`));
+          if (deniedBy.length) expect(d.action).toBe('deny');
+          else if (d.action === 'allow') expect(applies.some((r) => r.action === 'allow' && matchExact(r.pattern, `gh/${tool}`))).toBe(true);
+        },
+      ),
+      { numRuns: 200 },
+    ));
+});
+
+const globRe = (p: string, flags: string) => new RegExp(`^${(p.includes('/') ? p : `${p}/*`).split('*').map((x) => x.replace(/[.+^${}()|[\]\\?]/g, '\\$&')).join('.*')}$`, flags);
+const matchToolCi = (p: string, s: string) => globRe(p, 'i').test(s);
+const matchExact = (p: string, s: string) => globRe(p, '').test(s);

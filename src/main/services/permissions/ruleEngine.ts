@@ -7,7 +7,7 @@ import { resolveInWorkspace, toPosix } from '../workspace/pathGuard';
 import { alwaysCommandRules, alwaysFolderPattern, alwaysUrlPattern } from './alwaysPatterns';
 import { analyseCommand, type PathRef } from './commandAnalysis';
 import { judgePaths, mayMatchUnder } from './pathDecisions';
-import { coversPath, expandHome, matchCommand, matchPath, matchUrl, pathCoverer, pathMatcher } from './patterns';
+import { coversPath, expandHome, matchCommand, matchPath, matchTool, matchUrl, pathCoverer, pathMatcher } from './patterns';
 import type { SandboxAvailability } from '../sandbox/types';
 import { planSandbox, type SandboxPlan } from './sandboxPlan';
 import { readOnlyVerdict, type ReadOnlyVerdict } from './readOnly';
@@ -20,7 +20,9 @@ export type PermissionQuery =
   | { kind: 'read' | 'edit'; path: string }
   | { kind: 'external_directory'; path: string }
   /** `privateAddress` names what the host resolved to when that is loopback/private/link-local/metadata. */
-  | { kind: 'webfetch'; url: string; privateAddress?: string | null };
+  | { kind: 'webfetch'; url: string; privateAddress?: string | null }
+  /** A tool of an MCP server; `readOnly`: the server marks it so (a `read_only` rule applies only then). */
+  | { kind: 'mcp'; server: string; tool: string; readOnly: boolean };
 
 export interface EngineOptions {
   /** Workspace root, already a realpath. */
@@ -47,6 +49,7 @@ const DEFAULTS: Record<PermissionKind, PermissionAction> = {
   test: 'ask',
   // Not asked through decide(): the sandbox plan reads network rules; no rule, no network.
   network: 'deny',
+  mcp: 'ask',
 };
 
 
@@ -136,7 +139,21 @@ export class PermissionEngine {
         return this.outside(path.resolve(this.opts.root, expandHome(q.path)), rules);
       case 'webfetch':
         return this.url(q.url, q.privateAddress ?? null, rules);
+      case 'mcp':
+        return this.mcpTool(q.server, q.tool, q.readOnly, rules);
     }
+  }
+
+  /**
+   * `server/tool`: deny and ask rules reach it in any letter case (a deny written `github/delete_*`
+   * also holds for `Delete_repo`), allow rules name it exactly; a `read_only` rule speaks only for
+   * tools the server marks read-only. "Allow always" saves exactly this server and tool.
+   */
+  private mcpTool(server: string, tool: string, readOnly: boolean, rules: SourcedRule[]): Decision {
+    const subject = `${server}/${tool}`;
+    const applies = rules.filter((r) => r.kind !== 'mcp' || !r.read_only || readOnly);
+    const hit = this.match('mcp', applies, (p) => matchTool(p, subject), (p) => matchTool(p, subject, true));
+    return this.byRuleOrDefault('mcp', subject, hit, [{ kind: 'mcp', pattern: subject, action: 'allow' }]);
   }
 
   private match(kind: PermissionKind, rules: SourcedRule[], matches: Matcher, denyMatches: Matcher = matches): { action: PermissionAction; rule: SourcedRule } | null {

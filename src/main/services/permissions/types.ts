@@ -1,8 +1,14 @@
 // The rule model (docs/architecture.md, permissions).
 import { z } from 'zod';
 
-export const PERMISSION_KINDS = ['read', 'edit', 'bash', 'webfetch', 'external_directory', 'test', 'network'] as const;
+export const PERMISSION_KINDS = ['read', 'edit', 'bash', 'webfetch', 'external_directory', 'test', 'network', 'mcp'] as const;
 export type PermissionKind = (typeof PERMISSION_KINDS)[number];
+
+/**
+ * What an approval card asks about: a permission kind, or one of the questions that are not rules:
+ * starting a repository's MCP server (`mcp-server`), a server's own question (`elicitation`).
+ */
+export type ApprovalKind = PermissionKind | 'mcp-server' | 'elicitation';
 export const PERMISSION_ACTIONS = ['allow', 'ask', 'deny'] as const;
 export type PermissionAction = (typeof PERMISSION_ACTIONS)[number];
 /** `act`: the rules decide; `plan`: only what reads is allowed, whatever the rules say. */
@@ -10,7 +16,7 @@ export type PermissionMode = 'act' | 'plan';
 
 export interface PermissionRule {
   kind: PermissionKind;
-  /** Paths and URLs: globs. bash and test: a command with `*` wildcards. */
+  /** Paths and URLs: globs. bash and test: a command with `*` wildcards. mcp: `server/tool` with `*` wildcards. */
   pattern: string;
   action: PermissionAction;
   /** bash and test allow rules: `false` runs the command outside the OS sandbox without asking. */
@@ -20,6 +26,8 @@ export interface PermissionRule {
    * covers subdomains; no list: any public host). See hostRules.ts.
    */
   hosts?: string[];
+  /** mcp rules: apply only to tools the server marks read-only (`readOnlyHint`). */
+  read_only?: boolean;
 }
 
 /** A rule as written in `.loupe/config.json` or the user's settings: the one schema for both. */
@@ -29,6 +37,7 @@ export const PermissionRuleSchema = z.object({
   action: z.enum(PERMISSION_ACTIONS),
   sandbox: z.boolean().optional(),
   hosts: z.array(z.string().min(1)).optional(),
+  read_only: z.boolean().optional(),
 });
 
 /** Where a rule came from, so a decision can say which line to edit. */

@@ -57,4 +57,28 @@ describe('UserSettings', () => {
       expect.stringMatching(new RegExp(`^${esc(file)}:4:${col(4, '"temperature"')}: llm\\.temperature: unknown key`)),
     ]);
   });
+
+  it("the person's own MCP servers, and which repository servers they approved and disabled per folder, kept with every other key", async () => {
+    const said: string[] = [];
+    const settings = new UserSettings(dir, { report: (p) => said.push(describeProblem(p)) });
+    const text = `{
+  "theme": "dark",
+  "mcpServers": {
+    "fs": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."], "sandbox": false },
+    "web": { "url": "ftp://nope" }
+  }
+}`;
+    await writeFile(settings.file, text);
+    expect(settings.mcpServers()).toEqual([{ name: 'fs', source: 'user', file: settings.file, entry: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'], sandbox: false } }]);
+    expect(said).toEqual([expect.stringContaining(':2:3: theme: unknown key'), expect.stringMatching(new RegExp(`^${esc(settings.file)}:5:\\d+: mcpServers\\.web\\.url: must start with http`))]);
+
+    await settings.approveMcpServer('/w/a', 'marker', 'a'.repeat(64));
+    await settings.setMcpDisabled('/w/a', 'fs', true);
+    expect(settings.mcpApproval('/w/a', 'marker')).toBe('a'.repeat(64));
+    expect(settings.mcpApproval('/w/b', 'marker')).toBeNull();
+    expect(settings.mcpDisabled('/w/a')).toEqual(['fs']);
+    await settings.setMcpDisabled('/w/a', 'fs', false);
+    expect(settings.mcpDisabled('/w/a')).toEqual([]);
+    expect(settings.mcpServers().map((s) => s.name)).toEqual(['fs']);
+  });
 });

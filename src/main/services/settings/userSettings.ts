@@ -12,6 +12,7 @@ import { InvalidArgumentError } from '../../errors';
 import { ProblemReporter, checkText, describeProblem, type ConfigProblem } from '../config/validate';
 import { PermissionRuleSchema, type PermissionRule } from '../permissions/types';
 import { ProcessLimitsSchema } from '../config/loupeConfig';
+import { McpServersSchema, declaredServers, type McpServerDecl } from '../config/mcpServers';
 import { writeJsonAtomic } from './atomicJson';
 
 const ModelRowSchema = z.strictObject({
@@ -31,6 +32,14 @@ export const SettingsSchema = z.object({
   limits: ProcessLimitsSchema.optional(),
   /** Realpath of a workspace → the sha256 of the `.loupe/config.json` bytes the person trusted. */
   trusted_folders: z.record(z.string(), TrustSchema).optional(),
+  /** The person's own MCP servers, for every workspace: they start without asking. */
+  mcpServers: McpServersSchema.optional(),
+  /** Realpath of a workspace → a repository's server name → the digest of the configuration the person approved starting. */
+  mcp_servers_approved: z.record(z.string(), z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/))).optional(),
+  /** Realpath of a workspace → the servers the person disabled there. */
+  mcp_servers_disabled: z.record(z.string(), z.array(z.string())).optional(),
+  /** A remote server's URL → its sign-in: the registered client and the tokens (this file is owner-only). */
+  mcp_oauth: z.record(z.string(), z.looseObject({ client: z.record(z.string(), z.unknown()).optional(), tokens: z.record(z.string(), z.unknown()).optional() })).optional(),
   /** Realpath of a workspace → rules for that folder only, kept out of its shared config ("allow always", only me). */
   folder_permissions: z.record(z.string(), z.array(PermissionRuleSchema)).optional(),
   llm: z
@@ -56,6 +65,8 @@ export const SETTINGS_FILE = 'settings.json';
 
 type ProcessLimitsSection = NonNullable<z.output<typeof SettingsSchema>['limits']>;
 
+type McpState = { approved: Record<string, Record<string, string>>; disabled: Record<string, string[]> };
+
 type Loaded = {
   key: string;
   rules: PermissionRule[];
@@ -64,10 +75,12 @@ type Loaded = {
   limits?: ProcessLimitsSection;
   trusted: Record<string, string>;
   llm: LlmSection;
+  mcpServers: McpServerDecl[];
+  mcp: McpState;
   problems: ConfigProblem[];
 };
 
-const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, problems: [] };
+const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, problems: [] };
 
 export interface UserSettingsOptions {
   /** Told each problem of the file once (a bad or unknown key: where, and what is wrong). */
@@ -111,6 +124,49 @@ export class UserSettings {
 
   /** The user's limits for background processes; {} when unset. */
   processLimits = (): ProcessLimitsSection => this.load().limits ?? {};
+
+  /** The person's own MCP servers (`mcpServers`), each valid one. */
+  mcpServers = (): McpServerDecl[] => this.load().mcpServers;
+
+  /** The configuration digest the person approved for a repository's server in this folder, or null. */
+  mcpApproval(root: string, name: string): string | null {
+    return this.load().mcp.approved[root]?.[name] ?? null;
+  }
+
+  /** Remembers that the person lets `root`'s server `name` start with the configuration `digest`. */
+  approveMcpServer(root: string, name: string, digest: string): Promise<void> {
+    return this.update((doc) => {
+      const all = objectAt(doc, 'mcp_servers_approved');
+      return { ...doc, mcp_servers_approved: { ...all, [root]: { ...objectAt(all, root), [name]: digest } } };
+    });
+  }
+
+  /** The servers the person disabled in this folder. */
+  mcpDisabled(root: string): string[] {
+    return this.load().mcp.disabled[root] ?? [];
+  }
+
+  setMcpDisabled(root: string, name: string, disabled: boolean): Promise<void> {
+    return this.update((doc) => {
+      const all = objectAt(doc, 'mcp_servers_disabled');
+      const list = Array.isArray(all[root]) ? (all[root] as unknown[]).filter((n): n is string => typeof n === 'string' && n !== name) : [];
+      return { ...doc, mcp_servers_disabled: { ...all, [root]: disabled ? [...list, name] : list } };
+    });
+  }
+
+  /** A remote MCP server's sign-in as saved (its registered client, its tokens). */
+  async mcpSignIn(url: string): Promise<{ client?: Record<string, unknown>; tokens?: Record<string, unknown> }> {
+    const doc = await this.document();
+    const all = doc ? objectAt(doc, 'mcp_oauth') : {};
+    return objectAt(all, url) as { client?: Record<string, unknown>; tokens?: Record<string, unknown> };
+  }
+
+  saveMcpSignIn(url: string, patch: { client?: Record<string, unknown>; tokens?: Record<string, unknown> }): Promise<void> {
+    return this.update((doc) => {
+      const all = objectAt(doc, 'mcp_oauth');
+      return { ...doc, mcp_oauth: { ...all, [url]: { ...objectAt(all, url), ...patch } } };
+    });
+  }
 
   /** The model settings as saved; fields that fail the schema are left out. */
   llm(): LlmSection {
@@ -182,8 +238,12 @@ export class UserSettings {
       this.reporter.found(problems);
       return { ...EMPTY, problems };
     }
-    const { value, problems } = checkText(text, SettingsSchema, this.file);
+    const checked = checkText(text, SettingsSchema, this.file);
+    const { value } = checked;
+    const servers = declaredServers(value.mcpServers, 'user', this.file, text);
+    const problems = [...checked.problems, ...servers.problems];
     const trusted = Object.fromEntries(Object.entries(value.trusted_folders ?? {}).map(([root, t]) => [root, t.config_sha256]));
+    const mcp = { approved: value.mcp_servers_approved ?? {}, disabled: value.mcp_servers_disabled ?? {} };
     this.cache = {
       key,
       rules: value.permissions ?? [],
@@ -192,9 +252,17 @@ export class UserSettings {
       ...(value.limits ? { limits: value.limits } : {}),
       trusted,
       llm: value.llm ?? {},
+      mcpServers: servers.servers,
+      mcp,
       problems,
     };
     this.reporter.found(problems);
     return this.cache;
   }
+}
+
+/** `doc[key]` when it is an object, else a fresh one: a hand-edited file may hold anything there. */
+function objectAt(doc: Record<string, unknown>, key: string): Record<string, unknown> {
+  const v = doc[key];
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }

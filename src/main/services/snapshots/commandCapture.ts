@@ -15,7 +15,8 @@ import { linesTouched } from '../modlog/unifiedDiff';
 import { WorkTreeSnapshots, type Snapshot, type TreeChange } from './workTreeSnapshots';
 
 export interface CaptureRequest {
-  tool: 'bash' | 'run_tests';
+  /** bash, run_tests, or an MCP server's tool (mcp__<server>__<tool>). */
+  tool: string;
   command: string;
   sessionId: string;
   correlationId?: string;

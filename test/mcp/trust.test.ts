@@ -1,0 +1,101 @@
+// A cloned repository whose .mcp.json starts a server that leaves a marker file the moment it
+// runs: untrusted, it never starts; trusted, a card (kind mcp-server, the exact command line)
+// comes first; declined, it never starts; approved, it starts; its configuration changed, the
+// person is asked again. The marker says each time whether the program ran.
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WorkspaceServices } from '../../src/main/workspace/compose';
+import { FIXTURES } from '../support/mcpServers';
+import { testServices } from '../support/services';
+import { tempDir, until } from '../support/tmp';
+import { testTrust, type TestTrust } from '../support/trust';
+
+let t: { dir: string; cleanup: () => Promise<void> };
+let root: string;
+let trust: TestTrust;
+let services: WorkspaceServices | null = null;
+beforeEach(async () => {
+  t = await tempDir('loupe-mcp-trust-');
+  root = path.join(t.dir, 'clone');
+  await mkdir(root);
+  trust = testTrust();
+});
+afterEach(async () => {
+  await services?.dispose();
+  services = null;
+  trust.cleanup();
+  await t.cleanup();
+});
+
+const marker = () => path.join(root, 'STARTED.marker');
+const serverFile = (extraArgs: string[] = []) => writeFile(path.join(root, '.mcp.json'), JSON.stringify({ mcpServers: { helper: { command: process.execPath, args: [path.join(FIXTURES, 'marker.cjs'), ...extraArgs] } } }, null, 2));
+const view = () => services!.mcp.list().find((v) => v.name === 'helper')!;
+
+describe("a repository's .mcp.json", () => {
+  it('untrusted: listed, never started, nobody asked', async () => {
+    await serverFile();
+    services = testServices(root, { user: trust.store, asker: { kind: 'person' } });
+    await services.mcp.sync();
+    expect(view()).toMatchObject({ status: 'stopped', source: 'project', detail: expect.stringContaining('not trusted') });
+    expect(services.queue.list()).toEqual([]);
+    expect(services.mcp.tools()).toEqual([]);
+    expect(existsSync(marker())).toBe(false);
+  });
+
+  it('trusted: a card with the exact command line first; declined, never started; Restart asks again; approved, it runs', async () => {
+    await serverFile();
+    await trust.trust(root);
+    services = testServices(root, { user: trust.store, asker: { kind: 'person' } });
+    const sync = services.mcp.sync();
+    const card = await until(() => services!.queue.list()[0], 10_000);
+    expect(card).toMatchObject({ kind: 'mcp-server', tool: 'helper' });
+    expect(card.summary).toContain(`${process.execPath} ${path.join(FIXTURES, 'marker.cjs')}`);
+    expect(card.details).toContain('no network');
+    expect(view().status).toBe('pending');
+    expect(existsSync(marker())).toBe(false);
+    services.queue.answer(card.id, { answer: 'deny' });
+    await sync;
+    expect(view()).toMatchObject({ status: 'stopped', detail: 'you declined to start it' });
+    expect(existsSync(marker())).toBe(false);
+    // Declined holds: syncing again (a config event) does not ask again.
+    await services.mcp.sync();
+    expect(services.queue.list()).toEqual([]);
+    expect(existsSync(marker())).toBe(false);
+
+    const restart = services.mcp.restart('helper');
+    const again = await until(() => services!.queue.list()[0], 10_000);
+    services.queue.answer(again.id, { answer: 'always' });
+    await restart;
+    expect(view()).toMatchObject({ status: 'ready', tools: ['hello'] });
+    expect(existsSync(marker())).toBe(true);
+  }, 60_000);
+
+  it('approved always: starts without asking next time; a changed configuration asks again', async () => {
+    await serverFile();
+    await trust.trust(root);
+    services = testServices(root, { user: trust.store, asker: { kind: 'person' } });
+    const first = services.mcp.sync();
+    services.queue.answer((await until(() => services!.queue.list()[0], 10_000)).id, { answer: 'always' });
+    await first;
+    expect(view().status).toBe('ready');
+    await services.dispose();
+
+    services = testServices(root, { user: trust.store, asker: { kind: 'deny' } });
+    await services.mcp.sync();
+    expect(view().status).toBe('ready');
+    await services.dispose();
+
+    // A changed server is another program: trusted again, it still waits for its own approval.
+    await serverFile(['--verbose']);
+    await trust.trust(root);
+    services = testServices(root, { user: trust.store, asker: { kind: 'person' } });
+    const changed = services.mcp.sync();
+    const card = await until(() => services!.queue.list()[0], 10_000);
+    expect(card.summary).toContain('--verbose');
+    services.queue.answer(card.id, { answer: 'deny' });
+    await changed;
+    expect(view().status).toBe('stopped');
+  }, 60_000);
+});
