@@ -42,8 +42,12 @@ const done = (network) => { s.destroy(); process.stderr.write('PROBE ' + JSON.st
 s.once('connect', () => done(true));
 s.once('error', () => done(false));
 setTimeout(() => done(false), 10000).unref();
-process.stdin.resume();
-process.stdin.on('end', () => process.exit(0));
+// As a server it lives until its stdin closes; through bash (stdin at its end at once) it waits
+// for its own answer instead, or the line would race the exit.
+if (tag !== 'bash') {
+  process.stdin.resume();
+  process.stdin.on('end', () => process.exit(0));
+}
 `;
 
 let h: Harness | null = null;

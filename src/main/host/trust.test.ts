@@ -47,6 +47,7 @@ describe('workspace trust in the host', () => {
       declined: false,
       allow: [{ kind: 'bash', pattern: 'node *' }],
       tests: [{ language: 'javascript', command: 'node t.js' }],
+      mcp_servers: [],
     });
     expect(await host.handle('trust.get', undefined)).toEqual(first);
   });

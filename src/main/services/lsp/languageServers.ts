@@ -64,6 +64,26 @@ export interface FileProblems {
   problems: Problem[];
 }
 
+/**
+ * A wait bounded by `ms` and the caller's signal. Not AbortSignal.any over AbortSignal.timeout:
+ * Node 20 holds those sources weakly, and a collected timeout never fires (a look then waited for
+ * the 120 s start bound instead of its 15 s). Here the timer holds the controller.
+ */
+function deadline(ms: number, signal?: AbortSignal): { signal: AbortSignal; done(): void } {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError')), ms);
+  const onAbort = () => ctl.abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: ctl.signal,
+    done: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
 const why = (err: unknown): string => (err instanceof ServerGoneError ? err.why : err instanceof Error ? (err.name === 'TimeoutError' || err.name === 'AbortError' ? 'timed out' : err.message) : String(err));
 /** Hints (unused names, suggestions) are editor decorations, not problems to report. */
 const shown = (list: Problem[]) => list.filter((p) => p.severity !== 'hint');
@@ -108,7 +128,8 @@ export class LanguageServers {
       this.forget(target);
       return null;
     }
-    const wait = AbortSignal.any([AbortSignal.timeout(await this.waitMs()), ...(signal ? [signal] : [])]);
+    const bound = deadline(await this.waitMs(), signal);
+    const wait = bound.signal;
     try {
       const client = await this.client(target, wait);
       const baseline = before === null ? [] : await this.problemsFor(client, target, before, wait);
@@ -120,6 +141,8 @@ export class LanguageServers {
       const reason = this.unavailable(target, err);
       this.opts.logger.info('lsp.unavailable', { language: target.spec.key, file: rel, reason });
       return { available: false, introduced: [], resolved: 0, reason, server: target.spec.name };
+    } finally {
+      bound.done();
     }
   }
 
@@ -148,13 +171,16 @@ export class LanguageServers {
     const target = await this.target(rel);
     if (!target) return null;
     // A look waits at least as long as a write would (limits.diagnostics_wait_ms), and never less than 15 s.
-    const wait = AbortSignal.any([AbortSignal.timeout(Math.max(LOOK_WAIT_MS, await this.waitMs())), ...(signal ? [signal] : [])]);
+    const bound = deadline(Math.max(LOOK_WAIT_MS, await this.waitMs()), signal);
+    const wait = bound.signal;
     try {
       const client = await this.client(target, wait);
       return { server: target.spec.name, problems: await this.problemsFor(client, target, text, wait) };
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       return { server: target.spec.name, unavailable: this.unavailable(target, err) };
+    } finally {
+      bound.done();
     }
   }
 
