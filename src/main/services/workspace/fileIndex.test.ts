@@ -2,7 +2,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { git, tempDir, writeTree } from '../../../../test/support/tmp';
-import { buildChildren, FileIndex, listDirect, listFilesWithRg } from './fileIndex';
+import { buildChildren, FileIndex, listDirect } from './fileIndex';
+import { listFilesWithRg } from './rgFiles';
 
 let dir: string;
 let cleanup: () => Promise<void>;
