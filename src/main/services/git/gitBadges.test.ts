@@ -91,3 +91,31 @@ it('waits while another git command holds the index lock, then runs once it is g
   expect(badges.runs).toBe(1);
   expect(seen).toEqual([{ 'a.ts': 'M' }]);
 });
+
+it('a few paths ask git about those paths; many, a .gitignore at the top or a known rename ask for the whole status', async () => {
+  badges = new GitBadges(dir, { fullEveryMs: Infinity });
+  await badges.refresh();
+  const count = () => ({ runs: badges!.runs, pathRuns: badges!.pathRuns });
+  await writeTree(dir, { 'b.ts': 'b', 'sub/.gitignore': '*.log\n', 'sub/x.log': 'x' });
+  await badges.refreshPaths(['b.ts', 'sub/.gitignore']);
+  expect(count()).toEqual({ runs: 1, pathRuns: 1 });
+  // The folder's rules decide its files: sub/x.log is ignored, and asked about through sub.
+  expect(badges.status).toEqual({ 'a.ts': 'M', 'b.ts': '?', 'sub/.gitignore': '?' });
+
+  await badges.refreshPaths(Array.from({ length: 101 }, (_, i) => `n${i}.ts`));
+  expect(count()).toEqual({ runs: 2, pathRuns: 1 });
+  await writeTree(dir, { '.gitignore': 'b.ts\n' });
+  await badges.refreshPaths(['.gitignore']);
+  expect(count()).toEqual({ runs: 3, pathRuns: 1 });
+  expect(badges.status['b.ts']).toBeUndefined();
+
+  // A staged rename: git pairs its sides only when shown both, so a path of it asks for all.
+  git(dir, 'mv', 'a.ts', 'moved.ts');
+  await badges.refresh();
+  expect(badges.status['moved.ts']).toBe('R');
+  const runs = badges.runs;
+  await writeFile(path.join(dir, 'moved.ts'), 'again');
+  await badges.refreshPaths(['moved.ts']);
+  expect(badges.runs).toBe(runs + 1);
+  expect(badges.status['moved.ts']).toBe('R');
+});

@@ -21,7 +21,10 @@ export const STATUS_TIMEOUT_MS = 5_000;
  * given, so past this the whole status costs less (bench/index-patch.bench.mjs).
  */
 export const MAX_STATUS_PATHS = 100;
-/** While small changes go on, the whole status runs at most this often, to catch what names missed. */
+/**
+ * While small changes go on, the whole status runs at most this often (or 20 times as long as
+ * it took), to catch what named paths missed.
+ */
 const FULL_EVERY_MS = 5_000;
 /** A status slower than this lets the next one store what it learnt in the index. */
 const WRITE_AFTER_MS = 150;
@@ -55,10 +58,13 @@ export class GitBadges {
   /** Runs that asked about named paths only. */
   pathRuns = 0;
   private entries = new Map<string, StatusEntry>();
-  private pending: Want | null = null;
+  private pendingFull = false;
+  private readonly pendingPaths = new Set<string>();
   private job: Promise<void> | null = null;
   private lastEnded = 0;
+  /** How long the last whole status and the last run by paths took: each kind is spaced by its own. */
   private lastMs = 0;
+  private lastPathMs = 0;
   private lastOk = false;
   private lastWrite = Number.NEGATIVE_INFINITY;
   private lastFull = Number.NEGATIVE_INFINITY;
@@ -98,16 +104,26 @@ export class GitBadges {
   }
 
   private ask(want: Want): Promise<void> {
-    const p = this.pending;
-    this.pending = p === 'all' || want === 'all' ? 'all' : p ? new Set([...p, ...want]) : want;
-    if (this.pending !== 'all' && this.pending.size > MAX_STATUS_PATHS) this.pending = 'all';
+    if (want === 'all') this.pendingFull = true;
+    else for (const p of want) this.pendingPaths.add(p);
+    if (this.pendingPaths.size > MAX_STATUS_PATHS) {
+      this.pendingFull = true;
+      this.pendingPaths.clear();
+    }
     this.job ??= (async () => {
-      while (this.pending && !this.stop.signal.aborted) {
-        await this.spacing();
+      while ((this.pendingFull || this.pendingPaths.size) && !this.stop.signal.aborted) {
+        // Paths first: a few paths take a fraction of the whole status, which may wait its turn.
+        await this.spacing(this.pendingPaths.size ? 'paths' : 'all');
         await this.afterOtherGit();
         if (this.stop.signal.aborted) return;
-        const next = this.pending;
-        this.pending = null;
+        let next: Want;
+        if (this.pendingPaths.size) {
+          next = new Set(this.pendingPaths);
+          this.pendingPaths.clear();
+        } else {
+          next = 'all';
+          this.pendingFull = false;
+        }
         await this.runOnce(next);
       }
     })().finally(() => (this.job = null));
@@ -117,9 +133,13 @@ export class GitBadges {
   private async runOnce(want: Want): Promise<void> {
     const started = performance.now();
     const timeoutMs = this.opts.timeoutMs ?? STATUS_TIMEOUT_MS;
+    let full = want === 'all';
     try {
       this.prefix ??= await repoPrefix(this.root, { signal: this.stop.signal, timeoutMs });
-      if (want === 'all' || this.paired(want) || !(await this.runPaths(want, timeoutMs))) await this.runFull(started, timeoutMs);
+      if (full || this.paired(want as Set<string>) || !(await this.runPaths(want as Set<string>, timeoutMs))) {
+        full = true;
+        await this.runFull(performance.now(), timeoutMs);
+      }
       this.lastOk = true;
       this.setSlow(false);
       const status = toBadges(this.entries);
@@ -133,7 +153,8 @@ export class GitBadges {
       if (err instanceof GitTimeoutError) this.setSlow(true);
     }
     this.lastEnded = performance.now();
-    this.lastMs = this.lastEnded - started;
+    if (full) this.lastMs = this.lastEnded - started;
+    else this.lastPathMs = this.lastEnded - started;
   }
 
   private async runFull(started: number, timeoutMs: number): Promise<void> {
@@ -159,7 +180,8 @@ export class GitBadges {
     for (const e of found.values()) if (/[RC]/.test(e.xy)) return false;
     for (const file of [...this.entries.keys()]) if (covers(want, file)) this.entries.delete(file);
     for (const [file, e] of found) this.entries.set(file, e);
-    const every = this.opts.fullEveryMs ?? FULL_EVERY_MS;
+    // The safety net never takes more than a twentieth of a core, however slow git is here.
+    const every = Math.max(this.opts.fullEveryMs ?? FULL_EVERY_MS, 20 * this.lastMs);
     if (!this.fullTimer && Number.isFinite(every)) {
       this.fullTimer = setTimeout(() => ((this.fullTimer = null), void this.refresh()), Math.max(0, this.lastFull + every - performance.now()));
       this.fullTimer.unref();
@@ -214,8 +236,8 @@ export class GitBadges {
     });
   }
 
-  private spacing(): Promise<void> {
-    const gap = Math.min(MAX_GAP_MS, Math.max(MIN_GAP_MS, 2 * this.lastMs));
+  private spacing(next: 'all' | 'paths'): Promise<void> {
+    const gap = Math.min(MAX_GAP_MS, Math.max(MIN_GAP_MS, 2 * (next === 'all' ? this.lastMs : this.lastPathMs)));
     const wait = this.lastEnded + gap - performance.now();
     if (this.lastEnded === 0 || wait <= 0) return Promise.resolve();
     return this.sleep(wait);
