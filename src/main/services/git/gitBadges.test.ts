@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { git, tempDir, writeTree } from '../../../../test/support/tmp';
+import { git, tempDir, until, writeTree } from '../../../../test/support/tmp';
 import { GitBadges } from './gitBadges';
 
 let dir: string;
@@ -119,3 +120,37 @@ it('a few paths ask git about those paths; many, a .gitignore at the top or a kn
   expect(badges.runs).toBe(runs + 1);
   expect(badges.status['moved.ts']).toBe('R');
 });
+
+it('a run by paths goes beside a whole status under way, and is laid over its older answer', { timeout: 120_000 }, async () => {
+  badges = new GitBadges(dir, { fullEveryMs: Infinity, timeoutMs: 60_000 });
+  await badges.refresh();
+  expect(badges.status).toEqual({ 'a.ts': 'M' });
+  // A whole status held on a FIFO where it reads ignore rules, after it has compared a.ts.
+  await mkdir(path.join(dir, 'stuck'));
+  const fifo = path.join(dir, 'stuck', '.gitignore');
+  execFileSync('mkfifo', [fifo]);
+  const whole = badges.refresh();
+  // Held: git waits on the FIFO, so it has compared the tracked files already.
+  await until(() => gitHeldOnFifo(dir), 60_000);
+  await writeFile(path.join(dir, 'a.ts'), 'a');
+  await badges.refreshPaths(['a.ts']);
+  expect(badges.status, 'told while the whole status is held').toEqual({});
+  // Let it go on: it may have read a.ts before it changed, and must not bring the M back.
+  await writeFile(fifo, '');
+  await whole;
+  expect(badges.status['a.ts']).toBeUndefined();
+  expect(badges.runs).toBe(2);
+});
+
+/** Whether a git working in `cwd` waits to open a FIFO (Linux: /proc names what it waits on). */
+function gitHeldOnFifo(cwd: string): boolean {
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      if (comm === 'git' && readlinkSync(`/proc/${pid}/cwd`) === cwd && readFileSync(`/proc/${pid}/wchan`, 'utf8') === 'wait_for_partner') return true;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return false;
+}
