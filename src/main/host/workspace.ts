@@ -235,12 +235,17 @@ export class Workspace {
     else if (inTree.length) await this.badges.refreshPaths(inTree);
   }
 
-  /** The watcher missed changes (it failed, or watches only part of the tree): walk once, ask git once. */
+  /**
+   * The watcher missed changes (it failed, or watches only part of the tree): walk once, ask
+   * git once. An index not built yet reads the disk as it is when it walks.
+   */
   private lostEvents(): void {
     if (this.disposed) return;
-    this.pendingWalk = true;
-    this.pendingPaths.clear();
-    this.updateIndex();
+    if (this.index.isReady) {
+      this.pendingWalk = true;
+      this.pendingPaths.clear();
+      this.updateIndex();
+    }
     if (this.info.isGitRepo) void this.badges.refresh();
   }
 

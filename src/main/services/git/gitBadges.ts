@@ -197,8 +197,9 @@ export class GitBadges {
     if (this.paired(want)) return this.refresh();
     const timeoutMs = this.opts.timeoutMs ?? STATUS_TIMEOUT_MS;
     const found = await statusEntries(this.root, { signal: this.stop.signal, timeoutMs, paths: [...want], prefix: this.prefix! });
-    // git pairs renames and copies only among the paths it is shown.
-    for (const e of found.values()) if (/[RC]/.test(e.xy)) return this.refresh();
+    // git pairs renames and copies only among the paths it is shown, and pairs an intent-to-add
+    // file with any deleted one (seen: a file added with -N, written, and a deletion elsewhere).
+    for (const e of found.values()) if (/[RC]/.test(e.xy) || e.xy === '.A') return this.refresh();
     this.replace(want, found);
     this.duringFull?.push({ want, found });
     // The safety net never takes more than a twentieth of a core, however slow git is here.
