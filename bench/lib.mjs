@@ -1,6 +1,7 @@
 // Shared helpers for benchmarks: each prints one JSON line per figure.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -162,4 +163,88 @@ export async function cachedMonorepo(n, { git = false } = {}) {
   await rename(work, final);
   console.error(`bench: generated ${n} files in ${final} (${Math.round(performance.now() - started)} ms)`);
   return final;
+}
+
+/**
+ * A minimal OpenAI-compatible SSE server: `turns` replies of one read_file call (of `pathFor(n)`),
+ * then an answer, over and over. Every request's system message is kept in `systems`.
+ */
+export async function readingModel(turns, pathFor) {
+  let served = 0;
+  const systems = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      const first = JSON.parse(body || '{}').messages?.[0];
+      if (first?.role === 'system') systems.push(first.content);
+      const n = served++ % (turns + 1);
+      const base = { id: `c${n}`, object: 'chat.completion.chunk', created: 0, model: 'bench' };
+      const frame = (delta, finish = null) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+      const frames = [frame({ role: 'assistant', content: '' })];
+      if (n < turns) {
+        const args = JSON.stringify({ path: pathFor(n) });
+        frames.push(frame({ tool_calls: [{ index: 0, id: `call_${n}`, type: 'function', function: { name: 'read_file', arguments: '' } }] }));
+        for (let i = 0; i < args.length; i += 5) frames.push(frame({ tool_calls: [{ index: 0, function: { arguments: args.slice(i, i + 5) } }] }));
+        frames.push(frame({}, 'tool_calls'));
+      } else {
+        frames.push(frame({ content: 'done' }), frame({}, 'stop'));
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(`${frames.join('')}data: [DONE]\n\n`);
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { server, systems, baseURL: `http://127.0.0.1:${server.address().port}/v1` };
+}
+
+/** `loupe run --json` to its end; resolves its NDJSON events. */
+export function runLoupeJson(cwd, baseURL, prompt, maxTurns, env = {}) {
+  return new Promise((resolve, reject) => {
+    const all = { ...process.env, LOUPE_MODEL: 'bench', OPENAI_BASE_URL: baseURL, OPENAI_API_KEY: 'k', LOUPE_MAX_TURNS: String(maxTurns), ...env };
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin/loupe.mjs'), 'run', '--json', '--cwd', cwd, prompt], { env: all, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out.trim().split('\n').map((l) => JSON.parse(l))) : reject(new Error(`loupe run exited ${code}`))));
+  });
+}
+
+/**
+ * What the loop adds per tool round trip, from the event times: (next turn_started −
+ * turn_completed) − time inside the tools. Building the turn's system prompt falls inside it.
+ */
+export function loopOverheads(events) {
+  const out = [];
+  let completedAt = null;
+  let toolMs = 0;
+  for (const e of events) {
+    if (e.type === 'turn_completed') [completedAt, toolMs] = [e.t, 0];
+    else if (e.type === 'tool_call_finished') toolMs += e.duration_ms;
+    else if (e.type === 'turn_started' && completedAt !== null) out.push(e.t - completedAt - toolMs);
+  }
+  return out;
+}
+
+/**
+ * Bundles one source module (TypeScript) for a benchmark with rolldown, Vite's `?raw` imports
+ * included (the sandbox's network bridge ships as one), into `dir/name`.
+ */
+export async function bundleSource(rel, dir, name, { external } = {}) {
+  const { build } = await import('rolldown');
+  const { readFileSync } = await import('node:fs');
+  const raw = {
+    name: 'raw-text',
+    resolveId(id, importer) {
+      if (id.endsWith('?raw')) return `${path.resolve(path.dirname(importer), id.slice(0, -4))}?raw`;
+      return null;
+    },
+    load(id) {
+      if (id.endsWith('?raw')) return `export default ${JSON.stringify(readFileSync(id.slice(0, -4), 'utf8'))};`;
+      return null;
+    },
+  };
+  const out = path.join(dir, name);
+  await build({ input: path.join(ROOT, rel), platform: 'node', plugins: [raw], ...(external ? { external } : {}), output: { file: out, format: 'esm' }, logLevel: 'silent' });
+  return out;
 }

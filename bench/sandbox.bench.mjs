@@ -3,25 +3,15 @@
 // bundled from source with rolldown (already a dependency of the build) into a temp file,
 // since the built app exposes no such entry.
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'rolldown';
-import { ROOT, percentile, report, tempDir } from './lib.mjs';
+import { bundleSource, percentile, report, tempDir } from './lib.mjs';
 
 const RUNS = 60;
 const WARMUP = 5;
 
 const dir = await tempDir('loupe-bench-sbx-');
-const file = path.join(dir, 'runner.mjs');
-await build({ input: path.join(ROOT, 'src/main/services/shell/commandRunner.ts'), platform: 'node', output: { file, format: 'esm' }, logLevel: 'silent' });
-const { runCommand } = await import(pathToFileURL(file).href);
-const { probeSandbox } = await import(pathToFileURL(await bundle('src/main/services/sandbox/probe.ts', 'probe.mjs')).href);
-
-async function bundle(rel, name) {
-  const out = path.join(dir, name);
-  await build({ input: path.join(ROOT, rel), platform: 'node', output: { file: out, format: 'esm' }, logLevel: 'silent' });
-  return out;
-}
+const { runCommand } = await import(pathToFileURL(await bundleSource('src/main/services/shell/commandRunner.ts', dir, 'runner.mjs')).href);
+const { probeSandbox } = await import(pathToFileURL(await bundleSource('src/main/services/sandbox/probe.ts', dir, 'probe.mjs')).href);
 
 const ws = await tempDir('loupe-bench-sbx-ws-');
 async function p50(sandbox) {

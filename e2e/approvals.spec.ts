@@ -1,5 +1,6 @@
 // "Ask before every edit" (`edits.mode: "ask"` in .loupe/config.json) end to end: the agent's
-// edit waits as an approval card showing Monaco's diff of the change, and the file on disk is
+// edit waits as an approval card with its −/+ lines and as Monaco's diff in the centre pane
+// (Accept / Reject there answer the same question), and the file on disk is
 // untouched until the person allows it; a denial leaves it as it was and reaches the model.
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -69,8 +70,13 @@ test('an edit waits on a card showing its Monaco diff, and is written only once 
   await expect(card).toBeVisible();
   await expect(card.getByTestId('approval-subject')).toHaveText('edit src/greet.ts');
   await expect(card.getByTestId('approval-why')).toContainText('edits.mode is "ask"');
-  // Monaco's diff editor, both sides: the removed word and the added one.
-  const diff = card.getByTestId('approval-diff');
+  // The card keeps the change compact, the removed line and the added one...
+  const compact = card.getByTestId('approval-diff');
+  await expect(compact.locator('[data-sign="-"]')).toContainText('"hello"');
+  await expect(compact.locator('[data-sign="+"]')).toContainText('"goodbye"');
+  // ...and Monaco's diff of it opens in the centre pane, wide enough for code.
+  const diff = page.getByTestId('diff-view');
+  await expect(diff).toHaveAttribute('data-kind', 'approval');
   await expect(diff.locator('.monaco-diff-editor')).toBeVisible();
   await expect(diff.locator('.editor.modified')).toContainText('goodbye');
   await expect(diff.locator('.line-insert, .char-insert').first()).toBeAttached();
@@ -80,7 +86,9 @@ test('an edit waits on a card showing its Monaco diff, and is written only once 
   expect(await onDisk('src/greet.ts')).toContain('"hello"');
   await page.screenshot({ path: path.join(SHOTS, 'edit-approval.png') });
 
-  await card.getByTestId('approval-allow-once').click();
+  // Accept in the centre answers the same question as the card's Allow once.
+  await diff.getByTestId('pending-edit-accept').click();
+  await expect(diff).toHaveCount(0);
   await expect(page.getByTestId('approval-card')).toHaveCount(0);
   await expect(tool).toHaveAttribute('data-status', 'done');
   await expect.poll(() => onDisk('src/greet.ts')).toContain('"goodbye"');
@@ -90,7 +98,7 @@ test('an edit waits on a card showing its Monaco diff, and is written only once 
 test('a denied edit leaves the file as it was and the model hears why', async ({ page }) => {
   await ask(page, 'edit the farewell');
   const card = page.locator('[data-testid="approval-card"][data-kind="edit"]');
-  await expect(card.getByTestId('approval-diff').locator('.monaco-diff-editor')).toBeVisible();
+  await expect(page.getByTestId('diff-view').locator('.monaco-diff-editor')).toBeVisible();
   await card.getByLabel('Message for the agent').fill('keep it short');
   await card.getByTestId('approval-deny').click();
   await expect(page.getByTestId('approval-card')).toHaveCount(0);
@@ -129,7 +137,9 @@ test('the composer pill switches the mode back to "ask" and the next edit asks a
   const card = page.locator('[data-testid="approval-card"][data-kind="edit"]');
   await expect(card.getByTestId('approval-subject')).toHaveText('edit src/extra.ts');
   await page.screenshot({ path: path.join(SHOTS, 'composer-pill.png') });
-  await card.getByTestId('approval-deny').click();
+  // Reject in the centre pane denies it, as the card's Deny would.
+  await page.getByTestId('diff-view').getByTestId('pending-edit-reject').click();
   await expect(page.getByTestId('approval-card')).toHaveCount(0);
+  await expect(page.getByTestId('diff-view')).toHaveCount(0);
   expect(await onDisk('src/extra.ts')).toBe('export const extra = 1;\n');
 });

@@ -163,8 +163,8 @@ test('an edit appears in the timeline and opens in the diff view', async ({ page
   await say(page, 'edit the greeting');
   const tool = page.locator('[data-testid="tool-call"][data-tool="edit_file"]');
   await expect(tool).toHaveAttribute('data-status', 'done');
-  // The numbered preview of the result, and a link to the modification.
-  await expect(tool.getByTestId('tool-call-output')).toContainText('goodbye');
+  // What changed (−/+), and a link to the modification.
+  await expect(tool.getByTestId('tool-call-diff').locator('[data-sign="+"]')).toContainText('goodbye');
   await expect(tool.getByTestId('tool-call-modification')).toBeVisible();
   await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]').last()).toContainText('Edited src/greet.ts');
   await page.screenshot({ path: path.join(SHOTS, 'chat-edit.png') });

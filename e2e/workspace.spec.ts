@@ -75,10 +75,13 @@ test('the browser keeps no cookie: the token lives in this tab only, and a reloa
   await expect(page.getByTestId('workspace-root')).toContainText('demo-project');
   expect(page.url()).not.toContain('token=');
   expect(await page.context().cookies()).toEqual([]);
-  // A new tab holds no token: it must be given the printed URL.
+  // A new tab holds no token: it gets the page that asks for the printed URL (200, so that a
+  // reload logs no error), never the app.
   const other = await page.context().newPage();
-  const res = await other.goto(`http://127.0.0.1:${served.port}/`);
-  expect(res?.status()).toBe(401);
+  await other.goto(`http://127.0.0.1:${served.port}/`);
+  await expect(other.getByText('Unauthorized: open the URL')).toBeVisible();
+  await expect(other.getByTestId('workspace-root')).toHaveCount(0);
+  expect(other.url()).not.toContain('token=');
   await other.close();
 });
 

@@ -182,7 +182,7 @@ describe('one owner per workspace', () => {
 
 describe('the repository explains itself', () => {
   // A clone has no documents beside it: a comment that cites one sends a reader nowhere.
-  const CITATION = /DESIGN\s*§|DESIGN\.md|STYLE\.md|\bseeds?\s*0\d\d\b|\bseed R\d|shared\/(?:seeds|edit-cases|hooks)\b/i;
+  const CITATION = /DESIGN\s*§|DESIGN\.md|STYLE\.md\b|\bseeds?\s*0\d\d\b|\bseed R\d|shared\/(?:seeds|edit-cases|hooks)\b/i;
   const roots = ['src', 'test', 'e2e', 'scripts', 'bench', 'bin'].map((d) => path.join(ROOT, d));
   const self = path.resolve(__filename);
 

@@ -69,6 +69,8 @@ export interface ModificationView {
   lines_changed?: number;
   reason?: string;
   status: ModificationStatus;
+  /** Approved and already in HEAD (committed from the timeline or by hand): nothing left to commit. */
+  committed?: boolean;
   /** Set on a rollback entry: the modification it reversed. */
   rolls_back?: string;
   /** Set on a rolled-back modification: the rollback that reversed it. */
@@ -84,6 +86,53 @@ export interface ModificationView {
   hunk_count?: number;
   git_staged: boolean;
   test_results?: { passed: number; failed: number; skipped?: number; duration_ms: number; status?: string } | null;
+  /** The group this belongs to (rolled back as one by naming it): a command's writes, an undo, a redo. */
+  group_id?: string;
+  group_kind?: 'command' | 'undo' | 'redo' | 'rollback';
+  /** A command's change: the command line that made it. */
+  command?: string;
+  /** A command's change: ignored entries that changed too (not recorded). */
+  ignored_changed?: number;
+  renamed_from?: string;
+  renamed_to?: string;
+  /** An undo's lines: the request the undo started from. */
+  undo_of?: string;
+}
+
+/** One file of an undo's preview: what it holds now and what the undo leaves, or why it cannot. */
+export interface UndoPreviewFile {
+  file: string;
+  language: string;
+  /** Text of both sides (null: absent); both omitted when binary or too large to show. */
+  before?: string | null;
+  after?: string | null;
+  binary: boolean;
+  /** The modifications reversed in this file, newest first. */
+  modifications: string[];
+  added: number;
+  removed: number;
+  /** The undo would overwrite changes made since: by later modifications (blocking) or outside Loupe. */
+  conflict?: { why: string; blocking: string[]; outside: boolean };
+}
+
+export interface UndoPreviewView {
+  session_id: string;
+  correlation_id: string;
+  /** The requests the undo covers, this one first. */
+  requests: string[];
+  /** Modifications it reverses. */
+  modifications: number;
+  files: UndoPreviewFile[];
+  /** Names the state the preview was made on: applying refuses when anything changed since. */
+  digest: string;
+}
+
+export interface UndoResultView {
+  /** The undo's group: rolling it back (modlog.rollback, code_rollback) redoes it. */
+  group_id: string;
+  files: string[];
+  rolled_back: number;
+  skipped: { file: string; why: string }[];
 }
 
 export interface ModificationQuery {
@@ -102,15 +151,48 @@ export interface DiffSides {
   after: string | null;
   /** What the two sides are, for the header: e.g. "before → after mod-…", "HEAD → working tree". */
   label: string;
+  /** A side holds binary bytes: the sides are then null and `sizes` says how many bytes each had. */
+  binary?: boolean;
+  sizes?: [number | null, number | null];
 }
 
 
 /** read: changes nothing; write: changes workspace files; execute: runs a process. */
 export type ToolEffect = 'read' | 'write' | 'execute';
 
+/** The forms of standing instructions the agent reads (docs/architecture.md, "What the agent is told"). */
+export type InstructionKind = 'AGENTS.md' | 'CLAUDE.md' | 'cursor-rule' | '.cursorrules' | 'copilot-instructions' | 'personal';
+
+/** One instruction file as the agent was given it. */
+export interface InstructionFileView {
+  /** Workspace-relative; the person's own file (kind `personal`): its absolute path. */
+  path: string;
+  kind: InstructionKind;
+  /** When it applies, in words: "always", "for work in packages/api", "for files matching *.ts", "on request: …". */
+  applies: string;
+  /** Characters of it in the prompt: fewer than total_chars when it was cut to fit the budget. */
+  chars: number;
+  total_chars: number;
+}
+
+/** An instruction file that was not read (a link out of the folder, a FIFO, a read rule), and why. */
+export interface SkippedInstructionView {
+  path: string;
+  reason: string;
+}
+
+/** The system prompt as sent to the model, and the instruction files in it. */
+export interface SystemPromptView {
+  text: string;
+  files: InstructionFileView[];
+  skipped: SkippedInstructionView[];
+}
+
 /** One event of the agent loop (src/main/agent/loop emits exactly these), as the chat pane receives it. */
 export type ChatEventBody =
   | { type: 'request_started'; session_id: string; prompt: string }
+  /** What the model is told: at a session's first turn, and again only when it changes (an instruction file attached or edited). */
+  | { type: 'system_prompt'; text: string; files: InstructionFileView[]; skipped: SkippedInstructionView[] }
   | { type: 'turn_started'; turn: number }
   | { type: 'text_delta'; text: string }
   /** The model's reasoning, shown apart (collapsed), never as the answer. */
@@ -155,7 +237,7 @@ export interface ChatSessionSummary {
  * (which the loop does not echo). The live stream and a reopened session are folded by the same
  * function, so a reload shows exactly what was shown live.
  */
-export type ChatTranscriptEntry = ChatEventBody | { type: 'user_message'; text: string };
+export type ChatTranscriptEntry = ChatEventBody | { type: 'user_message'; text: string; correlation_id?: string };
 
 export interface ChatSessionView {
   session: ChatSessionSummary;
@@ -163,6 +245,8 @@ export interface ChatSessionView {
   entries: ChatTranscriptEntry[];
   /** The correlation id of the request running now, if any. */
   running_correlation_id?: string;
+  /** Requests an undo started from that is still in effect (its group redoes it). */
+  undone?: { correlation_id: string; group_id: string }[];
 }
 
 /** `review`: edits are written, then reviewed; `ask`: each edit waits for approval first. */
@@ -180,7 +264,7 @@ export interface ApprovalRequestView {
   /** The rule that made it ask, as text; null: no rule (the built-in default). */
   rule: string | null;
   /** What "allow always" would add to .loupe/config.json. */
-  always: { kind: PermissionKindName; pattern: string; action: 'allow' | 'ask' | 'deny'; sandbox?: boolean }[];
+  always: { kind: PermissionKindName; pattern: string; action: 'allow' | 'ask' | 'deny'; sandbox?: boolean; hosts?: string[] }[];
   /** Commands: true runs inside the OS sandbox, false outside it (the card says so); absent: no sandbox applies. */
   sandboxed?: boolean;
   /** For edits: the proposed change as a unified diff. */
@@ -191,6 +275,8 @@ export interface ApprovalRequestView {
   call_id?: string;
   /** The request that call belongs to. */
   correlation_id?: string;
+  /** The folder's .loupe/config.json has this allow rule, which applies once the folder is trusted. */
+  trust_would_allow?: string;
   createdAt: string;
 }
 
@@ -253,6 +339,68 @@ export interface SandboxStatusView {
   install: string | null;
   /** An untrusted config asks for "off"; it is ignored until the folder is trusted. */
   ignored_off: boolean;
+  /** The hosts sandboxed commands asked the proxy for lately, newest first. */
+  network_log?: NetworkLogEntry[];
+}
+
+/** One host a sandboxed command's proxy was asked for, and what was decided. */
+export interface NetworkLogEntry {
+  at: string;
+  command: string;
+  /** host:port */
+  host: string;
+  allowed: boolean;
+  reason: string;
+}
+
+/** Where a sandboxed process's port is reachable on this machine (127.0.0.1). */
+export interface PortForwardView {
+  /** The port inside the sandbox. */
+  port: number;
+  host_port: number;
+}
+
+/** What the sandbox's proxy let a command reach, and what it refused. */
+export interface NetworkActivityView {
+  reached: string[];
+  refused: { host: string; reason: string }[];
+}
+
+/** A background process (bash run_in_background), as the tools, the Processes pane and the CLI see it. */
+export interface ProcessView {
+  process_id: string;
+  command: string;
+  description: string | null;
+  /** Workspace-relative folder ('' for the root). */
+  cwd: string;
+  pid: number | null;
+  /** starting: waiting for its wait_for; running: nothing to wait for; ready: wait_for met. */
+  status: 'starting' | 'running' | 'ready' | 'exited' | 'killed';
+  exit_code: number | null;
+  signal: string | null;
+  /** Why it was stopped: a request, the idle limit, the workspace closing. */
+  kill_reason: string | null;
+  sandboxed: boolean;
+  /** Ports it listens on (inside the sandbox when sandboxed). */
+  ports: number[];
+  forwards: PortForwardView[];
+  started_at: string;
+  ended_at: string | null;
+  session_id: string;
+  correlation_id: string | null;
+  output_bytes: number;
+  /** The full log, workspace-relative; null when it could not be written. */
+  log_path: string | null;
+  network: NetworkActivityView | null;
+}
+
+/** The start of a process's log for the viewer; later bytes arrive as `processes.data`. */
+export interface ProcessLogView {
+  id: string;
+  data: string;
+  /** Byte offsets of the stream: `data` covers [from, to). */
+  from: number;
+  to: number;
 }
 
 /** Requests: renderer → host. `params` in, `result` out. */
@@ -267,6 +415,12 @@ export interface HostRequests {
   'tree.list': { params: { dir: string }; result: TreeListing };
   'tree.gitStatus': { params: void; result: Record<string, GitBadge> };
   'file.read': { params: { path: string }; result: FileContent };
+  /** Opens a workspace file in the person's own editor ($VISUAL, $EDITOR, VS Code, Zed, the OS default); says which. */
+  'file.openInEditor': { params: { path: string; line?: number }; result: { editor: string } };
+  /** Quick open: indexed files whose path holds the query's characters in order, best first. */
+  'files.find': { params: { query: string; limit?: number }; result: { files: string[] } };
+  /** Find in files: the same ripgrep search as the grep tool (.gitignore and search.exclude aware). */
+  'search.text': { params: { query: string; regex?: boolean; case_sensitive?: boolean }; result: { matches: { path: string; line: number; text: string }[]; total: number } };
   'terminal.create': { params: { cols: number; rows: number; cwd?: string }; result: TerminalInfo };
   'terminal.input': { params: { id: string; data: string }; result: void };
   'terminal.resize': { params: { id: string; cols: number; rows: number }; result: void };
@@ -274,14 +428,22 @@ export interface HostRequests {
   'terminal.ack': { params: { id: string; chars: number }; result: void };
   'terminal.kill': { params: { id: string }; result: void };
   'terminal.list': { params: void; result: TerminalInfo[] };
+  'processes.list': { params: void; result: ProcessView[] };
+  /** Stops the process and its whole family. */
+  'processes.kill': { params: { id: string }; result: ProcessView };
+  'processes.restart': { params: { id: string }; result: ProcessView };
+  /** Shows this process's log (its newest bytes now, the rest as `processes.data`); id null: none. */
+  'processes.watch': { params: { id: string | null }; result: ProcessLogView | null };
+  /** Flow control, as for terminals: characters of `processes.data` the viewer has written. */
+  'processes.ack': { params: { id: string; chars: number }; result: void };
   /** The folded modification log, newest first. */
   'modlog.list': { params: ModificationQuery; result: { modifications: ModificationView[]; total: number } };
   /** Before/after content of one modification. */
   'modlog.diff': { params: { modification_id: string }; result: DiffSides };
   /** HEAD (or empty outside git) → the file as it is on disk now. */
   'modlog.fileDiff': { params: { path: string }; result: DiffSides };
-  /** Reverses a modification; ROLLBACK_CONFLICT names the later modifications in the way. */
-  'modlog.rollback': { params: { modification_id: string; reason?: string }; result: { rollback_id: string; file: string } };
+  /** Reverses a modification, or a whole group by its id (a redo of an undo); ROLLBACK_CONFLICT names the later modifications in the way. */
+  'modlog.rollback': { params: { modification_id: string; reason?: string }; result: { rollback_id: string; file: string; files?: string[] } };
   /** Reverses one hunk (0-based, in the order of the modification's unified diff) the same safe way. */
   'modlog.revertHunk': { params: { modification_id: string; hunk: number }; result: { rollback_id: string; file: string } };
   'modlog.approve': { params: { modification_id: string }; result: void };
@@ -295,9 +457,18 @@ export interface HostRequests {
   'chat.newSession': { params: void; result: ChatSessionSummary };
   'chat.renameSession': { params: { id: string; title: string }; result: ChatSessionSummary };
   'chat.deleteSession': { params: { id: string }; result: void };
+  /** What "Undo changes from here" would do: this request's and every later request's changes in the session. Changes nothing. */
+  'chat.undoPreview': { params: { session_id: string; correlation_id: string }; result: UndoPreviewView };
+  /** Applies the previewed undo (`digest`: refused when anything changed since); conflicting files skipped or the whole undo refused. */
+  'chat.undo': { params: { session_id: string; correlation_id: string; digest: string; on_conflict: 'skip' | 'refuse' }; result: UndoResultView };
+  /** The session's system prompt as last sent (`sent`), or, before any request, as it would be sent now. */
+  'chat.systemPrompt': { params: { session_id?: string }; result: SystemPromptView & { sent: boolean } };
   'approvals.list': { params: void; result: ApprovalRequestView[] };
-  /** patterns: the edited "always" rule(s); absent: the proposed ones. */
-  'approvals.answer': { params: { id: string; answer: 'once' | 'always' | 'deny'; message?: string; patterns?: string[] }; result: { answered: boolean } };
+  /**
+   * patterns: the edited "always" rule(s); absent: the proposed ones. scope: where "always" is
+   * saved, the project's shared .loupe/config.json (default) or only this user's settings, for this folder.
+   */
+  'approvals.answer': { params: { id: string; answer: 'once' | 'always' | 'deny'; message?: string; patterns?: string[]; scope?: 'project' | 'user' }; result: { answered: boolean } };
   'settings.get': { params: void; result: LlmSettingsView };
   /** api_key absent: keep the saved key; '' clears it. */
   'settings.save': { params: { base_url: string; api_key?: string; model: string; context_tokens?: number }; result: LlmSettingsView };
@@ -334,6 +505,10 @@ export interface HostEvents {
   'modlog.changed': { count: number };
   'terminal.data': { id: string; data: string };
   'terminal.exit': { id: string; exitCode: number; signal?: number };
+  /** The background processes changed (started, ready, ports, exited): the whole list. */
+  'processes.changed': { processes: ProcessView[] };
+  /** More of the watched process's log; `skipped`: bytes left out while the viewer was behind. */
+  'processes.data': { id: string; data: string; offset: number; skipped?: number };
   'chat.event': { session_id: string; event: ChatEvent };
   'approvals.changed': { requests: ApprovalRequestView[] };
   /** On open, when the folder's config changes, and when trust is given or declined. */
@@ -378,12 +553,20 @@ const requestChannelMap = {
   'tree.list': true,
   'tree.gitStatus': true,
   'file.read': true,
+  'file.openInEditor': true,
+  'files.find': true,
+  'search.text': true,
   'terminal.create': true,
   'terminal.input': true,
   'terminal.resize': true,
   'terminal.ack': true,
   'terminal.kill': true,
   'terminal.list': true,
+  'processes.list': true,
+  'processes.kill': true,
+  'processes.restart': true,
+  'processes.watch': true,
+  'processes.ack': true,
   'modlog.list': true,
   'modlog.diff': true,
   'modlog.fileDiff': true,
@@ -398,6 +581,9 @@ const requestChannelMap = {
   'chat.newSession': true,
   'chat.renameSession': true,
   'chat.deleteSession': true,
+  'chat.undoPreview': true,
+  'chat.undo': true,
+  'chat.systemPrompt': true,
   'approvals.list': true,
   'approvals.answer': true,
   'settings.get': true,
@@ -423,6 +609,8 @@ const eventChannelMap = {
   'modlog.changed': true,
   'terminal.data': true,
   'terminal.exit': true,
+  'processes.changed': true,
+  'processes.data': true,
   'chat.event': true,
   'approvals.changed': true,
   'trust.changed': true,

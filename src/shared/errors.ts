@@ -26,6 +26,10 @@ export const ERROR_CODES = [
   // A sandboxed command failed because the OS sandbox stopped it (a write outside, the network).
   'SANDBOX_BLOCKED',
   'ABORTED',
+  // A background process id that this workspace does not know (process_output, process_kill…).
+  'PROCESS_NOT_FOUND',
+  // A background process refused: the workspace already runs its limit of them.
+  'PROCESS_LIMIT',
   'ROLLBACK_CONFLICT',
   'MODIFICATION_NOT_FOUND',
   'FETCH_FAILED',

@@ -1,6 +1,6 @@
 // A FIFO where a file used to be must never hang a read: each path that reads a workspace
 // file (the tools, the host's file.read / diff / rollback channels, the modification log, its
-// blobs, sessions, project config, package.json and AGENTS.md detection, git's exclude file)
+// blobs, sessions, project config, package.json and instruction-file detection, git's exclude file)
 // answers within a second, and FIFOs being read at once do not stall other file I/O (a read
 // blocked in open(2) holds one of libuv's four threadpool threads for good).
 import { execFileSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { closeSync, constants as C, existsSync, mkdirSync, openSync, rmSync } fr
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Host } from '../../src/main/host/host';
-import { readAgentsMd } from '../../src/main/agent/prompts/systemPrompt';
+import { findInstructions } from '../../src/main/services/instructions/instructionFiles';
 import { ProjectConfig } from '../../src/main/services/permissions/projectConfig';
 import { readTrustState } from '../../src/main/services/permissions/trust';
 import { SessionStore } from '../../src/main/services/sessions/sessionStore';
@@ -125,7 +125,11 @@ const PATHS: ReadPath[] = [
   { name: 'session load with its file a FIFO', run: async () => (fifo('.loupe/sessions/ses-fifo.json'), { read: new SessionStore(h.root).load('ses-fifo') }) },
   { name: 'session list with a FIFO among them', okAllowed: true, run: async () => (fifo('.loupe/sessions/ses-fifo.json'), { read: new SessionStore(h.root).list() }) },
   { name: 'test command detection with package.json a FIFO', run: async () => (fifo('package.json'), { read: resolveTestCommand(h.root, {}) }) },
-  { name: 'AGENTS.md a FIFO', okAllowed: true, run: async () => (fifo('AGENTS.md'), { read: readAgentsMd(h.root) }) },
+  ...['AGENTS.md', 'CLAUDE.md', '.cursorrules', '.github/copilot-instructions.md', '.cursor/rules/style.mdc', 'pkg/AGENTS.md', 'pkg/CLAUDE.md'].map((rel) => ({
+    name: `instruction file ${rel} a FIFO`,
+    okAllowed: true,
+    run: async () => (fifo(rel), { read: findInstructions({ root: h.root, personalDir: null, touched: ['pkg/a.ts'] }) }),
+  })),
   { name: 'grep over a folder holding a FIFO', okAllowed: true, run: async () => (fifo('sub/p.txt'), { read: h.call('grep', { pattern: 'x', path: 'sub' }) }) },
   { name: 'host file.read', run: async () => (fifo('p.txt'), { read: (await openHost()).handle('file.read', { path: 'p.txt' }) }) },
   { name: 'host modlog.fileDiff (Compare with HEAD)', run: async () => (fifo('p.txt'), { read: (await openHost()).handle('modlog.fileDiff', { path: 'p.txt' }) }) },

@@ -24,6 +24,10 @@ const ALLOWED: Record<string, string> = {
   'services/shell/outputCapture.ts': 'opens its log only at a path from holdDir',
   'services/shell/outputPrune.ts': 'removes logs only at paths from holdDir',
   'services/shell/commandRunner.ts': "removes the sandbox's private mkdtemp folder",
+  'services/sandbox/launch.ts': "removes the sandbox's private mkdtemp folder",
+  'services/sandbox/net/sandboxNet.ts': 'writes the network bridge into its own private mkdtemp folder and removes it',
+  'services/processes/listeningPorts.ts': '/proc',
+  'services/processes/outputLog.ts': 'opens its log only at a path from holdDir',
   // Known gap: it reads a worktree's `.git` file and makes missing .git/hooks, .git/info and
   // .loupe by name before binding them read-only; moving this onto safeOpen is open work.
   'services/sandbox/bwrapPolicy.ts': 'creates empty protected folders before the sandbox binds them read-only',

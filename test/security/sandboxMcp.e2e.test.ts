@@ -51,7 +51,7 @@ beforeEach(async () => {
   mkdirSync(path.join(ws.dir, '.loupe'));
   writeFileSync(
     path.join(ws.dir, '.loupe', 'config.json'),
-    JSON.stringify({ sandbox: 'auto', permissions: [{ kind: 'bash', pattern: '*', action: 'allow' }, { kind: 'network', pattern: 'curl *network-ok*', action: 'allow' }] }),
+    JSON.stringify({ sandbox: 'auto', permissions: [{ kind: 'bash', pattern: '*', action: 'allow' }, { kind: 'network', pattern: 'curl *network-ok*', action: 'allow', hosts: ['127.0.0.1'] }] }),
   );
   asked = [];
   const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('OPENAI_') && k !== 'LOUPE_MODEL')), LOUPE_HOME: user.configDir, HOME: home };
@@ -150,7 +150,9 @@ d('the sandbox through loupe mcp', () => {
     const r = await bash(`curl -sS --max-time 5 http://127.0.0.1:${port}/`);
     expect(r.error?.code).toBe('SANDBOX_BLOCKED');
     expect(r.error?.message).toContain(`network access to 127.0.0.1:${port}`);
-    const ok = await bash(`curl -sS --max-time 5 http://127.0.0.1:${port}/network-ok`);
+    // NO_PROXY keeps 127.0.0.1 inside the sandbox's own namespace; --noproxy '' asks the host's
+    // through the proxy, which lets it through only because the rule names 127.0.0.1.
+    const ok = await bash(`curl -sS --noproxy '' --max-time 5 http://127.0.0.1:${port}/network-ok`);
     expect(ok.output).toContain('reached');
     expect((await control(`curl -sS --max-time 5 http://127.0.0.1:${port}/`)).output).toContain('reached');
   });

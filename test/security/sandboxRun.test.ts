@@ -183,21 +183,43 @@ d('sandboxed network', () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
+  // With a grant, the way out is the proxy, which lets through only a host a rule names: here
+  // `allowed.test`, resolved by the test to this machine's server and named exactly.
+  const granted = (command: string) =>
+    runCommand({
+      command,
+      cwd: ws.dir,
+      timeoutMs: 20_000,
+      sandbox: {
+        root: ws.dir,
+        grant: OPEN,
+        home,
+        network: {
+          guard: { decide: async (t) => ({ allowed: t.host === 'allowed.test', named: t.host === 'allowed.test', reason: `${t.host} is not allowed.test` }) },
+          lookup: async (h) => (h === 'allowed.test' ? [{ address: '127.0.0.1', family: 4 }] : []),
+        },
+      },
+    });
   it.each([
-    ['curl', () => `curl -sS --max-time 5 http://127.0.0.1:${port}/`],
-    ['node', () => `node -e "require('http').get('http://127.0.0.1:${port}/',r=>r.pipe(process.stdout)).on('error',e=>{console.error(e.message);process.exit(1)})"`],
-    ['python', () => `python3 -c "import urllib.request;print(urllib.request.urlopen('http://127.0.0.1:${port}/').read())"`],
-  ])('%s cannot reach 127.0.0.1:PORT without a grant, and can with one', async (_n, cmd) => {
+    ['curl', (h: string) => `curl -sS --max-time 5 http://${h}:${port}/`],
+    // Node's http client does not read the proxy variables: it speaks to the proxy itself.
+    ['node', (h: string) => `node -e "const u=new URL(process.env.HTTP_PROXY||'http://127.0.0.1:${port}');require('http').get(process.env.HTTP_PROXY?{host:u.hostname,port:u.port,path:'http://${h}:${port}/'}:'http://${h}:${port}/',r=>r.pipe(process.stdout)).on('error',e=>{console.error(e.message);process.exit(1)})"`],
+    ['python', (h: string) => `python3 -c "import urllib.request;print(urllib.request.urlopen('http://${h}:${port}/').read())"`],
+  ])('%s cannot reach 127.0.0.1:PORT without a grant, and can with a rule naming the host', async (_n, cmd) => {
     await setup();
-    const r = await run(cmd());
+    const r = await run(cmd('127.0.0.1'));
     expect(r.exitCode).not.toBe(0);
     expect(r.text).not.toMatch(/reached/);
     if (_n !== 'python') expect(r.blocked).toBe(`network access to 127.0.0.1:${port}`);
     else expect(r.blocked).toMatch(/^network access/);
-    const granted = await run(cmd(), OPEN);
-    expect(granted.exitCode, granted.text).toBe(0);
-    expect(granted.text).toMatch(/reached/);
-    expect(granted.blocked).toBeNull();
+    // The grant does not open 127.0.0.1 itself (no route, or the proxy refuses it)…
+    expect((await granted(cmd('127.0.0.1'))).text).not.toMatch(/reached/);
+    // …only the named host, through the proxy.
+    const ok = await granted(cmd('allowed.test'));
+    expect(ok.exitCode, ok.text).toBe(0);
+    expect(ok.text).toMatch(/reached/);
+    expect(ok.blocked).toBeNull();
+    expect(ok.network?.reached).toEqual([`allowed.test:${port}`]);
   });
 });
 
@@ -241,6 +263,9 @@ d('the bash tool with a sandbox grant', () => {
     ({
       root: ws.dir,
       signal: new AbortController().signal,
+      session: { id: 'sandbox-test' },
+      // What a command writes is another test's subject (test/tools/commandWrites): here it just runs.
+      captures: { around: async (_req: unknown, run: () => Promise<unknown>) => ({ value: await run(), capture: { group_id: null, files: [], ignored_changed: null, not_recorded: [] } }) },
       permissions: {
         authorize: async (input: unknown) => (seen.push(input), { decision: { action: 'allow' }, by: 'rule', sandbox: grant }),
         project: async () => ({ rules: [{ kind: 'read', pattern: 'secrets/**', action: 'deny' }], problems: [], config: {} }),

@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
 /** A real temp folder, realpath'd (macOS /var → /private/var) and removed by `cleanup`. */
-export async function tempDir(prefix = 'loupe-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
-  const dir = await realpath(await mkdtemp(path.join(os.tmpdir(), prefix)));
+export async function tempDir(prefix = 'loupe-test-', base = os.tmpdir()): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await realpath(await mkdtemp(path.join(base, prefix)));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
@@ -34,3 +35,9 @@ export async function until<T>(probe: () => T | Promise<T>, timeoutMs = 30_000, 
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/**
+ * Where a test that writes thousands of small files and fsyncs each puts its own folder: memory
+ * (/dev/shm) where there is one, so it measures Loupe's logic rather than the disk.
+ */
+export const memoryTmp = (): string => (existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir());

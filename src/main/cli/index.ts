@@ -11,6 +11,7 @@ const USAGE = `Usage:
                                     the Loupe UI in your browser (127.0.0.1 only)
   loupe mcp [--cwd DIR] [--trust]   Loupe's tools as an MCP server over stdio
   loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] "prompt"
+  loupe run --undo-last [--cwd DIR] [--session ID] [--skip-conflicts] [--json]
                                     the agent, headless
   loupe trust [folder]              trust the folder's .loupe/config.json as it is now
                                     (its allow rules and test commands apply from then on)

@@ -103,6 +103,9 @@ export async function runMcp(args: string[]): Promise<void> {
   const server = createMcpServer(createToolRegistry(), compose, { session, corrector, logger });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+  // The client went away (its end of stdin closed): close, which stops every background process
+  // the tools started; otherwise they would keep this process, and themselves, alive.
+  process.stdin.once('end', () => void server.close());
   await server.connect(transport);
   logger.info('mcp.ready', { root, session: session.id, llm: llm ? llm.model : 'none' });
   await closed;

@@ -2,6 +2,8 @@
 // loop headless. Stdout carries the answer (or NDJSON events with --json); questions, notes and
 // errors go to stderr. Asks: --yes allows them (deny rules still deny), --deny refuses them with
 // the rule to add; with neither flag, an interactive terminal is asked, anything else refuses.
+// Background processes the agent started are listed at the end and stopped, unless
+// --keep-processes, which keeps the run (and their port forwards) alive until Ctrl-C.
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError } from '../errors';
@@ -13,6 +15,7 @@ import { describeDetected, detectLocalServers } from '../agent/llm/detect';
 import { createJsonChat } from '../agent/llm/jsonChat';
 import type { ChatMessage } from '../agent/llm/types';
 import { Agent } from '../agent/loop/agentLoop';
+import { workspacePromptSource } from '../agent/prompts/workspacePrompt';
 import type { AgentEvent, RunStatus } from '../agent/loop/events';
 import { createToolRegistry } from '../agent/tools/registry';
 import { FileSession } from '../services/files/readTracker';
@@ -25,10 +28,13 @@ import { LlmSettingsFile, envInt, llmConfigFromSettings } from '../host/llmSetti
 import { titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
 import { composeWorkspace, openUserSettings, type Asker } from '../workspace/compose';
 import { parseArgs } from './args';
+import type { ProcessManager } from '../services/processes/processManager';
+import type { ProcessView } from '../../shared/contract';
 import { workspaceRoot } from './mcp';
 import { settleTrust } from './trust';
+import { undoLast } from './undoLast';
 
-const USAGE = 'Usage: loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] "prompt"';
+const USAGE = 'Usage: loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] [--keep-processes] "prompt"\n       loupe run --undo-last [--cwd DIR] [--session ID] [--skip-conflicts] [--json]';
 const EXIT: Record<RunStatus, number> = { done: 0, error: 1, turn_limit: 3, aborted: 130 };
 
 type Mode = 'yes' | 'deny' | 'ask';
@@ -95,6 +101,14 @@ function humanPrinter(): (e: AgentEvent) => void {
         return void process.stderr.write(`(${oneLine(e.text, 300)})\n`);
       case 'retry':
         return void process.stderr.write(`(model request failed: ${oneLine(e.reason)}; retry ${e.attempt} in ${(e.delay_ms / 1000).toFixed(1)}s)\n`);
+      case 'system_prompt': {
+        // What the agent was told, on stderr: the instruction files in use and any skipped.
+        const used = e.files.map((f) => f.path);
+        const skipped = e.skipped.map((f) => `${f.path} ${f.reason}`);
+        if (used.length) process.stderr.write(`(instructions: ${used.join(', ')})\n`);
+        for (const line of skipped) process.stderr.write(`(instruction file skipped: ${oneLine(line, 300)})\n`);
+        return;
+      }
       case 'compacted':
         return void process.stderr.write(`(conversation compacted: ${e.removed_messages} messages ${e.mode === 'summary' ? 'summarised' : 'dropped'})\n`);
       case 'error':
@@ -116,9 +130,34 @@ export async function runLlmConfig(
   return llmConfigFromSettings(new LlmSettingsFile(typeof settings === 'string' ? openUserSettings(settings) : settings, { keyStore }), env, (s) => note(`loupe run: ${s}`));
 }
 
+async function undoLastRun(flags: Record<string, string | true>): Promise<number> {
+  const root = await workspaceRoot(typeof flags.cwd === 'string' ? flags.cwd : undefined);
+  const { logger } = userLog({ configDir: defaultConfigDir(), stderr: 'env' });
+  const services = composeWorkspace({ root, user: openUserSettings(defaultConfigDir()), asker: { kind: 'deny' }, logger });
+  try {
+    return await undoLast(services, { ...(typeof flags.session === 'string' ? { session: flags.session } : {}), skipConflicts: flags['skip-conflicts'] === true, json: flags.json === true });
+  } finally {
+    await services.dispose();
+  }
+}
+
 export async function runRun(args: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(args, { cwd: 'string', yes: 'boolean', deny: 'boolean', json: 'boolean', session: 'string', trust: 'boolean' });
+  const { flags, positionals } = parseArgs(args, {
+    cwd: 'string',
+    yes: 'boolean',
+    deny: 'boolean',
+    json: 'boolean',
+    session: 'string',
+    trust: 'boolean',
+    'keep-processes': 'boolean',
+    'undo-last': 'boolean',
+    'skip-conflicts': 'boolean',
+  });
   const prompt = positionals.join(' ').trim();
+  if (flags['undo-last']) {
+    if (prompt) throw new InvalidArgumentError(`--undo-last takes no prompt. ${USAGE}`);
+    return undoLastRun(flags);
+  }
   if (!prompt) throw new InvalidArgumentError(`Give the agent a request. ${USAGE}`);
   if (flags.yes && flags.deny) throw new InvalidArgumentError(`--yes and --deny exclude each other. ${USAGE}`);
   const root = await workspaceRoot(typeof flags.cwd === 'string' ? flags.cwd : undefined);
@@ -148,10 +187,12 @@ export async function runRun(args: string[]): Promise<number> {
   await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`), user);
   await services.project.load();
   const corrector = config ? new LlmEditCorrector(createJsonChat(config), logger) : null;
+  if (llm) services.captures.warm();
   const { signal: _own, ...toolContext } = services.toolContext({ session: new FileSession(record.id), corrector });
 
+  const registry = createToolRegistry();
   const agent = new Agent(
-    { llm, registry: createToolRegistry(), toolContext, maxTurns: envInt(process.env.LOUPE_MAX_TURNS), noModelHint },
+    { llm, registry, toolContext, prompt: workspacePromptSource(services, registry), maxTurns: envInt(process.env.LOUPE_MAX_TURNS), noModelHint },
     record.messages,
   );
   agent.events.on(json ? (e) => process.stdout.write(`${JSON.stringify(e)}\n`) : humanPrinter());
@@ -170,9 +211,39 @@ export async function runRun(args: string[]): Promise<number> {
     record.requests.push({ correlation_id: result.correlationId, prompt, started_at: startedAt, status: result.status });
     await store.save(record);
     note(`(session ${record.id} — continue it with --session ${record.id})`);
+    await settleProcesses(services.processes, flags['keep-processes'] === true);
     return EXIT[result.status];
   } finally {
     process.off('SIGINT', onSigint);
     await services.dispose();
   }
+}
+
+/**
+ * The background processes this run started, listed on stderr. They stop when it exits; with
+ * --keep-processes it stays (their ports stay forwarded) until they have all ended or Ctrl-C.
+ */
+async function settleProcesses(processes: ProcessManager, keep: boolean): Promise<void> {
+  const all = processes.list();
+  if (!all.length) return;
+  const line = (p: ProcessView) => `  ${p.process_id} [${p.status === 'exited' ? `exited ${p.exit_code ?? p.signal}` : p.status}] ${p.command}${p.forwards.map((f) => ` http://127.0.0.1:${f.host_port}/`).join('')}`;
+  process.stderr.write(`Background processes:\n${all.map(line).join('\n')}\n`);
+  const running = processes.running();
+  if (!running.length) return;
+  if (!keep) {
+    process.stderr.write(`Stopping ${running.map((p) => p.process_id).join(', ')} (--keep-processes keeps them running until Ctrl-C).\n`);
+    return;
+  }
+  process.stderr.write('Keeping them running; press Ctrl-C to stop them and exit.\n');
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      off();
+      resolve();
+    };
+    const off = processes.subscribe({ onExited: () => processes.running().length === 0 && done() });
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
+  });
 }

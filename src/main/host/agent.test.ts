@@ -91,7 +91,8 @@ describe('Host agent channels', () => {
       await until(async () => (await host.handle('chat.sessions', undefined)).find((s) => s.id === session_id && s.requests === 1));
       const view = await host.handle('chat.session', { id: session_id });
       expect(foldTranscript(view.entries).map(({ id: _id, ...rest }) => rest)).toEqual([
-        { kind: 'user', text: 'hi' },
+        // The request it started, for "Undo changes from here".
+        { kind: 'user', text: 'hi', correlationId: expect.stringMatching(/^req-/) },
         { kind: 'reasoning', text: 'Weighing a greeting.', streaming: false },
         { kind: 'assistant', text: 'Hello.', streaming: false },
       ]);

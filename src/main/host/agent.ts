@@ -12,6 +12,9 @@ import type {
   LlmSettingsView,
   Params,
   SandboxStatusView,
+  UndoPreviewView,
+  UndoResultView,
+  SystemPromptView,
 } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import { LlmEditCorrector } from '../agent/edit/corrector';
@@ -24,18 +27,20 @@ import { DEFAULT_BASE_URL, knownProfile } from '../agent/llm/profile';
 import { createJsonChat } from '../agent/llm/jsonChat';
 import type { ChatMessage } from '../agent/llm/types';
 import { Agent, newCorrelationId } from '../agent/loop/agentLoop';
+import { workspacePromptSource } from '../agent/prompts/workspacePrompt';
 import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
 import { FileSession } from '../services/files/readTracker';
 import type { ApprovalQueue } from '../services/permissions/approvalQueue';
 import type { PermissionGate } from '../services/permissions/permissionGate';
 import { ConfigMalformedError, describeProblem } from '../services/permissions/errors';
 import { CONFIG_REL, type ProjectConfig } from '../services/permissions/projectConfig';
-import { sandboxStatus } from '../services/permissions/sandboxPlan';
 import { titleFrom, type SessionRecord, type SessionStore } from '../services/sessions/sessionStore';
 import type { UserSettings } from '../services/settings/userSettings';
 import type { WorkspaceServices } from '../workspace/compose';
 import { LlmSettingsFile, savedAsLlmSettings, type LlmSettingsFileOptions } from './llmSettings';
 import { checkedEntries, entriesFromMessages, keepEntry } from './transcript';
+import { undoneRequests, undoPreview } from './undo';
+import { undoRequests, type UndoScope } from '../services/modlog/groupRollback';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
@@ -46,6 +51,8 @@ interface LiveSession {
   record: ChatRecord;
   files: FileSession;
   running: { correlationId: string; abort: AbortController; done: Promise<void> } | null;
+  /** The system prompt as last sent in this session (kept while the host runs). */
+  prompt: SystemPromptView | null;
 }
 
 /** What the agent keeps for one workspace: its live chats, over the workspace's own services. */
@@ -165,8 +172,18 @@ export class AgentHost {
 
   async sandboxStatus(): Promise<SandboxStatusView> {
     const services = this.opts.services();
-    const project = await services.project.load();
-    return sandboxStatus(project, services.engine.sandboxMode(project), await services.sandbox.status());
+    return { ...(await services.sandboxStatus()), network_log: [...services.networkLog].reverse().slice(0, 20) };
+  }
+
+  /** What the session's model was last told, or before any request what it would be told now. */
+  async systemPrompt(p: Params<'chat.systemPrompt'>): Promise<SystemPromptView & { sent: boolean }> {
+    const w = this.ws();
+    const s = typeof p?.session_id === 'string' && p.session_id ? await this.session(w, p.session_id) : null;
+    if (s?.prompt) return { ...s.prompt, sent: true };
+    const config = await this.config();
+    const source = workspacePromptSource(w.services, this.registry);
+    const model = config ? { name: config.model, profile: knownProfile(config.baseURL ?? DEFAULT_BASE_URL)?.view() } : undefined;
+    return { ...(await source.build(await source.environment(), { messages: s?.record.messages ?? [], model })), sent: false };
   }
 
   async setEditsMode(p: Params<'settings.setEditsMode'>): Promise<{ mode: EditsModeName }> {
@@ -224,13 +241,18 @@ export class AgentHost {
     if (p.answer === 'deny') return { answered: w.queue.answer(p.id, { answer: 'deny', ...(p.message?.trim() ? { message: p.message.trim() } : {}) }) };
     if (p.answer === 'once') return { answered: w.queue.answer(p.id, { answer: 'once' }) };
     if (p.answer !== 'always') throw new InvalidArgumentError(`answer must be once, always or deny (got ${JSON.stringify(p.answer)})`);
+    if (p.scope !== undefined && p.scope !== 'project' && p.scope !== 'user') throw new InvalidArgumentError(`scope must be "project" or "user" (got ${JSON.stringify(p.scope)})`);
     const proposed = req.always.map((r) => r.pattern);
     const patterns = (p.patterns ?? proposed).map((s) => s.trim()).filter(Boolean);
     if (!patterns.length) throw new InvalidArgumentError('"Allow always" needs a pattern to save.');
-    if (JSON.stringify(patterns) === JSON.stringify(proposed)) return { answered: w.queue.answer(p.id, { answer: 'always' }) };
-    // An edited rule: saved as the person wrote it, and this call allowed once.
+    if (p.scope !== 'user' && JSON.stringify(patterns) === JSON.stringify(proposed)) return { answered: w.queue.answer(p.id, { answer: 'always' }) };
+    // An edited rule, or one for this person only: saved as written, and this call allowed once.
     // A card for running outside the sandbox saves rules that say so, edited or not.
-    await w.project.addRules(patterns.map((pattern) => ({ kind: req.kind, pattern, action: 'allow' as const, ...(req.sandboxed === false ? { sandbox: false } : {}) })));
+    // A network card's rule keeps its host: an edited command pattern must not open every host.
+    const hosts = req.always[0]?.hosts;
+    const rules = patterns.map((pattern) => ({ kind: req.kind, pattern, action: 'allow' as const, ...(req.sandboxed === false ? { sandbox: false } : {}), ...(hosts ? { hosts } : {}) }));
+    if (p.scope === 'user') await this.opts.user.addFolderRules(w.services.root, rules);
+    else await w.project.addRules(rules);
     return { answered: w.queue.answer(p.id, { answer: 'once' }) };
   }
 
@@ -245,7 +267,7 @@ export class AgentHost {
     if (!s) {
       const record: ChatRecord = await w.store.load<ChatMessage>(id);
       record.entries = checkedEntries(record.entries);
-      s = w.live.get(id) ?? { record, files: new FileSession(record.id), running: null };
+      s = w.live.get(id) ?? { record, files: new FileSession(record.id), running: null, prompt: null };
       w.live.set(id, s);
     }
     return s;
@@ -264,13 +286,38 @@ export class AgentHost {
     const w = this.ws();
     const s = await this.session(w, id);
     const entries = s.record.entries ?? entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a));
-    return { session: this.summary(w, s.record), entries, ...(s.running ? { running_correlation_id: s.running.correlationId } : {}) };
+    const undone = await undoneRequests(w.services.modlog, s.record.id, s.record.requests.map((r) => r.correlation_id)).catch(() => []);
+    return { session: this.summary(w, s.record), entries, ...(s.running ? { running_correlation_id: s.running.correlationId } : {}), ...(undone.length ? { undone } : {}) };
+  }
+
+  // ---- undo ---------------------------------------------------------------------------------
+
+  /** The request and every later one of the session, as "undo changes from here" covers them. */
+  private async undoScope(w: WorkspaceAgent, sessionId: string, correlationId: string): Promise<UndoScope> {
+    const s = await this.session(w, sessionId);
+    if (s.running) throw new InvalidArgumentError('The agent is still working in this session. Stop it first, then undo.');
+    const at = s.record.requests.findIndex((r) => r.correlation_id === correlationId);
+    if (at === -1) throw new InvalidArgumentError(`No finished request ${correlationId} in this session.`);
+    return { sessionId: s.record.id, correlations: s.record.requests.slice(at).map((r) => r.correlation_id) };
+  }
+
+  async undoPreview(p: Params<'chat.undoPreview'>): Promise<UndoPreviewView> {
+    const w = this.ws();
+    return undoPreview(w.services.modlog, await this.undoScope(w, p.session_id, p.correlation_id));
+  }
+
+  async undo(p: Params<'chat.undo'>): Promise<UndoResultView> {
+    if (p.on_conflict !== 'skip' && p.on_conflict !== 'refuse') throw new InvalidArgumentError('on_conflict must be "skip" or "refuse".');
+    const w = this.ws();
+    const scope = await this.undoScope(w, p.session_id, p.correlation_id);
+    const out = await undoRequests(w.services.modlog, scope, { onConflict: p.on_conflict, tool: 'undo', digest: p.digest, reason: `undo from request ${p.correlation_id}` });
+    return { group_id: out.group_id, files: out.files, rolled_back: out.rolled_back.length, skipped: out.skipped.map(({ file, why }) => ({ file, why })) };
   }
 
   newSession(): ChatSessionSummary {
     const w = this.ws();
     const record = w.store.create<ChatMessage>();
-    w.live.set(record.id, { record, files: new FileSession(record.id), running: null });
+    w.live.set(record.id, { record, files: new FileSession(record.id), running: null, prompt: null });
     return this.summary(w, record);
   }
 
@@ -308,8 +355,11 @@ export class AgentHost {
     if (!s.record.requests.length && s.record.title === 'New session') s.record.title = titleFrom(p.text);
 
     const llm = new LlmClient(config);
+    // While the model thinks: the first command's snapshot is the one that reads every file.
+    w.services.captures.warm();
     const { signal: _own, ...toolContext } = w.services.toolContext({ session: s.files, corrector: new LlmEditCorrector(createJsonChat(config), this.logger) });
-    const agent = new Agent({ llm, registry: this.registry, toolContext }, s.record.messages);
+    const prompt = workspacePromptSource(w.services, this.registry);
+    const agent = new Agent({ llm, registry: this.registry, toolContext, prompt, announcedPrompt: s.prompt?.text }, s.record.messages);
     const sessionId = s.record.id;
     const correlationId = newCorrelationId();
     const abort = new AbortController();
@@ -317,8 +367,18 @@ export class AgentHost {
     let saved: Promise<void> = Promise.resolve();
     // What the chat shows is kept beside the messages, so reopening the session shows it again.
     const entries = (s.record.entries ??= entriesFromMessages(s.record.messages, (n, a) => this.registry.callFacts(n, a)));
-    keepEntry(entries, { type: 'user_message', text: p.text });
+    keepEntry(entries, { type: 'user_message', text: p.text, correlation_id: correlationId });
     const off = agent.events.on((event) => {
+      if (event.type === 'system_prompt') s.prompt = { text: event.text, files: event.files, skipped: event.skipped };
+      if (event.type === 'request_finished' && event.status === 'aborted') {
+        // Stopping a request never stops its background processes: say which still run.
+        const left = w.services.processes.running(sessionId);
+        if (left.length) {
+          const notice = { type: 'notice' as const, text: `Stopped. Still running in the background: ${left.map((l) => `${l.process_id} (${l.command})`).join(', ')}. Stop them in the Processes pane or with process_kill.`, correlation_id: event.correlation_id, t: event.t };
+          keepEntry(entries, notice);
+          this.opts.emit('chat.event', { session_id: sessionId, event: notice });
+        }
+      }
       keepEntry(entries, event);
       if (event.type === 'request_finished') {
         // Settled before anyone hears it is over, so an immediate next message is accepted;

@@ -1,5 +1,6 @@
 // The Host implements the contract for one open workspace. Transports (Electron IPC,
 // WebSocket) call `handle` and forward `onEvent`; the Host never knows which one it serves.
+import path from 'node:path';
 import type { EventChannel, HostEvents, Params, RequestChannel, Result, WorkspaceInfo } from '../../shared/contract';
 import { InvalidArgumentError, NoWorkspaceError } from '../errors';
 import { nullLogger, type Logger } from '../services/log/logger';
@@ -7,10 +8,13 @@ import type { PtyService } from '../services/pty/ptyService';
 import { RecentFolders } from '../services/settings/recentFolders';
 import type { UserSettings } from '../services/settings/userSettings';
 import { readForViewer } from '../services/workspace/fileReader';
+import { findFiles } from '../services/workspace/fuzzyFiles';
+import { openInEditor } from '../services/editor/openInEditor';
 import { completeFolder } from '../services/workspace/pathCompletion';
 import { AgentHost } from './agent';
 import type { LlmSettingsFileOptions } from './llmSettings';
 import { TrustHost } from './trust';
+import { ProcessesHost } from './processes';
 import { Workspace } from './workspace';
 import { LOUPE_VERSION } from './version';
 import { describeProblem, type ConfigProblem } from '../services/config/validate';
@@ -41,6 +45,7 @@ export class Host {
   private readonly handlers: Handlers;
   private readonly agent: AgentHost;
   private readonly trust: TrustHost;
+  private readonly processes: ProcessesHost;
   private readonly user: UserSettings;
   private readonly logger: Logger;
 
@@ -54,6 +59,7 @@ export class Host {
     });
     this.agent = new AgentHost({ user: this.user, emit: (e, p) => this.emit(e, p), services: () => this.ws().services, keys: opts.keys, logger: this.logger, logFile: opts.logFile });
     this.trust = new TrustHost(this.user);
+    this.processes = new ProcessesHost((e, p) => this.emit(e, p));
     this.handlers = this.createHandlers();
   }
 
@@ -89,6 +95,7 @@ export class Host {
       const old = this.workspace;
       await old?.dispose();
       this.workspace = next;
+      this.processes.attach(next.services.processes);
       if (old && old.services !== next.services) await this.release(old.services);
       await this.recent.add(next.info.root).catch(() => undefined);
       // Config problems become notices of the folder before it is announced, so every client sees them.
@@ -107,6 +114,7 @@ export class Host {
 
   async dispose(): Promise<void> {
     this.terminals.dispose();
+    this.processes.detach();
     await this.agent.dispose();
     await this.workspace?.dispose();
     await this.workspace?.services.dispose();
@@ -151,6 +159,8 @@ export class Host {
   private async trustAnswer(view: Promise<Result<'trust.accept'>>): Promise<Result<'trust.accept'>> {
     const v = await view;
     this.emit('trust.changed', v);
+    // Questions waiting now may be answered by the rules trust turned on (or no longer be).
+    await this.workspace?.services.queue.recheck();
     return v;
   }
 
@@ -191,6 +201,13 @@ export class Host {
         const { abs, rel } = await this.ws().resolve(str(obj(p).path, 'path'));
         return readForViewer(this.ws().info.root, abs, rel);
       },
+      'file.openInEditor': async (p) => {
+        const { abs } = await this.ws().resolve(str(obj(p).path, 'path'));
+        const line = Number.isInteger(p.line) && (p.line as number) > 0 ? (p.line as number) : undefined;
+        return { editor: path.basename((await openInEditor(abs, line)).command) };
+      },
+      'files.find': (p) => ({ files: findFiles(this.ws().index.files(), str(obj(p).query, 'query'), Math.min(Math.max(1, Number(p.limit) || 50), 500)) }),
+      'search.text': (p) => this.ws().searchText(str(obj(p).query, 'query'), { regex: p.regex === true, caseSensitive: p.case_sensitive === true }),
       'terminal.create': async (p) => {
         const { cols, rows, cwd } = obj(p);
         const dir = cwd === undefined ? this.ws().info.root : (await this.ws().resolve(str(cwd, 'cwd'))).abs;
@@ -201,6 +218,11 @@ export class Host {
       'terminal.ack': (p) => this.terminals.ack(str(obj(p).id, 'id'), p.chars),
       'terminal.kill': (p) => this.terminals.kill(str(obj(p).id, 'id')),
       'terminal.list': () => this.terminals.list(),
+      'processes.list': () => this.processes.list(),
+      'processes.kill': (p) => this.processes.kill(str(obj(p).id, 'id')),
+      'processes.restart': (p) => this.processes.restart(str(obj(p).id, 'id')),
+      'processes.watch': (p) => this.processes.watchLog(obj(p).id === null ? null : str(p.id, 'id')),
+      'processes.ack': (p) => this.processes.ack(str(obj(p).id, 'id'), Number(p.chars)),
       'modlog.list': (p) => this.ws().review.list(p ?? {}),
       'modlog.diff': (p) => this.ws().review.diff(str(obj(p).modification_id, 'modification_id')),
       'modlog.fileDiff': (p) => this.ws().review.fileDiff(str(obj(p).path, 'path')),
@@ -215,6 +237,9 @@ export class Host {
       'chat.newSession': () => this.agent.newSession(),
       'chat.renameSession': (p) => this.agent.renameSession(str(obj(p).id, 'id'), str(p.title, 'title')),
       'chat.deleteSession': (p) => this.agent.deleteSession(str(obj(p).id, 'id')),
+      'chat.undoPreview': (p) => this.agent.undoPreview({ session_id: str(obj(p).session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id') }),
+      'chat.undo': (p) => this.agent.undo({ ...obj(p), session_id: str(p.session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id'), digest: str(p.digest, 'digest') }),
+      'chat.systemPrompt': (p) => this.agent.systemPrompt(p ?? {}),
       'approvals.list': () => this.agent.listApprovals(),
       'approvals.answer': (p) => this.agent.answer(obj(p)),
       'settings.get': () => this.agent.getSettings(),

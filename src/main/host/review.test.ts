@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { tempDir } from '../../../test/support/tmp';
+import { git, tempDir, writeTree } from '../../../test/support/tmp';
 import { ModificationLog } from '../services/modlog/modificationLog';
 import { ReviewService } from './review';
 
@@ -24,4 +24,23 @@ it('announces a log another process created even when only .loupe/ itself was re
   await other.appendFact({ type: 'review', modification_id: (await review.list()).modifications[0].modification_id, verdict: 'approved', timestamp: new Date().toISOString() });
   await review.onPaths(['.loupe/modifications.lock']);
   expect(events).toEqual([{ count: 1 }, { count: 1 }]);
+});
+
+it('an approved modification already in HEAD is marked committed, and the next change to its file is not', async () => {
+  git(dir, 'init', '-q');
+  await writeTree(dir, { 'a.txt': 'one\n' });
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'init');
+  const log = new ModificationLog(dir);
+  const review = new ReviewService(log, () => undefined);
+  const write = (content: string) => log.apply({ file: 'a.txt', abs: path.join(dir, 'a.txt'), content: Buffer.from(content), tool: 'write_file', operation: 'overwrite', sessionId: 's' });
+  const first = await write('two\n');
+  await review.approve(first.modificationId);
+  expect((await review.list()).modifications[0].committed).toBeUndefined();
+  await review.commitApproved('Two');
+  expect((await review.list()).modifications[0]).toMatchObject({ status: 'approved', committed: true });
+  await write('three\n');
+  const [next, before] = (await review.list()).modifications;
+  expect(next.committed).toBeUndefined();
+  expect(before.committed).toBeUndefined();
 });

@@ -6,8 +6,9 @@ import { lstatInside, readInside } from '../services/files/safeOpen';
 import type { DiffSides, HostEvents, ModificationQuery, Params } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import type { ModificationLog } from '../services/modlog/modificationLog';
-import { approveModification, commitApproved } from '../services/modlog/facts';
+import { approveModification, commitApproved, committedIds, type CommittedCache } from '../services/modlog/facts';
 import { findModification, rollbackModification, sidesOf } from '../services/modlog/rollback';
+import { isGroup, rollbackGroup } from '../services/modlog/groupRollback';
 import { languageOf } from '../services/workspace/language';
 import { resolveInWorkspace } from '../services/workspace/pathGuard';
 
@@ -15,6 +16,7 @@ export const LOG_REL = '.loupe/modifications.jsonl';
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
 const text = (b: Buffer | null) => (b === null ? null : b.toString('utf8'));
+const isBinary = (b: Buffer | null) => !!b && b.subarray(0, 8000).includes(0);
 
 export class ReviewService {
   readonly log: ModificationLog;
@@ -22,6 +24,7 @@ export class ReviewService {
   private readonly sessionId = `review-${Date.now().toString(36)}`;
   /** The log's size when modlog.changed last went out. */
   private seenSize = -1;
+  private readonly committed: CommittedCache = new Map();
 
   readonly root: string;
 
@@ -55,13 +58,21 @@ export class ReviewService {
 
   async list(q: ModificationQuery = {}) {
     const fold = await this.log.index().sync();
-    return fold.query(q ?? {});
+    const result = fold.query(q ?? {});
+    if (!result.modifications.some((m) => m.status === 'approved')) return result;
+    const inHead = await committedIds(this.log, this.committed).catch(() => new Set<string>());
+    for (const m of result.modifications) if (inHead.has(m.modification_id)) m.committed = true;
+    return result;
   }
 
   async diff(id: string): Promise<DiffSides> {
     const { target } = await findModification(this.log, id);
     const { before, after } = await sidesOf(this.log, target.entry);
-    return { file: target.entry.file, language: languageOf(target.entry.file), before: text(before), after: text(after), label: `before → after ${id}` };
+    const label = `before → after ${id}`;
+    const file = target.entry.file;
+    // A command may change a binary file: its bytes are not text to diff.
+    if (isBinary(before) || isBinary(after)) return { file, language: 'plaintext', before: null, after: null, label, binary: true, sizes: [before?.length ?? null, after?.length ?? null] };
+    return { file, language: languageOf(file), before: text(before), after: text(after), label };
   }
 
   async fileDiff(requested: string): Promise<DiffSides> {
@@ -76,6 +87,11 @@ export class ReviewService {
   }
 
   async rollback(p: Params<'modlog.rollback'>) {
+    if (await isGroup(this.log, p.modification_id)) {
+      // A group (a command's writes, an undo) goes back as one step: an undo's rollback is its redo.
+      const out = await rollbackGroup(this.log, p.modification_id, { sessionId: this.sessionId, tool: 'review', reason: p.reason });
+      return { rollback_id: out.group_id, file: out.files[0] ?? '', files: out.files };
+    }
     const out = await rollbackModification(this.log, { modificationId: p.modification_id, reason: p.reason, sessionId: this.sessionId, tool: 'review' });
     return { rollback_id: out.rollback_id, file: out.file };
   }

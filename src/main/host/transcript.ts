@@ -15,13 +15,20 @@ import type { ChatMessage } from '../agent/llm/types';
 export const KEPT_OUTPUT_CHARS = 200_000;
 
 /** Events the chat does not draw: nothing to keep. */
-const UNDRAWN = new Set<ChatEvent['type']>(['usage', 'turn_started', 'turn_completed', 'request_started']);
+const UNDRAWN = new Set<ChatEvent['type']>(['usage', 'turn_started', 'turn_completed', 'request_started', 'system_prompt']);
 
 /** Appends one event (or the person's message) to `list`, joining it with the piece before when both stream into the same place. */
 export function keepEntry(list: ChatTranscriptEntry[], event: ChatEvent | ChatTranscriptEntry): void {
+  // The live chat names the person's message's request when it starts (chatFold): so does the kept one.
+  if (event.type === 'request_started' && 'correlation_id' in event && event.correlation_id) {
+    const at = list.findLastIndex((e) => e.type === 'user_message');
+    const user = list[at];
+    if (user?.type === 'user_message' && !user.correlation_id) list[at] = { ...user, correlation_id: event.correlation_id };
+  }
   if (UNDRAWN.has(event.type as ChatEvent['type'])) return;
+  // A live event's correlation and time are the stream's; the person's message keeps the request it started.
   const { correlation_id: _c, t: _t, ...body } = event as ChatEvent;
-  const entry = body as ChatTranscriptEntry;
+  const entry = (event.type === 'user_message' ? event : body) as ChatTranscriptEntry;
   const last = list[list.length - 1];
   if (last && last.type === entry.type) {
     if ((entry.type === 'text_delta' || entry.type === 'reasoning_delta') && (last.type === 'text_delta' || last.type === 'reasoning_delta')) {
@@ -89,8 +96,9 @@ const obj = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArra
 
 /** Fields each kept entry must have for the chat to draw it; a session file may come with a clone. */
 const SHAPES: Record<ChatTranscriptEntry['type'], (e: Record<string, unknown>) => boolean> = {
-  user_message: (e) => str(e.text),
+  user_message: (e) => str(e.text) && (e.correlation_id === undefined || str(e.correlation_id)),
   request_started: () => true,
+  system_prompt: () => true,
   turn_started: () => true,
   turn_completed: () => true,
   usage: () => true,

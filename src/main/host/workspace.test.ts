@@ -2,6 +2,7 @@
 // themselves; bursts (a checkout, an install) walk once and are told as "many" instead of naming
 // thousands of paths; one index update at a time however many batches. The watcher is scripted
 // where the test is about what a batch does, so no batch depends on how fast the disk was.
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { HostEvents } from '../../shared/contract';
@@ -273,5 +274,31 @@ describe('watcher batches update the index and the badges', () => {
         w.adapt(mine);
       },
     );
+  });
+});
+
+describe('.loupe/ and git', () => {
+  it('is excluded the first time anything is written there, not only by a modification', async () => {
+    const repo = await tempDir('loupe-ws-exclude-');
+    const gitRun = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@x', '-c', 'user.name=T', ...args], { cwd: repo.dir });
+    await writeTree(repo.dir, { 'a.txt': 'a\n' });
+    gitRun('init', '-q');
+    gitRun('add', '.');
+    gitRun('commit', '-qm', 'init');
+    const own = testServices(repo.dir, { configDir: `${repo.dir}-user` });
+    const seen: { ch: keyof HostEvents; p: unknown }[] = [];
+    const opened = await Workspace.open(repo.dir, (ch, p) => void seen.push({ ch, p }), () => own);
+    try {
+      await opened.list('');
+      await until(() => opened.index.isReady);
+      // A chat saved before any edit: the first thing Loupe writes into .loupe/.
+      await writeTree(repo.dir, { '.loupe/sessions/ses-1.json': '{}\n' });
+      await until(() => gitRun('status', '--porcelain').toString() === '');
+      expect(gitRun('check-ignore', '.loupe/sessions/ses-1.json').toString().trim()).toBe('.loupe/sessions/ses-1.json');
+    } finally {
+      await opened.dispose();
+      await own.dispose();
+      await repo.cleanup();
+    }
   });
 });

@@ -5,6 +5,10 @@ import path from 'node:path';
 import type { GitBadge, HostEvents, TreeListing, WorkspaceInfo } from '../../shared/contract';
 import { InvalidArgumentError } from '../errors';
 import { GitBadges } from '../services/git/gitBadges';
+import { grep } from '../services/search/grep';
+
+/** Matches find in files shows; the count says how many more there are. */
+const SEARCH_LIMIT = 500;
 import { isGitRepo } from '../services/git/gitStatus';
 import { MAX_PATCH_PATHS, type FileIndex } from '../services/workspace/fileIndex';
 import { CONFIG_REL } from '../services/permissions/projectConfig';
@@ -198,6 +202,16 @@ export class Workspace {
     }
   }
 
+  /** Find in files, for the person: ripgrep through the grep tool's service, literal unless asked otherwise. */
+  async searchText(query: string, opts: { regex: boolean; caseSensitive: boolean }): Promise<{ matches: { path: string; line: number; text: string }[]; total: number }> {
+    if (!query) return { matches: [], total: 0 };
+    const project = await this.services.project.load();
+    const pattern = opts.regex ? query : query.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const r = await grep(this.info.root, { pattern, outputMode: 'content', headLimit: SEARCH_LIMIT, caseInsensitive: !opts.caseSensitive, exclude: project.config.search?.exclude ?? [], timeoutMs: 10_000 });
+    if (r.mode !== 'content') return { matches: [], total: 0 };
+    return { matches: r.lines.filter((l) => l.kind === 'match').map((l) => ({ path: l.path, line: l.line, text: l.text.slice(0, 400) })), total: r.total };
+  }
+
   async gitStatus(): Promise<Record<string, GitBadge>> {
     if (!this.info.isGitRepo) return {};
     await this.refreshStatus();
@@ -231,6 +245,9 @@ export class Workspace {
       this.updateIndex();
     }
     if (!this.info.isGitRepo) return;
+    // A chat saved or a command's output kept makes .loupe/ before any modification does; the
+    // exclude file it writes comes back as a change in .git, which asks for the whole status.
+    if (batch.paths.some((p) => p === '.loupe' || p.startsWith('.loupe/'))) await this.services.modlog.excludeFromGit().catch(() => undefined);
     if (inGit.length) await this.badges.refresh();
     else if (inTree.length) await this.badges.refreshPaths(inTree);
   }

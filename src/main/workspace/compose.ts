@@ -5,6 +5,7 @@
 // folder. The user's settings and the terminals are built here too, once per process, for
 // the front ends that need them. Nothing here is module state: dropping the returned object
 // drops the workspace. test/architecture.test.ts keeps these constructors out of other files.
+import type { NetworkLogEntry, SandboxStatusView } from '../../shared/contract';
 import type { Logger } from '../services/log/logger';
 import type { EditCorrector } from '../agent/edit/corrector';
 import type { ToolContext } from '../agent/tools/types';
@@ -14,12 +15,18 @@ import { ApprovalQueue, type Responder } from '../services/permissions/approvalQ
 import { PermissionGate } from '../services/permissions/permissionGate';
 import { ProjectConfig, type ConfigProblem } from '../services/permissions/projectConfig';
 import { PermissionEngine } from '../services/permissions/ruleEngine';
+import { sandboxStatus } from '../services/permissions/sandboxPlan';
 import { PtyService, type PtyEvents } from '../services/pty/ptyService';
+import { ProcessManager } from '../services/processes/processManager';
 import { SandboxProbe } from '../services/sandbox/probe';
 import { SessionStore } from '../services/sessions/sessionStore';
+import { CommandCapture } from '../services/snapshots/commandCapture';
+import { WorkTreeSnapshots } from '../services/snapshots/workTreeSnapshots';
 import { UserSettings } from '../services/settings/userSettings';
 import { FileIndex } from '../services/workspace/fileIndex';
 import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watcher';
+
+const NETWORK_LOG_KEEP = 50;
 
 /**
  * How a permission question is answered. `person`: it waits, as a card, until someone answers
@@ -58,6 +65,12 @@ export class WorkspaceServices {
   readonly index: FileIndex;
   /** Whether commands can run in an OS sandbox here; probed on first use. */
   readonly sandbox: SandboxProbe;
+  /** What commands write, recorded as modifications (snapshots of the work tree around each). */
+  readonly captures: CommandCapture;
+  /** Background processes (bash run_in_background); all stopped when the workspace is disposed. */
+  readonly processes: ProcessManager;
+  /** The hosts sandboxed commands' proxies asked about lately (the settings show them). */
+  readonly networkLog: NetworkLogEntry[] = [];
   private readonly warningListeners = new Set<(message: string) => void>();
 
   constructor(
@@ -72,13 +85,50 @@ export class WorkspaceServices {
     this.queue = new ApprovalQueue(asker.kind === 'person' ? 'wait' : 'deny');
     if (asker.kind === 'responder') this.queue.setResponder(asker.respond);
     this.sandbox = new SandboxProbe();
-    this.engine = new PermissionEngine({ root, project: this.project, userRules: user.permissions, userSandbox: user.sandboxMode, sandbox: () => this.sandbox.status() });
+    this.engine = new PermissionEngine({
+      root,
+      project: this.project,
+      userRules: user.permissions,
+      userFolderRules: () => user.folderPermissions(root),
+      userSandbox: user.sandboxMode,
+      sandbox: () => this.sandbox.status(),
+    });
     this.permissions = new PermissionGate(this.engine, this.queue, {
       persist: (rules) => this.project.addRules(rules),
       onWarning: (message) => this.warn(message),
+      onHostDecision: (entry) => {
+        this.networkLog.push(entry);
+        if (this.networkLog.length > NETWORK_LOG_KEEP) this.networkLog.splice(0, this.networkLog.length - NETWORK_LOG_KEEP);
+      },
     });
     this.sessions = new SessionStore(root);
     this.index = new FileIndex(root);
+    const snapshots = new WorkTreeSnapshots(root, async () => {
+      // Seeded from the repository's own index only when the workspace is its top folder (same paths).
+      const git = await this.modlog.git();
+      return git && git.prefix === '' ? { objects: git.objectsDir, index: git.indexFile, exclude: git.excludeFile } : null;
+    });
+    this.captures = new CommandCapture(snapshots, this.modlog, logger);
+    this.processes = new ProcessManager({
+      root,
+      // What a background process writes becomes its request's modifications when it ends.
+      recorder: {
+        begin: (spec) =>
+          this.captures.begin({ tool: 'bash', command: spec.command, sessionId: spec.sessionId, ...(spec.correlationId ? { correlationId: spec.correlationId } : {}), reason: `in the background: ${spec.description ?? spec.command}` }),
+      },
+      // The project's limits, then the user's; the manager fills in the defaults.
+      limits: async () => {
+        const own = (await this.project.load()).config.limits ?? {};
+        const user = this.user.processLimits();
+        return { maxRunning: own.max_processes ?? user.max_processes, idleMs: own.process_idle_ms ?? user.process_idle_ms };
+      },
+    });
+  }
+
+  /** Whether commands run sandboxed here, as the settings and the agent's system prompt say it. */
+  async sandboxStatus(): Promise<SandboxStatusView> {
+    const project = await this.project.load();
+    return sandboxStatus(project, this.engine.sandboxMode(project), await this.sandbox.status());
   }
 
   /** Hears what the gate could not do as asked (a failed "allow always" save), besides the log. */
@@ -98,10 +148,12 @@ export class WorkspaceServices {
       root: this.root,
       session: req.session,
       modlog: this.modlog,
+      captures: this.captures,
       permissions: this.permissions,
       signal: req.signal ?? new AbortController().signal,
       corrector: req.corrector,
       logger: req.logger ?? this.logger,
+      processes: this.processes,
     };
   }
 
@@ -109,7 +161,9 @@ export class WorkspaceServices {
   async dispose(): Promise<void> {
     this.warningListeners.clear();
     this.index.dispose();
-    await Promise.all([this.sessions.flush(), this.modlog.dispose()]);
+    // Processes first: what each wrote is recorded as it stops, before the log and snapshots close.
+    await this.processes.dispose();
+    await Promise.all([this.sessions.flush(), this.modlog.dispose(), this.captures.dispose()]);
   }
 
   private warn(message: string): void {

@@ -6,12 +6,12 @@ import { useApp } from '../store';
  * The right-hand column: the change timeline and the agent (chat and approval queue). The tab
  * lives in the store: a new approval pulls the agent to the front, "Open diff" the changes.
  */
-export function AgentPanelSlot({ width }: { width: number }) {
+export function AgentPanelSlot() {
   const tab = useApp((s) => s.agentPanelTab);
   const setTab = useApp((s) => s.setAgentPanelTab);
   const waiting = useApp((s) => s.approvals.length);
   return (
-    <aside className="agent-slot" data-slot="agent-panel" aria-label="Agent" style={{ width }}>
+    <aside className="agent-slot" data-slot="agent-panel" aria-label="Agent">
       <div className="panel-header">
         <div className="panel-tabs" role="tablist">
           <button role="tab" aria-selected={tab === 'changes'} className={tab === 'changes' ? 'panel-tab active' : 'panel-tab'} data-testid="review-tab" onClick={() => setTab('changes')}>

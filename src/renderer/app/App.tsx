@@ -1,5 +1,8 @@
 import { useApp } from '../store';
+import { FindInFiles } from '../search/FindInFiles';
+import { QuickOpen } from '../search/QuickOpen';
 import { TrustPrompt } from '../trust/TrustPrompt';
+import { UndoPreview } from '../undo/UndoPreview';
 import { OpenFolderDialog } from '../workspace/OpenFolderDialog';
 import { WelcomePanel } from '../workspace/WelcomePanel';
 import './App.css';
@@ -13,6 +16,7 @@ import { WorkspaceNotices } from './WorkspaceNotices';
 export function App() {
   const known = useApp((s) => s.workspaceKnown);
   const hasWorkspace = useApp((s) => s.workspace !== null);
+  const searchBox = useApp((s) => (s.workspace ? s.searchBox : null));
   useGlobalShortcuts();
 
   return (
@@ -24,6 +28,9 @@ export function App() {
       <StatusBar />
       <OpenFolderDialog />
       <TrustPrompt />
+      <UndoPreview />
+      {searchBox === 'quick-open' && <QuickOpen />}
+      {searchBox === 'find-in-files' && <FindInFiles />}
     </div>
   );
 }

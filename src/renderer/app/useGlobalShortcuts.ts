@@ -11,12 +11,15 @@ export function useGlobalShortcuts(): void {
   const focusTerminal = useApp((s) => s.focusTerminal);
   const createTerminal = useApp((s) => s.createTerminal);
   const hasWorkspace = useApp((s) => s.workspace !== null);
+  const setSearchBox = useApp((s) => s.setSearchBox);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const mod = isMac ? e.metaKey : e.ctrlKey;
       let handled = true;
       if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'o') void requestOpenFolder();
+      else if (hasWorkspace && mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'p') setSearchBox('quick-open');
+      else if (hasWorkspace && mod && e.shiftKey && !e.altKey && e.key.toLowerCase() === 'f') setSearchBox('find-in-files');
       // VS Code binds these to Ctrl on every platform, macOS included.
       else if (hasWorkspace && e.ctrlKey && !e.altKey && e.code === 'Backquote') {
         if (e.shiftKey) void createTerminal();
@@ -29,5 +32,5 @@ export function useGlobalShortcuts(): void {
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, [requestOpenFolder, focusTerminal, createTerminal, hasWorkspace]);
+  }, [requestOpenFolder, focusTerminal, createTerminal, hasWorkspace, setSearchBox]);
 }

@@ -1,17 +1,22 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { loadable } from '../app/loadable';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ApprovalRequestView } from '../../shared/contract';
+import { fromUnified } from '../chat/compactDiff';
+import { CompactDiffView } from '../chat/CompactDiffView';
+import { preloadDiffView } from '../review/DiffPane';
 import { useApp } from '../store';
 import './approvals.css';
 
-// Monaco comes with the diff editor's chunk, only once an edit asks.
-const editDiff = loadable(() => import('./EditDiff'));
-
-/** The proposed edit in Monaco's diff editor; the plain unified diff until (or if) it cannot load. */
-function ProposedEditDiff({ req }: { req: ApprovalRequestView }) {
-  const { Component: EditDiff } = editDiff.use();
-  if (EditDiff && req.edit) return <EditDiff edit={req.edit} />;
-  return req.diff ? <pre className="approval-diff">{req.diff}</pre> : null;
+/**
+ * The proposed edit, compact: its −/+ lines. Monaco's diff of it is in the centre pane (wide
+ * enough for code), where Accept and Reject answer the same question; a click brings it back.
+ */
+function ProposedEdit({ req }: { req: ApprovalRequestView }) {
+  const openPendingEdit = useApp((s) => s.openPendingEdit);
+  const diff = useMemo(() => {
+    const lines = fromUnified(req.diff ?? '');
+    return { lines, added: lines.filter((l) => l.sign === '+').length, removed: lines.filter((l) => l.sign === '-').length };
+  }, [req.diff]);
+  return <CompactDiffView diff={diff} testId="approval-diff" onOpen={req.edit ? () => openPendingEdit(req.id) : null} />;
 }
 
 const KIND_LABEL: Record<ApprovalRequestView['kind'], string> = {
@@ -30,6 +35,13 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
   const [editing, setEditing] = useState(false);
   const [patterns, setPatterns] = useState(() => req.always.map((r) => r.pattern).join('\n'));
   const [message, setMessage] = useState('');
+  const [scope, setScope] = useState<'project' | 'user'>('project');
+  // What the model said the call is for (bash's `description`), from the chat card that asked.
+  const description = useApp((s) => {
+    const call = req.call_id ? s.chatItems.find((i) => i.kind === 'tool' && i.id === req.call_id) : undefined;
+    const d = call?.kind === 'tool' ? (call.args as { description?: unknown } | undefined)?.description : undefined;
+    return typeof d === 'string' && d.trim() ? d.trim() : null;
+  });
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // Take the keyboard only when nobody is typing somewhere else.
@@ -41,7 +53,7 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
   const deny = () => void answer(req.id, { answer: 'deny', ...(message.trim() ? { message: message.trim() } : {}) });
   const always = () => {
     const list = patterns.split('\n').map((p) => p.trim()).filter(Boolean);
-    void answer(req.id, { answer: 'always', patterns: list });
+    void answer(req.id, { answer: 'always', patterns: list, scope });
   };
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     if (busy) return;
@@ -55,8 +67,8 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       else deny();
     }
   };
-  // An edit with no rule behind it asks because of the edits mode, which the reason already says.
-  const why = req.rule ? `Rule: ${req.rule}` : req.kind === 'edit' ? 'Switch it off with the pill by Send, or allow this file always.' : 'No rule matches; the default for this kind is to ask.';
+  // The reason already names the rule, or says that none matched: only what to do next is added.
+  const why = req.kind === 'edit' && !req.rule ? 'Switch it off with the pill by Send, or allow this file always.' : '';
   return (
     <div className="approval-card" ref={ref} tabIndex={-1} data-testid="approval-card" data-kind={req.kind} data-sandboxed={req.sandboxed === undefined ? undefined : String(req.sandboxed)} data-status={busy ? 'answering' : 'pending'} onKeyDown={onKey}>
       <div className="approval-head">
@@ -69,17 +81,33 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
         )}
         {req.sandboxed === true && <span className="muted">runs inside the sandbox</span>}
       </div>
+      {description && (
+        <div className="approval-description" data-testid="approval-description">
+          {description}
+        </div>
+      )}
       <pre className="approval-subject" data-testid="approval-subject">
         {req.summary}
       </pre>
       <div className="approval-why" data-testid="approval-why">
-        {req.reason}. <span className="muted">{why}</span>
+        {req.reason}.{why && <span className="muted"> {why}</span>}
       </div>
-      {req.edit ? <ProposedEditDiff req={req} /> : req.diff && <pre className="approval-diff">{req.diff}</pre>}
+      {req.trust_would_allow && <TrustWouldAllow rule={req.trust_would_allow} />}
+      {req.kind === 'edit' && req.diff ? <ProposedEdit req={req} /> : req.diff && <pre className="approval-diff">{req.diff}</pre>}
       {editing && (
         <div className="approval-always">
+          <div className="approval-scope" role="radiogroup" aria-label="Where to save the rule">
+            <label>
+              <input type="radio" name={`scope-${req.id}`} data-testid="approval-always-scope-project" checked={scope === 'project'} onChange={() => setScope('project')} />
+              This project (shared: .loupe/config.json, committed with it)
+            </label>
+            <label>
+              <input type="radio" name={`scope-${req.id}`} data-testid="approval-always-scope-user" checked={scope === 'user'} onChange={() => setScope('user')} />
+              Only me (my settings, for this folder)
+            </label>
+          </div>
           <label>
-            Rule to save in .loupe/config.json ({req.kind}, allow), one pattern per line:
+            Rule ({req.kind}, allow{req.always[0]?.hosts ? `, hosts ${req.always[0].hosts.join(', ')}` : ''}), one pattern per line:
             <textarea className="text-input" data-testid="approval-always-patterns" rows={Math.max(1, patterns.split('\n').length)} value={patterns} onChange={(e) => setPatterns(e.target.value)} autoFocus />
           </label>
         </div>
@@ -100,7 +128,7 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
             data-testid="approval-allow-always"
             disabled={busy || req.always.length === 0}
             onClick={() => setEditing(true)}
-            title={req.always.length ? `Allow always: adds ${req.always.map((r) => `${r.kind} "${r.pattern}"`).join(', ')}` : 'No rule can allow this (it is only known at run time).'}
+            title={req.always.length ? `Allow always: adds ${req.always.map((r) => `${r.kind} "${r.pattern}"${r.hosts ? ` for ${r.hosts.join(', ')}` : ''}`).join(', ')}` : 'No rule can allow this (it is only known at run time).'}
           >
             Allow always…
           </button>
@@ -118,15 +146,32 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
   );
 }
 
+/** An untrusted folder's own config would allow this: trusting it (here, in one click) lets it through. */
+function TrustWouldAllow({ rule }: { rule: string }) {
+  const accept = useApp((s) => s.acceptTrust);
+  const busy = useApp((s) => s.trustBusy);
+  const canTrust = useApp((s) => Boolean(s.trust?.digest && !s.trust.trusted));
+  return (
+    <div className="approval-trust" data-testid="approval-trust-hint">
+      <span>Trusting this folder turns on its rule: {rule}.</span>
+      {canTrust && (
+        <button type="button" className="btn btn-sm" data-testid="approval-trust" disabled={busy} onClick={() => void accept()}>
+          Trust this folder
+        </button>
+      )}
+    </div>
+  );
+}
+
 /** The questions waiting for the person, oldest first; each pauses one tool call. */
 export function ApprovalQueue() {
   const approvals = useApp((s) => s.approvals);
   const error = useApp((s) => s.approvalError);
   const asksForEdits = useApp((s) => s.editsMode === 'ask');
   useEffect(() => {
-    // Every edit will come as a card: have its diff editor ready before the first one does.
+    // Every edit will come as a question: have the diff editor ready before the first one does.
     if (!asksForEdits) return;
-    const handle = requestIdleCallback(() => void editDiff.load().catch(() => undefined), { timeout: 3000 });
+    const handle = requestIdleCallback(preloadDiffView, { timeout: 3000 });
     return () => cancelIdleCallback(handle);
   }, [asksForEdits]);
   if (!approvals.length && !error) return null;

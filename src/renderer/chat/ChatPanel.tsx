@@ -1,20 +1,20 @@
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useState, type KeyboardEvent } from 'react';
+import { modKey } from '../app/platform';
 import { ApprovalQueue } from '../approvals/ApprovalQueue';
-import { PlusIcon } from '../app/icons';
 import { SettingsDialog } from '../settings/SettingsDialog';
 import { useApp, type ChatItem } from '../store';
+import { InstructionChips } from './InstructionChips';
 import { Markdown } from './Markdown';
+import { SessionBar } from './SessionBar';
 import { ToolCard } from './ToolCard';
+import { UserMessage } from './UserMessage';
+import { useFollowLatest } from './useFollowLatest';
 import './chat.css';
 
 function Item({ item }: { item: ChatItem }) {
   switch (item.kind) {
     case 'user':
-      return (
-        <div className="chat-msg user" data-testid="chat-message" data-role="user">
-          {item.text}
-        </div>
-      );
+      return <UserMessage item={item} />;
     case 'assistant':
       return (
         <div className={`chat-msg assistant${item.streaming ? ' streaming' : ''}`} data-testid="chat-message" data-role="assistant">
@@ -42,64 +42,6 @@ function Item({ item }: { item: ChatItem }) {
   }
 }
 
-function SessionBar() {
-  const sessions = useApp((s) => s.chatSessions);
-  const current = useApp((s) => s.chatSessionId);
-  const open = useApp((s) => s.openChatSession);
-  const create = useApp((s) => s.newChatSession);
-  const rename = useApp((s) => s.renameChatSession);
-  const remove = useApp((s) => s.deleteChatSession);
-  const openSettings = useApp((s) => s.openSettings);
-  const [renaming, setRenaming] = useState<string | null>(null);
-  const title = sessions.find((s) => s.id === current)?.title ?? '';
-  return (
-    <div className="chat-sessions">
-      {renaming !== null && current ? (
-        <input
-          className="text-input chat-rename"
-          autoFocus
-          value={renaming}
-          aria-label="Session title"
-          onChange={(e) => setRenaming(e.target.value)}
-          onBlur={() => setRenaming(null)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') {
-              void rename(current, renaming);
-              setRenaming(null);
-            } else if (e.key === 'Escape') setRenaming(null);
-          }}
-        />
-      ) : (
-        <select className="chat-session-select" aria-label="Session" data-testid="chat-session" value={current ?? ''} onChange={(e) => e.target.value && void open(e.target.value)}>
-          {!current && <option value="">New session</option>}
-          {sessions.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.title}
-              {s.running ? ' (running)' : ''}
-            </option>
-          ))}
-        </select>
-      )}
-      <button type="button" className="icon-btn" title="New session" aria-label="New session" data-testid="chat-new-session" onClick={() => void create()}>
-        <PlusIcon size={14} />
-      </button>
-      {current && (
-        <>
-          <button type="button" className="icon-btn chat-text-btn" title="Rename session" onClick={() => setRenaming(title)}>
-            ✎
-          </button>
-          <button type="button" className="icon-btn chat-text-btn" title="Delete session" onClick={() => void remove(current)}>
-            ✕
-          </button>
-        </>
-      )}
-      <button type="button" className="icon-btn chat-text-btn" title="Model settings" aria-label="Model settings" data-testid="settings-open" onClick={openSettings}>
-        ⚙
-      </button>
-    </div>
-  );
-}
-
 function Composer() {
   const running = useApp((s) => s.chatRunning);
   const send = useApp((s) => s.sendChat);
@@ -109,12 +51,27 @@ function Composer() {
   const editsMode = useApp((s) => s.editsMode);
   const setEditsMode = useApp((s) => s.setEditsMode);
   const [text, setText] = useState('');
+  const last = useApp((s) => {
+    for (let i = s.chatItems.length - 1; i >= 0; i--) {
+      const it = s.chatItems[i];
+      if (it.kind === 'user') return it.text;
+    }
+    return '';
+  });
   const submit = () => {
     if (!text.trim() || running) return;
     void send(text);
     setText('');
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'ArrowUp' && !text && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
+      // As in a shell: the last prompt back, to fix or send again.
+      if (last) {
+        e.preventDefault();
+        setText(last);
+      }
+      return;
+    }
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       submit();
@@ -165,6 +122,21 @@ function Composer() {
   );
 }
 
+/** What the last undo or redo did, until dismissed or the next one. */
+function UndoNotice() {
+  const notice = useApp((s) => s.undoNotice);
+  const dismiss = useApp((s) => s.dismissUndoNotice);
+  if (!notice) return null;
+  return (
+    <div className="chat-undo-notice" role="status" data-testid="undo-notice">
+      <span>{notice}</span>
+      <button type="button" className="icon-btn" aria-label="Dismiss" onClick={dismiss}>
+        ✕
+      </button>
+    </div>
+  );
+}
+
 function NoModel() {
   const settings = useApp((s) => s.llmSettings);
   const openSettings = useApp((s) => s.openSettings);
@@ -184,30 +156,47 @@ function NoModel() {
   );
 }
 
+/** An empty conversation: what to ask and the keys that help, once a model is connected. */
+function EmptyHints() {
+  const configured = useApp((s) => Boolean(s.llmSettings?.configured));
+  if (!configured) return null;
+  return (
+    <div className="chat-hints" data-testid="chat-hints">
+      <p>Ask for a change, a question about this code, or a command to run. Every edit lands in Changes, reversible one by one.</p>
+      <ul>
+        <li>&ldquo;Add a --verbose flag to the CLI and a test for it&rdquo;</li>
+        <li>&ldquo;Why does src/app.ts read the config twice?&rdquo;</li>
+        <li>&ldquo;Run the tests and fix what fails&rdquo;</li>
+      </ul>
+      <p className="muted">
+        Enter sends · Shift+Enter new line · ↑ last prompt · {modKey}+P open a file · {modKey}+Shift+F find in files
+      </p>
+    </div>
+  );
+}
+
 export function ChatPanel() {
   const items = useApp((s) => s.chatItems);
-  const listRef = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
-  useLayoutEffect(() => {
-    const el = listRef.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [items]);
-  useEffect(() => {
-    const el = listRef.current;
-    if (!el) return;
-    const onScroll = () => (stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40);
-    el.addEventListener('scroll', onScroll, { passive: true });
-    return () => el.removeEventListener('scroll', onScroll);
-  }, []);
+  const { listRef, atBottom, toLatest } = useFollowLatest(items);
   return (
     <div className="chat-panel" data-testid="chat">
       <SessionBar />
-      <div className="chat-list" ref={listRef}>
-        {items.length === 0 && <NoModel />}
-        {items.map((it) => (
-          <Item key={it.id} item={it} />
-        ))}
+      <InstructionChips />
+      <div className="chat-list-wrap">
+        <div className="chat-list" ref={listRef}>
+          {items.length === 0 && <NoModel />}
+          {items.length === 0 && <EmptyHints />}
+          {items.map((it) => (
+            <Item key={it.id} item={it} />
+          ))}
+        </div>
+        {!atBottom && (
+          <button type="button" className="chat-jump" data-testid="jump-to-latest" title="Jump to the latest message" onClick={toLatest}>
+            ↓ Latest
+          </button>
+        )}
       </div>
+      <UndoNotice />
       <ApprovalQueue />
       <Composer />
       <SettingsDialog />

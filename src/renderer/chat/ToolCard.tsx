@@ -1,5 +1,7 @@
-import { memo, useState } from 'react';
+import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useApp, type ChatItem } from '../store';
+import { compactDiffOf } from './compactDiff';
+import { CompactDiffView } from './CompactDiffView';
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
@@ -16,17 +18,49 @@ function describeBlocked(blocked: unknown): string {
   return JSON.stringify(blocked);
 }
 
+/** The hosts the sandbox's proxy let through or refused (bash data.network), when there are any. */
+function networkOf(v: unknown): { reached: string[]; refused: { host: string; reason: string }[] } | null {
+  if (!v || typeof v !== 'object') return null;
+  const n = v as { reached?: unknown; refused?: unknown };
+  const reached = Array.isArray(n.reached) ? n.reached.filter((x): x is string => typeof x === 'string') : [];
+  const refused = Array.isArray(n.refused) ? n.refused.filter((x): x is { host: string; reason: string } => typeof x?.host === 'string' && typeof x?.reason === 'string') : [];
+  return reached.length || refused.length ? { reached, refused } : null;
+}
+
 export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   const showModificationInReview = useApp((s) => s.showModificationInReview);
+  const revealProcess = useApp((s) => s.revealProcess);
+  const openModification = useApp((s) => s.openModification);
   const waiting = useApp((s) => item.status === 'running' && s.approvals.some((a) => a.call_id === item.id));
   const [showArgs, setShowArgs] = useState(false);
   // Commands: their live output; edits: the numbered preview of the result.
-  const [showOutput, setShowOutput] = useState(item.effect !== 'read');
   const modId = typeof item.data?.modification_id === 'string' ? item.data.modification_id : null;
+  // A background start (bash run_in_background) links to its row in the Processes pane.
+  const procId = typeof item.data?.process_id === 'string' ? item.data.process_id : null;
+  const network = networkOf(item.data?.network);
+  // Edits show what they changed (−/+); their numbered preview stays one click away.
+  const diff = useMemo(() => (item.effect === 'write' && item.status === 'done' ? compactDiffOf(item.args, item.data) : null), [item.effect, item.status, item.args, item.data]);
+  const [outputChoice, setOutputChoice] = useState<boolean | null>(null);
+  // A failed read or edit says why once (the error line); the model's fuller wording stays behind Output.
+  const showOutput = outputChoice ?? (item.effect === 'execute' || (item.effect === 'write' && !diff && item.status !== 'error'));
+  const outputRef = useRef<HTMLPreElement>(null);
+  const atTail = useRef(true);
+  useLayoutEffect(() => {
+    // A build log is read from its end: long output opens on its tail and follows it while it
+    // streams, unless the person scrolled up to read.
+    const el = outputRef.current;
+    if (el && atTail.current) el.scrollTop = el.scrollHeight;
+  }, [showOutput, item.output]);
   const summary = item.summary;
-  const label = waiting ? 'waiting for approval' : item.status === 'running' ? 'running' : item.status === 'done' ? 'done' : 'failed';
+  const label = waiting ? 'waiting for approval' : item.status === 'running' ? 'running' : item.status === 'done' ? 'done' : item.status === 'failed' ? `failed · exit ${item.exitCode}` : 'failed';
   return (
-    <div className={`tool-card tool-${item.status}${waiting ? ' tool-waiting' : ''}`} data-testid="tool-call" data-tool={item.tool} data-status={item.status}>
+    <div
+      className={`tool-card tool-${item.status}${waiting ? ' tool-waiting' : ''}`}
+      data-testid="tool-call"
+      data-tool={item.tool}
+      data-status={item.status}
+      data-exit-code={item.exitCode}
+    >
       <div className="tool-card-head">
         <span className={`tool-dot ${item.status}`} aria-hidden="true" />
         <span className="tool-name" title={item.title}>
@@ -50,7 +84,7 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
           {showArgs ? 'Hide arguments' : 'Arguments'}
         </button>
         {(item.output || item.status !== 'running') && (
-          <button type="button" className="link-btn" onClick={() => setShowOutput((v) => !v)}>
+          <button type="button" className="link-btn" onClick={() => setOutputChoice(!showOutput)}>
             {showOutput ? 'Hide output' : 'Output'}
           </button>
         )}
@@ -65,7 +99,22 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
             Open diff
           </button>
         )}
+        {procId && (
+          <button type="button" className="link-btn" data-testid="tool-process-link" data-process-id={procId} title={`Show ${procId} in the Processes pane`} onClick={() => revealProcess(procId)}>
+            {procId} in Processes
+          </button>
+        )}
       </div>
+      {network && (
+        <div className="tool-network" data-testid="tool-call-network">
+          {network.reached.length > 0 && <div>Reached: {network.reached.join(', ')}</div>}
+          {network.refused.map((r) => (
+            <div key={r.host} className="tool-network-refused">
+              Refused {r.host}: {r.reason}
+            </div>
+          ))}
+        </div>
+      )}
       {showArgs && <pre className="tool-args">{pretty(item.args, item.argsText)}</pre>}
       {/* A sandbox block is told once, in the person's words below; the model's wording stays in the output. */}
       {item.error && item.errorCode !== 'SANDBOX_BLOCKED' && (
@@ -79,8 +128,14 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
           asks you first on a card marked &ldquo;runs OUTSIDE the sandbox&rdquo;; or allow it with a rule in .loupe/config.json (a network rule, or &quot;sandbox&quot;: false).
         </div>
       )}
+      {diff && <CompactDiffView diff={diff} onOpen={modId ? () => void openModification(modId) : null} />}
       {showOutput && item.output && (
-        <pre className="tool-output" data-testid="tool-call-output">
+        <pre
+          className="tool-output"
+          data-testid="tool-call-output"
+          ref={outputRef}
+          onScroll={(e) => (atTail.current = e.currentTarget.scrollHeight - e.currentTarget.scrollTop - e.currentTarget.clientHeight < 20)}
+        >
           {item.output}
         </pre>
       )}

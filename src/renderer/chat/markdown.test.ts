@@ -1,27 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closesFence, parseInline, parseMarkdown } from './markdown';
-
-describe('chat markdown', () => {
-  it('splits paragraphs, fenced code (also unterminated while streaming), lists and headings', () => {
-    const blocks = parseMarkdown('# Plan\n\nFirst para\nstill first.\n\n- one\n- two\n\n```ts\nconst a = 1;\n```\n1. x\n\n```sh\nnpm t');
-    expect(blocks.map((b) => b.t)).toEqual(['heading', 'para', 'list', 'code', 'list', 'code']);
-    expect(blocks[3]).toEqual({ t: 'code', lang: 'ts', text: 'const a = 1;', open: false });
-    expect(blocks[5]).toMatchObject({ t: 'code', lang: 'sh', text: 'npm t', open: true });
-    expect(blocks[2]).toMatchObject({ ordered: false, items: [[{ t: 'text', v: 'one' }], [{ t: 'text', v: 'two' }]] });
-  });
-
-  it('inline code, bold and italic; markup characters in text stay text', () => {
-    expect(parseInline('run `npm test` **now** or *later* <b>x</b>')).toEqual([
-      { t: 'text', v: 'run ' },
-      { t: 'code', v: 'npm test' },
-      { t: 'text', v: ' ' },
-      { t: 'strong', v: 'now' },
-      { t: 'text', v: ' or ' },
-      { t: 'em', v: 'later' },
-      { t: 'text', v: ' <b>x</b>' },
-    ]);
-  });
-});
+import { codeFileRef, splitFileRefs } from './filePaths';
+import { closesFence, splitBlocks } from './markdown';
 
 describe('code fences', () => {
   it('close only on a bare fence of the same character, at least as long', () => {
@@ -30,18 +9,35 @@ describe('code fences', () => {
     expect(closesFence('``', '```')).toBe(false);
     expect(closesFence('```ts', '```')).toBe(false);
     expect(closesFence('~~~', '```')).toBe(false);
-    expect(closesFence('```', '````')).toBe(false);
+  });
+});
+
+describe('streamed markdown', () => {
+  it('is cut into pieces at blank lines outside fences, losing nothing', () => {
+    expect(splitBlocks('one\n\ntwo')).toEqual(['one\n\n', 'two']);
+    expect(splitBlocks('one\n\n```ts\na\n\nb')).toEqual(['one\n\n', '```ts\na\n\nb']);
+    expect(splitBlocks('one\n\n```ts\na\n```\n\nthree')).toEqual(['one\n\n', '```ts\na\n```\n\n', 'three']);
+    expect(splitBlocks('no blank line yet')).toEqual(['no blank line yet']);
+    const text = '# t\n\n\n- a\n- b\n\n> q\n\n| x |\n| - |\n| 1 |\n';
+    expect(splitBlocks(text).join('')).toBe(text);
+  });
+});
+
+describe('file paths in model text', () => {
+  it('links paths with a folder in text, with their line; words with dots stay words', () => {
+    expect(splitFileRefs('See src/a.ts:12 and ./lib/b.py, e.g. Node.js or /etc/passwd.txt.')).toEqual([
+      'See ',
+      { path: 'src/a.ts', line: 12, text: 'src/a.ts:12' },
+      ' and ',
+      { path: 'lib/b.py', text: './lib/b.py' },
+      ', e.g. Node.js or /etc/passwd.txt.',
+    ]);
   });
 
-  it('a block is open while its closing fence has not fully arrived', () => {
-    const streamed = '```ts\nconst a = 1;\n``';
-    expect(parseMarkdown(streamed)).toEqual([{ t: 'code', lang: 'ts', text: 'const a = 1;\n``', open: true }]);
-    expect(parseMarkdown(`${streamed}\``)).toEqual([{ t: 'code', lang: 'ts', text: 'const a = 1;', open: false }]);
-  });
-
-  it('a fence with an info string inside a longer fence is content, not its end', () => {
-    const blocks = parseMarkdown('````md\n```ts\nx\n```\n````\nafter');
-    expect(blocks[0]).toEqual({ t: 'code', lang: 'md', text: '```ts\nx\n```', open: false });
-    expect(blocks[1]).toMatchObject({ t: 'para' });
+  it('takes a code span that is a path, a bare file name with a known extension included', () => {
+    expect(codeFileRef('package.json')).toEqual({ path: 'package.json' });
+    expect(codeFileRef('src/a.ts:3:7')).toEqual({ path: 'src/a.ts', line: 3 });
+    expect(codeFileRef('console.log')).toBeNull();
+    expect(codeFileRef('npm test src/a.ts')).toBeNull();
   });
 });

@@ -1,34 +1,4 @@
-// A tiny, safe Markdown subset for model text: fenced code, headings, bullet and numbered
-// lists, paragraphs, and inline `code`, **bold** and *italic*. It produces a block tree the
-// component renders as React elements; model text is never turned into HTML.
-
-export type Inline = { t: 'text' | 'code' | 'strong' | 'em'; v: string };
-
-export type Block =
-  | { t: 'code'; lang: string; text: string; open: boolean }
-  | { t: 'heading'; level: number; inline: Inline[] }
-  | { t: 'list'; ordered: boolean; items: Inline[][] }
-  | { t: 'para'; inline: Inline[] };
-
-const INLINE_RE = /(`[^`\n]+`|\*\*[^*\n]+\*\*|\*[^*\s][^*\n]*\*)/g;
-
-export function parseInline(text: string): Inline[] {
-  const out: Inline[] = [];
-  let at = 0;
-  for (const m of text.matchAll(INLINE_RE)) {
-    if (m.index > at) out.push({ t: 'text', v: text.slice(at, m.index) });
-    const s = m[0];
-    if (s.startsWith('`')) out.push({ t: 'code', v: s.slice(1, -1) });
-    else if (s.startsWith('**')) out.push({ t: 'strong', v: s.slice(2, -2) });
-    else out.push({ t: 'em', v: s.slice(1, -1) });
-    at = m.index + s.length;
-  }
-  if (at < text.length) out.push({ t: 'text', v: text.slice(at) });
-  return out;
-}
-
-const BULLET = /^\s*[-*+]\s+(.*)$/;
-const NUMBERED = /^\s*\d+[.)]\s+(.*)$/;
+// Where model text may be cut into independently rendered Markdown pieces.
 
 /**
  * A fence closes on a line of the same character, at least as long, and nothing else: a
@@ -39,47 +9,31 @@ export function closesFence(line: string, opener: string): boolean {
   return t.length >= opener.length && t[0] === opener[0] && /^(`+|~+)$/.test(t);
 }
 
-export function parseMarkdown(src: string): Block[] {
-  const lines = src.replace(/\r\n?/g, '\n').split('\n');
-  const blocks: Block[] = [];
-  let para: string[] = [];
-  const flush = () => {
-    if (para.length) blocks.push({ t: 'para', inline: parseInline(para.join('\n')) });
-    para = [];
-  };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    const fence = line.match(/^\s*(```+|~~~+)\s*([\w+#.-]*)/);
+/**
+ * Model text cut into pieces at blank lines outside fenced blocks. Each piece is rendered (and
+ * parsed) once and kept while the rest streams in, so a long answer costs one parse per block
+ * instead of one of the whole text per frame. Lists and quotes with blank lines inside render
+ * as consecutive lists or quotes, which look the same.
+ */
+export function splitBlocks(src: string): string[] {
+  const pieces: string[] = [];
+  let fence: string | null = null;
+  let start = 0;
+  let at = 0;
+  for (const line of src.split('\n')) {
+    const end = at + line.length + 1;
     if (fence) {
-      flush();
-      const body: string[] = [];
-      let j = i + 1;
-      while (j < lines.length && !closesFence(lines[j], fence[1])) body.push(lines[j++]);
-      blocks.push({ t: 'code', lang: fence[2] ?? '', text: body.join('\n'), open: j >= lines.length });
-      i = j;
-      continue;
+      if (closesFence(line, fence)) fence = null;
+    } else {
+      const open = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+      if (open) fence = open[1];
+      else if (!line.trim() && end <= src.length && src.slice(start, at).trim()) {
+        pieces.push(src.slice(start, end));
+        start = end;
+      }
     }
-    const heading = line.match(/^(#{1,6})\s+(.*)$/);
-    if (heading) {
-      flush();
-      blocks.push({ t: 'heading', level: heading[1].length, inline: parseInline(heading[2]) });
-      continue;
-    }
-    const item = line.match(BULLET) ?? line.match(NUMBERED);
-    if (item) {
-      flush();
-      const ordered = !BULLET.test(line);
-      const prev = blocks[blocks.length - 1];
-      if (prev?.t === 'list' && prev.ordered === ordered) prev.items.push(parseInline(item[1]));
-      else blocks.push({ t: 'list', ordered, items: [parseInline(item[1])] });
-      continue;
-    }
-    if (!line.trim()) {
-      flush();
-      continue;
-    }
-    para.push(line);
+    at = end;
   }
-  flush();
-  return blocks;
+  if (start < src.length) pieces.push(src.slice(start));
+  return pieces;
 }

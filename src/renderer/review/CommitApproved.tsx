@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import { CloseIcon } from '../app/icons';
 import { useApp } from '../store';
+import { awaitsCommit } from './format';
 import { CheckIcon, CommitIcon, WarningIcon } from './icons';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -12,15 +13,17 @@ export function CommitApprovedButton() {
   const open = useApp((s) => s.commitDraft !== null);
   const openForm = useApp((s) => s.openCommitForm);
   const cancel = useApp((s) => s.cancelCommit);
-  const { count, files } = useMemo(() => {
-    const approved = modifications.filter((m) => m.status === 'approved');
-    return { count: approved.length, files: new Set(approved.map((m) => m.file)).size };
+  const { count, files, committed } = useMemo(() => {
+    const approved = modifications.filter(awaitsCommit);
+    return { count: approved.length, files: new Set(approved.map((m) => m.file)).size, committed: modifications.some((m) => m.committed) };
   }, [modifications]);
 
   const why = !isGitRepo
     ? 'This folder is not a git repository, so there is nothing to commit to'
     : count === 0
-      ? 'Nothing is approved yet: approve modifications in the diff view, then commit them'
+      ? committed
+        ? 'Every approved modification is committed: approve more in the diff view, then commit them'
+        : 'Nothing is approved yet: approve modifications in the diff view, then commit them'
       : `Commit the approved changes to git: ${plural(count, 'modification')} in ${plural(files, 'file')}`;
   return (
     <button

@@ -35,7 +35,8 @@ export default function DiffBody({ sides, modelKey, layout, modificationId, reve
         before={sides.before ?? ''}
         after={sides.after ?? ''}
         language={sides.language}
-        layout={layout}
+        // A new or deleted file has one side: one pane, not a hatched empty half beside it.
+        layout={sides.before === null || sides.after === null ? 'inline' : layout}
         hunks={hunks}
         reverted={reverted}
         revertable={modificationId !== null && revertable && busy === null}

@@ -3,7 +3,7 @@ import { loadable } from '../app/loadable';
 import { CloseIcon } from '../app/icons';
 import { useApp } from '../store';
 import { fileColor } from '../tree/fileKind';
-import { linesLabel, OPERATION_LABEL, shortTime, splitPath, STATUS_LABEL } from './format';
+import { linesLabel, OPERATION_LABEL, requestLabel, shortTime, splitPath, statusLabel } from './format';
 import { CheckIcon, DiffIcon, FileDiffIcon, InlineIcon, SideBySideIcon, UndoIcon, WarningIcon } from './icons';
 import type { DiffBodyProps } from './DiffBody';
 import './review.css';
@@ -29,6 +29,14 @@ export function preloadDiffView(): void {
  * The diff view over the file viewer: one modification (before → after) or a whole file
  * (HEAD → now), with approve, rollback and per-hunk revert for a modification.
  */
+/** What rolling a modification's whole group back means, by the group's kind. */
+const GROUP_ACTION = {
+  command: { label: 'Roll back command', title: 'Undo every file this command changed, as one step' },
+  undo: { label: 'Redo', title: 'Apply again everything this undo reversed' },
+  redo: { label: 'Undo again', title: 'Reverse everything this redo applied' },
+  rollback: { label: 'Roll back group', title: 'Reverse this whole group rollback' },
+} as const;
+
 export function DiffPane() {
   const diff = useApp((s) => s.diff);
   const id = diff?.target.kind === 'modification' ? diff.target.id : null;
@@ -42,11 +50,13 @@ export function DiffPane() {
   const closeDiff = useApp((s) => s.closeDiff);
   const approve = useApp((s) => s.approveModification);
   const rollback = useApp((s) => s.rollbackModification);
+  const rollbackGroup = useApp((s) => s.rollbackGroup);
   const revertHunk = useApp((s) => s.revertHunk);
   const restoreHunk = useApp((s) => s.restoreHunk);
   const openModification = useApp((s) => s.openModification);
   const openFileDiff = useApp((s) => s.openFileDiff);
   const dismiss = useApp((s) => s.dismissReviewMessage);
+  const pendingId = diff?.target.kind === 'approval' ? diff.target.id : null;
 
   const sides = diff?.sides ?? null;
   const canReverse = id !== null && mod !== undefined && mod.status !== 'rolled_back';
@@ -68,7 +78,7 @@ export function DiffPane() {
   if (!diff) return null;
   const file = diff.target.kind === 'file' ? diff.target.path : (mod?.file ?? sides?.file ?? '');
   const { name, dir } = splitPath(file);
-  const targetLabel = diff.target.kind === 'modification' ? diff.target.id : 'HEAD → working tree';
+  const targetLabel = diff.target.kind === 'modification' ? diff.target.id : diff.target.kind === 'approval' ? 'proposed edit' : 'HEAD → working tree';
 
   return (
     <section
@@ -77,6 +87,7 @@ export function DiffPane() {
       data-state={diff.status}
       data-kind={diff.target.kind}
       data-modification-id={id ?? undefined}
+      data-approval-id={pendingId ?? undefined}
       data-file={file}
       onKeyDown={(e) => {
         if (e.key === 'Escape' && !e.defaultPrevented) closeDiff();
@@ -120,6 +131,7 @@ export function DiffPane() {
               <FileDiffIcon size={15} />
             </button>
           )}
+          {pendingId && <PendingEditActions id={pendingId} />}
           {id && (
             <>
               <span className="diff-sep" />
@@ -133,6 +145,18 @@ export function DiffPane() {
                 <UndoIcon size={14} />
                 {busy === 'rollback' ? 'Rolling back…' : 'Roll back'}
               </button>
+              {mod?.group_id && mod.group_kind && (
+                <button
+                  className="btn btn-sm"
+                  data-testid="review-rollback-group"
+                  data-group-id={mod.group_id}
+                  disabled={busy !== null}
+                  title={`${GROUP_ACTION[mod.group_kind].title} (${mod.group_id})`}
+                  onClick={() => void rollbackGroup(mod.group_id!, id)}
+                >
+                  {busy === 'group' ? 'Working…' : GROUP_ACTION[mod.group_kind].label}
+                </button>
+              )}
               <button
                 className="btn btn-sm btn-primary"
                 data-testid="review-approve"
@@ -152,13 +176,17 @@ export function DiffPane() {
       {mod && (
         <div className="diff-meta">
           <span className={`tl-status tl-status-${mod.status}`} data-testid="diff-status">
-            {STATUS_LABEL[mod.status]}
+            {statusLabel(mod)}
           </span>
           <span className={`tl-op tl-op-${mod.operation}`}>{OPERATION_LABEL[mod.operation] ?? mod.operation}</span>
           {linesLabel(mod) && <span className="tl-lines">{linesLabel(mod)}</span>}
-          {mod.correlation_id && <span className="tl-corr">{mod.correlation_id}</span>}
-          <span className="diff-reason" title={mod.reason}>
-            {mod.reason ?? ''}
+          {mod.correlation_id && (
+            <span className="tl-corr" title={`Request ${mod.correlation_id}`}>
+              {requestLabel(mod.correlation_id)}
+            </span>
+          )}
+          <span className={mod.command ? 'diff-reason tl-command' : 'diff-reason'} title={mod.command ?? mod.reason}>
+            {mod.command ? `$ ${mod.command}` : (mod.reason ?? '')}
           </span>
           <span className="diff-meta-right">
             {mod.test_results && (
@@ -218,7 +246,15 @@ export function DiffPane() {
             <div className="viewer-notice-detail">{diff.error}</div>
           </div>
         )}
-        {sides && (
+        {sides?.binary && (
+          <div className="viewer-notice" data-testid="diff-binary">
+            <div className="viewer-notice-title">Binary file</div>
+            <div className="viewer-notice-detail">
+              {sides.sizes?.[0] === null ? 'created' : `${sides.sizes?.[0]?.toLocaleString()} bytes`} → {sides.sizes?.[1] === null ? 'deleted' : `${sides.sizes?.[1]?.toLocaleString()} bytes`}. Rolling back restores it byte for byte.
+            </div>
+          </div>
+        )}
+        {sides && !sides.binary && (
           <LoadedDiffBody
             sides={sides}
             modelKey={`${sides.file}\u0000${sides.label}`}
@@ -251,4 +287,23 @@ function LoadedDiffBody(props: DiffBodyProps) {
       </div>
     );
   return <div className="viewer-notice muted">Loading editor…</div>;
+}
+
+/** Accept or Reject an edit that waits for approval: the same answers as its card in the chat. */
+function PendingEditActions({ id }: { id: string }) {
+  const answer = useApp((s) => s.answerApproval);
+  const busy = useApp((s) => Boolean(s.approvalBusy[id]));
+  return (
+    <>
+      <span className="diff-sep" />
+      <button className="btn btn-sm btn-danger" data-testid="pending-edit-reject" disabled={busy} title="Reject: nothing is written, and the agent is told" onClick={() => void answer(id, { answer: 'deny' })}>
+        <CloseIcon size={13} />
+        Reject
+      </button>
+      <button className="btn btn-sm btn-primary" data-testid="pending-edit-accept" disabled={busy} title="Accept: the edit is written (once)" onClick={() => void answer(id, { answer: 'once' })}>
+        <CheckIcon size={14} />
+        Accept
+      </button>
+    </>
+  );
 }

@@ -57,6 +57,8 @@ export function Timeline() {
     [openModification],
   );
 
+  const onGroup = useCallback((group: string) => setFilters({ group }), [setFilters]);
+
   const reveal = (index: number) => {
     const el = listRef.current;
     if (!el) return;
@@ -86,8 +88,8 @@ export function Timeline() {
           <input
             className="tl-input"
             type="search"
-            placeholder="Correlation"
-            aria-label="Filter by correlation"
+            placeholder="Request"
+            aria-label="Filter by request"
             list="timeline-correlations"
             data-testid="timeline-filter-correlation"
             value={filters.correlation}
@@ -139,6 +141,16 @@ export function Timeline() {
           </button>
           <CommitApprovedButton />
         </div>
+        {filters.group && (
+          <div className="tl-filter-row">
+            <span className="tl-group-filter" data-testid="timeline-group-filter">
+              Group {filters.group}
+              <button className="icon-btn" aria-label="Show every group" onClick={() => setFilters({ group: '' })}>
+                ✕
+              </button>
+            </span>
+          </div>
+        )}
         <CommitApprovedPanel />
       </div>
       <div
@@ -175,6 +187,8 @@ export function Timeline() {
               selected={m.modification_id === selectedId}
               open={m.modification_id === openId}
               onActivate={onActivate}
+              groupPos={groupPosition(rows, start + i)}
+              onGroup={onGroup}
             />
           ))}
         </div>
@@ -182,13 +196,22 @@ export function Timeline() {
       <div className="tl-footer">
         <span>{footerText(status, rows.length, modifications.length, total)}</span>
         {filtered && (
-          <button className="tl-clear" onClick={() => setFilters({ correlation: '', file: '', status: '' })}>
+          <button className="tl-clear" onClick={() => setFilters({ correlation: '', file: '', status: '', group: '' })}>
             Clear filters
           </button>
         )}
       </div>
     </div>
   );
+}
+
+/** Where row i sits in a run of its group's rows (newest first), so the run is drawn as one. */
+function groupPosition(rows: { group_id?: string }[], i: number): 'first' | 'mid' | 'last' | 'only' | null {
+  const g = rows[i].group_id;
+  if (!g) return null;
+  const prev = rows[i - 1]?.group_id === g;
+  const next = rows[i + 1]?.group_id === g;
+  return prev && next ? 'mid' : prev ? 'last' : next ? 'first' : 'only';
 }
 
 function footerText(status: string, shown: number, loaded: number, total: number): string {

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { ModificationView } from '../../shared/contract';
-import { linesLabel, OPERATION_LABEL, revertedHunksLabel, shortTime, splitPath, STATUS_LABEL, testTone } from './format';
+import { GROUP_LABEL, GROUP_TITLE, linesLabel, OPERATION_LABEL, reasonLine, requestLabel, revertedHunksLabel, shortTime, splitPath, statusLabel, testTone } from './format';
 
 export const TIMELINE_ROW_HEIGHT = 60;
 
@@ -13,10 +13,14 @@ interface TimelineRowProps {
   /** Shown in the diff view. */
   open: boolean;
   onActivate(id: string): void;
+  /** Its place in a run of one group's rows (a command's writes, an undo), drawn joined. */
+  groupPos: 'first' | 'mid' | 'last' | 'only' | null;
+  /** Shows only that group's rows. */
+  onGroup(group: string): void;
 }
 
 /** One modification: file and time, then why, then what (operation, lines, correlation, tests, status). */
-export const TimelineRow = memo(function TimelineRow({ m, index, selected, open, onActivate }: TimelineRowProps) {
+export const TimelineRow = memo(function TimelineRow({ m, index, selected, open, onActivate, groupPos, onGroup }: TimelineRowProps) {
   const { name, dir } = splitPath(m.file);
   const lines = linesLabel(m);
   const tone = testTone(m);
@@ -25,6 +29,7 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
   const classes = ['tl-row', `tl-${m.status}`];
   if (selected) classes.push('selected');
   if (open) classes.push('open');
+  if (groupPos) classes.push('tl-in-group', `tl-group-${groupPos}`);
   return (
     <div
       id={timelineRowId(index)}
@@ -36,6 +41,8 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
       data-modification-id={m.modification_id}
       data-status={m.status}
       data-file={m.file}
+      data-group-id={m.group_id}
+      data-group-kind={m.group_kind}
       onClick={() => onActivate(m.modification_id)}
     >
       <div className="tl-line tl-head">
@@ -44,21 +51,39 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
           <span className="tl-name">{name}</span>
           {dir && <span className="tl-dir">{dir}</span>}
         </span>
+        {m.correlation_id && (
+          <span className="tl-corr" title={`Request ${m.correlation_id}`}>
+            {requestLabel(m.correlation_id)}
+          </span>
+        )}
         <time className="tl-time" dateTime={m.timestamp} title={`${new Date(m.timestamp).toLocaleString()} · ${m.modification_id}`}>
           {shortTime(m.timestamp)}
         </time>
       </div>
-      <div className={m.reason ? 'tl-line tl-reason' : 'tl-line tl-reason none'} title={m.reason}>
-        {m.reason || (m.rolls_back ? `Rolls back ${m.rolls_back}` : 'No reason given')}
+      <div className={m.command ? 'tl-line tl-reason tl-command' : m.reason ? 'tl-line tl-reason' : 'tl-line tl-reason none'} title={m.command ? `${m.command}${m.reason ? `\n${m.reason}` : ''}` : m.reason} data-testid="timeline-reason">
+        {m.command ? `$ ${m.command}` : reasonLine(m)}
       </div>
       <div className="tl-line tl-meta">
         <span className={`tl-op tl-op-${m.operation}`}>{OPERATION_LABEL[m.operation] ?? m.operation}</span>
         {lines && <span className="tl-lines">{lines}</span>}
-        {m.lines_changed !== undefined && <span className="tl-lines">±{m.lines_changed}</span>}
-        {m.correlation_id && (
-          <span className="tl-corr" title={`Correlation ${m.correlation_id}`}>
-            {m.correlation_id}
+        {m.lines_changed !== undefined && (
+          <span className="tl-lines" title={`${m.lines_changed} ${m.lines_changed === 1 ? 'line' : 'lines'} changed`}>
+            ±{m.lines_changed}
           </span>
+        )}
+        {m.group_id && m.group_kind && (
+          <button
+            type="button"
+            className={`tl-group tl-group-kind-${m.group_kind}`}
+            title={`${GROUP_TITLE[m.group_kind]} ${m.group_id}: show only its changes`}
+            data-testid="timeline-group"
+            onClick={(e) => {
+              e.stopPropagation();
+              onGroup(m.group_id!);
+            }}
+          >
+            {GROUP_LABEL[m.group_kind]}
+          </button>
         )}
         <span className="tl-spacer" />
         {t && tone !== 'none' && (
@@ -72,7 +97,12 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
             {reverted.label}
           </span>
         )}
-        <span className={`tl-status tl-status-${m.status}`}>{STATUS_LABEL[m.status]}</span>
+        {/* An undo in effect needs no "Applied": its operation already says what it did. */}
+        {!(m.operation === 'rollback' && m.status === 'applied') && (
+          <span className={`tl-status tl-status-${m.status}`} data-testid="timeline-status">
+            {statusLabel(m)}
+          </span>
+        )}
       </div>
     </div>
   );

@@ -19,6 +19,13 @@ export const STATUS_LABEL: Record<ModificationStatus, string> = {
   rolled_back: 'Rolled back',
 };
 
+/** Approved and not yet in HEAD: what "Commit approved" would commit. */
+export const awaitsCommit = (m: Pick<ModificationView, 'status' | 'committed'>) => m.status === 'approved' && !m.committed;
+
+/** The row's status word: "Committed" once HEAD holds an approved change. */
+export const statusLabel = (m: Pick<ModificationView, 'status' | 'committed' | 'operation'>) =>
+  m.status === 'approved' && m.committed ? 'Committed' : m.operation === 'rollback' && m.status === 'rolled_back' ? 'Undone' : STATUS_LABEL[m.status];
+
 export const OPERATION_LABEL: Record<string, string> = {
   create: 'create',
   overwrite: 'overwrite',
@@ -62,3 +69,36 @@ export function revertedHunksLabel(m: Pick<ModificationView, 'reverted_hunks' | 
   const title = `${hunks.length === 1 ? 'Hunk' : 'Hunks'} ${which}${total ? ` of ${total}` : ''} reverted on disk by a hunk rollback; roll that rollback back to apply ${hunks.length === 1 ? 'it' : 'them'} again`;
   return { label, title };
 }
+
+/** A request id as a chip shows it: the agent's `req-20260131-9f2c…` without the date every row shares. */
+export const requestLabel = (id: string) => id.replace(/^req-\d{8}-/, 'req ');
+
+const LEGACY_ROLLBACK = /^roll back (\S+)(?: \(hunk (\d+)\))?$/;
+
+/**
+ * The row's second line: the reason, in words for the person. Rollbacks written by older
+ * versions said "roll back mod-… (hunk 0)"; they read as newer ones do, hunks counted from 1.
+ * Without a reason the line says who made the change, never a placeholder.
+ */
+export function reasonLine(m: Pick<ModificationView, 'reason' | 'rolls_back' | 'tool'>): string {
+  const legacy = m.reason ? LEGACY_ROLLBACK.exec(m.reason.trim()) : null;
+  if (legacy) return legacy[2] === undefined ? `Rolled back ${legacy[1]}` : `Reverted hunk ${Number(legacy[2]) + 1} in ${legacy[1]}`;
+  if (m.reason?.trim()) return m.reason;
+  if (m.rolls_back) return `Rolled back ${m.rolls_back}`;
+  return `By ${m.tool}`;
+}
+
+/** The chip of a row that belongs to a group. */
+export const GROUP_LABEL: Record<NonNullable<ModificationView['group_kind']>, string> = {
+  command: '$ command',
+  undo: '↶ undo',
+  redo: '↷ redo',
+  rollback: '⟲ group',
+};
+
+export const GROUP_TITLE: Record<NonNullable<ModificationView['group_kind']>, string> = {
+  command: 'Written by one command, group',
+  undo: 'Part of the undo',
+  redo: 'Part of the redo',
+  rollback: 'Part of the group rollback',
+};

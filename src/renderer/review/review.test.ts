@@ -6,7 +6,7 @@ import { connectStore, createAppStore, filterModifications } from '../store';
 import { REFETCH_DEBOUNCE_MS } from '../store/reviewSlice';
 import { commitMessageFor } from './commitMessage';
 import { blockingOf } from '../store/reviewSlice';
-import { revertedHunksLabel } from './format';
+import { reasonLine, requestLabel, revertedHunksLabel, statusLabel } from './format';
 import { computeHunks } from './hunks';
 import { timelineKeyAction } from './timelineKeys';
 
@@ -179,7 +179,7 @@ describe('review store', () => {
 describe('review helpers', () => {
   it('filters by correlation and file substrings and by status', () => {
     const list = [mod(1, { correlation_id: 'bug-42' }), mod(2, { correlation_id: 'feat-7', status: 'approved' }), mod(3, { file: 'lib/x.py', correlation_id: 'bug-43' })];
-    const f = (over: object) => filterModifications(list, { correlation: '', file: '', status: '', ...over }).map((m) => m.modification_id.slice(-1));
+    const f = (over: object) => filterModifications(list, { correlation: '', file: '', status: '', group: '', ...over }).map((m) => m.modification_id.slice(-1));
     expect(f({})).toEqual(['1', '2', '3']);
     expect(f({ correlation: 'BUG' })).toEqual(['1', '3']);
     expect(f({ correlation: 'bug', file: 'src/' })).toEqual(['1']);
@@ -219,6 +219,18 @@ describe('review helpers', () => {
     expect(revertedHunksLabel(mod(1, { reverted_hunks: [0, 1], hunk_count: 2 }))?.label).toBe('2/2 hunks reverted');
     expect(revertedHunksLabel(mod(1, { reverted_hunks: [1] }))?.label).toBe('1 hunk reverted');
     expect(revertedHunksLabel(mod(1, { reverted_hunks: [1], status: 'rolled_back' }))).toBeNull();
+  });
+
+  it('rows say what happened: rollbacks with hunks from 1, no placeholder, request chips without the date', () => {
+    expect(reasonLine(mod(2, { operation: 'rollback', reason: 'roll back mod-x (hunk 0)', rolls_back: 'mod-x' }))).toBe('Reverted hunk 1 in mod-x');
+    expect(reasonLine(mod(2, { operation: 'rollback', reason: 'roll back mod-x', rolls_back: 'mod-x' }))).toBe('Rolled back mod-x');
+    expect(reasonLine(mod(2, { operation: 'rollback', reason: undefined, rolls_back: 'mod-x' }))).toBe('Rolled back mod-x');
+    expect(reasonLine(mod(1, { reason: undefined, tool: 'write_file' }))).toBe('By write_file');
+    expect(reasonLine(mod(1, { reason: 'Bump a' }))).toBe('Bump a');
+    expect(statusLabel(mod(2, { operation: 'rollback', status: 'rolled_back' }))).toBe('Undone');
+    expect(statusLabel(mod(1, { status: 'approved', committed: true }))).toBe('Committed');
+    expect(requestLabel('req-20260131-9f2c11ab')).toBe('req 9f2c11ab');
+    expect(requestLabel('bug-42')).toBe('bug-42');
   });
 
   it('starts the commit message from the approved reasons', () => {

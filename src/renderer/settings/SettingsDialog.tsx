@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { LlmProbe, LlmSettingsView, SandboxStatusView } from '../../shared/contract';
+import type { LlmProbe, LlmSettingsView, SandboxStatusView, SystemPromptView } from '../../shared/contract';
 import { useApp } from '../store';
 import './settings.css';
 
@@ -23,6 +23,7 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
   const editsMode = useApp((s) => s.editsMode);
   const setEditsMode = useApp((s) => s.setEditsMode);
   const sandbox = useApp((s) => s.sandboxStatus);
+  const systemPrompt = useApp((s) => s.systemPrompt);
   // The form starts from the values as they were when it opened; a refetch does not overwrite typing.
   const [baseUrl, setBaseUrl] = useState(settings.base_url);
   const [model, setModel] = useState(settings.model);
@@ -148,6 +149,7 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
           </>
         )}
         {sandbox && <SandboxLine status={sandbox} />}
+        {systemPrompt && <SystemPromptSection prompt={systemPrompt} />}
         <div className="settings-actions">
           <button type="button" className="btn" disabled={busy !== null || !baseUrl.trim()} onClick={() => void test(probe())}>
             {busy === 'testing' ? 'Testing…' : 'Test connection'}
@@ -174,11 +176,32 @@ function SandboxLine({ status }: { status: SandboxStatusView }) {
       </span>
       <span className="muted settings-note">
         {status.active
-          ? 'Commands run with no network (unless a network rule allows it) and write only in the workspace, so most need no approval. Set "sandbox": "off" in .loupe/config.json to ask for each instead.'
+          ? 'Commands write only in the workspace and reach no network, or with a network rule only the hosts it names (others ask), so most need no approval. Set "sandbox": "off" in .loupe/config.json to ask for each instead.'
           : `${status.reason}; every command without an allow rule asks.`}
         {status.install && <> To get it: <code data-testid="settings-sandbox-install">{status.install}</code></>}
         {status.ignored_off && ' This folder\'s config asks for "sandbox": "off", which applies only once you trust the folder.'}
       </span>
+      {status.network_log && status.network_log.length > 0 && (
+        <ul className="settings-network-log" data-testid="settings-network-log" aria-label="Hosts sandboxed commands asked for">
+          {status.network_log.map((e) => (
+            <li key={`${e.at} ${e.host}`} data-allowed={String(e.allowed)} title={e.reason}>
+              {e.allowed ? 'reached' : 'refused'} <code>{e.host}</code> by <code>{e.command}</code>
+            </li>
+          ))}
+        </ul>
+      )}
     </div>
+  );
+}
+
+/** The whole system prompt, as sent with the open session's last request (or as the next one will send it). */
+function SystemPromptSection({ prompt }: { prompt: SystemPromptView & { sent: boolean } }) {
+  return (
+    <details className="settings-system-prompt" data-testid="settings-system-prompt" data-sent={String(prompt.sent)}>
+      <summary>
+        What the agent is told: the system prompt {prompt.sent ? 'as sent with the last request' : 'as the next request will send it'} ({prompt.text.length.toLocaleString()} characters)
+      </summary>
+      <pre data-testid="settings-system-prompt-text">{prompt.text}</pre>
+    </details>
   );
 }

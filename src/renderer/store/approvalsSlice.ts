@@ -7,6 +7,8 @@ export interface ApprovalAnswerInput {
   message?: string;
   /** The edited "always" patterns. */
   patterns?: string[];
+  /** Where "always" is saved: the project's shared config, or only this user's settings for this folder. */
+  scope?: 'project' | 'user';
 }
 
 export interface ApprovalsSlice {

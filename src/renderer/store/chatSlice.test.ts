@@ -28,6 +28,16 @@ describe('chat events → the rendered conversation', () => {
     expect(done[1]).toMatchObject({ status: 'error', output: 'a\nb\nExit code: 1', error: 'COMMAND_FAILED: exit 1' });
   });
 
+  it('a command that exits non-zero is failed with its exit code; exit 0 is done', () => {
+    const started = (id: string) => ({ type: 'tool_call_started', call_id: id, tool: 'bash', title: 'Run a shell command', effect: 'execute', summary: 'ls', args: {} }) as const;
+    const finished = (id: string, exit: number) => ({ type: 'tool_call_finished', call_id: id, tool: 'bash', ok: true, output: '', data: { exit_code: exit }, duration_ms: 1 }) as const;
+    const items = run([started('c1'), finished('c1', 2), started('c2'), finished('c2', 0)]);
+    expect(items).toMatchObject([
+      { status: 'failed', exitCode: 2 },
+      { status: 'done', exitCode: 0 },
+    ]);
+  });
+
   it('a retry drops the half-streamed text; an error is shown in place; a stop settles running cards', () => {
     const items = run([
       { type: 'text_delta', text: 'partial' },
@@ -42,6 +52,16 @@ describe('chat events → the rendered conversation', () => {
     expect(items[1]).toMatchObject({ text: 'whole', streaming: false });
     expect(items[2]).toMatchObject({ status: 'error', error: 'Stopped.' });
     expect(items[4]).toMatchObject({ code: 'LLM_ERROR', message: 'boom' });
+  });
+
+  it('retries of one failure are one line that updates', () => {
+    const items = run([
+      { type: 'retry', attempt: 1, delay_ms: 500, reason: 'HTTP 429' },
+      { type: 'retry', attempt: 2, delay_ms: 1000, reason: 'HTTP 429' },
+      { type: 'retry', attempt: 3, delay_ms: 2000, reason: 'HTTP 429' },
+    ]);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ kind: 'note', text: 'The model request failed (HTTP 429); retry 3 in 2.0 s…' });
   });
 
   it('reasoning is its own collapsed item, never the answer; a notice is a note; a retry drops both half-streamed', () => {
@@ -91,6 +111,20 @@ describe('chat slice', () => {
     store.getState().chatEvent('ses-1', ev({ type: 'usage', usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } }));
     store.getState().chatEvent('ses-1', ev({ type: 'request_finished', status: 'done', text: '', turns: 1 }));
     expect(store.getState()).toMatchObject({ chatRunning: null, chatUsageTotal: 15 });
+  });
+
+  it('after a reload the running conversation opens again, live, with the agent tab in front', async () => {
+    const summary = (id: string, running: boolean) => ({ id, title: id, created_at: '', updated_at: '', requests: 1, running });
+    const { client } = fakeClient({
+      'chat.sessions': () => [summary('ses-old', false), summary('ses-live', true)],
+      'chat.session': (p) => ({ session: summary((p as { id: string }).id, true), entries: [{ type: 'user_message', text: 'go' }], running_correlation_id: 'req-9' }),
+    });
+    const store = createAppStore(client);
+    await store.getState().resumeChat();
+    expect(store.getState()).toMatchObject({ chatSessionId: 'ses-live', chatRunning: { correlationId: 'req-9' }, agentPanelTab: 'agent' });
+    expect(store.getState().chatItems).toMatchObject([{ kind: 'user', text: 'go' }]);
+    store.getState().chatEvent('ses-live', ev({ type: 'request_finished', status: 'done', text: '', turns: 1 }));
+    expect(store.getState().chatRunning).toBeNull();
   });
 
   it('answers approvals with the edited rule', async () => {

@@ -1,6 +1,7 @@
 import type { ChatEvent, ChatSessionSummary, TokenUsage } from '../../shared/contract';
 import { errorMessage } from '../host-client';
 import { applyChatEvent, foldTranscript, nextId, type ChatItem } from './chatFold';
+import { rememberedSession, rememberSession } from './lastSession';
 import type { SliceCreator } from './types';
 
 export { applyChatEvent, foldTranscript, TOOL_OUTPUT_CAP, type ChatItem, type ToolStatus } from './chatFold';
@@ -20,6 +21,11 @@ export interface ChatSlice {
 
   resetChat(): void;
   loadChatSessions(): Promise<void>;
+  /**
+   * After a (re)load: the conversation running now, else the one this folder had open, is
+   * opened again, live; a running one brings the agent tab to the front.
+   */
+  resumeChat(): Promise<void>;
   openChatSession(id: string): Promise<void>;
   newChatSession(): Promise<void>;
   renameChatSession(id: string, title: string): Promise<void>;
@@ -50,7 +56,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
 
     resetChat: () => {
       pending = null;
-      set({ chatSessions: [], chatSessionId: null, chatItems: [], chatRunning: null, chatUsage: null, chatUsageTotal: 0 });
+      set({ chatSessions: [], chatSessionId: null, chatItems: [], chatRunning: null, chatUsage: null, chatUsageTotal: 0, undone: {}, undoDialog: null });
     },
 
     async loadChatSessions() {
@@ -61,9 +67,22 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
       }
     },
 
+    async resumeChat() {
+      await get().loadChatSessions();
+      if (get().chatSessionId) return;
+      const sessions = get().chatSessions;
+      const remembered = rememberedSession(get().workspace?.root);
+      const running = sessions.find((s) => s.running);
+      const target = running ?? sessions.find((s) => s.id === remembered);
+      if (!target) return;
+      await get().openChatSession(target.id);
+      if (running && get().chatSessionId === running.id) get().setAgentPanelTab('agent');
+    },
+
     async openChatSession(id) {
       try {
         const view = await client.request('chat.session', { id });
+        rememberSession(get().workspace?.root, id);
         set({
           chatSessionId: id,
           chatItems: foldTranscript(view.entries),
@@ -71,6 +90,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
           chatUsage: null,
           chatUsageTotal: 0,
         });
+        get().setUndone(view.undone);
       } catch (err) {
         fail(err);
       }
@@ -79,7 +99,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
     async newChatSession() {
       try {
         const s = await client.request('chat.newSession', undefined);
-        set((st) => ({ chatSessionId: s.id, chatItems: [], chatRunning: null, chatUsage: null, chatUsageTotal: 0, chatSessions: [s, ...st.chatSessions.filter((x) => x.id !== s.id)] }));
+        rememberSession(get().workspace?.root, s.id);
+        set((st) => ({ chatSessionId: s.id, chatItems: [], chatRunning: null, chatUsage: null, chatUsageTotal: 0, undone: {}, chatSessions: [s, ...st.chatSessions.filter((x) => x.id !== s.id)] }));
       } catch (err) {
         fail(err);
       }
@@ -97,6 +118,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
     async deleteChatSession(id) {
       try {
         await client.request('chat.deleteSession', { id });
+        if (get().chatSessionId === id) rememberSession(get().workspace?.root, null);
         set((st) => ({ chatSessions: st.chatSessions.filter((x) => x.id !== id), ...(st.chatSessionId === id ? { chatSessionId: null, chatItems: [], chatRunning: null } : {}) }));
       } catch (err) {
         fail(err);

@@ -5,11 +5,14 @@ import { createApprovalsSlice } from './approvalsSlice';
 import { createChatSlice } from './chatSlice';
 import { createConnectionSlice } from './connectionSlice';
 import { createPanelsSlice } from './panelsSlice';
+import { createPromptSlice } from './promptSlice';
+import { createProcessesSlice } from './processesSlice';
 import { createReviewSlice } from './reviewSlice';
 import { createSettingsSlice } from './settingsSlice';
 import { createTerminalSlice } from './terminalSlice';
 import { createTreeSlice } from './treeSlice';
 import { createTrustSlice } from './trustSlice';
+import { createUndoSlice } from './undoSlice';
 import type { AppState, StoreDeps } from './types';
 import { createViewerSlice } from './viewerSlice';
 import { createWorkspaceSlice } from './workspaceSlice';
@@ -31,7 +34,28 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createSettingsSlice(set, get, deps),
     ...createPanelsSlice(set, get, deps),
     ...createTrustSlice(set, get, deps),
+    ...createUndoSlice(set, get, deps),
+    ...createPromptSlice(set, get, deps),
+    ...createProcessesSlice(set, get, deps),
   }));
+}
+
+/**
+ * An edit waiting for approval opens in the centre pane (wide enough for its diff) unless another
+ * diff is being looked at; once answered its view closes, and the next waiting edit takes its place.
+ */
+function followPendingEdits(store: AppStore, before: AppState['approvals']): void {
+  const s = store.getState();
+  const shown = s.diff?.target.kind === 'approval' ? s.diff.target.id : null;
+  const answered = shown !== null && !s.approvals.some((a) => a.id === shown);
+  if (answered) {
+    const next = s.approvals.find((a) => a.edit);
+    if (next) s.openPendingEdit(next.id);
+    else s.closeDiff();
+    return;
+  }
+  const fresh = s.approvals.find((a) => a.edit && !before.some((b) => b.id === a.id));
+  if (fresh && s.diff === null) s.openPendingEdit(fresh.id);
 }
 
 /**
@@ -54,11 +78,17 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
       if (open && changed(open)) void act().reloadOpenFile();
       const diff = act().diff?.target;
       if (diff?.kind === 'file' && changed(diff.path)) void act().refreshDiff();
+      act().instructionFilesChanged(paths, truncated === true);
     }),
     client.on('modlog.changed', () => act().modlogChanged()),
     client.on('terminal.data', ({ id, data }) => act().terminalData(id, data)),
     client.on('terminal.exit', ({ id, exitCode }) => act().terminalExited(id, exitCode)),
+    client.on('processes.changed', ({ processes }) => act().processesChanged(processes)),
+    client.on('processes.data', ({ id, data, skipped }) => act().processData(id, data, skipped)),
     client.on('chat.event', ({ session_id, event }) => act().chatEvent(session_id, event)),
+    client.on('chat.event', ({ session_id, event }) => {
+      if (event.type === 'system_prompt' && session_id === act().chatSessionId) act().systemPromptSent({ text: event.text, files: event.files, skipped: event.skipped });
+    }),
     client.on('approvals.changed', ({ requests }) => act().approvalsChanged(requests)),
     client.on('trust.changed', (view) => act().trustChanged(view)),
     client.onStatus((status) => act().connectionChanged(status)),
@@ -72,13 +102,17 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
         if (s.workspace) {
           void act().loadTrust();
           void act().loadModifications();
-          void act().loadChatSessions();
+          void act().resumeChat();
           void act().loadApprovals();
           void act().loadEditsMode();
+          void act().loadProcesses();
         }
       } else if (s.openFile !== prev.openFile && s.openFile?.status === 'loading' && s.diff) act().closeDiff();
+      // What the open session's model was (or, before its first request, would be) told.
+      if (s.workspace?.root !== prev.workspace?.root || s.chatSessionId !== prev.chatSessionId) void act().loadSystemPrompt();
       // A new question pulls the agent tab to the front: a paused tool call must not go unseen.
       if (s.approvals.length > prev.approvals.length && s.agentPanelTab !== 'agent') act().setAgentPanelTab('agent');
+      if (s.approvals !== prev.approvals) followPendingEdits(store, prev.approvals);
     }),
   ];
   void act().loadAppInfo();

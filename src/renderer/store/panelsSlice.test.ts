@@ -32,4 +32,17 @@ describe('the right-hand panel tabs', () => {
     emit('approvals.changed', { requests: [request('r2')] });
     expect(store.getState().agentPanelTab).toBe('agent');
   });
+
+  it('the agent column toggle hides and shows it; shown with a question waiting, the agent tab is in front', () => {
+    const { client, emit } = fakeHost({}, () => new Error('offline'));
+    const store = createAppStore(client);
+    connectStore(store, client);
+    expect(store.getState().agentColumnOpen).toBe(true);
+    store.getState().toggleAgentColumn();
+    expect(store.getState().agentColumnOpen).toBe(false);
+    emit('approvals.changed', { requests: [request('r1')] });
+    store.getState().setAgentPanelTab('changes');
+    store.getState().toggleAgentColumn();
+    expect(store.getState()).toMatchObject({ agentColumnOpen: true, agentPanelTab: 'agent' });
+  });
 });

@@ -1,9 +1,11 @@
 import type { DiffSides, ModificationStatus, ModificationView } from '../../shared/contract';
 import { errorMessage, HostRequestError } from '../host-client';
 import { commitMessageFor } from '../review/commitMessage';
+import { awaitsCommit } from '../review/format';
 import type { SliceCreator } from './types';
 
-export type DiffTarget = { kind: 'modification'; id: string } | { kind: 'file'; path: string };
+/** `approval`: an edit still waiting for the person's yes (ask before edits), shown before anything is written. */
+export type DiffTarget = { kind: 'modification'; id: string } | { kind: 'file'; path: string } | { kind: 'approval'; id: string };
 
 export interface OpenDiff {
   target: DiffTarget;
@@ -19,6 +21,8 @@ export interface ReviewFilters {
   /** Substring of the workspace-relative path, case-insensitive. */
   file: string;
   status: ModificationStatus | '';
+  /** A group's id (a command's writes, an undo), exactly; '' for any. */
+  group: string;
 }
 
 /** The ids in ROLLBACK_CONFLICT's `details.blocking`, distinct, without the one being reversed. */
@@ -35,7 +39,7 @@ export interface ReviewConflict {
   blockers: string[];
 }
 
-export type ReviewAction = 'approve' | 'rollback' | `hunk:${number}`;
+export type ReviewAction = 'approve' | 'rollback' | 'group' | `hunk:${number}`;
 
 /** What "commit approved" made: the new HEAD and the files in it. */
 export interface CommitResult {
@@ -73,11 +77,15 @@ export interface ReviewSlice {
   selectModification(id: string | null): void;
   openModification(id: string): Promise<void>;
   openFileDiff(path: string): Promise<void>;
+  /** Shows an edit waiting for approval in the centre pane, where Accept and Reject answer it. */
+  openPendingEdit(approvalId: string): void;
   refreshDiff(): Promise<void>;
   closeDiff(): void;
   setDiffLayout(layout: 'side-by-side' | 'inline'): void;
   approveModification(id: string): Promise<void>;
   rollbackModification(id: string): Promise<void>;
+  /** Rolls a whole group back as one step (a command's writes; for an undo, that is its redo). `from`: the modification whose diff is open. */
+  rollbackGroup(groupId: string, from: string): Promise<void>;
   revertHunk(id: string, hunk: number): Promise<void>;
   /** Puts a reverted hunk back: rolls back the hunk rollback that reverted it. */
   restoreHunk(id: string, hunk: number): Promise<void>;
@@ -107,12 +115,14 @@ function storedLayout(): 'side-by-side' | 'inline' {
 export function filterModifications(list: ModificationView[], f: ReviewFilters): ModificationView[] {
   const corr = f.correlation.trim().toLowerCase();
   const file = f.file.trim().toLowerCase();
-  if (!corr && !file && !f.status) return list;
+  const group = f.group ?? '';
+  if (!corr && !file && !f.status && !group) return list;
   return list.filter(
     (m) =>
       (!corr || (m.correlation_id ?? '').toLowerCase().includes(corr)) &&
       (!file || m.file.toLowerCase().includes(file)) &&
-      (!f.status || m.status === f.status),
+      (!f.status || m.status === f.status) &&
+      (!group || m.group_id === group),
   );
 }
 
@@ -145,6 +155,13 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
 
   const fetchDiff = async (target: DiffTarget): Promise<void> => {
     const mine = ++diffSeq;
+    if (target.kind === 'approval') {
+      // Both sides came with the question: nothing to fetch.
+      const edit = get().approvals.find((a) => a.id === target.id)?.edit;
+      if (!edit) set({ diff: null });
+      else set({ diff: { target, status: 'ready', sides: { file: edit.path, language: edit.language, before: edit.before, after: edit.after, label: 'proposed edit · waiting for your approval' }, error: null } });
+      return;
+    }
     try {
       const sides =
         target.kind === 'modification'
@@ -177,7 +194,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
 
   return {
     ...freshReview(),
-    reviewFilters: { correlation: '', file: '', status: '' },
+    reviewFilters: { correlation: '', file: '', status: '', group: '' },
     diffLayout: storedLayout(),
 
     resetReview() {
@@ -244,6 +261,11 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
       await fetchDiff(target);
     },
 
+    openPendingEdit(approvalId) {
+      set({ reviewError: null, conflict: null });
+      void fetchDiff({ kind: 'approval', id: approvalId });
+    },
+
     async refreshDiff() {
       const current = get().diff;
       if (current) await fetchDiff(current.target);
@@ -284,6 +306,11 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
       void get().loadModifications();
     },
 
+    async rollbackGroup(groupId, from) {
+      const ok = await reverse(from, 'group', () => client.request('modlog.rollback', { modification_id: groupId }));
+      if (ok) void get().loadModifications();
+    },
+
     async revertHunk(id, hunk) {
       const ok = await reverse(id, `hunk:${hunk}`, () => client.request('modlog.revertHunk', { modification_id: id, hunk }));
       if (!ok) return;
@@ -317,7 +344,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
     },
 
     openCommitForm() {
-      const approved = get().modifications.filter((m) => m.status === 'approved');
+      const approved = get().modifications.filter(awaitsCommit);
       set({ commitDraft: commitMessageFor(approved), commitError: null, commitResult: null });
     },
 

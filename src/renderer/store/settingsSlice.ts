@@ -46,6 +46,7 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, { cli
     set({ settingsOpen: true, settingsError: null, settingsTest: null });
     void get().loadSettings();
     void get().loadEditsMode();
+    void get().loadSystemPrompt();
     void client.request('settings.sandbox', undefined).then(
       (sandboxStatus) => set({ sandboxStatus }),
       () => set({ sandboxStatus: null }),

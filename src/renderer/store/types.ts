@@ -5,15 +5,31 @@ import type { ApprovalsSlice } from './approvalsSlice';
 import type { ChatSlice } from './chatSlice';
 import type { ConnectionSlice } from './connectionSlice';
 import type { PanelsSlice } from './panelsSlice';
+import type { PromptSlice } from './promptSlice';
+import type { ProcessesSlice } from './processesSlice';
 import type { ReviewSlice } from './reviewSlice';
 import type { SettingsSlice } from './settingsSlice';
 import type { TerminalSlice } from './terminalSlice';
 import type { TreeSlice } from './treeSlice';
 import type { TrustSlice } from './trustSlice';
+import type { UndoSlice } from './undoSlice';
 import type { ViewerSlice } from './viewerSlice';
 import type { WorkspaceSlice } from './workspaceSlice';
 
-export type AppState = ConnectionSlice & WorkspaceSlice & TreeSlice & ViewerSlice & TerminalSlice & ReviewSlice & ChatSlice & ApprovalsSlice & SettingsSlice & PanelsSlice & TrustSlice;
+export type AppState = ConnectionSlice &
+  WorkspaceSlice &
+  TreeSlice &
+  ViewerSlice &
+  TerminalSlice &
+  ReviewSlice &
+  ChatSlice &
+  ApprovalsSlice &
+  SettingsSlice &
+  PanelsSlice &
+  TrustSlice &
+  UndoSlice &
+  PromptSlice &
+  ProcessesSlice;
 
 /** What the slices reach beyond the store: injected at startup, faked in tests. */
 export interface StoreDeps {

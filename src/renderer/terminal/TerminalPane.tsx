@@ -1,6 +1,8 @@
 import { CloseIcon, PlusIcon, TerminalIcon } from '../app/icons';
 import { loadable } from '../app/loadable';
 import { useApp } from '../store';
+import { ProcessesTab } from '../processes/ProcessesTab';
+import { ProcessesPane } from '../processes/ProcessesPane';
 import './terminal.css';
 
 // xterm is a third of the page's script: split out, the first tree row and the chat do not wait
@@ -24,6 +26,8 @@ export function TerminalPane() {
   const createTerminal = useApp((s) => s.createTerminal);
   const closeTerminal = useApp((s) => s.closeTerminal);
   const setActiveTerminal = useApp((s) => s.setActiveTerminal);
+  const processesOpen = useApp((s) => s.processesOpen);
+  const showProcesses = useApp((s) => s.showProcesses);
 
   return (
     <section className="terminal-pane" aria-label="Terminal">
@@ -33,8 +37,8 @@ export function TerminalPane() {
           <div
             key={t.id}
             role="tab"
-            aria-selected={t.id === activeId}
-            className={`terminal-tab${t.id === activeId ? ' active' : ''}${t.exitCode !== null ? ' exited' : ''}`}
+            aria-selected={t.id === activeId && !processesOpen}
+            className={`terminal-tab${t.id === activeId && !processesOpen ? ' active' : ''}${t.exitCode !== null ? ' exited' : ''}`}
             data-testid="terminal-tab"
             data-terminal-id={t.id}
             title={`${t.shell} · pid ${t.pid}`}
@@ -45,7 +49,10 @@ export function TerminalPane() {
                 closeTerminal(t.id);
               }
             }}
-            onClick={() => setActiveTerminal(t.id)}
+            onClick={() => {
+              showProcesses(false);
+              setActiveTerminal(t.id);
+            }}
           >
             <TerminalIcon size={13} />
             <span className="terminal-tab-title">
@@ -65,16 +72,28 @@ export function TerminalPane() {
             </button>
           </div>
         ))}
-        <button type="button" className="icon-btn terminal-new" data-testid="terminal-new" title="New terminal (Ctrl+Shift+`)" aria-label="New terminal" onClick={() => void createTerminal()}>
+        <button
+          type="button"
+          className="icon-btn terminal-new"
+          data-testid="terminal-new"
+          title="New terminal (Ctrl+Shift+`)"
+          aria-label="New terminal"
+          onClick={() => {
+            showProcesses(false);
+            void createTerminal();
+          }}
+        >
           <PlusIcon size={14} />
         </button>
+        <ProcessesTab />
         {error && (
           <span className="terminal-error" role="alert">
             {error}
           </span>
         )}
       </div>
-      <div className="terminal-body" data-testid="terminal">
+      {processesOpen && <ProcessesPane />}
+      <div className="terminal-body" data-testid="terminal" hidden={processesOpen}>
         {terminals.map((t) => (
           <LoadedTerminalView key={t.id} id={t.id} active={t.id === activeId} />
         ))}

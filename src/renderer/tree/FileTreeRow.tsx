@@ -44,6 +44,7 @@ export const FileTreeRow = memo(function FileTreeRow({ row, index, selected, vie
       data-path={row.path}
       data-kind={row.kind}
       data-git={badge}
+      data-git-nested={badge ? undefined : nested}
       title={badge ? `${row.path} · ${GIT_LABEL[badge]}` : row.path}
       onClick={() => onActivate(row.path, row.kind)}
     >

@@ -46,12 +46,12 @@ export function FileViewer() {
   else if (openFile) state = 'loading';
 
   return (
-    <section className="viewer" data-testid="file-viewer" data-path={openFile?.path} data-state={state}>
+    <section className="viewer" data-testid="file-viewer" data-path={openFile?.path} data-state={state} data-line={openFile?.reveal?.line}>
       {openFile && <ViewerHeader path={openFile.path} language={file?.language} loading={openFile.status === 'loading'} />}
       <div className="viewer-body">
         {shown && (
           // While the next file loads the previous one stays up: no blank flash between files.
-          <LoadedMonacoView {...shown} hidden={state !== 'ready' && state !== 'loading'} />
+          <LoadedMonacoView {...shown} reveal={openFile?.reveal} hidden={state !== 'ready' && state !== 'loading'} />
         )}
         {state === 'empty' && <ViewerEmpty />}
         {state === 'binary' && file && <ViewerNotice title="Binary file" detail={`${formatSize(file.size)} · not shown in the viewer`} />}
@@ -62,7 +62,7 @@ export function FileViewer() {
   );
 }
 
-function LoadedMonacoView(props: { absPath: string; content: string; language: string; hidden: boolean }) {
+function LoadedMonacoView(props: { absPath: string; content: string; language: string; hidden: boolean; reveal?: { line: number; seq: number } }) {
   const { Component: MonacoView, error } = monacoView.use();
   if (MonacoView) return <MonacoView {...props} />;
   if (error) return <ViewerNotice title="Could not load the editor" detail={error} error />;

@@ -8,13 +8,15 @@ interface MonacoViewProps {
   content: string;
   language: string;
   hidden: boolean;
+  /** A line to scroll to and select, once per `seq`. */
+  reveal?: { line: number; seq: number };
 }
 
 /**
  * A read-only Monaco editor. It is created once and only its model is swapped as files
  * change; loaded lazily so the first paint of the app does not wait for Monaco.
  */
-export default function MonacoView({ absPath, content, language, hidden }: MonacoViewProps) {
+export default function MonacoView({ absPath, content, language, hidden, reveal }: MonacoViewProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const cacheRef = useRef<ModelCache | null>(null);
@@ -68,6 +70,17 @@ export default function MonacoView({ absPath, content, language, hidden }: Monac
     else editor.setScrollPosition({ scrollTop: 0, scrollLeft: 0 });
     shownRef.current = absPath;
   }, [absPath, content, language]);
+
+  const revealed = useRef<string | null>(null);
+  useEffect(() => {
+    const editor = editorRef.current;
+    const key = reveal ? `${absPath}\u0000${reveal.seq}` : null;
+    if (!editor || !reveal || key === revealed.current || shownRef.current !== absPath) return;
+    revealed.current = key;
+    const line = Math.min(reveal.line, editor.getModel()?.getLineCount() ?? reveal.line);
+    editor.revealLineInCenter(line);
+    editor.setSelection(new monaco.Selection(line, 1, line, editor.getModel()?.getLineMaxColumn(line) ?? 1));
+  }, [absPath, content, reveal]);
 
   return <div ref={hostRef} className="monaco-host" hidden={hidden} data-language={monacoLanguage(language)} />;
 }

@@ -1,7 +1,7 @@
-import { FileIcon } from '../app/icons';
-import { fileColor } from '../tree/fileKind';
+import { useApp } from '../store';
+import { FileTabs } from './FileTabs';
 
-/** The tab-like title bar: the file name, then its folder as a breadcrumb. */
+/** The viewer's title bar: a tab per open file, then the shown file's folder as a breadcrumb. */
 export function ViewerHeader({ path, language, loading }: { path: string; language?: string; loading: boolean }) {
   const parts = path.split('/');
   const name = parts[parts.length - 1];
@@ -9,10 +9,7 @@ export function ViewerHeader({ path, language, loading }: { path: string; langua
 
   return (
     <div className="viewer-header">
-      <div className="viewer-tab" title={path} data-testid="file-viewer-title">
-        <FileIcon size={14} style={{ color: fileColor(name) }} />
-        <span className="viewer-tab-name">{name}</span>
-      </div>
+      <FileTabs />
       <div className="viewer-crumbs" aria-label="Path">
         {/* A top-level file's path is its name, which the tab already shows. */}
         {dirs.length > 0 && (
@@ -27,11 +24,21 @@ export function ViewerHeader({ path, language, loading }: { path: string; langua
           </>
         )}
       </div>
+      <OpenInEditor />
       <span className="viewer-meta">
         {language && language !== 'plaintext' && <span>{language}</span>}
         <span className="viewer-pill">Read-only</span>
       </span>
       {loading && <div className="viewer-progress" aria-hidden="true" />}
     </div>
+  );
+}
+
+function OpenInEditor() {
+  const open = useApp((s) => s.openInEditor);
+  return (
+    <button type="button" className="btn btn-sm viewer-editor-btn" data-testid="open-in-editor" title="Open in your editor ($VISUAL, $EDITOR, VS Code, Zed or the system default)" onClick={() => void open()}>
+      Open in editor
+    </button>
   );
 }

@@ -21,7 +21,11 @@ export class EditFileReadError extends LoupeError {
 
 export class EditNoChangeError extends LoupeError {
   constructor(rel: string, why = 'old_str and new_str are identical') {
-    super('EDIT_NO_CHANGE', `Nothing to change in ${rel}: ${why}. If the file already reads as you want, move on.`);
+    super(
+      'EDIT_NO_CHANGE',
+      `Nothing to change in ${rel}: ${why}. Do not send this call again: if the file already reads as you want, move on; ` +
+        'otherwise put the text you want in new_str.',
+    );
   }
 }
 
@@ -35,22 +39,27 @@ export class AttemptToCreateExistingFileError extends LoupeError {
 }
 
 export class EditNoOccurrenceError extends LoupeError {
-  constructor(rel: string, tried: string[], hint?: string) {
+  constructor(rel: string, tried: string[], detail?: string) {
     super(
       'EDIT_NO_OCCURRENCE_FOUND',
-      `old_str was not found in ${rel} (tried: ${tried.join(', ')}). Read the file again (read_file, with offset/limit near the target) and copy the text exactly, whitespace included.` +
-        (hint ? `\n${hint}` : ''),
+      `old_str was not found in ${rel} (tried: ${tried.join(', ')}).` +
+        (detail ? `\n${detail}` : ' Read the file again (read_file, with offset/limit near the target) and copy the text exactly, whitespace included.'),
     );
   }
 }
 
 export class EditOccurrenceMismatchError extends LoupeError {
-  constructor(rel: string, lines: number[], expected: number, strategy: string) {
-    const how = strategy === 'exact' ? '' : ` (after ${strategy} correction)`;
+  /** `by`: the corrections that found the places (empty for an exact match). */
+  constructor(rel: string, lines: number[], expected: number, by: string[] = []) {
+    const places = [...new Set(lines)];
+    const how = by.length ? ` once corrected (${[...new Set(by)].join(', ')})` : '';
+    const what =
+      lines.length === expected
+        ? `old_str can be read more than one way at line${places.length === 1 ? '' : 's'} ${places.join(', ')} of ${rel}${how}, so which text it means is not clear. `
+        : `old_str occurs ${lines.length} times in ${rel}${how}, at line${places.length === 1 ? '' : 's'} ${places.join(', ')}, but ${expected} ${expected === 1 ? 'was' : 'were'} expected. `;
     super(
       'EDIT_EXPECTED_OCCURRENCE_MISMATCH',
-      `old_str occurs ${lines.length} times in ${rel}${how}, at lines ${lines.join(', ')}, but ${expected} ${expected === 1 ? 'was' : 'were'} expected. ` +
-        'Add surrounding lines to old_str so it matches only the place you mean, or set expected_replacements (or replace_all) to change every one.',
+      what + 'Add surrounding lines to old_str so it matches only the place you mean, copied exactly, or set expected_replacements (or replace_all) to change every one.',
     );
   }
 }

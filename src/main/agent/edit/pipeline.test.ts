@@ -82,6 +82,7 @@ describe('edit pipeline: deterministic views (step 6)', () => {
     ['an indentation shift, new_str shifted alike', 'f() {\n    if (a) {\n        b();\n    }\n}\n', 'if (a) {\n    b();\n}', 'if (a) {\n    c();\n}', 'indentation', 'f() {\n    if (a) {\n        c();\n    }\n}\n'],
     ['a negative indentation shift', 'f() {\n    if (a) {\n        b();\n    }\n}\n', '      if (a) {\n          b();\n      }', '      if (a) {\n          c();\n      }', 'indentation', 'f() {\n    if (a) {\n        c();\n    }\n}\n'],
     ['spaces mapped to tabs, alignment kept', 'func f() {\n\tif x {\n\t\ty()\n\t}\n}\n', '    if x {\n        y()\n    }', '    if x {\n        y()\n        z()\n    }', 'indentation', 'func f() {\n\tif x {\n\t\ty()\n\t\tz()\n\t}\n}\n'],
+    ['one line misaligned, the rest exact: that line corrected where new_str repeats it', 'a:\n    b\n  c\n', 'a:\n  b\n  c', 'a:\n  b\n  C', 'misaligned-line', 'a:\n    b\n  C\n'],
     ['stray blank lines around old_str (and new_str)', 'x = 1\ny = 2\n', '\n\ny = 2\n\n', '\n\ny = 3\n\n', 'blank-lines', 'x = 1\ny = 3\n'],
   ])('%s', async (_name, file, oldStr, newStr, strategy, want) => {
     const { text, result } = await editText(file, oldStr, newStr);
@@ -92,7 +93,7 @@ describe('edit pipeline: deterministic views (step 6)', () => {
   it.each([
     ['prefixes whose numbers are not the match’s lines', 'one\ntwo\nthree\n', '     7→two', '     7→TWO'],
     ['a stripped trailing blank inside a longer line', 'foobar\n', 'foo  ', 'baz'],
-    ['an indentation difference that is not one consistent mapping', 'a:\n    b\n  c\n', 'a:\n  b\n  c', 'a:\n  B\n  c'],
+    ['an indentation difference that is neither one consistent mapping nor one misaligned line', 'a:\n    b\n    c\n', 'a:\n  b\n   c', 'a:\n  B\n   c'],
   ])('refuses %s', async (_name, file, oldStr, newStr) => {
     expect(await refusal(editText(file, oldStr, newStr))).toBe('EDIT_NO_OCCURRENCE_FOUND');
   });

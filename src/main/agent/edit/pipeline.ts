@@ -1,26 +1,21 @@
-// Edit pipeline steps 4–8 (docs/architecture.md) on canonical text: exact, then unescaping, then
-// the deterministic views least risky first, then the LLM (R2, R3), then the R4 escaping check, then the splice.
+// Edit pipeline steps 4–8 (docs/architecture.md) on canonical text: exact, then every composition of
+// the deterministic readings and views (locate.ts), then the LLM (R2, R3) unless the request is a
+// content slip the closest region already explains, then the R4 escaping check, then the splice.
 // Every step locates spans in the original text and says which strategy it used.
 import type { Splice } from './canonical';
 import { toLf } from './canonical';
+import { closestRegion, describeClosest, isNearMiss } from './closest';
 import type { CorrectionStats, EditCorrector } from './corrector';
 import { DoubledPunctuationError, EditNoChangeError, EditNoOccurrenceError, EditOccurrenceMismatchError } from './errors';
 import { escapeSkeleton, looksOverEscaped } from './escaping';
 import { findAll } from './lines';
+import { search } from './locate';
+import { looksNumbered } from './strategies/lineNumberPrefix';
 import { clip, type Logger } from '../../services/log/logger';
 import { MIN_OVERLAP, wordOverlap } from './similarity';
 import { applySplices, doubledMarkAt } from './splice';
-import { blankLines } from './strategies/blankLines';
 import { exact } from './strategies/exact';
-import { indentation } from './strategies/indentation';
-import { lineNumberPrefix } from './strategies/lineNumberPrefix';
-import { trailingWhitespace } from './strategies/trailingWhitespace';
-import { typography } from './strategies/typography';
-import { unescape } from './strategies/unescape';
-import { countAccepted, rangesAt, type EditInput, type Located, type Outcome, type Strategy } from './types';
-
-/** In the order they are tried after exact (step 4): R1, then the views of step 6. */
-export const STRATEGIES: Strategy[] = [unescape, lineNumberPrefix, trailingWhitespace, typography, indentation, blankLines];
+import { countAccepted, rangesAt, type EditInput, type Located } from './types';
 
 export interface PipelineDeps {
   file: string;
@@ -40,32 +35,31 @@ export interface PipelineResult {
   llmCalls: number;
 }
 
-type Ambiguous = Extract<Outcome, { kind: 'ambiguous' }>;
-
 const expectedOf = (input: EditInput, found: number) => input.expected ?? (input.replaceAll ? found : 1);
+
+type Mismatch = (lines: number[], by: string[]) => Error;
 
 export async function runPipeline(input: EditInput, deps: PipelineDeps): Promise<PipelineResult> {
   const stats: CorrectionStats = { calls: 0 };
-  const mismatch = (a: Ambiguous) => new EditOccurrenceMismatchError(deps.file, a.lines, expectedOf(input, a.lines.length), a.strategy);
+  const mismatch: Mismatch = (lines, by) => new EditOccurrenceMismatchError(deps.file, lines, expectedOf(input, lines.length), by);
 
   const first = exact.locate(input);
-  if (first.kind === 'ambiguous') throw mismatch(first);
+  if (first.kind === 'ambiguous') throw mismatch(first.ranges.map((r) => input.lines.lineAt(r.start)), []);
   let located = first.kind === 'found' ? first.located : null;
-  let ambiguous: Ambiguous | null = null;
-  const tried = ['exact'];
-  for (const strategy of STRATEGIES) {
-    if (located) break;
-    tried.push(strategy.name);
-    const out = strategy.locate(input);
-    if (out.kind === 'found') located = out.located;
-    else if (out.kind === 'ambiguous') ambiguous ??= out;
+  if (!located) {
+    const found = search(input);
+    // An ambiguous reading means the text is there more than once: more context, not a model, fixes that.
+    if (found.kind === 'ambiguous') throw mismatch(found.lines, found.by);
+    if (found.kind === 'found') located = found.located;
+    else {
+      const closest = closestRegion(input);
+      const refuse = () => new EditNoOccurrenceError(deps.file, found.tried, closest ? describeClosest(closest, input.text, deps.file) : nearHint(input));
+      // Text copied with its line numbers was copied, not remembered: a model has nothing to add.
+      if (!deps.corrector || isNearMiss(closest) || looksNumbered(input.oldStr)) throw refuse();
+      located = await correctWithLlm(input, deps, deps.corrector, stats, mismatch);
+      if (!located) throw refuse();
+    }
   }
-  // An ambiguous view means the text is there more than once: more context, not a model, fixes that.
-  if (!located && !ambiguous && deps.corrector) {
-    tried.push('llm');
-    located = await correctWithLlm(input, deps, deps.corrector, stats, mismatch);
-  }
-  if (!located) throw ambiguous ? mismatch(ambiguous) : new EditNoOccurrenceError(deps.file, tried, nearHint(input));
 
   let newStr = located.newStr;
   if (deps.corrector) newStr = await correctEscaping(input, located, newStr, deps, deps.corrector, stats);
@@ -76,7 +70,10 @@ export async function runPipeline(input: EditInput, deps: PipelineDeps): Promise
     if (at !== -1) throw new DoubledPunctuationError(deps.file, input.lines.lineAt(at), input.text[at]);
   }
   const text = applySplices(input.text, splices);
-  if (text === input.text) throw new EditNoChangeError(deps.file, 'the edit leaves the file as it is');
+  if (text === input.text) {
+    const how = located.strategy === 'exact' ? '' : ` (read with ${located.strategy})`;
+    throw new EditNoChangeError(deps.file, `new_str${how} is what the file already holds at line ${input.lines.lineAt(splices[0].start)}`);
+  }
 
   const corrected: PipelineResult['corrected'] = {};
   if (located.correctedOld !== undefined && located.correctedOld !== input.oldStr) corrected.old_str = located.correctedOld;
@@ -98,7 +95,7 @@ async function correctWithLlm(
   deps: PipelineDeps,
   corrector: EditCorrector,
   stats: CorrectionStats,
-  mismatch: (a: Ambiguous) => Error,
+  mismatch: Mismatch,
 ): Promise<Located | null> {
   const common = { file: deps.file, fileHash: deps.fileHash, signal: deps.signal, stats };
   const reject = (step: string, why: string) => {
@@ -113,7 +110,7 @@ async function correctWithLlm(
   const ranges = rangesAt(findAll(input.text, snippet), snippet.length);
   if (ranges.length === 0) return reject('R2', 'the snippet is not in the file');
   // expected_replacements is checked against the corrected old_str.
-  if (!countAccepted(ranges.length, input)) throw mismatch({ kind: 'ambiguous', strategy: 'llm', lines: ranges.map((r) => input.lines.lineAt(r.start)) });
+  if (!countAccepted(ranges.length, input)) throw mismatch(ranges.map((r) => input.lines.lineAt(r.start)), ['llm']);
   deps.logger.info('edit.correction.accepted', { file: deps.file, step: 'R2', occurrences: ranges.length });
 
   // R3: only because old_str was corrected and differs; a deletion stays a deletion.

@@ -6,6 +6,7 @@ import { numberLines } from '../../services/files/lineNumbers';
 import type { FileSession } from '../../services/files/readTracker';
 import { MAX_FILE_BYTES, isSymlink, loadTextFile, statFile, type LoadedFile } from '../../services/files/textFile';
 import type { ModificationLog } from '../../services/modlog/modificationLog';
+import { linesTouched } from '../../services/modlog/unifiedDiff';
 import type { PermissionGate } from '../../services/permissions/permissionGate';
 import { resolveInWorkspace, type ResolvedPath } from '../../services/workspace/pathGuard';
 import { canonicalise, toLf } from './canonical';
@@ -18,6 +19,7 @@ import {
   EditNoChangeError,
 } from './errors';
 import { LineIndex } from './lines';
+import { noChangeReason } from './noChange';
 import type { Logger } from '../../services/log/logger';
 import { runPipeline } from './pipeline';
 import { authorizeWrite } from './authorizeWrite';
@@ -86,7 +88,7 @@ async function resolveTarget(root: string, requested: string): Promise<ResolvedP
 
 export async function editFile(args: EditFileArgs, deps: EditDeps): Promise<EditFileData> {
   const { abs, rel } = await resolveTarget(deps.root, args.path);
-  if (args.old_str !== '' && args.old_str === args.new_str) throw new EditNoChangeError(rel);
+  if (args.old_str !== '' && toLf(args.old_str) === toLf(args.new_str)) throw await noChange(args, deps, abs, rel);
   try {
     return await deps.modlog.withFileLock(abs, async () => {
       const st = await statFile(abs, rel);
@@ -106,6 +108,14 @@ export async function editFile(args: EditFileArgs, deps: EditDeps): Promise<Edit
   } catch (err) {
     throw asEditError(err);
   }
+}
+
+/** Step 1's no-op guard. What the file holds is told only to a caller that has read it as it is. */
+async function noChange(args: EditFileArgs, deps: EditDeps, abs: string, rel: string): Promise<EditNoChangeError> {
+  const seen = deps.session.lastRead(abs);
+  const file = seen ? await loadTextFile(abs, rel, { root: deps.root }).catch(() => null) : null;
+  const text = file && file.hash === seen?.hash ? canonicalise(file.text).text : null;
+  return new EditNoChangeError(rel, noChangeReason(text, toLf(args.old_str), args.old_str !== args.new_str));
 }
 
 /** Step 2: the model must have seen exactly these bytes. */
@@ -163,7 +173,6 @@ async function editExisting(args: EditFileArgs, deps: EditDeps, abs: string, rel
   const canon = canonicalise(file.text);
   const oldStr = toLf(args.old_str);
   const newStr = toLf(args.new_str);
-  if (oldStr === newStr) throw new EditNoChangeError(rel, 'old_str and new_str differ only in line endings');
   const lines = new LineIndex(canon.text);
   const result = await runPipeline(
     { text: canon.text, oldStr, newStr, expected: args.expected_replacements, replaceAll: args.replace_all ?? false, lines },
@@ -177,10 +186,8 @@ async function editExisting(args: EditFileArgs, deps: EditDeps, abs: string, rel
   const lastSplice = result.splices[result.splices.length - 1];
   const lastEnd = starts[starts.length - 1] + lastSplice.replacement.length;
   const lastLine = newIndex.lineAt(Math.max(starts[starts.length - 1], lastEnd - 1));
-  const linesChanged = result.splices.reduce(
-    (sum, s) => sum + Math.max(canon.text.slice(s.start, s.end).split('\n').length, s.replacement.split('\n').length),
-    0,
-  );
+  // The lines that changed, not the lines old_str spans: a 28-line old_str that edits two lines changed two.
+  const linesChanged = result.splices.reduce((sum, s) => sum + Math.max(1, linesTouched(canon.text.slice(s.start, s.end), s.replacement)), 0);
   const written = writeBack(file.text, canon, lines, result.splices, result.needle, rel);
   await authorizeWrite(deps, { rel, tool: 'edit_file', before: file.text, after: written, signal: deps.signal });
   const res = await deps.modlog.apply({

@@ -12,6 +12,20 @@ export interface EditInput {
   replaceAll: boolean;
   /** Line numbers of `text`. */
   lines: LineIndex;
+  /**
+   * Where the match must start, when old_str itself says so (its `cat -n` line numbers): on
+   * this 1-based line, at its first character. Every strategy's hits are held to it.
+   */
+  anchor?: number;
+  /** Views of `text` built once per edit and shared by every reading (see `shared`). */
+  memo?: Map<string, unknown>;
+}
+
+/** `build()`, or what it built earlier for the same file text in this edit. */
+export function shared<T>(input: EditInput, key: string, build: () => T): T {
+  if (!input.memo) return build();
+  if (!input.memo.has(key)) input.memo.set(key, build());
+  return input.memo.get(key) as T;
 }
 
 export interface Range {
@@ -38,9 +52,16 @@ export interface Located {
 
 export type Outcome =
   | { kind: 'none' }
-  /** Found, but not the expected number of times: the hit lines, for the error message. */
-  | { kind: 'ambiguous'; strategy: string; lines: number[] }
+  /** Found, but not the expected number of times: every hit, for the error message. */
+  | { kind: 'ambiguous'; strategy: string; ranges: Range[] }
   | { kind: 'found'; located: Located };
+
+/** The request as one correction reads it (old_str unescaped, or stripped of line numbers). */
+export interface Reading {
+  /** The correction that turned the request into this reading. */
+  name: string;
+  input: EditInput;
+}
 
 export interface Strategy {
   name: string;
@@ -56,18 +77,30 @@ export function countAccepted(count: number, input: Pick<EditInput, 'expected' |
 
 export const NONE: Outcome = { kind: 'none' };
 
-/** Turns a strategy's hits into an outcome: exactly as many as expected, too many/few, or none. */
+/**
+ * Turns a strategy's hits into an outcome: exactly as many as expected, too many/few, or none.
+ * Hits away from the input's anchor are no hits; `render` still answers for all of them.
+ */
 export function judge(
   input: EditInput,
   located: Omit<Located, 'render'> & { render?: Located['render'] },
 ): Outcome {
-  const { ranges } = located;
+  const all = located.ranges;
+  const kept = all.flatMap((r, i) => (anchored(input, r.start) ? [i] : []));
+  const ranges = kept.map((i) => all[i]);
   if (countAccepted(ranges.length, input)) {
-    const render = located.render ?? ((n: string) => ranges.map(() => n));
-    return { kind: 'found', located: { ...located, render } };
+    const own = located.render;
+    const render = own ? (n: string) => (kept.length === all.length ? own(n) : pick(own(n), kept)) : (n: string) => ranges.map(() => n);
+    return { kind: 'found', located: { ...located, ranges, render } };
   }
-  if (ranges.length > 0) return { kind: 'ambiguous', strategy: located.strategy, lines: ranges.map((r) => input.lines.lineAt(r.start)) };
+  if (ranges.length > 0) return { kind: 'ambiguous', strategy: located.strategy, ranges };
   return NONE;
 }
+
+const pick = <T>(xs: T[], at: number[]): T[] => at.map((i) => xs[i]);
+
+/** Whether a match may start at `offset`: anywhere without an anchor, else at its line's first character. */
+export const anchored = (input: EditInput, offset: number): boolean =>
+  input.anchor === undefined || (input.anchor <= input.lines.lineCount && input.lines.lineStart(input.anchor) === offset);
 
 export const rangesAt = (starts: number[], length: number): Range[] => starts.map((start) => ({ start, end: start + length }));

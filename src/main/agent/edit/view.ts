@@ -1,6 +1,7 @@
 // A normalised view of a text with a way back: each offset in the view maps to an offset in
 // the original, so a match found in the view becomes a splice of the original bytes.
 import { lastAtMost } from './lines';
+import { shared, type EditInput } from './types';
 
 export class View {
   private readonly normAt: number[] = [];
@@ -78,6 +79,25 @@ export function lineView(text: string, keep: (line: string) => [number, number])
     lineStart = nl + 1;
   }
   return view;
+}
+
+/** The file without each line's indentation, and without each line's trailing blanks. */
+export const indentless = (input: EditInput): View => shared(input, 'indentless', () => lineView(input.text, (l) => [indentEnd(l), l.length]));
+export const trailless = (input: EditInput): View => shared(input, 'trailless', () => lineView(input.text, (l) => [0, contentEnd(l)]));
+
+/**
+ * How many of old_str's inner lines (not its first, which may start inside a line, nor its
+ * last, which may stop inside one) are not lines of the file as one view has them (as they
+ * are, without indentation, without trailing blanks): a cheap first test before building the
+ * view. A few lines are looked for in the text; many against a set of the file's lines, so a
+ * long old_str costs one pass over the file, not one per line.
+ */
+export function missingInner(input: EditInput, lines: string[], form: 'raw' | 'indentless' | 'trailless'): number {
+  const inner = lines.slice(1, -1);
+  if (inner.length <= 16) return inner.filter((l) => !input.text.includes(l)).length;
+  const cut = form === 'raw' ? (l: string) => l : form === 'indentless' ? (l: string) => l.slice(indentEnd(l)) : (l: string) => l.slice(0, contentEnd(l));
+  const set = shared(input, `lines-${form}`, () => new Set(input.text.split('\n').map(cut)));
+  return inner.filter((l) => !set.has(l)).length;
 }
 
 export const rstripLines = (s: string): string => s.split('\n').map((l) => l.slice(0, contentEnd(l))).join('\n');

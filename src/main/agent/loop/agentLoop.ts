@@ -7,7 +7,8 @@ import type { LlmClient } from '../llm/client';
 import { DEFAULT_CONTEXT_TOKENS } from '../llm/config';
 import { NoModelError } from '../llm/errors';
 import type { AssistantTurn, ChatMessage, ChatToolSpec } from '../llm/types';
-import { buildSystemPrompt } from '../prompts/systemPrompt';
+import type { EnvironmentFacts } from '../prompts/environment';
+import { systemPromptSource, type SystemPromptSource } from '../prompts/systemPrompt';
 import type { ToolRegistry } from '../tools/registry';
 import type { ToolContext } from '../tools/types';
 import { conversationTokens, toolOutputCap, truncateMiddle } from './budget';
@@ -30,6 +31,10 @@ export interface AgentOptions {
   maxTurns?: number;
   /** Replaces the built system prompt (tests). */
   systemPrompt?: string;
+  /** Builds the system prompt (the workspace's sandbox, rules and instruction files); absent: one from the root and the tools alone. */
+  prompt?: SystemPromptSource;
+  /** The prompt this session was last told: an unchanged one is not announced again. */
+  announcedPrompt?: string;
   /** Extra text for the "no model" message (local servers found, …). */
   noModelHint?: string;
 }
@@ -49,6 +54,7 @@ export class Agent {
   readonly events = new AgentEvents();
   private readonly contextTokens: number;
   private readonly maxTurns: number;
+  private announced: string | undefined;
 
   constructor(
     private readonly opts: AgentOptions,
@@ -57,6 +63,7 @@ export class Agent {
   ) {
     this.contextTokens = opts.contextTokens ?? opts.llm?.config.contextTokens ?? DEFAULT_CONTEXT_TOKENS;
     this.maxTurns = opts.maxTurns ?? DEFAULT_MAX_TURNS;
+    this.announced = opts.announcedPrompt;
   }
 
   get sessionId(): string {
@@ -91,11 +98,13 @@ export class Agent {
   }
 
   private async loop(llm: LlmClient, prompt: string, correlationId: string, signal: AbortSignal, emit: (e: AgentEventBody) => void, state: { turns: number; text: string }): Promise<void> {
-    const system: ChatMessage = { role: 'system', content: this.opts.systemPrompt ?? (await buildSystemPrompt(this.opts.toolContext.root)) };
+    const source = this.opts.systemPrompt === undefined ? (this.opts.prompt ?? systemPromptSource({ root: this.opts.toolContext.root, registry: this.opts.registry })) : null;
+    const env = source ? await source.environment(signal) : null;
     const tools = this.toolSpecs();
     const ctx: ToolContext = { ...this.opts.toolContext, signal, correlationId };
     for (;;) {
       if (state.turns >= this.maxTurns) throw new TurnLimitError(state.turns);
+      const system = await this.systemMessage(llm, source, env, emit);
       await this.compactIfNeeded(llm, system, tools, prompt, signal, emit);
       state.turns++;
       emit({ type: 'turn_started', turn: state.turns });
@@ -110,6 +119,17 @@ export class Agent {
       await this.runTools(turn, correlationId, ctx, emit);
       if (signal.aborted) throw new AbortedError('The request');
     }
+  }
+
+  /** The turn's system prompt; announced when it differs from what the session was last told. */
+  private async systemMessage(llm: LlmClient, source: SystemPromptSource | null, env: EnvironmentFacts | null, emit: (e: AgentEventBody) => void): Promise<ChatMessage> {
+    if (!source || !env) return { role: 'system', content: this.opts.systemPrompt ?? '' };
+    const built = await source.build(env, { messages: this.messages, model: { name: llm.config.model, profile: llm.profile.view() } });
+    if (built.text !== this.announced) {
+      this.announced = built.text;
+      emit({ type: 'system_prompt', text: built.text, files: built.files, skipped: built.skipped });
+    }
+    return { role: 'system', content: built.text };
   }
 
   private async ask(llm: LlmClient, messages: ChatMessage[], tools: ChatToolSpec[], signal: AbortSignal, emit: (e: AgentEventBody) => void): Promise<AssistantTurn> {

@@ -1,38 +1,140 @@
-// The agent's standing instructions: how to use the tools safely, where it works, and the
-// project's own AGENTS.md (read fresh for every request, so edits to it apply at once).
-import { readInside } from '../../services/files/safeOpen';
-import path from 'node:path';
+// What the agent is told (docs/architecture.md, "What the agent is told"): how to work, the
+// tools as the registry describes them, the environment as it is, small adjustments for the
+// model's family, and the project's instruction files for the places the agent works in. Built
+// for every turn, so an edited instruction file, or a folder first touched, applies at once.
+import type { SystemPromptView } from '../../../shared/contract';
+import { findInstructions, type CachedText } from '../../services/instructions/instructionFiles';
+import type { ChatMessage } from '../llm/types';
+import type { ToolRegistry } from '../tools/registry';
+import { gatherEnvironment, type EnvironmentFacts, type SandboxFacts } from './environment';
+import { INSTRUCTIONS_BUDGET, instructionsText } from './instructionsText';
+import { adjustmentText, adjustmentsFor, type ModelInfo } from './modelFamily';
+import { exampleCall, toolList, toolsTaking } from './toolList';
 
-/** AGENTS.md beyond this is cut: it shares the window with the work itself. */
-const AGENTS_MD_MAX_CHARS = 20_000;
+export type { EnvironmentFacts, ModelInfo, SandboxFacts };
 
-const RULES = `You are Loupe, a coding agent working in the user's project. Every change you make is recorded, shown to the user as a diff and can be rolled back.
+// No tool is named here: tools are named only by the generated list, so the prompt never
+// mentions one that does not exist.
+const RULES = `You are Loupe, a coding agent working in the person's project. Every change you make to a file is recorded, shown to them as a diff and can be rolled back.
 
-How to work:
-- Look before you act: use list_files, grep and code_search to find code, and read_file to see it.
-- Read a file with read_file before editing or overwriting it; if it changed since, read it again.
-- edit_file: old_str must be copied exactly from the file and be the smallest snippet that is unique in it (a few lines at most). Never include the line-number prefixes ("    12→") that read_file shows. Prefer several small edits to one large one.
-- write_file only for new files or full rewrites.
-- Run commands with bash (tests, builds, git). Some commands need the user's approval; if one is denied, do not try to get around it: choose another approach or explain what you need.
+# How to work
+- Look before you act: find the code with the search tools and read it before changing it. If a file changed since you read it, read it again.
+- Change only what the task needs, in small targeted edits; write a file whole only when it is new or rewritten.
 - After changing code, run the relevant tests when the project has them.
+- A call the person or a rule denies (PERMISSION_DENIED) stays denied: do not try to get around it; choose another approach or say what you need.
 - Paths are relative to the workspace root.
 - When the work is done, answer briefly: what you changed and how you checked it.`;
 
-export async function readAgentsMd(root: string): Promise<string | null> {
-  try {
-    // A FIFO or a link out of the folder named AGENTS.md is skipped, not waited on or followed.
-    const read = await readInside(root, path.join(root, 'AGENTS.md'), { maxBytes: 16 * 1024 * 1024 });
-    if (!read) return null;
-    const text = read.buf.toString('utf8');
-    return text.length > AGENTS_MD_MAX_CHARS ? `${text.slice(0, AGENTS_MD_MAX_CHARS)}\n… (AGENTS.md cut at ${AGENTS_MD_MAX_CHARS} characters)` : text;
-  } catch {
-    return null;
-  }
+export interface PromptSources {
+  /** Realpath of the workspace. */
+  root: string;
+  registry: ToolRegistry;
+  /** The person's config folder, whose AGENTS.md applies to every project; null: none. */
+  personalDir?: string | null;
+  /** Whether commands run sandboxed here; absent: unknown, and the prompt says nothing of it. */
+  sandbox?: () => Promise<SandboxFacts>;
+  /** The read rules, once per turn: why they keep a workspace file from the agent, null when they let it read. */
+  readRules?: () => Promise<(rel: string) => string | null>;
+  now?: () => Date;
+  /** Characters of instruction text at most. */
+  instructionsBudget?: number;
 }
 
-export async function buildSystemPrompt(root: string, opts: { now?: Date } = {}): Promise<string> {
-  const parts = [RULES, `Workspace root: ${root}\nToday: ${(opts.now ?? new Date()).toISOString().slice(0, 10)}`];
-  const agents = await readAgentsMd(root);
-  if (agents?.trim()) parts.push(`Project instructions from AGENTS.md (follow them):\n\n${agents.trim()}`);
-  return parts.join('\n\n');
+export interface SystemPromptSource {
+  /** Facts that hold for a whole request (git status costs a process): gathered once per request. */
+  environment(signal?: AbortSignal): Promise<EnvironmentFacts>;
+  /** The prompt for one turn: instruction files read now, for the paths the conversation worked in. */
+  build(env: EnvironmentFacts, turn: { messages: readonly ChatMessage[]; model?: ModelInfo }): Promise<SystemPromptView>;
+}
+
+/** The workspace paths the conversation's tool calls worked in, by each tool's `paths` fact. */
+export function touchedPaths(messages: readonly ChatMessage[], registry: ToolRegistry): string[] {
+  const out = new Set<string>();
+  for (const m of messages) {
+    if (m.role !== 'assistant') continue;
+    for (const c of m.tool_calls ?? []) {
+      let args: unknown;
+      try {
+        args = JSON.parse(c.function.arguments || '{}');
+      } catch {
+        continue;
+      }
+      for (const p of registry.workPaths(c.function.name, args)) out.add(p);
+    }
+  }
+  return [...out];
+}
+
+/** What the prompt says of the registry: the same for every turn, so worked out once (JSON Schemas cost). */
+interface ToolFacts {
+  list: string;
+  /** Tools that run commands (they ask for `bash` or `test`). */
+  commands: string[];
+  /** Tools that take a `sandbox` argument. */
+  sandboxable: string[];
+  example: { name: string; args: string } | null;
+}
+
+function toolFacts(registry: ToolRegistry): ToolFacts {
+  return {
+    list: toolList(registry),
+    commands: registry
+      .list()
+      .filter((t) => t.permission === 'bash' || t.permission === 'test')
+      .map((t) => t.name),
+    sandboxable: toolsTaking(registry, 'sandbox'),
+    example: exampleCall(registry),
+  };
+}
+
+function sandboxText(facts: SandboxFacts, tools: ToolFacts): string {
+  const commands = tools.commands.map((n) => `\`${n}\``);
+  if (!commands.length) return '';
+  const which = commands.join(' and ');
+  if (!facts.status.active) return `- Sandbox: none here (${facts.status.reason ?? 'off'}). Commands from ${which} run only when a rule allows them or the person approves.`;
+  const net = facts.networkAllowed.length ? `no network except for commands matching ${facts.networkAllowed.map((p) => `"${p}"`).join(', ')}` : 'no network';
+  const retry = tools.sandboxable.map((n) => `\`${n}\``);
+  return [
+    `- Sandbox: commands from ${which} run inside an OS sandbox (${facts.status.kind}): ${net}; writes only inside the workspace and $TMPDIR; .git/config, .git/hooks, .git/info and .loupe read-only; credentials hidden.`,
+    '- A command that fails with SANDBOX_BLOCKED was stopped by the sandbox. Do not work around it (another command, a copy, an encoding to reach the same end). ' +
+      'Tell the person what it needs: a "network" rule for that command in .loupe/config.json, or running it outside the sandbox' +
+      (retry.length ? `, which you may ask for by calling ${retry.join(' or ')} again with sandbox: false (the person is asked to approve).` : '.'),
+  ].join('\n');
+}
+
+function environmentText(env: EnvironmentFacts, tools: ToolFacts): string {
+  const lines = [
+    '# Environment',
+    `- OS: ${env.os}; commands run in ${env.shell}`,
+    `- Workspace root: ${env.root}`,
+    `- Git: ${env.git}`,
+    `- Today: ${env.today}`,
+    env.sandbox ? sandboxText(env.sandbox, tools) : '',
+  ];
+  return lines.filter(Boolean).join('\n');
+}
+
+export function systemPromptSource(s: PromptSources): SystemPromptSource {
+  // Instruction texts by path, reused while a file is unchanged: a turn then costs an lstat a file.
+  const cache = new Map<string, CachedText>();
+  let tools: ToolFacts | undefined;
+  return {
+    environment: (signal) => gatherEnvironment({ root: s.root, now: s.now?.(), sandbox: s.sandbox, signal }),
+    async build(env, turn) {
+      const adjustments = adjustmentsFor(turn.model);
+      const found = await findInstructions({ root: s.root, personalDir: s.personalDir ?? null, touched: touchedPaths(turn.messages, s.registry), readRules: s.readRules, cache });
+      const instructions = instructionsText(found, s.instructionsBudget ?? INSTRUCTIONS_BUDGET);
+      tools ??= toolFacts(s.registry);
+      const model = adjustments.length ? `# For this model\n${adjustments.map((a) => adjustmentText(a, tools!.example)).join('\n')}` : '';
+      // Most stable first, for providers' prompt caches: the environment (git status, date) changes most often.
+      const text = [RULES, tools.list, model, instructions.text, environmentText(env, tools)].filter(Boolean).join('\n\n');
+      return { text, files: instructions.files, skipped: instructions.skipped };
+    },
+  };
+}
+
+/** The prompt once, outside a request (a test, the settings before any request). */
+export async function buildSystemPrompt(s: PromptSources, turn: { messages?: readonly ChatMessage[]; model?: ModelInfo } = {}): Promise<SystemPromptView> {
+  const source = systemPromptSource(s);
+  return source.build(await source.environment(), { messages: turn.messages ?? [], model: turn.model });
 }

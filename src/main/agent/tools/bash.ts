@@ -2,12 +2,16 @@
 // seen every command inside it; output streamed while it runs, returned capped with the tail
 // kept, and nothing it started left running afterwards.
 import path from 'node:path';
+import { InvalidArgumentError } from '../../errors';
 import { z } from 'zod';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, runCommand } from '../../services/shell/commandRunner';
 import { formatCommandResult } from '../../services/shell/formatResult';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { defineTool, type ToolContext, type ToolResult } from './types';
-import { SANDBOX_ARG_DESCRIPTION, sandboxBlockedError, sandboxPolicy } from './sandboxRun';
+import { SANDBOX_ARG_DESCRIPTION, describeNetwork, sandboxBlockedError, sandboxPolicy } from './sandboxRun';
+import { CORRELATION_ARG, changesData, changesSchema, describeChanges } from './commandChanges';
+import { runInBackground } from './backgroundBash';
+import { waitForSchema } from './processArgs';
 
 /** Hosts that show live output set this on the context (the chat's tool card, the MCP progress). */
 export interface ToolOutputHook {
@@ -20,6 +24,9 @@ const schema = z.object({
   workdir: z.string().optional().describe('Folder to run in, relative to the workspace (default: the workspace root).'),
   description: z.string().describe('What the command does, in 5-10 words (shown to the user).'),
   sandbox: z.boolean().optional().describe(SANDBOX_ARG_DESCRIPTION),
+  correlation_id: CORRELATION_ARG,
+  run_in_background: z.boolean().optional().describe('Start it and return at once with a process id (proc-N): for dev servers, watchers and long builds. It keeps running after the call; see process_list, process_output, process_wait, process_kill.'),
+  wait_for: waitForSchema.optional().describe('With run_in_background: return once it is ready (a regex on its output, a port accepting connections, or its exit), or after the timeout with the output so far.'),
 });
 
 const outputSchema = z.looseObject({
@@ -34,6 +41,11 @@ const outputSchema = z.looseObject({
   full_output_path: z.string().nullable().describe('The whole output, workspace-relative, when it was cut.'),
   sandboxed: z.boolean().describe('Whether it ran inside the OS sandbox.'),
   blocked: z.string().nullable().describe('What the sandbox stopped, when that made the command fail.'),
+  changes: changesSchema.optional(),
+  network: z.looseObject({ reached: z.array(z.string()), refused: z.array(z.looseObject({ host: z.string(), reason: z.string() })) }).nullable().optional().describe("Hosts the sandbox's proxy let through or refused (with a network rule)."),
+  process_id: z.string().optional().describe('run_in_background: the process started.'),
+  status: z.string().optional().describe('run_in_background: starting, running, ready, exited or killed.'),
+  ports: z.array(z.number().int()).optional().describe('run_in_background: ports it listens on.'),
 });
 
 export const bashTool = defineTool({
@@ -41,16 +53,17 @@ export const bashTool = defineTool({
   title: 'Run a shell command',
   effect: 'execute',
   permission: 'bash',
-  correlated: false,
+  correlated: true,
   idempotent: false,
   openWorld: true,
   summary: (args) => args.command,
+  paths: (args) => [args.workdir],
   outputSchema,
   description:
     'Run a shell command in the workspace (stdin closed, no pager, no prompts; CI=1). Needs the user\u2019s approval unless a rule allows it; ' +
-    'compound commands need every part allowed. Long output keeps its start and end and the full text is saved under .loupe/outputs/. ' +
+    'compound commands need every part allowed. Files it creates, changes or deletes are recorded as modifications (undoable like edits). Long output keeps its start and end and the full text is saved under .loupe/outputs/. ' +
     `Timeout ${DEFAULT_TIMEOUT_MS} ms by default (max ${MAX_TIMEOUT_MS}). When the command returns or times out, every process it started is ` +
-    'killed, background jobs included: do not start servers or watchers with it.',
+    'killed, background jobs included: to start a dev server, a watcher or a long build, pass run_in_background (with wait_for to return once it is ready).',
   schema,
   async run(args, ctx: ToolContext & ToolOutputHook): Promise<ToolResult> {
     const cwd = (await resolveInWorkspace(ctx.root, args.workdir ?? '')).abs;
@@ -61,17 +74,25 @@ export const bashTool = defineTool({
       signal: ctx.signal,
       ...(args.sandbox === false ? { outsideSandbox: true } : {}),
     });
+    if (args.run_in_background) return runInBackground(args, cwd, auth, ctx);
+    if (args.wait_for) throw new InvalidArgumentError('wait_for needs run_in_background: true (a foreground command returns when it ends).');
     const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS;
-    const r = await runCommand({
-      command: args.command,
-      cwd,
-      timeoutMs,
-      signal: ctx.signal,
-      sandbox: await sandboxPolicy(ctx, auth.sandbox),
-      outputDir: path.join(ctx.root, '.loupe', 'outputs'),
-      onOutput: ctx.onToolOutput && ((text) => ctx.onToolOutput!('bash', text)),
-    });
-    const output = formatCommandResult(r, ctx.root, timeoutMs);
+    const sandbox = await sandboxPolicy(ctx, auth.sandbox, args.command, 'bash');
+    const { value: r, capture } = await ctx.captures.around(
+      { tool: 'bash', command: args.command, sessionId: ctx.session.id, correlationId: args.correlation_id, reason: args.description, signal: ctx.signal },
+      () =>
+        runCommand({
+          command: args.command,
+          cwd,
+          timeoutMs,
+          signal: ctx.signal,
+          sandbox,
+          outputDir: path.join(ctx.root, '.loupe', 'outputs'),
+          onOutput: ctx.onToolOutput && ((text) => ctx.onToolOutput!('bash', text)),
+        }),
+    );
+    const changed = describeChanges(capture);
+    const output = formatCommandResult(r, ctx.root, timeoutMs) + describeNetwork(r.network) + (changed ? `\n${changed}` : '');
     const data = {
       exit_code: r.exitCode,
       signal: r.signal,
@@ -84,6 +105,8 @@ export const bashTool = defineTool({
       full_output_path: r.logFile ? path.relative(ctx.root, r.logFile).split(path.sep).join('/') : null,
       sandboxed: r.sandboxed,
       blocked: r.blocked,
+      changes: changesData(capture),
+      network: r.network,
     };
     if (r.timedOut) return { ok: false, output, data, error: { code: 'TIMEOUT', message: `Timed out after ${timeoutMs} ms; every process it started was killed.` } };
     if (r.aborted) return { ok: false, output, data, error: { code: 'ABORTED', message: 'The command was cancelled.' } };

@@ -12,6 +12,7 @@ import { unifiedDiff } from '../../services/modlog/unifiedDiff';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { authorizeWrite } from '../edit/authorizeWrite';
 import { runTestsFor, summariseRun } from './runTests';
+import { describeChanges } from './commandChanges';
 import { defineTool, success, type ToolContext } from './types';
 
 const line = z.number().int();
@@ -62,6 +63,8 @@ export const codeModifyTool = defineTool({
   idempotent: false,
   openWorld: false,
   summary: (args) => `${args.operation} ${args.file_path}${args.line_range ? ` ${args.line_range[0]}-${args.line_range[1]}` : args.line !== undefined ? ` at ${args.line}` : ''}`,
+  paths: (args) => [args.file_path],
+  guidance: 'For changes you know by line number from your latest numbered read; a change you can describe by its text is safer as a text edit.',
   outputSchema,
   description:
     'Change whole lines of a file read earlier in this session: replace or delete line_range [first, last], or insert new_content before/after a line. ' +
@@ -118,7 +121,8 @@ export const codeModifyTool = defineTool({
       ...(tests instanceof LoupeError ? { test_error: { code: tests.code, message: tests.message } } : {}),
     };
     const testNote = tests instanceof LoupeError ? `The tests did not run: ${tests.code}: ${tests.message}` : tests ? summariseRun(tests) : null;
-    const notes = [...edit.warnings.map((w) => `Warning: ${w}`), ...(testNote ? [testNote] : [])];
+    const changed = ran ? describeChanges(ran.changes) : '';
+    const notes = [...edit.warnings.map((w) => `Warning: ${w}`), ...(testNote ? [testNote] : []), ...(changed ? [changed] : [])];
     const head = `${args.operation} on ${rel} lines ${edit.linesAffected[0]}-${edit.linesAffected[1]} (${edit.linesChanged} changed${res.gitStaged ? ', staged' : ''}). Modification ${res.modificationId}.`;
     return success([head, ...notes, diff].join('\n'), data);
   },

@@ -24,6 +24,7 @@ export const codeSearchTool = defineTool({
   title: 'Search code by relevance',
   ...READS_WORKSPACE,
   summary: searchSummary,
+  paths: (args) => [args.path],
   outputSchema,
   description:
     'Find code by regex, most relevant first: definitions of the matched symbol, whole-word matches, files with many matches and shallow ' +

@@ -53,6 +53,33 @@ describe('edit_file guards (edit pipeline step 1)', () => {
   });
 });
 
+describe('edit_file no-op calls (step 1)', () => {
+  it('says old_str and new_str are identical, and where the file already holds the text, to a caller that read it', async () => {
+    h = await harness();
+    const r = await readThenEdit('n.ts', 'let a = 1;\nlet b = 2;\n', { old_str: 'let b = 2;', new_str: 'let b = 2;' });
+    expect(r.error?.code).toBe('EDIT_NO_CHANGE');
+    expect(r.error?.message).toContain('old_str and new_str are identical, and the file already holds this text at line 2');
+    expect(r.error?.message).toContain('Do not send this call again');
+    const absent = await h.call('edit_file', { path: 'n.ts', old_str: 'let c = 3;', new_str: 'let c = 3;' });
+    expect(absent.error?.message).toContain('old_str is not in the file as given');
+    const crlf = await h.call('edit_file', { path: 'n.ts', old_str: 'let a = 1;\nlet b = 2;', new_str: 'let a = 1;\r\nlet b = 2;' });
+    expect(crlf.error?.message).toContain('differ only in line endings');
+    expect(await h.read('n.ts')).toBe('let a = 1;\nlet b = 2;\n');
+  });
+
+  it('tells a caller that has not read the file, or not as it is now, nothing about its content', async () => {
+    h = await harness();
+    await h.write('s.ts', 'secret = 1\n');
+    const unread = await h.call('edit_file', { path: 's.ts', old_str: 'secret = 1', new_str: 'secret = 1' });
+    expect(unread.error?.code).toBe('EDIT_NO_CHANGE');
+    expect(unread.error?.message).toContain('so this call changes nothing.');
+    await h.call('read_file', { path: 's.ts' });
+    await h.write('s.ts', 'secret = 2\n');
+    const stale = await h.call('edit_file', { path: 's.ts', old_str: 'secret = 2', new_str: 'secret = 2' });
+    expect(stale.error?.message).not.toMatch(/holds|not in the file/);
+  });
+});
+
 describe('edit_file read-first (step 2)', () => {
   it('wants a read first, and a fresh snippet when the file changed since', async () => {
     h = await harness();
@@ -96,6 +123,15 @@ describe('edit_file results (steps 8–9)', () => {
     });
     expect((await h.ctx.modlog.read()).entries[0]).toMatchObject({ tool: 'edit_file', operation: 'edit', reason: 'rename', correlation_id: 'bug-7', lines_affected: [5, 5], lines_changed: 1 });
     expect(git(h.root, 'diff', '--cached', '--name-only').trim()).toBe('p.txt');
+  });
+
+  it('logs the lines that changed, not the lines old_str spans', async () => {
+    h = await harness();
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`);
+    const span = lines.slice(1, 9).join('\n');
+    const r = await readThenEdit('w.txt', lines.join('\n') + '\n', { old_str: span, new_str: span.replace('line 3', 'three').replace('line 8', 'eight') });
+    expect(r.ok).toBe(true);
+    expect((await h.ctx.modlog.read()).entries[0]).toMatchObject({ lines_affected: [2, 9], lines_changed: 2 });
   });
 
   it('keeps CRLF, BOM and the missing final newline of the file', async () => {

@@ -31,12 +31,17 @@ export const editFileTool = defineTool({
   idempotent: false,
   openWorld: false,
   summary: (args) => args.path,
+  paths: (args) => [args.path],
+  guidance:
+    'Copy old_str exactly from the file, without the line-number prefixes ("    12→") a numbered read shows: the smallest snippet that is unique in it, ' +
+    'a few lines at most. Prefer several small edits to one large one.',
   outputSchema,
   description:
     'Replace old_str with new_str in a file read earlier in this session. old_str must match exactly one place (or ' +
     'expected_replacements places, or use replace_all); include enough surrounding lines to make it unique. Small escaping, ' +
-    'whitespace, indentation and quote slips are corrected when the intended text is unambiguous; otherwise the edit is refused ' +
-    'and nothing is written. An empty old_str creates a file that does not exist yet.',
+    'whitespace, indentation, line-number and quote slips are corrected when the intended text is unambiguous; otherwise the edit ' +
+    'is refused, nothing is written, and the error shows the closest text and its first differing line. An empty old_str creates a ' +
+    'file that does not exist yet.',
   schema,
   async run(args, ctx) {
     const data = await editFile(args, ctx);

@@ -35,6 +35,7 @@ export const grepTool = defineTool({
   title: 'Search file contents',
   ...READS_WORKSPACE,
   summary: searchSummary,
+  paths: (args) => [args.path],
   outputSchema,
   description:
     'Search file contents with ripgrep (.gitignore aware). Modes: content (`file:line: text`, with -A/-B/-C context), files_with_matches, count. ' +

@@ -19,6 +19,7 @@ export const listFilesTool = defineTool({
   name: 'list_files',
   title: 'List files',
   ...READS_WORKSPACE,
+  paths: (args) => [args.path],
   summary: (args) => [args.pattern ?? '*', args.path && `in ${args.path}`].filter(Boolean).join(' '),
   outputSchema,
   description: `List workspace files matching a glob (.gitignore aware), most recently modified first; ${LIST_DEFAULT_LIMIT} by default with a note when there are more.`,

@@ -41,6 +41,7 @@ export const readFileTool = defineTool({
   title: 'Read file',
   ...READS_WORKSPACE,
   summary: (args) => args.path,
+  paths: (args) => [args.path],
   outputSchema,
   description:
     'Read a text file of the workspace. Returns `cat -n` style numbered lines (`     N→text`) by default; with offset/limit, plain lines ' +

@@ -15,6 +15,10 @@ import { codeModifyTool } from './codeModify';
 import { runTestsTool } from './runTests';
 import { codeRollbackTool } from './codeRollback';
 import { modificationLogTool } from './modificationLog';
+import { processListTool } from './processList';
+import { processOutputTool } from './processOutput';
+import { processKillTool } from './processKill';
+import { processWaitTool } from './processWait';
 
 export function failure(err: unknown): ToolResult {
   const e = toWireError(err);
@@ -73,8 +77,8 @@ export class ToolRegistry {
   facts(name: string): ToolFacts {
     const tool = this.tools.get(name);
     if (!tool) return { name, title: name, description: '', effect: 'execute', permission: null, correlated: false, idempotent: false, openWorld: true };
-    const { name: _n, title, description, effect, permission, correlated, idempotent, openWorld } = tool;
-    return { name, title, description, effect, permission, correlated, idempotent, openWorld };
+    const { name: _n, title, description, effect, permission, correlated, idempotent, openWorld, guidance } = tool;
+    return { name, title, description, effect, permission, correlated, idempotent, openWorld, ...(guidance ? { guidance } : {}) };
   }
 
   /** What a chat card or a `loupe run` line shows of one call. */
@@ -92,6 +96,18 @@ export class ToolRegistry {
       return tool.summary(parsed.data);
     } catch {
       return '';
+    }
+  }
+
+  /** The workspace paths a call works in (its tool's `paths` fact); none while the arguments do not fit. */
+  workPaths(name: string, args: unknown): string[] {
+    const tool = this.tools.get(name);
+    const parsed = tool?.paths && tool.schema.safeParse(args ?? {});
+    if (!tool?.paths || !parsed?.success) return [];
+    try {
+      return tool.paths(parsed.data).filter((p): p is string => typeof p === 'string' && p.length > 0);
+    } catch {
+      return [];
     }
   }
 
@@ -121,5 +137,9 @@ export function createToolRegistry(): ToolRegistry {
     .register(codeModifyTool)
     .register(runTestsTool)
     .register(codeRollbackTool)
-    .register(modificationLogTool);
+    .register(modificationLogTool)
+    .register(processListTool)
+    .register(processOutputTool)
+    .register(processKillTool)
+    .register(processWaitTool);
 }

@@ -10,11 +10,13 @@ import { runTestCommand, type TestRun } from '../../services/tests/runTests';
 import type { ToolOutputHook } from './bash';
 import { defineTool, type ToolContext, type ToolResult } from './types';
 import { SANDBOX_ARG_DESCRIPTION, sandboxBlockedError, sandboxPolicy } from './sandboxRun';
+import { changesData, changesSchema, describeChanges } from './commandChanges';
+import type { CaptureResult } from '../../services/snapshots/commandCapture';
 
 const schema = z.object({
   test_file: z.string().optional().describe('Run only this test file (workspace-relative).'),
   test_command: z.string().min(1).optional().describe('A command to run instead of the configured one (needs permission, as every test run does).'),
-  correlation_id: z.string().optional().describe('Attach the results to this request’s modifications.'),
+  correlation_id: z.string().optional().describe('Attach the results to this request’s modifications; files the run changes are recorded under it.'),
   timeout_ms: z.number().int().min(1).max(600_000).optional().describe('Milliseconds before the tests and everything they started are killed (default 30000).'),
   sandbox: z.boolean().optional().describe(SANDBOX_ARG_DESCRIPTION),
 });
@@ -22,7 +24,7 @@ const schema = z.object({
 export type RunTestsArgs = z.output<typeof schema>;
 
 
-export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOutputHook): Promise<TestRun & { source: TestCommand['source']; recorded_for: string[] }> {
+export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOutputHook): Promise<TestRun & { source: TestCommand['source']; recorded_for: string[]; changes: CaptureResult }> {
   const gate = ctx.permissions;
   // The gate's view of the config: no configured commands while the folder is untrusted.
   const { config } = await gate.project();
@@ -37,14 +39,17 @@ export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOut
     signal: ctx.signal,
     ...(args.sandbox === false ? { outsideSandbox: true } : {}),
   });
-  const run = await runTestCommand({
-    root: ctx.root,
-    command: resolved.command,
-    timeoutMs: args.timeout_ms ?? config.limits?.test_timeout_ms,
-    signal: ctx.signal,
-    sandbox: await sandboxPolicy(ctx, auth.sandbox),
-    onOutput: ctx.onToolOutput && ((text) => ctx.onToolOutput!('run_tests', text)),
-  });
+  const sandbox = await sandboxPolicy(ctx, auth.sandbox, resolved.command, 'run_tests');
+  const { value: run, capture } = await ctx.captures.around({ tool: 'run_tests', command: resolved.command, sessionId: ctx.session.id, correlationId: args.correlation_id, signal: ctx.signal }, () =>
+    runTestCommand({
+      root: ctx.root,
+      command: resolved.command,
+      timeoutMs: args.timeout_ms ?? config.limits?.test_timeout_ms,
+      signal: ctx.signal,
+      sandbox,
+      onOutput: ctx.onToolOutput && ((text) => ctx.onToolOutput!('run_tests', text)),
+    }),
+  );
   const recorded = args.correlation_id
     ? await recordTestResults(ctx.modlog, args.correlation_id, {
         status: run.status,
@@ -54,9 +59,9 @@ export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOut
         skipped: run.tests_skipped,
         failing: run.failing_tests,
         duration_ms: run.duration_ms,
-      })
+      }, capture.group_id)
     : [];
-  return { ...run, source: resolved.source, recorded_for: recorded };
+  return { ...run, source: resolved.source, recorded_for: recorded, changes: capture };
 }
 
 export function summariseRun(run: TestRun): string {
@@ -77,6 +82,7 @@ const outputSchema = z.looseObject({
   recorded_for: z.array(z.string()).describe('The modifications the results were attached to.'),
   sandboxed: z.boolean().describe('Whether it ran inside the OS sandbox.'),
   blocked: z.string().nullable().describe('What the sandbox stopped, when that made the run fail.'),
+  changes: changesSchema,
 });
 
 export const runTestsTool = defineTool({
@@ -88,6 +94,8 @@ export const runTestsTool = defineTool({
   idempotent: false,
   openWorld: false,
   summary: (args) => args.test_command ?? args.test_file ?? 'the configured tests',
+  paths: (args) => [args.test_file],
+  guidance: 'Run tests with this tool rather than a shell command: it finds the project’s test command, reads the results and attaches them to your changes.',
   outputSchema,
   description:
     'Run the project’s tests (the command from .loupe/config.json "tests" for the language, else the package.json test script, pytest or go test), ' +
@@ -96,8 +104,9 @@ export const runTestsTool = defineTool({
   schema,
   async run(args, ctx): Promise<ToolResult> {
     const run = await runTestsFor(args, ctx);
-    const data = { ...run, ...(args.correlation_id ? { correlation_id: args.correlation_id } : {}) };
-    const text = `${summariseRun(run)}\n\n${run.output}`;
+    const data = { ...run, changes: changesData(run.changes), ...(args.correlation_id ? { correlation_id: args.correlation_id } : {}) };
+    const changed = describeChanges(run.changes);
+    const text = `${summariseRun(run)}\n\n${run.output}${changed ? `\n\n${changed}` : ''}`;
     if (run.status === 'timeout') return { ok: false, output: text, data, error: { code: 'TIMEOUT', message: `The tests timed out after ${args.timeout_ms ?? 30000} ms; every process they started was killed.` } };
     if (run.status === 'aborted') return { ok: false, output: text, data, error: { code: 'ABORTED', message: 'The test run was cancelled.' } };
     if (run.blocked) return { ok: false, output: text, data, error: sandboxBlockedError('run_tests', run.blocked) };

@@ -14,12 +14,15 @@ const registry = createToolRegistry();
 const tools = registry.list();
 const SRC = path.resolve(__dirname, '../../..');
 
-type JsonSchema = { type?: string; properties?: Record<string, JsonSchema>; required?: string[]; enum?: unknown[]; prefixItems?: JsonSchema[]; items?: JsonSchema; minimum?: number; maximum?: number };
+type JsonSchema = { type?: string; properties?: Record<string, JsonSchema>; required?: string[]; enum?: unknown[]; prefixItems?: JsonSchema[]; items?: JsonSchema; minimum?: number; maximum?: number; anyOf?: JsonSchema[]; const?: unknown };
 
 /** Arguments that fit a tool's input schema: every required field, and some optional ones. */
 function argsFor(schema: JsonSchema): fc.Arbitrary<Record<string, unknown>> {
   const value = (s: JsonSchema): fc.Arbitrary<unknown> => {
     if (s.enum) return fc.constantFrom(...s.enum);
+    if (s.anyOf) return fc.oneof(...s.anyOf.map(value));
+    if ('const' in s) return fc.constant(s.const);
+    if (s.type === 'object') return argsFor(s);
     if (s.type === 'string') return fc.string({ minLength: 1, maxLength: 40 });
     if (s.type === 'integer' || s.type === 'number') return fc.integer({ min: Math.max(1, s.minimum ?? 1), max: Math.min(s.maximum ?? 500, 500) });
     if (s.type === 'boolean') return fc.boolean();
@@ -47,9 +50,10 @@ describe('tools describe themselves', () => {
     for (const flag of [tool.correlated, tool.idempotent, tool.openWorld]) expect(typeof flag).toBe('boolean');
     expect(typeof tool.summary).toBe('function');
     expect(tool.outputSchema).toBeInstanceOf(z.ZodType);
-    // A tool that writes asks for `edit`; one that runs a process asks for its own kind.
+    // A tool that writes asks for `edit`; one that runs a process asks for its own kind. Stopping
+    // a process the agent itself started (process_kill) runs nothing, so it asks nothing.
     if (tool.effect === 'write') expect(tool.permission).toBe('edit');
-    if (tool.effect === 'execute') expect(['bash', 'test']).toContain(tool.permission);
+    if (tool.effect === 'execute' && tool.name !== 'process_kill') expect(['bash', 'test']).toContain(tool.permission);
     // The loop fills in the correlation id: the schema must keep it.
     if (tool.correlated) expect(registry.inputSchema(tool)).toMatchObject({ properties: { correlation_id: { type: 'string' } } });
     expect(registry.outputSchema(tool)).toMatchObject({
@@ -85,8 +89,9 @@ describe('tools describe themselves', () => {
 
   it('runs reads of the workspace together, never a write, a command or the network', () => {
     const together = tools.filter((t) => t.effect === 'read' && !t.openWorld).map((t) => t.name).sort();
-    expect(together).toEqual(['code_search', 'grep', 'list_files', 'modification_log', 'read_file']);
-    expect(tools.filter((t) => t.correlated).map((t) => t.name).sort()).toEqual(['code_modify', 'code_rollback', 'edit_file', 'run_tests', 'write_file']);
+    // The process tools only read what a background process printed, or wait for it.
+    expect(together).toEqual(['code_search', 'grep', 'list_files', 'modification_log', 'process_list', 'process_output', 'process_wait', 'read_file']);
+    expect(tools.filter((t) => t.correlated).map((t) => t.name).sort()).toEqual(['bash', 'code_modify', 'code_rollback', 'edit_file', 'run_tests', 'write_file']);
   });
 
   it('leaves no list of tool names and no guessing at argument names outside the tools', () => {

@@ -6,10 +6,12 @@ import type { ErrorCode } from '../../../shared/errors';
 import type { PermissionKind } from '../../services/permissions/types';
 import type { FileSession } from '../../services/files/readTracker';
 import type { ModificationLog } from '../../services/modlog/modificationLog';
+import type { CommandCapture } from '../../services/snapshots/commandCapture';
 import type { PermissionGate } from '../../services/permissions/permissionGate';
 import type { LookupAll } from '../../services/web/addressClass';
 import type { EditCorrector } from '../edit/corrector';
 import type { Logger } from '../../services/log/logger';
+import type { ProcessManager } from '../../services/processes/processManager';
 
 export type { ToolEffect };
 
@@ -34,6 +36,8 @@ export interface ToolContext {
   /** Read tracking for this chat or MCP connection. */
   session: FileSession;
   modlog: ModificationLog;
+  /** Records what a command writes as modifications of the request. */
+  captures: CommandCapture;
   signal: AbortSignal;
   /** The LLM corrector for edit_file; null when no model is configured. */
   corrector: EditCorrector | null;
@@ -42,8 +46,10 @@ export interface ToolContext {
   permissions: PermissionGate;
   /** The request this context serves, when an agent loop runs it: approvals name it. */
   correlationId?: string;
-  /** Resolves host names for webfetch; absent: the system resolver. */
+  /** Resolves host names for webfetch and the sandbox's proxy; absent: the system resolver. */
   lookup?: LookupAll;
+  /** The workspace's background processes; absent where a caller gives tools no workspace services. */
+  processes?: ProcessManager;
 }
 
 /**
@@ -65,6 +71,11 @@ export interface ToolFacts {
   idempotent: boolean;
   /** It reaches beyond the workspace (the network, any program). */
   openWorld: boolean;
+  /**
+   * What the system prompt adds about using it well, beyond its description. Never names another
+   * tool: the prompt lists only the tools that exist.
+   */
+  guidance?: string;
 }
 
 export interface Tool<S extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends ToolFacts {
@@ -73,6 +84,8 @@ export interface Tool<S extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
   outputSchema: O;
   /** One line saying what this call does: the path, the command, the pattern, the URL. */
   summary(args: z.output<S>): string;
+  /** The workspace paths (files or folders, as given) this call works in: their folders' instructions apply. */
+  paths?(args: z.output<S>): (string | undefined)[];
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 

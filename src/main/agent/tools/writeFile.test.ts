@@ -34,6 +34,17 @@ describe('write_file', () => {
     expect((await h.call('write_file', { path: 'a.txt', content: 'three\n' })).ok).toBe(true);
   });
 
+  it('a rewrite that changes two lines of twenty logs two changed lines, not twenty', async () => {
+    h = await harness();
+    const lines = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`);
+    await h.write('long.txt', lines.join('\n') + '\n');
+    await h.call('read_file', { path: 'long.txt' });
+    const next = lines.map((l, i) => (i === 4 || i === 9 ? `${l} changed` : l));
+    expect((await h.call('write_file', { path: 'long.txt', content: next.join('\n') + '\n' })).ok).toBe(true);
+    const entry = (await h.ctx.modlog.read()).entries.at(-1);
+    expect(entry).toMatchObject({ operation: 'overwrite', lines_changed: 2 });
+  });
+
   it('keeps an existing file’s CRLF endings and BOM', async () => {
     h = await harness();
     await h.write('w.txt', '\uFEFFa\r\nb\r\n');

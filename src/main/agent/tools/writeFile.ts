@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { LoupeError } from '../../errors';
 import { FileChangedSinceReadError, FileNotReadError, FileTooLargeError, NotAFileError } from '../../services/files/errors';
 import { MAX_FILE_BYTES, isSymlink, loadTextFile, statFile } from '../../services/files/textFile';
+import { linesTouched } from '../../services/modlog/unifiedDiff';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { authorizeWrite } from '../edit/authorizeWrite';
 import { canonicalise } from '../edit/canonical';
@@ -53,6 +54,8 @@ export const writeFileTool = defineTool({
   idempotent: true,
   openWorld: false,
   summary: (args) => args.path,
+  paths: (args) => [args.path],
+  guidance: 'Only for new files and whole rewrites.',
   outputSchema,
   description:
     'Create a file, or replace an existing file whole. An existing file must have been read in this session (read_file) and be ' +
@@ -95,7 +98,8 @@ export const writeFileTool = defineTool({
         reason: args.reason,
         correlationId: args.correlation_id,
         linesAffected: [lines ? 1 : 0, lines],
-        linesChanged: lines,
+        // A rewrite that changes two lines changed two lines, however long the file is.
+        linesChanged: beforeText === null ? lines : linesTouched(beforeText, content),
         expectBeforeSha: beforeSha,
       });
       ctx.session.recordWrite(abs, res.afterSha);

@@ -74,6 +74,28 @@ describe('loupe serve transport', () => {
     expect(status).toBe(403);
   });
 
+  it('answers a reload without the token (a navigation) with the page that restores it, not a 401', async () => {
+    // fetch() sets Sec-Fetch-Mode itself; a raw request says what a browser's reload says.
+    const get = (url: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        http
+          .get(url, { headers }, (res) => {
+            let body = '';
+            res.on('data', (d) => (body += d));
+            res.on('end', () => resolve({ status: res.statusCode!, body }));
+          })
+          .on('error', reject);
+      });
+    const nav = { 'Sec-Fetch-Mode': 'navigate' };
+    const reload = await get(`${base()}/`, nav);
+    expect(reload.status).toBe(200);
+    expect(reload.body).toContain('_loupe-reauth.js');
+    expect(reload.body).not.toContain(srv.token);
+    expect((await get(`${base()}/?token=wrong`, nav)).status).toBe(401);
+    expect((await get(`${base()}/`, { ...nav, Origin: 'http://evil.example' })).status).toBe(403);
+    expect((await get(`${base()}/`, {})).status).toBe(401);
+  });
+
   it('serves the page with the token, public assets without it, and never a cookie', async () => {
     const first = await fetch(srv.url);
     expect(first.status).toBe(200);

@@ -55,13 +55,17 @@ export interface RunningServer {
 /** Pages need the token; assets and the reload helper do not. */
 const isPage = (pathname: string): boolean => pathname.endsWith('/') || pathname.endsWith('.html');
 
-function refuse(res: ServerResponse, verdict: Extract<AuthVerdict, { ok: false }>): void {
+function refuse(res: ServerResponse, verdict: Extract<AuthVerdict, { ok: false }>, navigation = false): void {
   if (verdict.status === 400) {
     res.writeHead(400, SECURITY_HEADERS).end();
     return;
   }
   if (verdict.status === 401) {
-    res.writeHead(401, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    // A reload of a tab whose token moved into sessionStorage arrives without one: the browser
+    // navigates, gets the page that puts the token back, and logs no 401 for it. It holds no
+    // secret; a wrong token, or a request that is not a navigation, still gets 401.
+    const reload = navigation && verdict.reason === 'missing token';
+    res.writeHead(reload ? 200 : 401, { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
     res.end(UNAUTHORIZED_PAGE);
     return;
   }
@@ -81,7 +85,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     if (!target) return refuse(res, BAD_TARGET);
     const { pathname } = target;
     const verdict = isPage(pathname) ? checkRequest(req, target, token, port) : checkOrigin(req, port);
-    if (!verdict.ok) return refuse(res, verdict);
+    if (!verdict.ok) return refuse(res, verdict, req.headers['sec-fetch-mode'] === 'navigate' && req.method === 'GET');
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, SECURITY_HEADERS).end();
       return;

@@ -9,6 +9,12 @@ export const CONFIG_REL = '.loupe/config.json';
 
 export const DEFAULT_TEST_TIMEOUT_MS = 30_000;
 
+/** Background processes: how many may run at once, and how long one may go without output or a read. */
+export const ProcessLimitsSchema = z.object({
+  max_processes: z.number().int().positive().max(64).optional(),
+  process_idle_ms: z.number().int().positive().optional(),
+});
+
 export const LoupeConfigSchema = z.object({
   permissions: z.array(PermissionRuleSchema).optional(),
   edits: z.object({ mode: z.enum(['review', 'ask']).optional() }).optional(),
@@ -19,7 +25,7 @@ export const LoupeConfigSchema = z.object({
   languages: z.array(z.string().min(1)).optional(),
   search: z.object({ exclude: z.array(z.string().min(1)).optional() }).optional(),
   limits: z
-    .object({ max_file_bytes: z.number().int().positive().optional(), test_timeout_ms: z.number().int().positive().max(600_000).optional() })
+    .object({ max_file_bytes: z.number().int().positive().optional(), test_timeout_ms: z.number().int().positive().max(600_000).optional(), ...ProcessLimitsSchema.shape })
     .optional(),
 });
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { holdDir, lstatInside, openInside, readInside, useDescriptorWalk } from './safeOpen';
+import { holdChild, holdDir, lstatInside, openInside, readInside, useDescriptorWalk } from './safeOpen';
 import { ensureDirInside, readdirInside, unlinkInside, writeAtomicInside } from './safeWrite';
 
 const SECRET = 'outside-secret-5b1f';
@@ -131,6 +131,33 @@ for (const descriptors of [true, false]) {
         expect(() => holdDir(ws, home)).toThrow(expect.objectContaining({ code: 'PATH_OUTSIDE_WORKSPACE' }));
         expect(holdDir(ws, path.join(ws, 'missing'))).toBeNull();
         expect(await readInside(ws, path.join(ws, 'missing', 'f'))).toBeNull();
+      } finally {
+        useDescriptorWalk(was);
+      }
+    });
+
+    it('holds a child folder through its parent, never a link, a file or a FIFO', () => {
+      const was = useDescriptorWalk(descriptors);
+      try {
+        const { ws, home } = scene();
+        mkdirSync(path.join(ws, 'a', 'b'), { recursive: true });
+        writeFileSync(path.join(ws, 'a', 'b', 'f'), 'inside');
+        writeFileSync(path.join(ws, 'a', 'file'), 'x');
+        symlinkSync(path.join(home, 'hd'), path.join(ws, 'a', 'out'));
+        symlinkSync(path.join(ws, 'other'), path.join(ws, 'a', 'in'));
+        execFileSync('mkfifo', [path.join(ws, 'a', 'fifo')]);
+        const a = holdDir(ws, path.join(ws, 'a'))!;
+        try {
+          const b = holdChild(a, 'b')!;
+          expect(b).toMatchObject({ abs: path.join(ws, 'a', 'b'), rel: 'a/b' });
+          expect(readFileSync(b.at('f'), 'utf8')).toBe('inside');
+          b.close();
+          for (const name of ['out', 'in', 'file', 'fifo', 'missing']) expect(holdChild(a, name), name).toBeNull();
+          expect(() => holdChild(a, '..')).toThrow();
+          expect(() => holdChild(a, 'b/f')).toThrow();
+        } finally {
+          a.close();
+        }
       } finally {
         useDescriptorWalk(was);
       }

@@ -157,11 +157,14 @@ function holdByDescriptors(base: string, parts: string[], opts: HoldOptions): He
     fs.closeSync(fd);
     throw err;
   }
-  const held = fd;
+  return heldByFd(fd, path.join(base, ...parts), parts.join('/'));
+}
+
+function heldByFd(held: number, abs: string, rel: string): HeldDir {
   let open = true;
   return {
-    abs: path.join(base, ...parts),
-    rel: parts.join('/'),
+    abs,
+    rel,
     self: `/proc/self/fd/${held}`,
     at: (name) => `/proc/self/fd/${held}/${checkName(name)}`,
     close: () => {
@@ -169,6 +172,34 @@ function holdByDescriptors(base: string, parts: string[], opts: HoldOptions): He
       open = false;
     },
   };
+}
+
+/**
+ * The real folder `name` inside the held folder `dir`, held in turn without walking from the
+ * root again (a scan of many nested folders then opens each one once). null when it is missing,
+ * not a folder, or a link.
+ */
+export function holdChild(dir: HeldDir, name: string): HeldDir | null {
+  const rel = dir.rel ? `${dir.rel}/${checkName(name)}` : checkName(name);
+  const abs = path.join(dir.abs, name);
+  if (!viaDescriptors) {
+    const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+    return st?.isDirectory() ? { abs, rel, self: abs, at: (n) => path.join(abs, checkName(n)), close: () => undefined } : null;
+  }
+  let fd: number;
+  try {
+    fd = fs.openSync(dir.at(name), C.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  } catch (err) {
+    if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR' || errno(err) === 'ELOOP') return null;
+    throw err;
+  }
+  try {
+    if (fs.readlinkSync(`/proc/self/fd/${fd}`) !== abs) throw new UnsafePathError(rel, 'moved while being opened');
+  } catch (err) {
+    fs.closeSync(fd);
+    throw err;
+  }
+  return heldByFd(fd, abs, rel);
 }
 
 function holdByLstat(base: string, parts: string[], opts: HoldOptions): HeldDir | null {

@@ -4,7 +4,7 @@
 // new bytes under the name after a crash, never a mix; fdatasync flushes what reading back needs.
 import { randomBytes } from 'node:crypto';
 import { constants as C } from 'node:fs';
-import { link, lstat, open, readdir, rename, unlink } from 'node:fs/promises';
+import { link, lstat, open, readdir, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { FileNotFoundError } from '../../errors';
 import { confirmIdentity, holdDir, O_NOFOLLOW, type HoldOptions } from './safeOpen';
@@ -18,6 +18,8 @@ export interface AtomicWriteOptions {
   /** Create missing parent folders (each checked like an existing one). */
   mkdirs?: boolean;
   dirMode?: number;
+  /** false: no fdatasync (a cache Loupe can rebuild, never the person's bytes or the log). Default true. */
+  durable?: boolean;
 }
 
 /** Replaces `abs` (inside `root`) atomically with `data`. */
@@ -34,7 +36,7 @@ export async function writeAtomicInside(root: string, abs: string, data: Buffer 
       await confirmIdentity(dir, path.basename(tmp), await fh.stat());
       await fh.writeFile(data);
       if (opts.mode !== undefined) await fh.chmod(opts.mode);
-      await fh.datasync();
+      if (opts.durable !== false) await fh.datasync();
       st = await fh.stat();
     } catch (err) {
       await fh.close().catch(() => undefined);
@@ -65,6 +67,17 @@ export async function unlinkInside(root: string, abs: string): Promise<boolean> 
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw err;
+  } finally {
+    dir.close();
+  }
+}
+
+/** Removes `abs` (inside `root`) and, when it is a folder, all it holds; a link is removed, never followed. */
+export async function removeTreeInside(root: string, abs: string): Promise<void> {
+  const dir = holdDir(root, path.dirname(abs));
+  if (!dir) return;
+  try {
+    await rm(dir.at(path.basename(abs)), { recursive: true, force: true });
   } finally {
     dir.close();
   }

@@ -20,6 +20,8 @@ export interface GitCall {
    * and storing the untracked cache). Off by default.
    */
   optionalLocks?: boolean;
+  /** Written to git's stdin (`cat-file --batch`, `update-index --index-info`); stdin is closed either way. */
+  input?: Buffer | string;
 }
 
 export interface GitOutput {
@@ -81,7 +83,7 @@ function spawnGit(cwd: string, args: string[], config: readonly (readonly [strin
   const killSignal = call.optionalLocks ? 'SIGTERM' : 'SIGKILL';
   return new Promise((resolve, reject) => {
     if (call.signal?.aborted) return reject(new AbortedError('git'));
-    execFile(
+    const child = execFile(
       'git',
       args,
       { cwd, env: gitEnv(config, call.env, call.optionalLocks), encoding: 'buffer', maxBuffer: MAX_BUFFER, timeout: timeoutMs, killSignal, signal: call.signal, windowsHide: true },
@@ -95,5 +97,8 @@ function spawnGit(cwd: string, args: string[], config: readonly (readonly [strin
         reject(new GitCommandError(args, null, text || e.message));
       },
     );
+    // A git that exits before reading all of it closes the pipe: that is its answer, not ours to throw.
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(call.input);
   });
 }

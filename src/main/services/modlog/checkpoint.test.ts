@@ -26,10 +26,15 @@ const ids = Array.from({ length: 12 }, (_, i) => `m${i}`);
 const id = fc.constantFrom(...ids);
 const file = fc.constantFrom('a.ts', 'b.ts', 'src/ü.ts');
 const corr = fc.option(fc.constantFrom('c1', 'c2'), { nil: undefined });
+const group = fc.option(fc.constantFrom('cmd-1', 'undo-2'), { nil: undefined });
 const base = { timestamp: 't', session_id: 's', tool: 'x', before_sha256: null, after_sha256: null, git_staged: false };
 const line = fc.oneof(
-  fc.record({ id, file, corr, reason: fc.option(fc.string({ maxLength: 8 }), { nil: undefined }) }).map(({ id, file, corr, reason }) => JSON.stringify({ type: 'modification', modification_id: id, ...base, operation: 'edit', file, ...(corr ? { correlation_id: corr } : {}), ...(reason !== undefined ? { reason } : {}) })),
-  fc.record({ id, target: id, file, corr }).map(({ id, target, file, corr }) => JSON.stringify({ type: 'modification', modification_id: id, ...base, operation: 'rollback', rolls_back: target, file, ...(corr ? { correlation_id: corr } : {}) })),
+  fc.record({ id, file, corr, group, reason: fc.option(fc.string({ maxLength: 8 }), { nil: undefined }) }).map(({ id, file, corr, group, reason }) =>
+    JSON.stringify({ type: 'modification', modification_id: id, ...base, operation: 'edit', file, ...(corr ? { correlation_id: corr } : {}), ...(group ? { group_id: group } : {}), ...(reason !== undefined ? { reason } : {}) }),
+  ),
+  fc.record({ id, target: id, file, corr, group }).map(({ id, target, file, corr, group }) =>
+    JSON.stringify({ type: 'modification', modification_id: id, ...base, operation: 'rollback', rolls_back: target, file, ...(corr ? { correlation_id: corr } : {}), ...(group ? { group_id: group } : {}) }),
+  ),
   fc.record({ id, target: id, hunk: fc.integer({ min: 0, max: 3 }), file }).map(({ id, target, hunk, file }) => JSON.stringify({ type: 'modification', modification_id: id, ...base, operation: 'rollback', rolls_back: target, hunk, hunk_count: 4, file })),
   id.map((id) => JSON.stringify({ type: 'review', modification_id: id, verdict: 'approved', timestamp: 't' })),
   fc.record({ id, passed: fc.nat(9), failed: fc.nat(3) }).map(({ id, passed, failed }) => JSON.stringify({ type: 'test_results', modification_id: id, passed, failed, skipped: 0, duration_ms: 1, status: failed ? 'failed' : 'success', command: 'npm test' })),
@@ -44,7 +49,8 @@ function answers(fold: Fold) {
     byFile: fold.query({ file: 'a.ts', limit: 2 }),
     rolled: fold.query({ status: 'rolled_back' }),
     later: fold.laterOn('a.ts', 'm1').map((f) => f.entry),
-    ids: fold.order.map((f) => [f.id, f.file, f.correlation, f.entry.modification_id]),
+    groups: ['cmd-1', 'undo-2', 'none'].map((g) => fold.ofGroup(g).map((f) => [f.id, f.group, f.entry.group_id])),
+    ids: fold.order.map((f) => [f.id, f.file, f.correlation, f.group, f.entry.modification_id]),
   };
 }
 

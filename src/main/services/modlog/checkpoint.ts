@@ -81,16 +81,18 @@ export class LazyFolded implements Folded {
   declare readonly id: string;
   declare readonly file: string;
   declare readonly correlation: string | undefined;
+  declare readonly group: string | undefined;
   declare readonly off: number;
   declare readonly len: number;
   /** Its row in the checkpoint. */
   declare row: number;
 
-  constructor(reader: LogReader, id: string, file: string, correlation: string | undefined, off: number, len: number) {
+  constructor(reader: LogReader, id: string, file: string, correlation: string | undefined, group: string | undefined, off: number, len: number) {
     this.reader = reader;
     this.id = id;
     this.file = file;
     this.correlation = correlation;
+    this.group = group;
     this.off = off;
     this.len = len;
     this.approved = false;
@@ -124,8 +126,10 @@ export function snapshot(fold: Fold, where: WeakMap<object, LineAt>, offset: num
   const n = n0 + tail.length;
   const files = base ? [...base.fileTable()] : [];
   const corrs = base ? [...base.corrTable()] : [];
+  const groups = base ? [...base.groupTable()] : [];
   const fileIds = new Map(files.map((f, i) => [f, i]));
   const corrIds = new Map(corrs.map((c, i) => [c, i]));
+  const groupIds = new Map(groups.map((g, i) => [g, i]));
   const intern = (m: Map<string, number>, list: string[], s: string) => {
     let i = m.get(s);
     if (i === undefined) m.set(s, (i = list.push(s) - 1));
@@ -149,7 +153,7 @@ export function snapshot(fold: Fold, where: WeakMap<object, LineAt>, offset: num
     const pairs = base.hunkPairs();
     for (let k = 0; k < pairs.length; k += 2) if (!base.made(pairs[k])) hunks.push(pairs[k], pairs[k + 1]);
   }
-  const put = (i: number, f: Folded, at: LineAt | undefined, ids: { file: number; corr: number; idStart: number; idEnd: number }): boolean => {
+  const put = (i: number, f: Folded, at: LineAt | undefined, ids: { file: number; corr: number; group: number; idStart: number; idEnd: number }): boolean => {
     if (!at) return false;
     const testsAt = f instanceof LazyFolded ? f.testsAt : undefined;
     const tests = testsAt ?? (f.tests ? where.get(f.tests) : undefined);
@@ -166,17 +170,23 @@ export function snapshot(fold: Fold, where: WeakMap<object, LineAt>, offset: num
     return true;
   };
   for (const [i, f] of base?.madeRows() ?? []) {
-    const { file, corr, idStart, idEnd } = base!.rec(i);
-    if (!put(i, f, f.at, { file, corr, idStart, idEnd })) return null;
+    const { file, corr, group, idStart, idEnd } = base!.rec(i);
+    if (!put(i, f, f.at, { file, corr, group, idStart, idEnd })) return null;
   }
   let idAt = baseIds.length;
   for (let k = 0; k < tail.length; k++) {
     const f = tail[k];
     tailIds[k].copy(ids, idAt);
-    const own = { file: intern(fileIds, files, f.file), corr: f.correlation === undefined ? -1 : intern(corrIds, corrs, f.correlation), idStart: idAt, idEnd: (idAt += tailIds[k].length) };
+    const own = {
+      file: intern(fileIds, files, f.file),
+      corr: f.correlation === undefined ? -1 : intern(corrIds, corrs, f.correlation),
+      group: f.group === undefined ? -1 : intern(groupIds, groups, f.group),
+      idStart: idAt,
+      idEnd: (idAt += tailIds[k].length),
+    };
     if (!put(n0 + k, f, where.get(f.entry), own)) return null;
   }
-  return { offset, ino, prefix, n, files, corrs, flags, rec, ids, perm: mergePerm(base, tail.length, tailIds), hunks: Uint32Array.from(hunks) };
+  return { offset, ino, prefix, n, files, corrs, groups, flags, rec, ids, perm: mergePerm(base, tail.length, tailIds), hunks: Uint32Array.from(hunks) };
 }
 
 /** The id order of checkpoint rows plus `count` new rows after them: each new id placed by binary search. */

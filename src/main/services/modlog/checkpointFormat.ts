@@ -8,7 +8,7 @@
 // and each value is checked where it is used (checkpointRows.ts).
 
 const MAGIC = Buffer.from('LOUPEFLD', 'latin1');
-export const VERSION = 3;
+export const VERSION = 4;
 /** A row's fixed record (recOf). */
 export const REC = 48;
 /** At most this many rows: beyond it the log is folded instead (a forged count cannot allocate much). */
@@ -31,8 +31,12 @@ export enum Section {
   /** The same for correlations; rows without one are in no group. */
   CorrRows,
   CorrStart,
+  /** Group ids (a command's writes, an undo), and their rows grouped the same way. */
+  Groups,
+  GroupRows,
+  GroupStart,
 }
-const SECTIONS = 11;
+const SECTIONS = 14;
 export const HEADER = MAGIC.length + 8 + 16 + 32 + SECTIONS * 16;
 
 /** A whole checkpoint in memory (written by snapshot, read whole only to extend it). */
@@ -44,6 +48,7 @@ export interface CheckpointData {
   n: number;
   files: string[];
   corrs: string[];
+  groups: string[];
   flags: Uint8Array;
   /** REC bytes per row (see recOf). */
   rec: Buffer;
@@ -70,6 +75,8 @@ export interface Rec {
   /** Its id is ids[idStart, idEnd). */
   idStart: number;
   idEnd: number;
+  /** Index into groups, -1 for none. */
+  group: number;
 }
 
 export function recOf(buf: Buffer, at: number): Rec {
@@ -83,6 +90,7 @@ export function recOf(buf: Buffer, at: number): Rec {
     corr: buf.readInt32LE(at + 32),
     idStart: buf.readUInt32LE(at + 36),
     idEnd: buf.readUInt32LE(at + 40),
+    group: buf.readInt32LE(at + 44),
   };
 }
 
@@ -96,6 +104,7 @@ export function writeRec(buf: Buffer, at: number, r: Rec): void {
   buf.writeInt32LE(r.corr, at + 32);
   buf.writeUInt32LE(r.idStart, at + 36);
   buf.writeUInt32LE(r.idEnd, at + 40);
+  buf.writeInt32LE(r.group, at + 44);
 }
 
 /** Rows grouped by `key(row)` (-1: in no group), in row order within a group: [rows, starts]. */
@@ -151,7 +160,23 @@ const bytesOf = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.by
 export function encodeCheckpoint(d: CheckpointData): Buffer {
   const [fileRows, fileStart] = groups(d.n, d.files.length, (i) => d.rec.readUInt32LE(REC * i + 28));
   const [corrRows, corrStart] = groups(d.n, d.corrs.length, (i) => d.rec.readInt32LE(REC * i + 32));
-  const parts: Buffer[] = [encodeStrings(d.files), encodeStrings(d.corrs), bytesOf(d.flags), d.rec, d.ids, bytesOf(d.perm), bytesOf(d.hunks), bytesOf(fileRows), bytesOf(fileStart), bytesOf(corrRows), bytesOf(corrStart)];
+  const [groupRows, groupStart] = groups(d.n, d.groups.length, (i) => d.rec.readInt32LE(REC * i + 44));
+  const parts: Buffer[] = [
+    encodeStrings(d.files),
+    encodeStrings(d.corrs),
+    bytesOf(d.flags),
+    d.rec,
+    d.ids,
+    bytesOf(d.perm),
+    bytesOf(d.hunks),
+    bytesOf(fileRows),
+    bytesOf(fileStart),
+    bytesOf(corrRows),
+    bytesOf(corrStart),
+    encodeStrings(d.groups),
+    bytesOf(groupRows),
+    bytesOf(groupStart),
+  ];
   const head = Buffer.alloc(HEADER);
   MAGIC.copy(head, 0);
   let at = MAGIC.length;
@@ -208,6 +233,7 @@ export function decodeHeader(buf: Buffer, size: number): Header | null {
   if (fixed.some(([s, len]) => sections[s][1] !== len)) return null;
   if (sections[Section.Hunks][1] % 8 !== 0 || sections[Section.CorrRows][1] % 4 !== 0 || sections[Section.CorrRows][1] > 4 * n) return null;
   if (sections[Section.FileStart][1] % 4 !== 0 || sections[Section.CorrStart][1] % 4 !== 0) return null;
+  if (sections[Section.GroupRows][1] % 4 !== 0 || sections[Section.GroupRows][1] > 4 * n || sections[Section.GroupStart][1] % 4 !== 0) return null;
   return { n, offset, ino, prefix, sections };
 }
 
@@ -219,7 +245,8 @@ export function decodeCheckpoint(buf: Buffer): CheckpointData | null {
   const copy = (s: Section) => new Uint8Array(sec(s)).buffer;
   const files = decodeStrings(sec(Section.Files));
   const corrs = decodeStrings(sec(Section.Corrs));
-  if (!files || !corrs) return null;
+  const groups = decodeStrings(sec(Section.Groups));
+  if (!files || !corrs || !groups) return null;
   return {
     offset: h.offset,
     ino: h.ino,
@@ -227,6 +254,7 @@ export function decodeCheckpoint(buf: Buffer): CheckpointData | null {
     n: h.n,
     files,
     corrs,
+    groups,
     flags: new Uint8Array(copy(Section.Flags)),
     rec: Buffer.from(copy(Section.Rec)),
     ids: Buffer.from(copy(Section.Ids)),

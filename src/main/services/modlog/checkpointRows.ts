@@ -21,6 +21,7 @@ export class CheckpointRows {
   private readonly hits = new Map<Section, number>();
   private fileNames: string[] | null = null;
   private corrNames: string[] | null = null;
+  private groupNames: string[] | null = null;
   private hunkLists: Map<number, number[]> | null = null;
   private maxIdBytes: Buffer | null = null;
   closed = false;
@@ -83,6 +84,20 @@ export class CheckpointRows {
     return this.corrNames;
   }
 
+  groupTable(): string[] {
+    this.groupNames ??= decodeStrings(this.section(Section.Groups)) ?? this.bad('its group table is not one');
+    return this.groupNames;
+  }
+
+  /** Rows (oldest first) of one group; each checked against its own record. */
+  rowsOfGroup(group: string): number[] {
+    const gi = this.indexIn(Section.Groups, group);
+    if (gi === -1) return [];
+    const rows = this.group(Section.GroupRows, Section.GroupStart, gi);
+    for (const i of rows) if (this.rec(i).group !== gi) this.bad('a group names a row of another group');
+    return rows;
+  }
+
   /** Index of `name` in a string table, -1 when absent: compares bytes, decodes nothing. */
   private indexIn(s: Section, name: string): number {
     const t = this.section(s);
@@ -105,7 +120,7 @@ export class CheckpointRows {
     const limit = this.header.offset;
     if (!(Number.isSafeInteger(r.off) && r.off >= 0 && r.len > 0 && r.off + r.len <= limit)) this.bad('a line position is outside the log it covers');
     if (r.testsOff !== -1 && !(Number.isSafeInteger(r.testsOff) && r.testsOff >= 0 && r.testsLen > 0 && r.testsOff + r.testsLen <= limit)) this.bad('a test results position is outside the log it covers');
-    if (r.rolledBy < -1 || r.rolledBy >= this.n || r.corr < -1 || r.idEnd <= r.idStart) this.bad('a record is out of range');
+    if (r.rolledBy < -1 || r.rolledBy >= this.n || r.corr < -1 || r.group < -1 || r.idEnd <= r.idStart) this.bad('a record is out of range');
     return r;
   }
 
@@ -141,8 +156,9 @@ export class CheckpointRows {
     const r = this.rec(i);
     const files = this.fileTable();
     const corrs = this.corrTable();
-    if (r.file >= files.length || r.corr >= corrs.length) this.bad('a table index is out of range');
-    const f = new LazyFolded(this.reader, this.idOf(r).toString('utf8'), files[r.file], r.corr === -1 ? undefined : corrs[r.corr], r.off, r.len);
+    const groups = this.groupTable();
+    if (r.file >= files.length || r.corr >= corrs.length || r.group >= groups.length) this.bad('a table index is out of range');
+    const f = new LazyFolded(this.reader, this.idOf(r).toString('utf8'), files[r.file], r.corr === -1 ? undefined : corrs[r.corr], r.group === -1 ? undefined : groups[r.group], r.off, r.len);
     f.row = i;
     // Kept before its links are followed, so a cycle in forged links ends here.
     this.rows.set(i, f);

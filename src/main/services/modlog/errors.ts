@@ -8,8 +8,15 @@ export class ProtectedPathError extends LoupeError {
 
 /** The file changed between the caller's read and the write (checked under the file's lock). */
 export class ConcurrentChangeError extends LoupeError {
-  constructor(rel: string) {
-    super('FILE_CHANGED_SINCE_READ', `${rel} changed on disk while the write was being prepared. Read it again, then retry.`);
+  constructor(readonly file: string) {
+    super('FILE_CHANGED_SINCE_READ', `${file} changed on disk while the write was being prepared. Read it again, then retry.`);
+  }
+}
+
+/** A planned group rollback found a file changed between its preview and its start; nothing was written. */
+export class PlanStaleError extends LoupeError {
+  constructor(file: string) {
+    super('FILE_CHANGED_SINCE_READ', `${file} changed since the preview was made; nothing was changed. Look at the preview again.`, { file });
   }
 }
 

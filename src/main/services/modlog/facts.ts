@@ -6,6 +6,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { LoupeError } from '../../errors';
+import { sha256 } from '../files/hash';
 import { AlreadyRolledBackError } from './errors';
 import { statusOf, type Folded } from './fold';
 import type { ModificationLog } from './modificationLog';
@@ -22,9 +23,16 @@ export async function approveModification(log: ModificationLog, id: string): Pro
 export type TestFacts = Omit<TestResultsLine, 'type' | 'modification_id' | 'timestamp' | 'correlation_id'>;
 
 /** Appends the results to every modification of the correlation; returns their ids. */
-export async function recordTestResults(log: ModificationLog, correlationId: string, facts: TestFacts): Promise<string[]> {
+/**
+ * The results belong to the edits the run tested: `exceptGroup` leaves out what the run itself
+ * wrote (a cache, a snapshot file), which the tests did not test.
+ */
+export async function recordTestResults(log: ModificationLog, correlationId: string, facts: TestFacts, exceptGroup?: string | null): Promise<string[]> {
   const fold = await log.index().sync();
-  const ids = fold.ofCorrelation(correlationId).map((f) => f.id);
+  const ids = fold
+    .ofCorrelation(correlationId)
+    .filter((f) => !exceptGroup || f.group !== exceptGroup)
+    .map((f) => f.id);
   const timestamp = new Date().toISOString();
   for (const id of ids) await log.appendFact({ type: 'test_results', modification_id: id, correlation_id: correlationId, ...facts, timestamp });
   return ids;
@@ -83,4 +91,38 @@ export async function commitApproved(log: ModificationLog, message: string): Pro
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** What `committedIds` learnt of one file at one HEAD, so a timeline refresh asks git again only when either moved. */
+export type CommittedCache = Map<string, { head: string; sha: string | null; holds: boolean }>;
+
+/**
+ * Approved modifications already in HEAD: their file's latest live modification is approved and
+ * HEAD holds its after-content (a commit from here, or by hand). "Commit approved" has nothing
+ * left to do for them, so the timeline no longer counts them.
+ */
+export async function committedIds(log: ModificationLog, cache: CommittedCache = new Map()): Promise<Set<string>> {
+  const out = new Set<string>();
+  const git = await log.git();
+  if (!git) return out;
+  const fold = await log.index().sync();
+  const files = fold.filesWith('approved');
+  if (!files.length) return out;
+  const head = (await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).catch(() => '')).trim();
+  if (!head) return out;
+  for (const file of files) {
+    const live = fold.ofFile(file).filter((f) => statusOf(f) !== 'rolled_back');
+    const latest = live[live.length - 1];
+    if (!latest || statusOf(latest) !== 'approved') continue;
+    const sha = latest.entry.after_sha256;
+    let known = cache.get(file);
+    if (!known || known.head !== head || known.sha !== sha) {
+      const blob = await git.blob(head, file).catch(() => undefined);
+      if (blob === undefined) continue;
+      known = { head, sha, holds: sha === null ? blob === null : blob !== null && sha256(blob) === sha };
+      cache.set(file, known);
+    }
+    if (known.holds) for (const f of live) if (statusOf(f) === 'approved') out.add(f.id);
+  }
+  return out;
 }

@@ -22,4 +22,11 @@ export class KeyedLock {
       if (this.tails.get(key) === tail) this.tails.delete(key);
     }
   }
+
+  /** Runs `fn` holding every key's lock, taken in sorted order so two batches cannot wait on each other. */
+  runAll<T>(keys: readonly string[], fn: () => Promise<T>): Promise<T> {
+    const sorted = [...new Set(keys)].sort();
+    const take = (i: number): Promise<T> => (i === sorted.length ? fn() : this.run(sorted[i], () => take(i + 1)));
+    return take(0);
+  }
 }

@@ -14,6 +14,8 @@ export interface Folded {
   readonly id: string;
   readonly file: string;
   readonly correlation: string | undefined;
+  /** The group it belongs to (a command's writes, an undo), if any. */
+  readonly group: string | undefined;
   entry: ModificationEntry;
   approved: boolean;
   /** The whole-file rollback that currently reverses this modification. */
@@ -77,6 +79,7 @@ export class Fold {
   private ids = new Map<string, Folded>();
   private byCorrelation = new Map<string, Folded[]>();
   private byFile = new Map<string, Folded[]>();
+  private byGroup = new Map<string, Folded[]>();
 
   /** `base`: the checkpoint's rows (its ids are unique and none is in the tail). */
   constructor(readonly base: CheckpointRows | null = null) {}
@@ -111,7 +114,8 @@ export class Fold {
 
   private addModification(e: ModificationEntry): void {
     if (typeof e.modification_id !== 'string' || this.get(e.modification_id)) return;
-    const f: Folded = { id: e.modification_id, file: e.file, correlation: e.correlation_id, entry: e, approved: false };
+    const group = typeof e.group_id === 'string' ? e.group_id : undefined;
+    const f: Folded = { id: e.modification_id, file: e.file, correlation: e.correlation_id, group, entry: e, approved: false };
     this.insert(f);
     if (e.operation === 'rollback' && e.rolls_back && e.hunk !== undefined) {
       // One hunk: recorded on the target; whether it still counts is read off the rollback's own fold.
@@ -136,6 +140,13 @@ export class Fold {
     this.ids.set(f.id, f);
     push(this.byFile, f.file, f);
     if (f.correlation) push(this.byCorrelation, f.correlation, f);
+    if (f.group) push(this.byGroup, f.group, f);
+  }
+
+  /** The modifications of one group, in log order. */
+  ofGroup(id: string): Folded[] {
+    const base = this.base;
+    return [...(base ? base.rowsOfGroup(id).map((i) => base.row(i)) : []), ...(this.byGroup.get(id) ?? [])];
   }
 
   /** Modifications of `file` that come after `id` in the log. */

@@ -14,12 +14,21 @@ export type FileGitStatus = GitBadge | 'clean';
 
 const literal = (rel: string) => `:(literal)${rel}`;
 
+/** Paths per git call: well under any command line's limit. */
+const CHUNK = 500;
+const chunks = <T>(list: readonly T[]): T[][] => Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
+
 export class GitIndex {
   private readonly git: GitRunner;
 
   private constructor(
     readonly root: string,
     readonly excludeFile: string,
+    /** The workspace's folder within the repository ('' at its top, else ending in '/'): index-info paths are the repository's. */
+    readonly prefix: string,
+    /** The repository's object folder and index (for the work-tree snapshots, which borrow them). */
+    readonly objectsDir: string,
+    readonly indexFile: string,
   ) {
     this.git = new GitRunner(root);
   }
@@ -27,12 +36,51 @@ export class GitIndex {
   /** null when `root` is not inside a git work tree (or git is unusable there). */
   static async detect(root: string): Promise<GitIndex | null> {
     try {
-      const out = await new GitRunner(root).run(['rev-parse', '--is-inside-work-tree', '--git-path', 'info/exclude']);
-      const [inside, exclude] = out.trim().split('\n');
+      const out = await new GitRunner(root).run(['rev-parse', '--is-inside-work-tree', '--git-path', 'info/exclude', '--git-path', 'objects', '--git-path', 'index', '--show-prefix']);
+      const [inside, exclude, objects, index, prefix = ''] = out.trim().split('\n');
       if (inside !== 'true') return null;
-      return new GitIndex(root, path.resolve(root, exclude));
+      return new GitIndex(root, path.resolve(root, exclude), prefix.trim(), path.resolve(root, objects), path.resolve(root, index));
     } catch {
       return null;
+    }
+  }
+
+  /** Index entries of many paths at once (null: not in the index). */
+  async entriesOf(rels: readonly string[]): Promise<Map<string, IndexEntry | null>> {
+    const out = new Map<string, IndexEntry | null>(rels.map((r) => [r, null]));
+    for (const chunk of chunks(rels)) {
+      const text = await this.git.run(['ls-files', '-s', '-z', '--', ...chunk.map(literal)]);
+      for (const rec of text.split('\0')) {
+        const m = /^(\d{6}) ([0-9a-f]{40,64}) 0\t(.*)$/s.exec(rec);
+        if (m && out.has(m[3])) out.set(m[3], { mode: m[1], oid: m[2] });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Stages each path's current state (a deleted path its removal) in a few git calls; a batch git
+   * refuses is staged path by path. Returns the paths that were staged.
+   */
+  async stageMany(rels: readonly string[]): Promise<Set<string>> {
+    const staged = new Set<string>();
+    for (const chunk of chunks(rels)) {
+      const ok = await this.git.run(['add', '-A', '--', ...chunk.map(literal)]).then(() => true, () => false);
+      if (ok) chunk.forEach((r) => staged.add(r));
+      else for (const r of chunk) if (await this.stage(r)) staged.add(r);
+    }
+    return staged;
+  }
+
+  /** Puts many index entries back exactly in one call (null drops the path). */
+  async setEntries(entries: ReadonlyMap<string, IndexEntry | null>): Promise<boolean> {
+    if (!entries.size) return true;
+    const lines = [...entries].map(([rel, e]) => (e ? `${e.mode} ${e.oid}\t${this.prefix}${rel}` : `0 ${'0'.repeat(40)}\t${this.prefix}${rel}`));
+    try {
+      await this.git.run(['update-index', '--index-info'], { input: lines.join('\n') + '\n' });
+      return true;
+    } catch {
+      return false;
     }
   }
 
@@ -56,7 +104,8 @@ export class GitIndex {
   /** Puts an index entry back exactly (null: drops the path from the index). */
   async setEntry(rel: string, entry: IndexEntry | null): Promise<boolean> {
     try {
-      if (entry) await this.git.run(['update-index', '--add', '--cacheinfo', `${entry.mode},${entry.oid},${rel}`]);
+      // --cacheinfo paths are the repository's, not the current folder's.
+      if (entry) await this.git.run(['update-index', '--add', '--cacheinfo', `${entry.mode},${entry.oid},${this.prefix}${rel}`]);
       else if (await this.entryOf(rel)) await this.git.run(['update-index', '--force-remove', '--', rel]);
       return true;
     } catch {

@@ -7,13 +7,18 @@ import type { FileHandle } from 'node:fs/promises';
 import { openInside, readInside } from '../files/safeOpen';
 import { FileNotFoundError } from '../../errors';
 
-export async function appendJsonLine(root: string, file: string, value: unknown): Promise<void> {
+export function appendJsonLine(root: string, file: string, value: unknown): Promise<void> {
+  return appendJsonLines(root, file, [value]);
+}
+
+/** Several lines in one write and one fsync: a torn write leaves at most the last one torn. */
+export async function appendJsonLines(root: string, file: string, values: readonly unknown[]): Promise<void> {
   const opened = await openInside(root, file, C.O_RDWR | C.O_APPEND | C.O_CREAT, { fileMode: 0o644 });
   if (!opened) throw new FileNotFoundError(file);
   const { fh } = opened;
   try {
     await repairTornTail(fh);
-    await fh.write(JSON.stringify(value) + '\n');
+    await fh.write(values.map((v) => JSON.stringify(v) + '\n').join(''));
     await fh.datasync();
   } finally {
     await fh.close();

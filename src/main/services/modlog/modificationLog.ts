@@ -4,17 +4,34 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { UnsafePathError } from '../files/errors';
 import { sha256 } from '../files/hash';
-import { readInside } from '../files/safeOpen';
+import { lstatInside, readInside } from '../files/safeOpen';
 import { ensureDirInside, sweepTempsInside, unlinkInside, writeAtomicInside } from '../files/safeWrite';
 import { BlobStore } from './blobStore';
 import { ConcurrentChangeError, ProtectedPathError } from './errors';
 import { KeyedLock } from './fileLocks';
 import { GitIndex } from './gitIndex';
 import { ModificationIds } from './ids';
-import { appendJsonLine, readJsonLines, readTailJsonLines, type JsonLines } from './jsonl';
+import { appendJsonLine, appendJsonLines, readJsonLines, readTailJsonLines, type JsonLines } from './jsonl';
 import { LogIndex } from './fold';
 import { withLogLock, type LockOptions } from './logLock';
-import type { ApplyRequest, ApplyResult, ModificationEntry, VerdictLine, TestResultsLine } from './types';
+import type { ApplyRequest, ApplyResult, EntryDraft, ModificationEntry, VerdictLine, TestResultsLine } from './types';
+import type { IndexEntry } from './gitIndex';
+
+/** One file of a batch (applyBatch): its log lines, and the write, if the batch makes it. */
+export interface BatchFile {
+  file: string;
+  abs: string;
+  /** The bytes to leave there (null: delete it); absent when the change is already on disk (a command made it). */
+  write?: { content: Buffer | null; mode?: number };
+  /** sha256 of what must be there now (null: nothing), checked under the file's lock before anything is written. */
+  expectBeforeSha?: string | null;
+  /** Its lines, in order. The first one's git_index_before is the entry found now. */
+  entries: EntryDraft[];
+  /** Put this index entry back instead of staging what is left there. */
+  restoreIndex?: IndexEntry | null;
+  /** The index entry each line after the first replaced (a chain of rollbacks knows them); default: staged content. */
+  indexBefore?: (IndexEntry | null | undefined)[];
+}
 
 export interface ModificationLogOptions {
   /** Stage written files when the workspace is a git repo (default true). */
@@ -50,9 +67,11 @@ export class ModificationLog {
   private readonly swept = new Set<string>();
   private appendChain: Promise<unknown> = Promise.resolve();
   private ready: Promise<void> | null = null;
+  private excluded: Promise<void> | null = null;
   private gitIndex: Promise<GitIndex | null> | null = null;
   private folded: LogIndex | null = null;
   private lockSwept = false;
+  private readonly appliedListeners = new Set<(entry: ModificationEntry) => void>();
 
   constructor(
     readonly root: string,
@@ -132,6 +151,59 @@ export class ModificationLog {
     return { entry, modificationId: entry.modification_id, beforeSha, afterSha, gitStaged };
   }
 
+  /** Hears every line this process appends (a command's capture leaves out what others recorded meanwhile). */
+  onApplied(listener: (entry: ModificationEntry) => void): () => void {
+    this.appliedListeners.add(listener);
+    return () => this.appliedListeners.delete(listener);
+  }
+
+  /**
+   * Many files' changes as one step: every file's lock held (sorted, so batches cannot wait on each
+   * other), every expected content checked before any byte is written, blobs made durable first,
+   * each file written once, staging in a few git calls, and all lines appended under one log lock
+   * with one fsync. A command's capture records changes already on disk; a group rollback writes
+   * each file's final content and logs one line per modification it reverses.
+   */
+  async applyBatch(files: BatchFile[], blobs: Buffer[]): Promise<ModificationEntry[][]> {
+    for (const f of files) if (isProtectedPath(f.file)) throw new ProtectedPathError(f.file);
+    if (!files.length) return [];
+    await this.init();
+    return this.locks.runAll(
+      files.map((f) => f.abs),
+      async () => {
+        for (const f of files) {
+          if (f.expectBeforeSha === undefined) continue;
+          const now = await readCurrent(this.root, f.abs);
+          if ((now ? sha256(now.buf) : null) !== f.expectBeforeSha) throw new ConcurrentChangeError(f.file);
+        }
+        for (const b of blobs) await this.blobs.put(b);
+        const git = this.opts.stage === false ? null : await this.git();
+        const before = git ? await git.entriesOf(files.map((f) => f.file)).catch(() => null) : null;
+        for (const f of files) {
+          if (!f.write) continue;
+          if (f.write.content) await writeAtomicInside(this.root, f.abs, f.write.content, { mode: f.write.mode, mkdirs: true });
+          else await unlinkInside(this.root, f.abs);
+        }
+        const staged = new Set<string>();
+        if (git) {
+          const restore = new Map(files.filter((f) => f.restoreIndex !== undefined).map((f) => [f.file, f.restoreIndex!]));
+          if (await git.setEntries(restore)) restore.forEach((_, k) => staged.add(k));
+          // A path neither on disk nor in the index has nothing to stage (git would refuse the whole call).
+          const toStage = files.filter((f) => f.restoreIndex === undefined && (before?.get(f.file) || lstatInside(this.root, f.abs))).map((f) => f.file);
+          for (const r of await git.stageMany(toStage)) staged.add(r);
+        }
+        const out = files.map((f) =>
+          f.entries.map((d, i): ModificationEntry => {
+            const indexBefore = i === 0 ? before?.get(f.file) : f.indexBefore?.[i];
+            return { type: 'modification', modification_id: '', timestamp: '', ...d, git_staged: staged.has(f.file), ...(git && indexBefore !== undefined ? { git_index_before: indexBefore } : {}) };
+          }),
+        );
+        await this.appendMany(out.flat());
+        return out;
+      },
+    );
+  }
+
   /** Appends a later fact (a review, test results): a new line, never a rewrite. */
   async appendFact(line: VerdictLine | TestResultsLine): Promise<void> {
     await this.init();
@@ -172,7 +244,50 @@ export class ModificationLog {
       }, this.lockOptions()),
     );
     this.appendChain = job.catch(() => undefined);
-    return job;
+    return job.then(() => this.tell([entry]));
+  }
+
+  /** Appends lines in order under one lock and one fsync. */
+  private appendMany(entries: ModificationEntry[]): Promise<void> {
+    const job = this.appendChain.then(() =>
+      withLogLock(this.lockFile, async () => {
+        for (const e of await readTailJsonLines<{ modification_id?: unknown }>(this.root, this.logFile)) if (typeof e.modification_id === 'string') this.ids.seed(e.modification_id);
+        const now = new Date();
+        for (const e of entries) {
+          e.modification_id = this.ids.next(now);
+          e.timestamp = now.toISOString();
+        }
+        await appendJsonLines(this.root, this.logFile, entries);
+      }, this.lockOptions()),
+    );
+    this.appendChain = job.catch(() => undefined);
+    return job.then(() => this.tell(entries));
+  }
+
+  private tell(entries: ModificationEntry[]): void {
+    for (const e of entries)
+      for (const l of this.appliedListeners) {
+        try {
+          l(e);
+        } catch {
+          // A listener's failure is its own; the line is written.
+        }
+      }
+  }
+
+  /**
+   * Adds `.loupe/` to the repository's info/exclude, once per process: whatever writes there
+   * first (this log, a saved chat, a command's output file), git status never lists it.
+   */
+  excludeFromGit(): Promise<void> {
+    this.excluded ??= (async () => {
+      const git = await this.git();
+      if (git) await ensureExcluded(git.excludeFile);
+    })().catch((err) => {
+      this.excluded = null;
+      throw err;
+    });
+    return this.excluded;
   }
 
   private init(): Promise<void> {
@@ -181,8 +296,7 @@ export class ModificationLog {
       ensureDirInside(this.root, this.dir);
       const tail = await readTailJsonLines<{ modification_id?: unknown }>(this.root, this.logFile);
       for (const e of tail) if (typeof e.modification_id === 'string') this.ids.seed(e.modification_id);
-      const git = await this.git();
-      if (git) await ensureExcluded(git.excludeFile);
+      await this.excludeFromGit();
     })().catch((err) => {
       this.ready = null;
       throw err;

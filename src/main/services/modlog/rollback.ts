@@ -87,6 +87,7 @@ export async function rollbackModification(log: ModificationLog, req: RollbackRe
     }
     const clean = !merged && req.hunk === undefined;
     await req.confirm?.({ file: e.file, before: current, after: result });
+    const hunks = req.hunk !== undefined && before && after ? hunkCount(before.toString('utf8'), after.toString('utf8')) : undefined;
     const res = await log.apply({
       file: e.file,
       abs,
@@ -94,11 +95,12 @@ export async function rollbackModification(log: ModificationLog, req: RollbackRe
       tool: req.tool,
       operation: 'rollback',
       sessionId: req.sessionId,
-      reason: req.reason ?? `roll back ${e.modification_id}${req.hunk !== undefined ? ` (hunk ${req.hunk})` : ''}`,
+      // For people (the timeline, modification_log): hunks counted from 1, as the diff view shows them.
+      reason: req.reason ?? rollbackReason(e.modification_id, req.hunk, hunks),
       correlationId: req.correlationId ?? e.correlation_id,
       rollsBack: e.modification_id,
       hunk: req.hunk,
-      ...(req.hunk !== undefined && before && after ? { hunkCount: hunkCount(before.toString('utf8'), after.toString('utf8')) } : {}),
+      ...(hunks !== undefined ? { hunkCount: hunks } : {}),
       linesAffected: e.lines_affected,
       linesChanged: linesTouched(current?.toString('utf8') ?? '', result?.toString('utf8') ?? ''),
       expectBeforeSha: currentSha,
@@ -131,4 +133,10 @@ async function conflict(log: ModificationLog, e: ModificationEntry, currentSha: 
   const blocking = later.filter((f) => statusOf(f) !== 'rolled_back' && !cancelled(f)).map((f) => f.entry.modification_id);
   const lastKnown = [e, ...later.map((f) => f.entry)].pop()!.after_sha256;
   return new RollbackConflictError(e.modification_id, e.file, blocking, lastKnown !== currentSha, why);
+}
+
+/** "Rolled back mod-…", or "Reverted hunk 2 of 3 in mod-…" for one hunk (`hunk` is 0-based). */
+export function rollbackReason(id: string, hunk?: number, hunkCount?: number): string {
+  if (hunk === undefined) return `Rolled back ${id}`;
+  return `Reverted hunk ${hunk + 1}${hunkCount ? ` of ${hunkCount}` : ''} in ${id}`;
 }

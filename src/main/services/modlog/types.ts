@@ -33,7 +33,29 @@ export interface ModificationEntry {
   hunk?: number;
   /** With `hunk`: how many hunks `rolls_back`'s diff has, so "1 of 3 reverted" can be said. Absent in older logs. */
   hunk_count?: number;
+  /**
+   * The set this line belongs to, rolled back together by naming it where a modification id goes:
+   * one command's writes (`group_kind` command), an undo of requests (undo), an undo's rollback (redo), another group's rollback (rollback).
+   */
+  group_id?: string;
+  group_kind?: GroupKind;
+  /** On a command's lines: the command line that made the change. */
+  command?: string;
+  /** On a command's lines: ignored entries that changed too (never recorded). */
+  ignored_changed?: number;
+  /** A rename a command made, as a deletion of the old path and a creation of the new. */
+  renamed_from?: string;
+  renamed_to?: string;
+  /** git modes of the file before and after (null: absent), when a command's change is recorded. */
+  file_modes?: [string | null, string | null];
+  /** On an undo's lines: the request the undo started from. */
+  undo_of?: string;
 }
+
+export type GroupKind = 'command' | 'undo' | 'redo' | 'rollback';
+
+/** A log line to append whose id, time and staging the log fills in. */
+export type EntryDraft = Omit<ModificationEntry, 'type' | 'modification_id' | 'timestamp' | 'git_staged' | 'git_index_before'>;
 
 /**
  * A verdict on a modification, appended later (never a rewrite). Its `type` stays "review":

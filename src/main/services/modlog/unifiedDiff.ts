@@ -33,8 +33,8 @@ export function revertOneHunk(before: string, after: string, index: number): str
   return newLines.join('');
 }
 
-/** Lines a change touches: the larger of the removed and added line counts. */
-export function linesTouched(before: string, after: string): number {
+/** Lines a change adds and removes. */
+export function diffCounts(before: string, after: string): { added: number; removed: number } {
   let removed = 0;
   let added = 0;
   for (const h of structuredPatch('a', 'b', before, after, undefined, undefined, { context: 0 }).hunks) {
@@ -43,5 +43,11 @@ export function linesTouched(before: string, after: string): number {
       else if (l[0] === '+') added++;
     }
   }
+  return { added, removed };
+}
+
+/** Lines a change touches: the larger of the removed and added line counts. */
+export function linesTouched(before: string, after: string): number {
+  const { added, removed } = diffCounts(before, after);
   return Math.max(removed, added);
 }

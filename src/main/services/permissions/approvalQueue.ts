@@ -28,8 +28,13 @@ export interface ApprovalRequest {
   call_id?: string;
   /** The request the call belongs to. */
   correlation_id?: string;
+  /** The folder's own config has a rule that would allow this once the folder is trusted. */
+  trust_would_allow?: string;
   createdAt: string;
 }
+
+/** Asks again whether the request still needs a person (trust changed): true lets it through. */
+export type Recheck = () => Promise<boolean>;
 
 export interface ProposedEdit {
   path: string;
@@ -52,6 +57,7 @@ export const UNATTENDED_MESSAGE = 'Nobody is here to approve it.';
 interface Pending {
   request: ApprovalRequest;
   resolve: (a: ApprovalAnswer) => void;
+  recheck?: Recheck;
 }
 
 export class ApprovalQueue {
@@ -75,7 +81,17 @@ export class ApprovalQueue {
     return [...this.pending.values()].map((p) => p.request);
   }
 
-  async request(input: Omit<ApprovalRequest, 'id' | 'createdAt'>, signal?: AbortSignal): Promise<ApprovalAnswer> {
+  /**
+   * Decides every waiting request again (the folder was trusted, rules changed): those that no
+   * longer need a person go through as if allowed once, and their cards go.
+   */
+  async recheck(): Promise<void> {
+    for (const [id, p] of [...this.pending]) {
+      if (p.recheck && (await p.recheck().catch(() => false)) && this.pending.get(id) === p) this.answer(id, { answer: 'once' });
+    }
+  }
+
+  async request(input: Omit<ApprovalRequest, 'id' | 'createdAt'>, signal?: AbortSignal, recheck?: Recheck): Promise<ApprovalAnswer> {
     if (signal?.aborted) throw new AbortedError('The approval request');
     const request: ApprovalRequest = { ...input, id: `appr-${randomUUID()}`, createdAt: new Date().toISOString() };
     if (this.responder) {
@@ -105,6 +121,7 @@ export class ApprovalQueue {
       };
       this.pending.set(request.id, {
         request,
+        recheck,
         resolve: (a) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(a);

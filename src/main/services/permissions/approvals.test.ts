@@ -2,7 +2,7 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDir } from '../../../../test/support/tmp';
+import { tempDir, until } from '../../../../test/support/tmp';
 import { testTrust, type TestTrust } from '../../../../test/support/trust';
 import { ApprovalQueue, type ApprovalRequest } from './approvalQueue';
 import { PermissionGate } from './permissionGate';
@@ -205,3 +205,26 @@ async function vitestUntil(probe: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !probe(); i++) await new Promise((r) => setTimeout(r, 5));
   if (!probe()) throw new Error('condition not met');
 }
+
+describe('an untrusted folder whose config would allow the call', () => {
+  it('says so on the card, and trusting the folder lets the waiting call through', async () => {
+    await mkdir(path.dirname(configFile()), { recursive: true });
+    await writeFile(configFile(), JSON.stringify({ permissions: [{ kind: 'bash', pattern: 'npm test*', action: 'allow' }] }));
+    const { gate, queue, requests } = setup();
+    const waiting = gate.authorize({ query: { kind: 'bash', command: 'npm test' }, tool: 'bash', summary: 'npm test' });
+    await until(() => requests.length === 1);
+    expect(requests[0].trust_would_allow).toBe('allow bash "npm test*" from .loupe/config.json permissions[0]');
+    expect(requests[0].reason).toBe("npm test: the folder's own config allows it, but that rule is off until the folder is trusted, so bash asks");
+    // An unrelated command's card says nothing of trust.
+    const other = gate.authorize({ query: { kind: 'bash', command: 'rm -rf build' }, tool: 'bash', summary: 'rm -rf build' });
+    await until(() => requests.length === 2);
+    expect(requests[1].trust_would_allow).toBeUndefined();
+
+    await user.trust(root);
+    await queue.recheck();
+    await expect(waiting).resolves.toMatchObject({ by: 'once' });
+    expect(queue.list().map((r) => r.summary)).toEqual(['rm -rf build']);
+    queue.answer(queue.list()[0].id, { answer: 'deny' });
+    await expect(other).rejects.toThrow();
+  });
+});

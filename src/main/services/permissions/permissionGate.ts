@@ -5,6 +5,8 @@ import type { ApprovalQueue, ProposedEdit } from './approvalQueue';
 import { CONFIG_REL } from './projectConfig';
 import { containedBySandbox, describeGrant, outsideByRule } from './sandboxPlan';
 import type { SandboxGrant } from '../sandbox/types';
+import type { NetworkGuard, HostDecision as ProxyDecision, HostQuery } from '../sandbox/net/types';
+import type { NetworkLogEntry } from '../../../shared/contract';
 import type { PermissionEngine, PermissionQuery } from './ruleEngine';
 import { describeRule, type Decision, type PermissionAction, type PermissionRule } from './types';
 
@@ -39,6 +41,8 @@ export interface GateOptions {
   persist: (rules: PermissionRule[]) => Promise<void>;
   /** Told when an "always" answer could only be kept for this session. */
   onWarning?: (message: string) => void;
+  /** Told each host a sandboxed command's proxy asked about, and the answer (the settings list them). */
+  onHostDecision?: (entry: NetworkLogEntry) => void;
 }
 
 function stripSource(r: PermissionRule): PermissionRule {
@@ -105,20 +109,27 @@ export class PermissionGate {
     if (decision.action === 'allow') return { decision, by: 'rule', sandbox: grant };
     if (input.alreadyApproved) return { decision, by: 'once', sandbox: grant };
 
+    // An untrusted folder's own config may hold the rule that would allow this: the card says so.
+    const ifTrusted = await this.engine.decideIfTrusted(input.query).catch(() => null);
+    const trustWould = ifTrusted?.action === 'allow' && ifTrusted.rule ? describeRule(ifTrusted.rule) : undefined;
+    const reason = trustWould ? `${decision.subject}: the folder's own config allows it, but that rule is off until the folder is trusted, so ${decision.kind} asks` : decision.reason;
     const answer = await this.queue.request(
       {
         kind: decision.kind,
         tool: input.tool,
         summary: input.summary,
-        reason: decision.reason,
+        reason,
         rule: decision.rule ? describeRule(decision.rule) : null,
         always: decision.always,
         ...(sandboxed !== undefined ? { sandboxed } : {}),
         ...(input.diff !== undefined ? { diff: typeof input.diff === 'function' ? input.diff() : input.diff } : {}),
         ...(input.edit ? { edit: input.edit } : {}),
         ...(this.call ? { call_id: this.call.call_id, correlation_id: this.call.correlation_id } : {}),
+        ...(trustWould ? { trust_would_allow: trustWould } : {}),
       },
       input.signal,
+      // Asked again when trust changes: a rule that now applies lets it through.
+      async () => (await this.engine.decide(input.query)).action === 'allow',
     );
     if (answer.answer === 'deny') {
       if (answer.unattended) {
@@ -128,6 +139,38 @@ export class PermissionGate {
     }
     if (answer.answer === 'always') await this.remember(decision.always);
     return { decision, by: answer.answer, sandbox: grant };
+  }
+
+  /**
+   * Decides each host a sandboxed command's proxy is asked for: by the network rules, else by an
+   * approval card (kind `network`) naming the host and the command. Lives as long as the command;
+   * `signal` ends its open questions.
+   */
+  networkGuard(command: string, tool: string): NetworkGuard {
+    const log = (target: HostQuery, d: ProxyDecision): ProxyDecision => {
+      this.opts.onHostDecision?.({ at: new Date().toISOString(), command, host: `${target.host}:${target.port}`, allowed: d.allowed, reason: d.reason });
+      return d;
+    };
+    return {
+      decide: async (target, signal) => log(target, await this.hostDecision(command, tool, target, signal)),
+    };
+  }
+
+  private async hostDecision(command: string, tool: string, target: HostQuery, signal: AbortSignal): Promise<ProxyDecision> {
+    const d = await this.engine.decideHost(command, target);
+    if (d.action === 'deny') return { allowed: false, named: false, reason: `denied by the rule ${describeRule(d.rule!)}` };
+    if (d.action === 'allow') return { allowed: true, named: d.named, reason: d.reason };
+    const where = target.privateAddress && !target.privateAddress.startsWith(target.host) ? ` (${target.privateAddress})` : '';
+    try {
+      await this.ask({ query: { kind: 'bash', command }, tool, summary: `${target.host}:${target.port}${where} from ${command}`, signal }, d, null, true);
+    } catch (err) {
+      // The card already named the host and the command: the reason says only who said no.
+      const details = err instanceof PermissionDeniedError ? (err.details as { denied_by?: string; message?: string }) : undefined;
+      if (details?.denied_by === 'user') return { allowed: false, named: false, reason: `the person denied it${details.message ? `: "${details.message}"` : ''}` };
+      if (details?.denied_by === 'unattended') return { allowed: false, named: false, reason: `nobody can approve it here. ${ruleToAdd(d.always)}` };
+      return { allowed: false, named: false, reason: (err as Error).message };
+    }
+    return { allowed: true, named: !!target.privateAddress, reason: 'allowed by the person' };
   }
 
   /**

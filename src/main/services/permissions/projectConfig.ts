@@ -103,9 +103,12 @@ export class ProjectConfig {
       const has = (r: PermissionRule) =>
         list.some((x) => {
           const p = PermissionRuleSchema.safeParse(x);
-          return p.success && p.data.kind === r.kind && p.data.pattern === r.pattern && p.data.action === r.action && (p.data.sandbox === false) === (r.sandbox === false);
+          const sameHosts = JSON.stringify(p.success ? (p.data.hosts ?? null) : null) === JSON.stringify(r.hosts ?? null);
+          return p.success && p.data.kind === r.kind && p.data.pattern === r.pattern && p.data.action === r.action && (p.data.sandbox === false) === (r.sandbox === false) && sameHosts;
         });
-      for (const r of add) if (!has(r)) list.push({ kind: r.kind, pattern: r.pattern, action: r.action, ...(r.sandbox === false ? { sandbox: false } : {}) });
+      for (const r of add) {
+        if (!has(r)) list.push({ kind: r.kind, pattern: r.pattern, action: r.action, ...(r.sandbox === false ? { sandbox: false } : {}), ...(r.hosts ? { hosts: r.hosts } : {}) });
+      }
       return { ...doc, permissions: list };
     });
   }

@@ -10,6 +10,7 @@ import { judgePaths, mayMatchUnder } from './pathDecisions';
 import { coversPath, expandHome, matchCommand, matchPath, matchUrl, pathCoverer, pathMatcher } from './patterns';
 import type { SandboxAvailability } from '../sandbox/types';
 import { planSandbox, type SandboxPlan } from './sandboxPlan';
+import { decideHost, type HostDecision, type HostTarget } from './hostRules';
 import type { EditsMode, ProjectRules } from './projectConfig';
 import { describeRule, type Decision, type PermissionAction, type PermissionKind, type PermissionRule, type SourcedRule } from './types';
 
@@ -25,6 +26,8 @@ export interface EngineOptions {
   root: string;
   project: { load(): Promise<ProjectRules> };
   userRules?: () => PermissionRule[];
+  /** The user's own rules for this folder only (settings.json `folder_permissions`). */
+  userFolderRules?: () => PermissionRule[];
   /** `edits.mode`: 'ask' turns edits into approval cards. Absent: the project's config says. */
   editsMode?: () => EditsMode;
   /** Whether an OS sandbox works here (commands run inside it when the config says "auto"). */
@@ -74,7 +77,8 @@ export class PermissionEngine {
     const project = await this.opts.project.load();
     const editsMode = this.opts.editsMode?.() ?? project.editsMode ?? 'review';
     const user = (this.opts.userRules?.() ?? []).map((r, i): SourcedRule => ({ ...r, source: 'user', origin: `user settings permissions[${i}]` }));
-    return { rules: [...this.session, ...project.rules, ...user], editsMode };
+    const mine = (this.opts.userFolderRules?.() ?? []).map((r, i): SourcedRule => ({ ...r, source: 'user', origin: `user settings folder_permissions[${i}] (this folder, only you)` }));
+    return { rules: [...this.session, ...project.rules, ...mine, ...user], editsMode };
   }
 
   /** How a command would run: inside the sandbox or not (and why), with or without the network. */
@@ -86,6 +90,13 @@ export class PermissionEngine {
     return planSandbox(this.sandboxMode(project), availability, parts, rules);
   }
 
+  /** Whether a sandboxed command with a network grant may reach this host through its proxy. */
+  async decideHost(command: string, target: HostTarget): Promise<HostDecision> {
+    const { rules } = await this.loadRules();
+    const parts = (await analyseCommand(command)).commands.filter((c) => !c.control).map((c) => c.text);
+    return decideHost(parts, rules, target);
+  }
+
   /** A trusted project's key wins, then the user's; an untrusted "off" was already set aside. */
   sandboxMode(project: ProjectRules): 'auto' | 'off' {
     return project.config.sandbox ?? this.opts.userSandbox?.() ?? 'auto';
@@ -93,6 +104,21 @@ export class PermissionEngine {
 
   async decide(q: PermissionQuery): Promise<Decision> {
     const { rules, editsMode } = await this.loadRules();
+    return this.decideWith(q, rules, editsMode);
+  }
+
+  /**
+   * What would be decided if the folder were trusted: null when it is (or its config grants
+   * nothing), so a card can say that a rule of the folder's own config would allow this.
+   */
+  async decideIfTrusted(q: PermissionQuery): Promise<Decision | null> {
+    const project = await this.opts.project.load();
+    if (project.trusted !== false || !project.ignored?.rules.length) return null;
+    const { rules, editsMode } = await this.loadRules();
+    return this.decideWith(q, [...rules, ...project.ignored.rules], editsMode);
+  }
+
+  private async decideWith(q: PermissionQuery, rules: SourcedRule[], editsMode: EditsMode): Promise<Decision> {
     switch (q.kind) {
       case 'bash':
       case 'test':

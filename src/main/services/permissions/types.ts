@@ -14,8 +14,8 @@ export interface PermissionRule {
   /** bash and test allow rules: `false` runs the command outside the OS sandbox without asking. */
   sandbox?: boolean;
   /**
-   * network rules: the hosts the command means to reach. Recorded and shown; bubblewrap can only
-   * open or close the whole network, so an allow rule opens it whatever the list says.
+   * network rules: the hosts the command may reach through the sandbox's proxy (`*.github.com`
+   * covers subdomains; no list: any public host). See hostRules.ts.
    */
   hosts?: string[];
 }

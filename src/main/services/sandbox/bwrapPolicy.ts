@@ -5,6 +5,8 @@ import { lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node
 import path from 'node:path';
 import { credentialPaths } from './credentials';
 import type { SandboxGrant } from './types';
+import type { NetworkGuard } from './net/types';
+import type { LookupAll } from '../web/addressClass';
 
 export interface SandboxPolicy {
   /** The workspace: the only writable place besides the private temp folder. */
@@ -14,6 +16,11 @@ export interface SandboxPolicy {
   home?: string;
   /** More paths to hide (the read deny rules' paths, expanded). */
   hide?: readonly string[];
+  /**
+   * With a network grant: who decides each host the command's proxy is asked for (and how names
+   * resolve, for tests). Absent: no proxy, so no network, whatever the grant says.
+   */
+  network?: { guard: NetworkGuard; lookup?: LookupAll };
 }
 
 function kindOf(p: string): 'dir' | 'file' | null {
@@ -77,8 +84,11 @@ function protectedPaths(root: string): string[] {
   return out;
 }
 
-/** argv for bwrap (without the program itself), ending with `--` just before the command to run. */
-export function bwrapArgs(policy: SandboxPolicy, tmpDir: string, cwd: string): string[] {
+/**
+ * argv for bwrap (without the program itself), ending with `--` just before the command to run.
+ * `netDir`: the host folder holding the network bridge's socket, mounted read-only.
+ */
+export function bwrapArgs(policy: SandboxPolicy, tmpDir: string, cwd: string, netDir?: string): string[] {
   const root = real(policy.root);
   const a = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
   // The command's private temp folder (TMPDIR, set by the runner) at its host path: /tmp around it stays
@@ -97,7 +107,8 @@ export function bwrapArgs(policy: SandboxPolicy, tmpDir: string, cwd: string): s
     if (k === 'dir') a.push('--tmpfs', p, '--remount-ro', p);
     else if (k === 'file') a.push('--ro-bind', '/dev/null', p);
   }
-  if (!policy.grant.network) a.push('--unshare-net');
-  a.push('--unshare-pid', '--die-with-parent', '--new-session', '--chdir', real(cwd), '--');
+  if (netDir) a.push('--ro-bind', netDir, netDir);
+  // Always a network namespace of its own: its only way out is the bridge's socket in netDir.
+  a.push('--unshare-net', '--unshare-pid', '--die-with-parent', '--new-session', '--chdir', real(cwd), '--');
   return a;
 }

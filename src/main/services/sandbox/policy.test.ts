@@ -34,8 +34,10 @@ describe('bwrapArgs', () => {
     git(main, 'commit', '-q', '--allow-empty', '-m', 'x');
     git(main, 'worktree', 'add', '-q', path.join(t.dir, 'wt'));
     const wt = path.join(t.dir, 'wt');
-    const a = bwrapArgs({ root: wt, grant: { network: true, networkRule: 'r' } }, '/tmp/x', wt);
-    expect(a).not.toContain('--unshare-net');
+    const a = bwrapArgs({ root: wt, grant: { network: true, networkRule: 'r' } }, '/tmp/x', wt, '/tmp/loupe-net-x');
+    // A network grant no longer drops the namespace: the way out is the bridge's folder, read-only.
+    expect(a).toContain('--unshare-net');
+    expect(a.join(' ')).toContain('--ro-bind /tmp/loupe-net-x /tmp/loupe-net-x');
     const binds = a.flatMap((x, i) => (x === '--bind' ? [a[i + 2]!] : []));
     expect(binds).toContain(path.join(main, '.git'));
     expect(roBinds(a)).toEqual(expect.arrayContaining([path.join(wt, '.git'), path.join(main, '.git', 'config'), path.join(main, '.git', 'hooks')]));
@@ -73,8 +75,13 @@ describe('sandboxExecProfile', () => {
     expect(p).toContain('(subpath "/w \\"q\\"")');
     expect(p).toContain('(subpath "/w \\"q\\"/.loupe")');
     expect(p).toContain('(deny file-read* (subpath "/h/.ssh")');
-    expect(p).toContain('(deny network-outbound)');
-    expect(sandboxExecProfile({ root: '/w', grant: { network: true, networkRule: 'r' }, home: '/h' }, '/t')).not.toContain('network');
+    expect(p).toContain('(deny network*)');
+    expect(p).toContain('(allow network-bind (local ip "localhost:*"))');
+    expect(p).not.toMatch(/allow network-outbound \(remote ip/);
+    // With a grant: out only to the proxy's port.
+    const granted = sandboxExecProfile({ root: '/w', grant: { network: true, networkRule: 'r' }, home: '/h' }, '/t', 41234);
+    expect(granted).toContain('(deny network*)');
+    expect(granted.match(/allow network-outbound \(remote ip "[^"]+"\)/g)).toEqual(['allow network-outbound (remote ip "localhost:41234")']);
     // Balanced parentheses outside string literals: the profile parses as s-expressions.
     for (const line of p.trim().split('\n')) {
       let depth = 0;

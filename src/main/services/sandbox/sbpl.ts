@@ -1,6 +1,9 @@
 // The macOS sandbox-exec profile (SBPL) for one command: the same promises as the bubblewrap
 // policy. Allow-by-default for reads and processes, because toolchains read all over the
-// system; writes only in the workspace and the private temp folder; the network only with a grant.
+// system; writes only in the workspace and the private temp folder. Network: a command may bind
+// and accept on local ports (a dev server), and connect out only to its filtering proxy's port
+// when it has a grant (docs/architecture.md, "The sandbox's network"); never elsewhere, since
+// macOS gives it no network namespace of its own and 127.0.0.1 is the host's.
 import path from 'node:path';
 import { credentialPaths } from './credentials';
 import { gitDirs, type SandboxPolicy } from './bwrapPolicy';
@@ -10,7 +13,7 @@ export function sbplString(s: string): string {
   return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-export function sandboxExecProfile(policy: SandboxPolicy, tmpDir: string): string {
+export function sandboxExecProfile(policy: SandboxPolicy, tmpDir: string, proxyPort = 0): string {
   const { dotGit, gitDir, commonDir } = gitDirs(policy.root);
   const writable = [policy.root, tmpDir, '/dev/null', '/dev/tty', '/dev/dtracehelper'];
   for (const d of new Set([gitDir, commonDir])) if (d) writable.push(d);
@@ -27,6 +30,8 @@ export function sandboxExecProfile(policy: SandboxPolicy, tmpDir: string): strin
     `(deny file-write* ${readOnly.map(sub).join(' ')})`,
     `(deny file-read* ${hidden.map(sub).join(' ')})`,
   ];
-  if (!policy.grant.network) lines.push('(deny network-outbound)', '(deny network-inbound)', '(allow network-outbound (remote unix-socket))');
+  lines.push('(deny network*)', '(allow network-bind (local ip "localhost:*"))', '(allow network-inbound (local ip "localhost:*"))');
+  if (proxyPort > 0) lines.push(`(allow network-outbound (remote ip "localhost:${proxyPort}"))`);
+  lines.push('(allow network-outbound (remote unix-socket))');
   return lines.join('\n') + '\n';
 }

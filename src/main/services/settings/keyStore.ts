@@ -4,8 +4,8 @@
 // secret-tool. Elsewhere there is none (null), and the key stays in the owner-only settings file.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import { onPath } from '../shell/onPath';
 import { LoupeError } from '../../errors';
 
 export class KeyStoreError extends LoupeError {
@@ -132,21 +132,6 @@ export class SecretServiceKeyring extends ToolKeyStore {
     const r = await this.exec(['clear', 'service', SERVICE, 'account', this.account], null);
     if (r.code !== 0 && r.stderr.trim()) throw this.fail(r);
   }
-}
-
-function onPath(name: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string | null {
-  const sep = platform === 'win32' ? ';' : ':';
-  for (const dir of (env.PATH ?? '').split(sep)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
 }
 
 /**

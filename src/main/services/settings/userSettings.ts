@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { InvalidArgumentError } from '../../errors';
 import { ProblemReporter, checkText, describeProblem, type ConfigProblem } from '../config/validate';
 import { PermissionRuleSchema, type PermissionRule } from '../permissions/types';
+import { ProcessLimitsSchema } from '../config/loupeConfig';
 import { writeJsonAtomic } from './atomicJson';
 
 const TrustSchema = z.object({ config_sha256: z.string().regex(/^[0-9a-f]{64}$/), trusted_at: z.string().optional() });
@@ -20,8 +21,12 @@ export const SettingsSchema = z.object({
   permissions: z.array(PermissionRuleSchema).optional(),
   /** Commands in the OS sandbox for every project ("auto", the default) or never; a trusted project's own key wins. */
   sandbox: z.enum(['auto', 'off']).optional(),
+  /** Limits for every workspace where its own `.loupe/config.json` does not set them (background processes). */
+  limits: ProcessLimitsSchema.optional(),
   /** Realpath of a workspace → the sha256 of the `.loupe/config.json` bytes the person trusted. */
   trusted_folders: z.record(z.string(), TrustSchema).optional(),
+  /** Realpath of a workspace → rules for that folder only, kept out of its shared config ("allow always", only me). */
+  folder_permissions: z.record(z.string(), z.array(PermissionRuleSchema)).optional(),
   llm: z
     .object({
       base_url: z.string().regex(/^https?:\/\//i, 'must start with http:// or https://').optional(),
@@ -41,9 +46,20 @@ export type LlmSection = NonNullable<z.output<typeof SettingsSchema>['llm']>;
 
 export const SETTINGS_FILE = 'settings.json';
 
-type Loaded = { key: string; rules: PermissionRule[]; sandbox?: 'auto' | 'off'; trusted: Record<string, string>; llm: LlmSection; problems: ConfigProblem[] };
+type ProcessLimitsSection = NonNullable<z.output<typeof SettingsSchema>['limits']>;
 
-const EMPTY: Loaded = { key: '', rules: [], trusted: {}, llm: {}, problems: [] };
+type Loaded = {
+  key: string;
+  rules: PermissionRule[];
+  folders: Record<string, PermissionRule[]>;
+  sandbox?: 'auto' | 'off';
+  limits?: ProcessLimitsSection;
+  trusted: Record<string, string>;
+  llm: LlmSection;
+  problems: ConfigProblem[];
+};
+
+const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, problems: [] };
 
 export interface UserSettingsOptions {
   /** Told each problem of the file once (a bad or unknown key: where, and what is wrong). */
@@ -67,8 +83,26 @@ export class UserSettings {
   /** The user's permission rules; [] when the file is missing or malformed (see `problem`). */
   permissions = (): PermissionRule[] => this.load().rules;
 
+  /** The user's own rules for one folder (a realpath): "allow always" answered for "only me". */
+  folderPermissions(root: string): PermissionRule[] {
+    return this.load().folders[root] ?? [];
+  }
+
+  /** Adds rules for one folder only, to the user's settings (never to the folder's shared config). */
+  addFolderRules(root: string, rules: PermissionRule[]): Promise<void> {
+    return this.update((doc) => {
+      const all = doc.folder_permissions && typeof doc.folder_permissions === 'object' && !Array.isArray(doc.folder_permissions) ? (doc.folder_permissions as Record<string, unknown>) : {};
+      const mine = Array.isArray(all[root]) ? (all[root] as unknown[]) : [];
+      const fresh = rules.filter((r) => !mine.some((m) => JSON.stringify(m) === JSON.stringify(r)));
+      return { ...doc, folder_permissions: { ...all, [root]: [...mine, ...fresh] } };
+    });
+  }
+
   /** The user's "sandbox" setting; undefined when unset. */
   sandboxMode = (): 'auto' | 'off' | undefined => this.load().sandbox;
+
+  /** The user's limits for background processes; {} when unset. */
+  processLimits = (): ProcessLimitsSection => this.load().limits ?? {};
 
   /** The model settings as saved; fields that fail the schema are left out. */
   llm(): LlmSection {
@@ -142,7 +176,16 @@ export class UserSettings {
     }
     const { value, problems } = checkText(text, SettingsSchema, this.file);
     const trusted = Object.fromEntries(Object.entries(value.trusted_folders ?? {}).map(([root, t]) => [root, t.config_sha256]));
-    this.cache = { key, rules: value.permissions ?? [], ...(value.sandbox ? { sandbox: value.sandbox } : {}), trusted, llm: value.llm ?? {}, problems };
+    this.cache = {
+      key,
+      rules: value.permissions ?? [],
+      folders: value.folder_permissions ?? {},
+      ...(value.sandbox ? { sandbox: value.sandbox } : {}),
+      ...(value.limits ? { limits: value.limits } : {}),
+      trusted,
+      llm: value.llm ?? {},
+      problems,
+    };
     this.reporter.found(problems);
     return this.cache;
   }

@@ -3,8 +3,7 @@
 // background job that holds the output pipe open can keep the call waiting.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { InvalidArgumentError } from '../../errors';
@@ -12,9 +11,10 @@ import { selectShell } from './shellSelector';
 import { commandEnv } from './cleanEnv';
 import { OutputCapture, type CapturedOutput } from './outputCapture';
 import { ProcessFamily } from './processReaper';
-import { bwrapArgs, type SandboxPolicy } from '../sandbox/bwrapPolicy';
-import { sandboxExecProfile } from '../sandbox/sbpl';
+import type { SandboxPolicy } from '../sandbox/bwrapPolicy';
 import { detectBlocked } from '../sandbox/blocked';
+import { prepareLaunch } from '../sandbox/launch';
+import type { NetworkActivity } from '../sandbox/net/types';
 import { credentialPaths } from '../sandbox/credentials';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -53,6 +53,8 @@ export interface CommandResult extends CapturedOutput {
   sandboxed: boolean;
   /** What the sandbox stopped ("write to /etc/hosts"), when the command failed because of it. */
   blocked: string | null;
+  /** Hosts reached and refused through the sandbox's proxy; null without a network grant. */
+  network: NetworkActivity | null;
 }
 
 export function clampTimeout(ms: number | undefined): number {
@@ -76,18 +78,16 @@ export async function runCommand(opts: CommandOptions): Promise<CommandResult> {
   const capture = new OutputCapture(opts.outputDir ? path.join(opts.outputDir, `${id}.log`) : null, undefined, undefined, opts.outputRoot ?? (opts.outputDir ? path.dirname(path.dirname(opts.outputDir)) : undefined));
   const started = performance.now();
 
-  // A fresh private temp folder per command, the only writable place besides the workspace
-  // (TMPDIR points there; /tmp itself stays read-only, like the rest), removed afterwards.
-  const tmpDir = opts.sandbox ? realpathSync(mkdtempSync(path.join(os.tmpdir(), 'loupe-sbx-'))) : null;
-  const [program, argv] = wrap(shell.path, opts, tmpDir);
-  const child = spawn(program, argv, {
+  const launch = await prepareLaunch({ shell: shell.path, command: opts.command, cwd: opts.cwd, sandbox: opts.sandbox });
+  const child = spawn(launch.program, launch.argv, {
     cwd: opts.cwd,
-    env: { ...commandEnv(id, opts.env), ...(tmpDir ? sandboxTempEnv(tmpDir) : {}) },
+    env: { ...commandEnv(id, opts.env), ...launch.env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   if (child.pid === undefined) {
     const err = await new Promise<Error>((resolve) => child.once('error', resolve));
+    launch.close();
     throw new InvalidArgumentError(`Could not start ${shell.path}: ${err.message}`);
   }
   const family = new ProcessFamily(child.pid, id);
@@ -133,12 +133,14 @@ export async function runCommand(opts: CommandOptions): Promise<CommandResult> {
     family.stopWatching();
     child.stdout.destroy();
     child.stderr.destroy();
-    if (tmpDir) rmSync(tmpDir, { recursive: true, force: true });
   }
+  const network = opts.sandbox?.network && launch.net ? launch.net.activity() : null;
+  launch.close();
   const { code, signal } = await Promise.race([exited, delay(CLOSE_WAIT_MS).then(() => ({ code: null, signal: null }))]);
   const captured = capture.finish();
   const failed = code !== 0 && !timedOut && !aborted;
-  const blocked = opts.sandbox && failed ? detectBlocked(captured.text, { network: opts.sandbox.grant.network, hidden: sandboxHidden(opts.sandbox, opts.cwd) }) : null;
+  const refused = network?.refused[0];
+  const blocked = opts.sandbox && failed ? (refused ? `network access to ${refused.host} (${refused.reason})` : detectBlocked(captured.text, { network: !!opts.sandbox.network, hidden: sandboxHidden(opts.sandbox, opts.cwd) })) : null;
   return {
     id,
     ...captured,
@@ -150,6 +152,7 @@ export async function runCommand(opts: CommandOptions): Promise<CommandResult> {
     shell: shell.path,
     sandboxed: !!opts.sandbox,
     blocked,
+    network,
   };
 }
 
@@ -157,31 +160,6 @@ export async function runCommand(opts: CommandOptions): Promise<CommandResult> {
 function sandboxHidden(p: SandboxPolicy, cwd: string): string[] {
   const abs = [...credentialPaths(p.home ?? process.env.HOME ?? '/nonexistent'), ...(p.hide ?? [])];
   return [...abs, ...abs.map((a) => path.relative(cwd, a)).filter((r) => r && !r.startsWith('..'))];
-}
-
-/**
- * Inside the sandbox HOME is read-only, so the package managers' caches (npm, yarn, pip, go and
- * the XDG cache) move into the command's private temp folder: an install allowed the network
- * works, at the cost of a cold cache, and nothing it writes outlives the command.
- */
-function sandboxTempEnv(tmpDir: string): NodeJS.ProcessEnv {
-  const cache = path.join(tmpDir, '.cache');
-  return {
-    TMPDIR: tmpDir,
-    TMP: tmpDir,
-    TEMP: tmpDir,
-    XDG_CACHE_HOME: cache,
-    npm_config_cache: path.join(cache, 'npm'),
-    YARN_CACHE_FOLDER: path.join(cache, 'yarn'),
-    PIP_CACHE_DIR: path.join(cache, 'pip'),
-    GOCACHE: path.join(cache, 'go-build'),
-  };
-}
-
-function wrap(shell: string, opts: CommandOptions, tmpDir: string | null): [string, string[]] {
-  if (!opts.sandbox || !tmpDir) return [shell, ['-c', opts.command]];
-  if (process.platform === 'darwin') return ['/usr/bin/sandbox-exec', ['-p', sandboxExecProfile(opts.sandbox, tmpDir), shell, '-c', opts.command]];
-  return ['bwrap', [...bwrapArgs(opts.sandbox, tmpDir, opts.cwd), shell, '-c', opts.command]];
 }
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

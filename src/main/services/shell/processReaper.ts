@@ -54,11 +54,13 @@ export class ProcessFamily {
   constructor(
     private readonly rootPid: number,
     private readonly marker: string,
+    /** How often the tree is walked for escapees (a long-lived process can afford a slower walk). */
+    private readonly pollMs = POLL_MS,
   ) {}
 
   watch(): void {
     this.poll();
-    this.timer = setInterval(() => this.poll(), POLL_MS);
+    this.timer = setInterval(() => this.poll(), this.pollMs);
     this.timer.unref();
   }
 
@@ -106,12 +108,14 @@ export class ProcessFamily {
     return pids;
   }
 
-  /** SIGTERM to all, SIGKILL to all KILL_GRACE_MS later, repeated until nothing is left. */
-  async killAll(): Promise<void> {
+  /** `first` (SIGTERM) to all, SIGKILL to all `graceMs` later (sooner once all are gone), repeated until nothing is left. */
+  async killAll(first: NodeJS.Signals = 'SIGTERM', graceMs = KILL_GRACE_MS): Promise<void> {
     this.stopWatching();
-    const first = this.signal('SIGTERM');
-    if (first.length === 0) return;
-    await sleep(KILL_GRACE_MS);
+    if (this.signal(first).length === 0) return;
+    for (let waited = 0; waited < graceMs; waited += 50) {
+      await sleep(Math.min(50, graceMs - waited));
+      if (graceMs > KILL_GRACE_MS && this.members().length === 0) return;
+    }
     for (let round = 0; round < KILL_ROUNDS; round++) {
       if (this.signal('SIGKILL').length === 0) return;
       await sleep(20);

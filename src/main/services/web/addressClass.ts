@@ -91,8 +91,11 @@ export async function resolveHost(hostname: string, signal: AbortSignal, resolve
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) as 4 | 6 }];
   else {
     const pending = resolve(host);
+    // The listener goes once the lookup is over: a long-lived signal (a sandboxed command's
+    // proxy resolves for its whole life) must not collect one per lookup.
+    let fail = () => {};
     const aborted = new Promise<never>((_, reject) => {
-      const fail = () => reject(signal.reason ?? new AbortedError('The fetch'));
+      fail = () => reject(signal.reason ?? new AbortedError('The fetch'));
       if (signal.aborted) fail();
       signal.addEventListener('abort', fail, { once: true });
     });
@@ -101,6 +104,8 @@ export async function resolveHost(hostname: string, signal: AbortSignal, resolve
     } catch (err) {
       if (signal.aborted) throw signal.reason ?? err;
       throw new FetchFailedError(`Could not resolve ${host}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}. Check the host name.`);
+    } finally {
+      signal.removeEventListener('abort', fail);
     }
   }
   let privateAddress = knownPrivateAddress(host);

@@ -11,7 +11,7 @@ export type WatchFn = (abs: string, listener: (event: string, name: string | Buf
 const nodeWatch: WatchFn = (abs, listener) => watch(abs, { persistent: false }, listener);
 
 /** Folders never watched: any `node_modules`, and these below the root. */
-const IGNORED = new Set(['.git/objects', '.git/logs', '.loupe/objects']);
+const IGNORED = new Set(['.git/objects', '.git/logs', '.loupe/objects', '.loupe/outputs']);
 const ignored = (rel: string): boolean => path.posix.basename(rel) === 'node_modules' || IGNORED.has(rel);
 
 /** Longest stretch the walk keeps the event loop. */

@@ -324,6 +324,13 @@ export class FileIndex {
     return out.sort();
   }
 
+  /** Every indexed file path (workspace-relative), as far as the index has got. */
+  *files(): Generator<string> {
+    for (const [dir, children] of this.dirs) {
+      for (const [name, kind] of children) if (kind === 'file') yield dir ? `${dir}/${name}` : name;
+    }
+  }
+
   get fileCount(): number {
     let n = 0;
     for (const children of this.dirs.values()) for (const kind of children.values()) if (kind === 'file') n++;

@@ -44,7 +44,8 @@ export type WatchBackend = 'dirs' | 'parcel';
 
 const defaultBackend = (): WatchBackend => (process.platform === 'linux' ? 'dirs' : 'parcel');
 
-const PARCEL_IGNORE = ['node_modules', '.git/objects', '.git/logs', '.loupe/objects'];
+// .loupe/outputs: command and process logs, written continuously by a busy background process.
+const PARCEL_IGNORE = ['node_modules', '.git/objects', '.git/logs', '.loupe/objects', '.loupe/outputs'];
 
 /** A batch goes once the events have paused this long: a save is a few events within a millisecond. */
 const QUIET_MS = 20;

@@ -2,9 +2,9 @@
 // tab↔space mapping. The mapping is derived from every line of the match and must hold for
 // all of them; new_str is then re-indented the same way. No guessing beyond that.
 import { findAll, isLineStart } from '../lines';
-import { NONE, judge, type Range, type Strategy } from '../types';
+import { NONE, anchored, countAccepted, judge, type Range, type Strategy } from '../types';
 import { keepUnchangedLines } from '../keepLines';
-import { dropBlankTail, indentEnd, lineView, lstripLines } from '../view';
+import { dropBlankTail, indentEnd, indentless, lstripLines, missingInner } from '../view';
 
 type Reindent = (indent: string) => string | null;
 type Unit = 'tab' | 2 | 4 | 8;
@@ -103,19 +103,28 @@ export const indentation: Strategy = {
     if (!cut) return NONE;
     const oldLines = cut.oldStr.split('\n');
     const old = lstripLines(cut.oldStr);
-    const view = lineView(input.text, (l) => [indentEnd(l), l.length]);
+    // Cheap first: every inner line must be a line of the file once indentation is set aside.
+    if (missingInner(input, old.split('\n'), 'indentless')) return NONE;
+    const view = indentless(input);
     const vt = view.text;
     const len = input.text.length;
-    const hits: { range: Range; map: Reindent }[] = [];
+    const hits: { range: Range; map: Reindent | null }[] = [];
     for (const s of findAll(vt, old)) {
       if (!isLineStart(vt, s)) continue;
       const span = view.spanOf(s, old.length, len);
       // The first line's indentation is part of the match: it is what old_str re-indented.
       const start = input.lines.lineStart(input.lines.lineAt(span.start));
+      if (!anchored(input, start)) continue;
       const map = deriveReindent(oldLines, input.text.slice(start, span.end).split('\n'));
-      if (map && reindent(cut.newStr, map) !== null) hits.push({ range: { start, end: span.end }, map });
+      hits.push({ range: { start, end: span.end }, map: map && reindent(cut.newStr, map) !== null ? map : null });
     }
     if (hits.length === 0) return NONE;
+    // Every place that matches once indentation is ignored counts: one the mapping cannot
+    // explain still makes the others ambiguous (docs/architecture.md, the edit pipeline).
+    if (hits.some((h) => h.map === null)) {
+      if (countAccepted(hits.length, input)) return NONE;
+      return { kind: 'ambiguous', strategy: 'indentation', ranges: hits.map((h) => h.range) };
+    }
     return judge(input, {
       strategy: 'indentation',
       ranges: hits.map((h) => h.range),
@@ -126,7 +135,7 @@ export const indentation: Strategy = {
       render: (n) =>
         hits.map((h) => {
           const newLines = n.split('\n');
-          const rendered = (reindent(n, h.map) ?? n).split('\n');
+          const rendered = (reindent(n, h.map!) ?? n).split('\n');
           return keepUnchangedLines(input.text.slice(h.range.start, h.range.end).split('\n'), oldLines, newLines, (a, b) => a === b, rendered);
         }),
     });

@@ -3,7 +3,7 @@
 import { keepUnchangedLines } from '../keepLines';
 import { findAll, isLineEnd } from '../lines';
 import { NONE, judge, type Strategy } from '../types';
-import { contentEnd, dropBlankTail, lineView, rstripLines } from '../view';
+import { contentEnd, dropBlankTail, missingInner, rstripLines, trailless } from '../view';
 
 const TRAILING = /[ \t]$/m;
 
@@ -16,7 +16,9 @@ export const trailingWhitespace: Strategy = {
     if (!old.trim()) return NONE;
     // Nothing to normalise on either side: skip building the view of a large file.
     if (old === input.oldStr && !TRAILING.test(input.text)) return NONE;
-    const view = lineView(input.text, (l) => [0, contentEnd(l)]);
+    // Cheap first: every inner line must be a line of the file once trailing blanks are set aside.
+    if (missingInner(input, old.split('\n'), 'trailless')) return NONE;
+    const view = trailless(input);
     const vt = view.text;
     if (vt === input.text && old === input.oldStr) return NONE;
     let starts = findAll(vt, old);

@@ -4,7 +4,7 @@
 import { diffChars } from 'diff';
 import { keepUnchangedLines } from '../keepLines';
 import { findAll } from '../lines';
-import { NONE, judge, rangesAt, type Strategy } from '../types';
+import { NONE, judge, rangesAt, shared, type Strategy } from '../types';
 
 const PLAIN: Record<string, string> = {
   '\u2018': "'", '\u2019': "'", '\u201A': "'", '\u201B': "'", '\u2032': "'",
@@ -44,7 +44,7 @@ export function borrowFileChars(region: string, plainOld: string, newStr: string
 export const typography: Strategy = {
   name: 'typography',
   locate(input) {
-    const text = plainTypography(input.text);
+    const text = shared(input, 'plain-typography', () => plainTypography(input.text));
     const old = plainTypography(input.oldStr);
     if (text === input.text && old === input.oldStr) return NONE;
     const ranges = rangesAt(findAll(text, old), old.length);

@@ -1,8 +1,8 @@
 // Step 5 (R1 in docs/architecture.md): models that build tool calls inside JSON often send `\\n` for a newline
-// or `\\"` for a quote. Only when the raw old_str is absent and its unescaped form is found
-// the expected number of times; new_str is then unescaped the same way, never on its own.
-import { findAll } from '../lines';
-import { NONE, judge, rangesAt, type Outcome, type Strategy } from '../types';
+// or `\\"` for a quote. A reading of the request: only when the raw old_str is absent, and its
+// unescaped form must then be found the expected number of times (by any view); new_str is
+// unescaped the same way, never on its own.
+import type { EditInput, Reading } from '../types';
 
 const ESCAPED: Record<string, string> = { n: '\n', t: '\t', r: '\r', "'": "'", '"': '"', '`': '`' };
 
@@ -52,23 +52,19 @@ export function unescapeOneLevel(s: string): string {
   return out;
 }
 
-const READINGS: [string, (s: string) => string][] = [
+const DECODERS: [string, (s: string) => string][] = [
   ['unescape', unescapeLlmString],
   ['unescape-one-level', unescapeOneLevel],
 ];
 
-export const unescape: Strategy = {
-  name: 'unescape',
-  locate(input) {
-    let first: Outcome = NONE;
-    for (const [strategy, decode] of READINGS) {
-      const old = decode(input.oldStr);
-      if (old === input.oldStr || old === '') continue;
-      const ranges = rangesAt(findAll(input.text, old), old.length);
-      const out = judge(input, { strategy, ranges, newStr: decode(input.newStr), correctedOld: old, needle: old });
-      if (out.kind === 'found') return out;
-      if (first.kind === 'none') first = out;
-    }
-    return first;
-  },
-};
+/** old_str and new_str decoded alike, one reading per decoder that changes old_str. */
+export function unescapeReadings(input: EditInput): Reading[] {
+  if (!input.oldStr.includes('\\')) return [];
+  const readings: Reading[] = [];
+  for (const [name, decode] of DECODERS) {
+    const oldStr = decode(input.oldStr);
+    if (oldStr === input.oldStr || oldStr === '' || readings.some((r) => r.input.oldStr === oldStr)) continue;
+    readings.push({ name, input: { ...input, oldStr, newStr: decode(input.newStr) } });
+  }
+  return readings;
+}

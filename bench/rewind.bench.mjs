@@ -1,0 +1,68 @@
+// What recording a command's writes adds to each command (the rewind issue): the snapshots of the
+// non-ignored tree before and after it, and for a command that writes, the record of the change.
+// Measured on generated trees of 10,000 and 100,000 files (git repositories, and 10,000 in a
+// plain folder), through the workspace's own CommandCapture bundled from source with rolldown
+// (the built app exposes no such entry). Budgets: 150 ms p50 at 10k, 1 s at 100k.
+import { execFileSync } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT, bundleSource, generateTree, percentile, report, tempDir } from './lib.mjs';
+
+const RUNS = 15;
+const dir = await tempDir('loupe-bench-rewind-');
+// Beside the project's modules, so the bundle's imports of its dependencies resolve.
+const cache = path.join(ROOT, 'node_modules', '.cache', 'loupe-bench');
+await mkdir(cache, { recursive: true });
+const file = path.join(cache, 'compose.mjs');
+await bundleSource('src/main/workspace/compose.ts', cache, 'compose.mjs', { external: [/^[^./]/] });
+const { composeWorkspace, openUserSettings } = await import(pathToFileURL(file).href);
+const quiet = { debug() {}, info() {}, warn() {}, error() {}, child() { return quiet; } };
+
+async function tree(n, git) {
+  const root = path.join(dir, `${git ? 'repo' : 'plain'}-${n}`);
+  await mkdir(root, { recursive: true });
+  await generateTree(root, n);
+  await writeFile(path.join(root, '.gitignore'), 'node_modules/\n');
+  if (git) {
+    const g = (...a) => execFileSync('git', ['-c', 'user.email=b@example.com', '-c', 'user.name=bench', ...a], { cwd: root, stdio: 'ignore' });
+    g('init', '-q');
+    g('add', '-A');
+    g('commit', '-qm', 'base');
+  }
+  return root;
+}
+
+async function measure(n, git) {
+  const root = await tree(n, git);
+  const services = composeWorkspace({ root, user: openUserSettings(path.join(dir, 'user')), asker: { kind: 'deny' }, logger: quiet });
+  const req = { tool: 'bash', command: 'bench', sessionId: 'bench' };
+  const t0 = performance.now();
+  await services.captures.around(req, async () => {});
+  const first = performance.now() - t0;
+  const nothing = [];
+  const oneFile = [];
+  for (let i = 0; i < RUNS; i++) {
+    let t = performance.now();
+    await services.captures.around(req, async () => {});
+    nothing.push(performance.now() - t);
+    t = performance.now();
+    const { capture } = await services.captures.around(req, () => writeFile(path.join(root, 'pkg0', 'file0.ts'), `export const v0 = ${i + 1};\n`));
+    oneFile.push(performance.now() - t);
+    if (capture.files.length !== 1) throw new Error(`expected one recorded file, got ${JSON.stringify(capture)}`);
+  }
+  const label = `${git ? 'git' : 'plain'}_${n / 1000}k`;
+  const budget = n >= 100_000 ? 1000 : 150;
+  report(`command_capture.${label}.no_change.p50_ms`, percentile(nothing, 50), 'ms', { files: n, git, runs: RUNS, p95_ms: Math.round(percentile(nothing, 95)), budget });
+  report(`command_capture.${label}.one_file.p50_ms`, percentile(oneFile, 50), 'ms', { files: n, git, runs: RUNS, p95_ms: Math.round(percentile(oneFile, 95)), budget });
+  report(`command_capture.${label}.first_command_ms`, first, 'ms', { files: n, git, note: 'the first snapshot of a process reads every file (seeded from the git index when there is one)' });
+  await services.dispose();
+}
+
+try {
+  await measure(10_000, true);
+  await measure(10_000, false);
+  await measure(100_000, true);
+} finally {
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 }).catch((err) => console.error(`rewind bench: cleanup: ${err.message}`));
+}

@@ -1,0 +1,27 @@
+// The system prompt's sources for one open workspace: its sandbox as the settings show it, its
+// network rules, its read rules (an instruction file the person keeps from the agent is not
+// read, with the same answer a search gives), and the person's own instructions beside their
+// settings.
+import path from 'node:path';
+import type { WorkspaceServices } from '../../workspace/compose';
+import type { ToolRegistry } from '../tools/registry';
+import { systemPromptSource, type SystemPromptSource } from './systemPrompt';
+
+export function workspacePromptSource(services: WorkspaceServices, registry: ToolRegistry): SystemPromptSource {
+  return systemPromptSource({
+    root: services.root,
+    registry,
+    personalDir: path.dirname(services.user.file),
+    sandbox: async () => ({
+      status: await services.sandboxStatus(),
+      networkAllowed: (await services.engine.rules()).filter((r) => r.kind === 'network' && r.action === 'allow').map((r) => r.pattern),
+    }),
+    readRules: async () => {
+      const { actionFor } = await services.engine.readDecider();
+      return (rel) => {
+        const action = actionFor(rel);
+        return action === 'allow' ? null : action === 'deny' ? 'is denied to the agent by the read rules, so it is not read' : 'needs approval to read under the read rules, so it is not read';
+      };
+    },
+  });
+}

@@ -1,0 +1,258 @@
+// Snapshots of the workspace's files that git does not ignore, as trees in a private git folder
+// (docs/architecture.md, "What a command wrote"). `git add -A` into a private index is
+// incremental — git's stat cache hashes only files whose stat changed — so a snapshot before
+// and after a command costs a stat of the tree, and the two trees say what the command created,
+// changed, deleted and renamed. The folder is this process's own (`.loupe/snapshots/<pid>-…`):
+// made fresh, seeded from the repository's own index (whose objects it borrows through
+// `alternates`), removed on dispose; one left by a dead process is swept. Nothing in it is
+// trusted from disk: a clone cannot plant an index or objects here that a snapshot would read.
+// Every filter, text conversion and driver is switched off by the private `info/attributes`
+// (which outranks every .gitattributes), so git stores the exact bytes and runs no program.
+import { randomBytes, createHash } from 'node:crypto';
+import path from 'node:path';
+import { ensureDirInside, readdirInside, removeTreeInside, writeAtomicInside } from '../files/safeWrite';
+import { lstatInside, readInside } from '../files/safeOpen';
+import { GitRunner } from '../git/gitRunner';
+import { SnapshotError } from './errors';
+
+/** One path's change between two snapshots (`git diff-tree --raw -M`). */
+export interface TreeChange {
+  /** A added, D deleted, M modified, T type changed (file ↔ link), R renamed. */
+  status: 'A' | 'D' | 'M' | 'T' | 'R';
+  /** The path after (for D: the path that went). */
+  path: string;
+  /** R: where it was renamed from. */
+  from?: string;
+  oldMode: string | null;
+  newMode: string | null;
+  oldOid: string | null;
+  newOid: string | null;
+}
+
+export interface Snapshot {
+  tree: string;
+  /** Ignored entries as git lists them (a wholly ignored folder is one entry) → a stat stamp. */
+  ignored: Map<string, string> | null;
+}
+
+const EMPTY_OID = /^0+$/;
+/** Unsets every attribute that makes git rewrite bytes or run a program; outranks .gitattributes. */
+const ATTRIBUTES = '* -filter -text -eol -ident -working-tree-encoding -diff -merge -crlf\n';
+/** Settings of the private folder itself: exact bytes, no conversions. */
+const CONFIG = '[core]\n\trepositoryformatversion = 0\n\tbare = true\n\tautocrlf = false\n\tsafecrlf = false\n\tsymlinks = true\n\tfilemode = true\n\tlogallrefupdates = false\n[gc]\n\tauto = 0\n';
+
+/** The private folder is this process's scratch space, rebuilt on the next start: no fsync. */
+const CACHE = { durable: false } as const;
+
+export interface SnapshotOptions {
+  /** The repository's own object folder and index, when the workspace is its top folder (seeding). */
+  repository?: { objects: string; index: string; exclude: string } | null;
+}
+
+export class WorkTreeSnapshots {
+  private readonly dir: string;
+  private readonly git: GitRunner;
+  private ready: Promise<void> | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+  /** Aborted on dispose: a snapshot nobody will read (the warm-up of a run that ran no command) stops at once. */
+  private readonly closing = new AbortController();
+  /** The tree the private index held when last written: reused while `add` changes nothing. */
+  private lastTree: string | null = null;
+
+  constructor(
+    readonly root: string,
+    private readonly repository: () => Promise<SnapshotOptions['repository']>,
+  ) {
+    this.dir = path.join(root, '.loupe', 'snapshots', `${process.pid}-${randomBytes(4).toString('hex')}`);
+    // repository:false: the private attributes switch every driver off, so none is listed first.
+    this.git = new GitRunner(root, { repository: false });
+  }
+
+  private get index(): string {
+    return path.join(this.dir, 'index');
+  }
+
+  private args(rest: string[]): string[] {
+    return [`--git-dir=${this.dir}`, `--work-tree=${this.root}`, ...rest];
+  }
+
+  /** Makes the private folder (once), seeded from the repository's index when there is one. */
+  private init(): Promise<void> {
+    this.ready ??= (async () => {
+      await sweepDead(this.root);
+      ensureDirInside(this.root, path.join(this.dir, 'objects', 'info'));
+      ensureDirInside(this.root, path.join(this.dir, 'refs'));
+      ensureDirInside(this.root, path.join(this.dir, 'info'));
+      await writeAtomicInside(this.root, path.join(this.dir, 'HEAD'), 'ref: refs/heads/snapshots\n', CACHE);
+      await writeAtomicInside(this.root, path.join(this.dir, 'config'), CONFIG, CACHE);
+      await writeAtomicInside(this.root, path.join(this.dir, 'info', 'attributes'), ATTRIBUTES, CACHE);
+      const repo = await this.repository().catch(() => null);
+      let exclude = '';
+      if (repo) {
+        await writeAtomicInside(this.root, path.join(this.dir, 'objects', 'info', 'alternates'), `${repo.objects}\n`, CACHE);
+        exclude = (await readOutside(repo.exclude))?.toString('utf8') ?? '';
+        const seed = await readOutside(repo.index);
+        if (seed) await writeAtomicInside(this.root, this.index, seed, CACHE);
+      }
+      await writeAtomicInside(this.root, path.join(this.dir, 'info', 'exclude'), `${exclude}\n/.loupe/\n`, CACHE);
+    })().catch((err) => {
+      this.ready = null;
+      throw err;
+    });
+    return this.ready;
+  }
+
+  /** Runs one snapshot step at a time: they share the private index. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const job = this.queue.then(fn);
+    this.queue = job.catch(() => undefined);
+    return job;
+  }
+
+  /**
+   * The non-ignored tree as it is now. `ignored`: also stamp the ignored entries, so a later
+   * snapshot can say how many of them changed (they are never recorded).
+   */
+  take(opts: { ignored?: boolean; signal?: AbortSignal } = {}): Promise<Snapshot> {
+    return this.serial(async () => {
+      if (this.disposed) throw new SnapshotError('the workspace was closed');
+      await this.init();
+      const call = { env: { GIT_INDEX_FILE: this.index }, signal: this.signal(opts.signal), timeoutMs: 120_000 };
+      // Beside the add, on the other core; its failure only leaves the ignored count unknown.
+      const listing = opts.ignored ? this.git.exec(this.args(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']), call).catch(() => null) : null;
+      // --verbose names every path whose entry changed: none, and the last tree still stands.
+      let add = await this.git.exec(this.args(['add', '-A', '--verbose']), call);
+      if (add.exitCode !== 0 && (await this.dropSeed())) add = await this.git.exec(this.args(['add', '-A', '--verbose']), call);
+      if (add.exitCode !== 0) throw new SnapshotError(add.stderr.trim() || `git add exited ${add.exitCode}`);
+      if (add.stdout.length || !this.lastTree) this.lastTree = (await this.git.run(this.args(['write-tree', '--missing-ok']), call)).trim();
+      const tree = this.lastTree;
+      const out = listing ? await listing : null;
+      return { tree, ignored: out?.exitCode === 0 ? this.stamp(out.stdout.toString('utf8').split('\0').filter(Boolean)) : null };
+    });
+  }
+
+  /** An index seeded from the repository that git cannot use (a split index, another hash): start empty. */
+  private async dropSeed(): Promise<boolean> {
+    this.lastTree = null;
+    const had = lstatInside(this.root, this.index) !== null;
+    if (had) await removeTreeInside(this.root, this.index);
+    return had;
+  }
+
+  private stamp(entries: string[]): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const rel of entries) {
+      // Loupe's own folder is excluded by the private exclude file, so git lists it as ignored: it is not the project's.
+      if (rel === '.loupe/' || rel.startsWith('.loupe/')) continue;
+      const st = lstatInside(this.root, path.join(this.root, rel.replace(/\/$/, '')));
+      out.set(rel, st ? `${st.size}:${st.mtimeMs}:${st.ino}` : '-');
+    }
+    return out;
+  }
+
+  /** Paths that differ between two trees; renames are detected (50% similar or more). */
+  diff(a: string, b: string, signal?: AbortSignal): Promise<TreeChange[]> {
+    if (a === b) return Promise.resolve([]);
+    return this.serial(async () => {
+      const out = await this.git.run(this.args(['diff-tree', '-r', '-z', '--raw', '--find-renames', a, b]), { signal: this.signal(signal) });
+      return parseRaw(out);
+    });
+  }
+
+  /** Blob contents by oid, each checked against its oid (a planted object is refused). */
+  async blobs(oids: string[], signal?: AbortSignal): Promise<Map<string, Buffer>> {
+    const want = [...new Set(oids.filter((o) => o && !EMPTY_OID.test(o)))];
+    const out = new Map<string, Buffer>();
+    if (!want.length) return out;
+    const buf = await this.serial(() => this.git.runBuffer(this.args(['cat-file', '--batch']), { input: want.join('\n') + '\n', signal: this.signal(signal) }));
+    let at = 0;
+    for (const oid of want) {
+      const nl = buf.indexOf(0x0a, at);
+      if (nl === -1) throw new SnapshotError(`cat-file stopped before ${oid}`);
+      const head = buf.toString('utf8', at, nl).split(' ');
+      if (head[1] === 'missing') throw new SnapshotError(`object ${oid} is missing`);
+      const size = Number(head[2]);
+      const data = buf.subarray(nl + 1, nl + 1 + size);
+      if (gitOid(data) !== oid) throw new SnapshotError(`object ${oid} does not hold the content its name promises`);
+      out.set(oid, Buffer.from(data));
+      at = nl + 1 + size + 1;
+    }
+    return out;
+  }
+
+  /** How many ignored entries appeared, went or changed between two snapshots. */
+  static ignoredChanged(a: Snapshot, b: Snapshot): number | null {
+    if (!a.ignored || !b.ignored) return null;
+    let n = 0;
+    for (const [k, v] of b.ignored) if (a.ignored.get(k) !== v) n++;
+    for (const k of a.ignored.keys()) if (!b.ignored.has(k)) n++;
+    return n;
+  }
+
+  private signal(caller?: AbortSignal): AbortSignal {
+    return caller ? AbortSignal.any([caller, this.closing.signal]) : this.closing.signal;
+  }
+
+  /** Stops what is under way and removes this process's folder; later calls fail. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.closing.abort();
+    await this.queue;
+    await removeTreeInside(this.root, this.dir).catch(() => undefined);
+  }
+}
+
+/** git's object id of a blob (sha1 of its header and bytes). */
+export function gitOid(data: Buffer): string {
+  return createHash('sha1').update(`blob ${data.length}\0`).update(data).digest('hex');
+}
+
+function parseRaw(out: string): TreeChange[] {
+  const f = out.split('\0');
+  const changes: TreeChange[] = [];
+  for (let i = 0; i < f.length - 1; ) {
+    const head = f[i++];
+    if (!head.startsWith(':')) continue;
+    const [oldMode, newMode, oldOid, newOid, status] = head.slice(1).split(' ');
+    const kind = status[0] as TreeChange['status'] | 'C';
+    const nul = (mode: string, oid: string) => (/^0+$/.test(mode) ? null : oid);
+    if (kind === 'R' || kind === 'C') {
+      const from = f[i++];
+      const to = f[i++];
+      changes.push(
+        kind === 'R'
+          ? { status: 'R', path: to, from, oldMode, newMode, oldOid, newOid }
+          : { status: 'A', path: to, oldMode: null, newMode, oldOid: null, newOid },
+      );
+      continue;
+    }
+    const p = f[i++];
+    changes.push({ status: kind as TreeChange['status'], path: p, oldMode: /^0+$/.test(oldMode) ? null : oldMode, newMode: /^0+$/.test(newMode) ? null : newMode, oldOid: nul(oldMode, oldOid), newOid: nul(newMode, newOid) });
+  }
+  return changes;
+}
+
+/** A file of the repository's own git folder (outside the workspace's held folders: git's, not the clone's). */
+async function readOutside(abs: string): Promise<Buffer | null> {
+  return (await readInside(path.dirname(abs), abs).catch(() => null))?.buf ?? null;
+}
+
+/** Folders of processes that are gone. */
+async function sweepDead(root: string): Promise<void> {
+  const base = path.join(root, '.loupe', 'snapshots');
+  for (const name of await readdirInside(root, base).catch(() => [] as string[])) {
+    const pid = Number(/^(\d+)-[0-9a-f]{8}$/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    await removeTreeInside(root, path.join(base, name)).catch(() => undefined);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,108 @@
+import { useState } from 'react';
+import { PlusIcon } from '../app/icons';
+import { useApp } from '../store';
+
+/** The session picker and its actions: new, rename, delete (asked first: a deleted conversation is gone). */
+export function SessionBar() {
+  const sessions = useApp((s) => s.chatSessions);
+  const current = useApp((s) => s.chatSessionId);
+  const open = useApp((s) => s.openChatSession);
+  const create = useApp((s) => s.newChatSession);
+  const rename = useApp((s) => s.renameChatSession);
+  const openSettings = useApp((s) => s.openSettings);
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const title = sessions.find((s) => s.id === current)?.title ?? '';
+  return (
+    <>
+      <div className="chat-sessions">
+        {renaming !== null && current ? (
+          <input
+            className="text-input chat-rename"
+            autoFocus
+            value={renaming}
+            aria-label="Session title"
+            onChange={(e) => setRenaming(e.target.value)}
+            onBlur={() => setRenaming(null)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                void rename(current, renaming);
+                setRenaming(null);
+              } else if (e.key === 'Escape') setRenaming(null);
+            }}
+          />
+        ) : (
+          <select className="chat-session-select" aria-label="Session" data-testid="chat-session" value={current ?? ''} onChange={(e) => e.target.value && void open(e.target.value)}>
+            {!current && <option value="">New session</option>}
+            {sessions.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.title}
+                {s.running ? ' (running)' : ''}
+              </option>
+            ))}
+          </select>
+        )}
+        <button type="button" className="icon-btn" title="New session" aria-label="New session" data-testid="chat-new-session" onClick={() => void create()}>
+          <PlusIcon size={14} />
+        </button>
+        {current && (
+          <>
+            <button type="button" className="icon-btn chat-text-btn" title="Rename session" aria-label="Rename session" onClick={() => setRenaming(title)}>
+              ✎
+            </button>
+            <button
+              type="button"
+              className="icon-btn chat-text-btn"
+              title="Delete session…"
+              aria-label="Delete session"
+              aria-expanded={confirming === current}
+              data-testid="session-delete"
+              onClick={() => setConfirming(confirming === current ? null : current)}
+            >
+              ✕
+            </button>
+          </>
+        )}
+        <button type="button" className="icon-btn chat-text-btn" title="Model settings" aria-label="Model settings" data-testid="settings-open" onClick={openSettings}>
+          ⚙
+        </button>
+      </div>
+      {confirming !== null && confirming === current && <DeleteConfirm id={confirming} title={title} onDone={() => setConfirming(null)} />}
+    </>
+  );
+}
+
+function DeleteConfirm({ id, title, onDone }: { id: string; title: string; onDone(): void }) {
+  const remove = useApp((s) => s.deleteChatSession);
+  const running = useApp((s) => Boolean(s.chatSessions.find((x) => x.id === id)?.running));
+  return (
+    <div
+      className="chat-delete-confirm"
+      role="alertdialog"
+      aria-label="Delete this conversation?"
+      data-testid="session-delete-prompt"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onDone();
+      }}
+    >
+      <span className="chat-delete-text">
+        Delete &ldquo;{title}&rdquo;? {running ? 'Its request is stopped, and the' : 'The'} conversation cannot be recovered; its changes stay in the timeline.
+      </span>
+      <button
+        type="button"
+        className="btn btn-sm btn-danger"
+        data-testid="session-delete-confirm"
+        autoFocus
+        onClick={() => {
+          onDone();
+          void remove(id);
+        }}
+      >
+        Delete
+      </button>
+      <button type="button" className="btn btn-sm" onClick={onDone}>
+        Cancel
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,53 @@
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { ChatItem } from '../store';
+
+/** Within this many pixels of the end the list counts as at the bottom (and keeps following). */
+const NEAR_END = 40;
+
+/**
+ * Keeps the chat at its newest line while the person is there; scrolled up, it stays put and
+ * offers a jump. Sending a message always goes to the end: what follows it (the reply, retries,
+ * the final error) is what the person waits for.
+ */
+export function useFollowLatest(items: ChatItem[]) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const follow = useRef(true);
+  const lastUser = useRef<string | null>(null);
+  const [atBottom, setAtBottom] = useState(true);
+
+  useLayoutEffect(() => {
+    const el = listRef.current;
+    if (!el) return;
+    const mine = [...items].reverse().find((i) => i.kind === 'user')?.id ?? null;
+    if (mine !== lastUser.current) {
+      // The first render (a reopened session) and a new message of the person's both go to the end.
+      lastUser.current = mine;
+      follow.current = true;
+    }
+    if (follow.current) el.scrollTop = el.scrollHeight;
+    const near = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END;
+    setAtBottom((was) => (was === near ? was : near));
+  }, [items]);
+
+  useEffect(() => {
+    const el = listRef.current;
+    if (!el) return;
+    const onScroll = () => {
+      const near = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END;
+      follow.current = near;
+      setAtBottom(near);
+    };
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => el.removeEventListener('scroll', onScroll);
+  }, []);
+
+  const toLatest = useCallback(() => {
+    const el = listRef.current;
+    if (!el) return;
+    follow.current = true;
+    el.scrollTop = el.scrollHeight;
+    setAtBottom(true);
+  }, []);
+
+  return { listRef, atBottom, toLatest };
+}
