@@ -154,3 +154,22 @@ function gitHeldOnFifo(cwd: string): boolean {
   }
   return false;
 }
+
+it('while an intent-to-add file is paired with a deletion, a deletion anywhere asks for the whole status', async () => {
+  // git pairs an intent-to-add file with a deleted one anywhere in the work tree, and prefers
+  // a deleted file of the same name: removing a/g.log moves the pair away from src/f.ts, which
+  // a status of a/g.log alone cannot say.
+  await writeTree(dir, { 'src/f.ts': 'one\n', 'a/g.log': 'one\n' });
+  git(dir, 'add', 'src', 'a');
+  git(dir, 'commit', '-qm', 'two more');
+  await writeFile(path.join(dir, 'g.log'), 'one\n');
+  git(dir, 'add', '-N', 'g.log');
+  await rm(path.join(dir, 'src/f.ts'));
+  badges = new GitBadges(dir, { fullEveryMs: Infinity });
+  await badges.refresh();
+  // A work-tree rename shows as a change of the new file; the deleted side has no badge.
+  expect(badges.status).toEqual({ 'a.ts': 'M', 'g.log': 'M' });
+  await rm(path.join(dir, 'a/g.log'));
+  await badges.refreshPaths(['a/g.log']);
+  expect(badges.status).toEqual({ 'a.ts': 'M', 'g.log': 'M', 'src/f.ts': 'D' });
+});

@@ -199,7 +199,7 @@ export class GitBadges {
     const found = await statusEntries(this.root, { signal: this.stop.signal, timeoutMs, paths: [...want], prefix: this.prefix! });
     // git pairs renames and copies only among the paths it is shown, and pairs an intent-to-add
     // file with any deleted one (seen: a file added with -N, written, and a deletion elsewhere).
-    for (const e of found.values()) if (/[RC]/.test(e.xy) || e.xy === '.A') return this.refresh();
+    for (const e of found.values()) if (/[RC]/.test(e.xy) || intentToAdd(e)) return this.refresh();
     this.replace(want, found);
     this.duringFull?.push({ want, found });
     // The safety net never takes more than a twentieth of a core, however slow git is here.
@@ -218,11 +218,12 @@ export class GitBadges {
   /**
    * Whether git's answer for these paths depends on paths outside them: a rename or copy known
    * from the last status (its two sides are paired across the tree), or a file added with
-   * intent-to-add (git pairs those with deleted files in the work tree).
+   * intent-to-add, paired or not: git pairs it with a deleted file anywhere in the work tree,
+   * and a deletion elsewhere can take it from its pair (one of the same name is preferred).
    */
   private paired(want: Set<string>): boolean {
     for (const [file, e] of this.entries) {
-      if (e.xy === '.A') return true;
+      if (intentToAdd(e)) return true;
       if (/[RC]/.test(e.xy) && (covers(want, file) || (e.from !== undefined && covers(want, e.from)))) return true;
     }
     return false;
@@ -262,6 +263,14 @@ export class GitBadges {
       signal.addEventListener('abort', done, { once: true });
     });
   }
+}
+
+/**
+ * A file added with intent-to-add (`git add -N`): the only entries whose work-tree side is an
+ * addition, a rename or a copy (`.A`, or `.R`/`.C` once git has paired it with a deleted file).
+ */
+function intentToAdd(e: StatusEntry): boolean {
+  return e.xy[1] === 'A' || e.xy[1] === 'R' || e.xy[1] === 'C';
 }
 
 /** Files whose change alters the status of everything beside and below them. */
