@@ -139,8 +139,8 @@ export const rgArg = (dir: string): string => (dir === '' ? '.' : dir);
 /**
  * The files a fresh walk would list in the plan's folders now: each level's own files and
  * everything in each walked folder, nothing for a folder that is gone, a link, or hidden by
- * the rules. At most two rg runs: one level deep over the levels and the ancestors to look up,
- * then the walks of the folders found visible. null when rg could not read a folder (gone
+ * the rules. One level deep over the levels and the ancestors to look up (one rg per depth,
+ * side by side), then one walk of the folders found visible. null when rg could not read a folder (gone
  * meanwhile, unreadable): then only the whole walk can say.
  */
 export async function readRegions(root: string, plan: PatchPlan, view: IndexView, kindOf: (rel: string) => DiskKind, signal?: AbortSignal): Promise<string[] | null> {
@@ -154,24 +154,36 @@ export async function readRegions(root: string, plan: PatchPlan, view: IndexView
   }
   const levels = new Set([...plan.levels.filter((l) => visible.has(l) || chains.has(l)), ...[...chains.values()].flat()]);
   const byParent = new Map<string, string[]>();
-  let debug = '';
-  if (levels.size) {
-    const code = await streamFilesWithRg(
-      root,
-      (batch) => {
-        for (const f of batch.map(fromRg)) {
-          const dir = parentOf(f);
-          if (levels.has(dir)) (byParent.get(dir) ?? byParent.set(dir, []).get(dir)!).push(f);
-        }
-      },
-      signal,
-      ['--max-depth', '1', ...(chains.size ? ['--debug'] : []), '--', ...[...levels].map(rgArg)],
-      chains.size ? (t) => void (debug += t) : undefined,
-    );
-    // A folder rg could not read says nothing of what its rules hide: no guess, the walk decides.
-    if (code === 2) return null;
+  // One rg per depth, so no folder given to a run lies below another given to it: rg's threads
+  // share the rules they build per folder, and a folder that is also an argument was sometimes
+  // judged by the rules built for it as one, which miss an anchored rule above it (seen: the
+  // root's `/x/y/z` with x/y and x/y/z in one run, no "ignoring x/y/z" in 123 of 300 runs).
+  const byDepth = new Map<number, string[]>();
+  for (const l of levels) {
+    const depth = l === '' ? 0 : l.split('/').length;
+    (byDepth.get(depth) ?? byDepth.set(depth, []).get(depth)!).push(l);
   }
-  const ignored = ignoredByDebug(debug);
+  // Each run's own debug text: chunks of two runs side by side would cut each other's lines.
+  const debug = [...byDepth.values()].map(() => '');
+  const codes = await Promise.all(
+    [...byDepth.values()].map((group, i) =>
+      streamFilesWithRg(
+        root,
+        (batch) => {
+          for (const f of batch.map(fromRg)) {
+            const dir = parentOf(f);
+            if (levels.has(dir)) (byParent.get(dir) ?? byParent.set(dir, []).get(dir)!).push(f);
+          }
+        },
+        signal,
+        ['--max-depth', '1', ...(chains.size ? ['--debug'] : []), '--', ...group.map(rgArg)],
+        chains.size ? (t) => void (debug[i] += t) : undefined,
+      ),
+    ),
+  );
+  // A folder rg could not read says nothing of what its rules hide: no guess, the walk decides.
+  if (codes.includes(2)) return null;
+  const ignored = ignoredByDebug(debug.join('\n'));
   for (const [r, chain] of chains) {
     // Each step below the known ancestor must be a real folder its parent's rules keep.
     const steps = [...chain.slice(1), r];
