@@ -28,11 +28,19 @@ export interface BashWorkspace {
   cleanup: () => Promise<void>;
 }
 
+/** How far up the words of these corpora may climb (`..`, `{.,..}` in up to three components). */
+const CLIMB = 3;
+
 export async function bashWorkspace(): Promise<BashWorkspace> {
-  const ws = await tempDir('loupe-bashws-');
-  const out = await tempDir('loupe-outside-');
-  const home = await tempDir('loupe-home-');
-  const root = ws.dir;
+  // One private tree holds the workspace, the outside folder and the home, that far below its
+  // top: bash globs whatever the words reach, and a shared temp folder within reach let another
+  // process's files land between bash's answer and the analysis.
+  const world = await tempDir('loupe-bashworld-');
+  const base = path.join(world.dir, ...Array.from({ length: CLIMB }, (_, i) => `up${i}`));
+  const root = path.join(base, 'ws');
+  const out = { dir: path.join(base, 'outside') };
+  const home = { dir: path.join(base, 'home') };
+  for (const d of [root, out.dir, home.dir]) await mkdir(d, { recursive: true });
   execFileSync('git', ['init', '-q', root]);
   await writeTree(root, {
     '.loupe/config.json': '{}',
@@ -58,11 +66,7 @@ export async function bashWorkspace(): Promise<BashWorkspace> {
     outside: out.dir,
     home: home.dir,
     engine,
-    cleanup: async () => {
-      await ws.cleanup();
-      await out.cleanup();
-      await home.cleanup();
-    },
+    cleanup: world.cleanup,
   };
 }
 

@@ -26,7 +26,7 @@ export function git(cwd: string, ...args: string[]): string {
   });
 }
 
-export async function until<T>(probe: () => T | Promise<T>, timeoutMs = 5000, everyMs = 25): Promise<NonNullable<T>> {
+export async function until<T>(probe: () => T | Promise<T>, timeoutMs = 30_000, everyMs = 25): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();

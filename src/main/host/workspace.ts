@@ -10,7 +10,7 @@ import { grep } from '../services/search/grep';
 /** Matches find in files shows; the count says how many more there are. */
 const SEARCH_LIMIT = 500;
 import { isGitRepo } from '../services/git/gitStatus';
-import type { FileIndex } from '../services/workspace/fileIndex';
+import { MAX_PATCH_PATHS, type FileIndex } from '../services/workspace/fileIndex';
 import { CONFIG_REL, MCP_JSON_REL } from '../services/permissions/projectConfig';
 import { parentOf, resolveInWorkspace } from '../services/workspace/pathGuard';
 import type { ChangeBatch, WorkspaceWatcher } from '../services/workspace/watcher';
@@ -34,7 +34,7 @@ const MAX_NOTICES = 20;
 const RESCAN_MS = 2000;
 const MAX_OPEN_DIRS = 500;
 /** How long the watcher and the index wait for the first listing before they start anyway. */
-const INDEX_DELAY_MS = 1500;
+export const INDEX_DELAY_MS = 1500;
 /** What a change before the watcher was subscribed could have touched unseen (see catchUp). */
 const WATCHED_BEFORE = [CONFIG_REL, MCP_JSON_REL, LOG_REL] as const;
 /**
@@ -59,8 +59,10 @@ export class Workspace {
   private startIndex: (() => void) | null = null;
   private indexTimer: NodeJS.Timeout | null = null;
   private rescanning = false;
-  /** Parents of changed paths waiting for the next index refresh; one refresh runs at a time. */
-  private readonly pendingDirs = new Set<string>();
+  /** Changed paths waiting for the next index update; one update runs at a time. */
+  private readonly pendingPaths = new Set<string>();
+  /** The next update walks the whole tree (a burst, an ignore rule of the whole tree, lost events). */
+  private pendingWalk = false;
   private indexRunning = false;
   private indexAgain = false;
 
@@ -109,6 +111,7 @@ export class Workspace {
       (detail) => {
         ws.notice(watchNotice(detail));
         ws.startRescan();
+        ws.lostEvents();
       },
     ));
     // The first screen lists folders directly; the full index builds behind it, and the
@@ -231,35 +234,64 @@ export class Workspace {
     void this.review.onPaths(batch.paths).catch(() => undefined);
     if (batch.paths.some((p) => p === '.loupe' || p === CONFIG_REL || p === MCP_JSON_REL)) this.onConfigChanged(this.info.root);
     const inTree = batch.paths.filter((p) => !p.startsWith('.git/') && p !== '.git' && !p.startsWith('.loupe/'));
-    if (inTree.length) {
-      this.emit('file.changed', inTree.length > MAX_NAMED ? { paths: [], truncated: true } : { paths: inTree });
-      // rg lists files only: a folder made or removed empty changes no rg listing, so the
-      // parents of whatever changed are re-listed too (the renderer re-reads loaded ones only).
-      for (const p of inTree) this.pendingDirs.add(parentOf(p));
-      this.refreshIndex();
+    // The repository's own files: its info/exclude holds ignore rules of the whole tree, and
+    // any other change (the index, HEAD, refs: a checkout, a commit, a stage) asks for the
+    // whole status. Lock files come and go around the change itself.
+    const inGit = batch.paths.filter((p) => (p === '.git' || p.startsWith('.git/')) && !p.endsWith('.lock'));
+    if (inTree.length) this.emit('file.changed', inTree.length > MAX_NAMED ? { paths: [], truncated: true } : { paths: inTree });
+    const rulesChanged = inGit.some((p) => p === '.git' || p === '.git/info' || p === '.git/info/exclude');
+    if (inTree.length || rulesChanged) {
+      if (rulesChanged) this.pendingWalk = true;
+      for (const p of inTree) this.pendingPaths.add(p);
+      if (this.pendingPaths.size > MAX_PATCH_PATHS) this.pendingWalk = true;
+      if (this.pendingWalk) this.pendingPaths.clear();
+      this.updateIndex();
     }
-    // A chat saved or a command's output kept makes .loupe/ before any modification does.
-    if (this.info.isGitRepo && batch.paths.some((p) => p === '.loupe' || p.startsWith('.loupe/'))) await this.services.modlog.excludeFromGit().catch(() => undefined);
-    if (this.info.isGitRepo) await this.refreshStatus();
+    if (!this.info.isGitRepo) return;
+    // A chat saved or a command's output kept makes .loupe/ before any modification does; the
+    // exclude file it writes comes back as a change in .git, which asks for the whole status.
+    if (batch.paths.some((p) => p === '.loupe' || p.startsWith('.loupe/'))) await this.services.modlog.excludeFromGit().catch(() => undefined);
+    if (inGit.length) await this.badges.refresh();
+    else if (inTree.length) await this.badges.refreshPaths(inTree);
   }
 
   /**
-   * The one place watcher batches ask the file index to catch up. One full refresh at a time:
-   * the batches of a burst that arrive while it runs share the one run after it, so a
-   * checkout costs two refreshes, not one per batch. A failed refresh changes nothing.
+   * The watcher missed changes (it failed, or watches only part of the tree): walk once, ask
+   * git once. An index not built yet reads the disk as it is when it walks.
    */
-  private refreshIndex(): void {
+  private lostEvents(): void {
+    if (this.disposed) return;
+    if (this.index.isReady) {
+      this.pendingWalk = true;
+      this.pendingPaths.clear();
+      this.updateIndex();
+    }
+    if (this.info.isGitRepo) void this.badges.refresh();
+  }
+
+  /**
+   * The one place watcher batches ask the file index to catch up: patched from the paths
+   * (FileIndex.patch) when they are few, walked whole otherwise. One update at a time: the
+   * batches of a burst that arrive while it runs share the one after it, so a checkout costs
+   * two walks, not one per batch. A failed update changes nothing.
+   */
+  private updateIndex(): void {
     if (this.indexRunning) return void (this.indexAgain = true);
     this.indexRunning = true;
     void (async () => {
       do {
         this.indexAgain = false;
-        const parents = [...this.pendingDirs];
-        this.pendingDirs.clear();
-        const changed = await this.index.refresh().catch(() => [] as string[]);
+        const paths = [...this.pendingPaths];
+        const walk = this.pendingWalk;
+        this.pendingPaths.clear();
+        this.pendingWalk = false;
+        let dirs = walk ? null : await this.index.patch(paths).catch(() => null);
+        const walked = dirs === null;
+        // rg lists files only: a folder made or removed empty changes no rg listing, so after
+        // a walk the parents of whatever changed are re-listed too (the page re-reads loaded ones only).
+        dirs ??= [...new Set([...(await this.index.refresh().catch(() => [] as string[])), ...paths.map(parentOf)])];
         if (this.disposed) break;
-        const dirs = [...new Set([...changed, ...parents])];
-        this.emit('tree.changed', dirs.length > MAX_NAMED ? { dirs: [], all: true } : { dirs });
+        if (walked || dirs.length) this.emit('tree.changed', dirs.length > MAX_NAMED ? { dirs: [], all: true } : { dirs });
       } while (this.indexAgain);
       this.indexRunning = false;
     })();

@@ -4,7 +4,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { git, tempDir, writeTree } from '../../../../test/support/tmp';
-import { gitStatus, isGitRepo, parsePorcelainZ } from './gitStatus';
+import { gitStatus, isGitRepo, parsePorcelainV2Z, toBadges } from './gitStatus';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -72,7 +72,20 @@ describe('gitStatus', () => {
     expect(existsSync(path.join(dir, '.git', 'index.lock'))).toBe(false);
   });
 
-  it('parses renames with their original path field', () => {
-    expect(parsePorcelainZ('## main...origin/main\0R  b.ts\0a.ts\0 M c.ts\0')).toEqual({ 'b.ts': 'R', 'c.ts': 'M' });
+  it('parses renames with their original path field, paths with spaces, conflicts and untracked files', () => {
+    const h = '0'.repeat(40);
+    const out = [
+      '# branch.oid ' + h,
+      `2 R. N... 100644 100644 100644 ${h} ${h} R100 new name.ts`,
+      'old name.ts',
+      `1 .M N... 100644 100644 100644 ${h} ${h} c d.ts`,
+      `u UU N... 100644 100644 100644 100644 ${h} ${h} ${h} both.ts`,
+      '? dir/x y.ts',
+      '! ignored.log',
+      '',
+    ].join('\0');
+    const entries = parsePorcelainV2Z(out);
+    expect(entries.get('new name.ts')).toEqual({ xy: 'R.', from: 'old name.ts' });
+    expect(toBadges(entries)).toEqual({ 'new name.ts': 'R', 'c d.ts': 'M', 'both.ts': 'U', 'dir/x y.ts': '?', 'ignored.log': '!' });
   });
 });

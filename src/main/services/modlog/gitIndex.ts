@@ -3,7 +3,7 @@
 import path from 'node:path';
 import type { GitBadge } from '../../../shared/contract';
 import { GitRunner, type GitCall } from '../git/gitRunner';
-import { parsePorcelainZ } from '../git/gitStatus';
+import { badgeOf, parsePorcelainV2Z } from '../git/gitStatus';
 
 export interface IndexEntry {
   mode: string;
@@ -125,8 +125,9 @@ export class GitIndex {
 
   async statusOf(rel: string): Promise<FileGitStatus | null> {
     try {
-      const out = await this.git.run(['--no-optional-locks', 'status', '--porcelain=v1', '-z', '--ignored=matching', '-uall', '--', literal(rel)]);
-      return Object.values(parsePorcelainZ(out))[0] ?? 'clean';
+      const out = await this.git.run(['--no-optional-locks', 'status', '--porcelain=v2', '-z', '--ignored=matching', '-uall', '--', literal(rel)]);
+      const [entry] = parsePorcelainV2Z(out).values();
+      return entry ? badgeOf(entry.xy) : 'clean';
     } catch {
       return null;
     }

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/support/tmp';
-import { withLogLock } from './logLock';
+import { holderId, startOf, withLogLock } from './logLock';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -21,7 +21,7 @@ it('lets one holder in at a time and removes the lock after', async () => {
     Array.from({ length: 8 }, () =>
       withLogLock(lock, async () => {
         most = Math.max(most, ++inside);
-        expect(await readFile(lock, 'utf8')).toBe(String(process.pid));
+        expect(await readFile(lock, 'utf8')).toBe(holderId());
         await new Promise((r) => setTimeout(r, 5));
         inside--;
       }),
@@ -59,7 +59,7 @@ it('never shows an empty lock: the pid is in the file from the moment it exists'
   for (let i = 0; i < 200; i++) await withLogLock(lock, async () => undefined);
   stop = true;
   await watcher;
-  expect(seen.every((t) => t === String(process.pid))).toBe(true);
+  expect(seen.every((t) => t === holderId())).toBe(true);
 });
 
 it('takes over an empty lock left by a writer killed between create and write, once it is old', async () => {
@@ -93,4 +93,17 @@ it('still locks on a file system without hard links (link fails): the name is cr
   expect(await readFile(lock, 'utf8')).toBe(String(process.pid));
   // No temp file left behind either way.
   expect(await readdir(dir)).toEqual(['x.lock']);
+});
+
+it('names its holder by pid and start time, so a pid now used by another process is no holder, however young the lock', async () => {
+  const lock = path.join(dir, 'x.lock');
+  expect(holderId()).toBe(`${process.pid} ${startOf(process.pid)}`);
+  // This process's pid, as if an earlier process with the same pid had written it: stale at once.
+  await writeFile(lock, `${process.pid} 1`);
+  expect(await withLogLock(lock, async () => 'mine', { timeoutMs: 30_000, staleMs: 60_000 })).toBe('mine');
+  // The live holder itself: never taken from it, however old its lock.
+  await writeFile(lock, holderId());
+  const old = new Date(Date.now() - 120_000);
+  await utimes(lock, old, old);
+  await expect(withLogLock(lock, async () => 'never', { timeoutMs: 100, staleMs: 1_000 })).rejects.toMatchObject({ code: 'TIMEOUT' });
 });

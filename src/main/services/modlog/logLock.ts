@@ -7,6 +7,11 @@
 // the lock's name (link fails if the name exists). Creating the lock empty and writing the pid
 // after left an empty lock whenever a writer was killed in between, and an empty lock names no
 // process to check, so every other writer waited for it to age out (seen under a SIGKILL test).
+// The lock names its holder by pid and, where /proc tells it, the holder's start time: a pid
+// alone may belong to another process by the time it is checked (this machine's pids wrap at
+// 32,768), and a check by age alone depends on how fast the machine is. A lock whose holder is
+// verifiably gone is taken over at once; one whose holder runs is never taken from it.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { FileNotFoundError, LoupeError } from '../../errors';
 import { UnsafePathError } from '../files/errors';
@@ -16,7 +21,7 @@ import { createWholeInside, sweepLinkTempsInside, unlinkInside } from '../files/
 export interface LockOptions {
   /** Give up after this long. */
   timeoutMs?: number;
-  /** A lock file older than this is from a writer that died mid-append. */
+  /** A lock that names no start time of its holder (see isStale), older than this, is from a writer that died mid-append. */
   staleMs?: number;
   /** The folder the lock must stay inside (default: the lock's own folder). */
   root?: string;
@@ -38,6 +43,23 @@ function alive(pid: number): boolean {
   }
 }
 
+/** When a process started (clock ticks since boot), from /proc; null where there is none. */
+export function startOf(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command's closing parenthesis; starttime is the 22nd of the line.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] || null;
+  } catch {
+    return null;
+  }
+}
+
+/** What this process writes into a lock it holds: `pid start`, or `pid` without /proc. */
+export function holderId(): string {
+  const start = startOf(process.pid);
+  return start ? `${process.pid} ${start}` : String(process.pid);
+}
+
 /** An empty lock older than this was left by an older Loupe killed between create and write. */
 const EMPTY_STALE_MS = 2_000;
 
@@ -47,8 +69,17 @@ async function isStale(root: string, file: string, staleMs: number): Promise<boo
   if (!st) return false; // released meanwhile: just try again
   if (!st.isFile()) throw new UnsafePathError(path.relative(root, file), 'is not a lock file Loupe made (a link or something else sits there)');
   const text = await readInside(root, file).then((r) => r?.buf.toString('utf8') ?? '', () => '');
-  const pid = Number.parseInt(text, 10);
-  if (Number.isInteger(pid) && pid > 0 && !alive(pid)) return true;
+  const [pidText, start] = text.trim().split(' ');
+  const pid = Number.parseInt(pidText, 10);
+  if (Number.isInteger(pid) && pid > 0) {
+    if (!alive(pid)) return true;
+    // Alive under that pid: the holder itself, unless that process started at another time.
+    if (start) {
+      const now = startOf(pid);
+      return now !== null && now !== start;
+    }
+  }
+  // No start time to tell (an older Loupe, no /proc) or no pid at all: only age can.
   const age = Date.now() - st.mtimeMs;
   return age > staleMs || (text === '' && age > EMPTY_STALE_MS);
 }
@@ -56,7 +87,7 @@ async function isStale(root: string, file: string, staleMs: number): Promise<boo
 /** Tries once to take the lock: true when this process now holds it, false when someone does. */
 async function take(root: string, file: string): Promise<boolean> {
   try {
-    return await createWholeInside(root, file, String(process.pid));
+    return await createWholeInside(root, file, holderId());
   } catch (err) {
     if (err instanceof FileNotFoundError) throw new UnsafePathError(path.relative(root, path.dirname(file)), 'is missing');
     throw err;

@@ -78,6 +78,35 @@ describe('codeSearch', () => {
     expect(formatCodeSearch(limited)).toContain(`Showing the 2 most relevant of ${limited.total_matches} matches`);
   });
 
+  it('ranks as rg goes exactly as sorting every match would, for every limit', async () => {
+    const { dir, cleanup: done } = await tempDir('loupe-codesearch-rank-');
+    try {
+      // Files with 1 to 25 matches, definitions and uses, at three depths: many equal scores.
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 60; i++) {
+        const lines = Array.from({ length: 1 + ((i * 7) % 25) }, (_, k) => (k % 3 === 0 ? `export function handle${k}() {}` : `  handle${k}(x); // xhandley`));
+        files[`${['', 'src/', 'src/deep/a/'][i % 3]}f${i}.ts`] = `${lines.join('\n')}\n`;
+      }
+      await writeTree(dir, files);
+      const all = await codeSearch(dir, { pattern: 'handle', limit: 1000 });
+      const perFile = new Map<string, number>();
+      for (const m of all.matches) perFile.set(m.path, (perFile.get(m.path) ?? 0) + 1);
+      expect(all.matches).toHaveLength(all.total_matches);
+      // The reference: every match scored with its file's count, then sorted whole.
+      const reference = all.matches
+        .map((m) => ({ m, score: relevance({ path: m.path, text: m.context, spans: [...m.context.matchAll(/handle/g)].map((x) => [x.index, x.index + 6] as [number, number]), fileMatches: perFile.get(m.path)! }).score }))
+        .sort((a, b) => b.score - a.score || (a.m.path < b.m.path ? -1 : a.m.path > b.m.path ? 1 : 0) || a.m.line - b.m.line)
+        .map(({ m }) => `${m.path}:${m.line}`);
+      expect(all.matches.map((m) => `${m.path}:${m.line}`)).toEqual(reference);
+      for (const limit of [1, 7, 50]) {
+        const some = await codeSearch(dir, { pattern: 'handle', limit });
+        expect(some.matches.map((m) => `${m.path}:${m.line}`)).toEqual(reference.slice(0, limit));
+      }
+    } finally {
+      await done();
+    }
+  });
+
   it('scores byte offsets correctly on non-ASCII lines', async () => {
     const r = await codeSearch(root, { pattern: 'handlePayment', path: 'unicode.ts' });
     expect(r.matches[0].reasons.some((x) => x.startsWith('whole word'))).toBe(true);

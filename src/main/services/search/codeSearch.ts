@@ -1,9 +1,10 @@
 // code_search: a regex search whose matches come back ranked by relevance.
-import { displayLines, parseRecord, peekType, rgText, type RgLineMessage } from './rgJson';
+import { firstLine, parseRecord, peekType, rgText, type RgLineMessage } from './rgJson';
 import { rgTypesFor } from './languages';
-import { relevance } from './relevance';
+import { pathScore, relevance } from './relevance';
 import { partialNote, runRipgrep } from './ripgrep';
 import { BASE_RG_ARGS, byPath, clampInt, cleanPath, excludeArgs, searchTarget, type PathFilter } from './searchScope';
+import { TopK } from './topK';
 
 export const CODE_SEARCH_DEFAULT_LIMIT = 50;
 export const CODE_SEARCH_MAX_LIMIT = 1000;
@@ -40,11 +41,14 @@ export interface CodeSearchResult {
   notes: string[];
 }
 
-interface Raw {
+interface Ranked {
   path: string;
   line: number;
   text: string;
   spans: [number, number][];
+  /** Matching lines in its file: known once rg has finished the file. */
+  fileMatches: number;
+  score: number;
 }
 
 /** rg reports submatch offsets in bytes; the scorer works on characters. */
@@ -56,6 +60,8 @@ function charSpans(text: string, spans: [number, number][]): [number, number][] 
   return spans.map(([s, e]) => [at(s), at(e)]);
 }
 
+const best = (a: Ranked, b: Ranked): number => b.score - a.score || byPath(a.path, b.path) || a.line - b.line;
+
 export async function codeSearch(root: string, q: CodeSearchQuery): Promise<CodeSearchResult> {
   const t0 = performance.now();
   const target = await searchTarget(root, q.path);
@@ -66,9 +72,24 @@ export async function codeSearch(root: string, q: CodeSearchQuery): Promise<Code
   if (q.caseInsensitive) args.push('--ignore-case');
   args.push('--regexp', q.pattern, '--', target.arg);
 
-  const raws: Raw[] = [];
-  const perFile = new Map<string, number>();
+  // Ranked as rg goes, keeping only the best `limit`: rg prints a file's records together
+  // (begin, its matches, end: its parallel searchers buffer each file), so at a file's `end` its
+  // match count, the density part of the score, is known. Scoring everything after rg had exited
+  // was most of what code_search cost beyond rg itself.
+  const top = new TopK<Ranked>(limit, best);
+  let file: Ranked[] = [];
+  const rankFile = () => {
+    if (!file.length) return;
+    const byPath = pathScore(file[0].path);
+    for (const m of file) {
+      m.fileMatches = file.length;
+      m.score = relevance(m, false, byPath).score;
+      top.add(m);
+    }
+    file = [];
+  };
   let total = 0;
+  let ranked = 0;
   const outcome = await runRipgrep({
     cwd: root,
     args,
@@ -76,25 +97,26 @@ export async function codeSearch(root: string, q: CodeSearchQuery): Promise<Code
     timeoutMs: q.timeoutMs,
     visible: q.visible,
     onRecord: (r) => {
-      if (peekType(r) !== 'match') return;
+      const type = peekType(r);
+      if (type === 'end') return rankFile();
+      if (type !== 'match') return;
       const msg = parseRecord(r) as RgLineMessage | null;
       if (!msg) return;
       const path = cleanPath(rgText(msg.data.path));
       if (q.visible && !q.visible(path)) return;
       total++;
-      if (raws.length >= RANK_CAP) return;
-      const text = displayLines(msg.data.lines)[0] ?? '';
+      if (ranked >= RANK_CAP) return;
+      ranked++;
+      const text = firstLine(msg.data.lines);
       const spans = msg.data.submatches.map((s): [number, number] => [s.start, s.end]);
-      raws.push({ path, line: msg.data.line_number ?? 0, text, spans: charSpans(text, spans) });
-      perFile.set(path, (perFile.get(path) ?? 0) + 1);
+      file.push({ path, line: msg.data.line_number ?? 0, text, spans: charSpans(text, spans), fileMatches: 0, score: 0 });
     },
   });
+  // A run stopped early (its time bound) may end inside a file.
+  rankFile();
 
-  const input = (m: Raw) => ({ path: m.path, text: m.text, spans: m.spans, fileMatches: perFile.get(m.path) ?? 1 });
-  const scored = raws.map((m) => ({ m, score: relevance(input(m), false).score }));
-  scored.sort((a, b) => b.score - a.score || byPath(a.m.path, b.m.path) || a.m.line - b.m.line);
-  const matches = scored.slice(0, limit).map(({ m }): CodeMatch => {
-    const s = relevance(input(m));
+  const matches = top.sorted().map((m): CodeMatch => {
+    const s = relevance(m);
     const trimmed = m.text.trim();
     const context = trimmed.length > CONTEXT_CHARS ? `${trimmed.slice(0, CONTEXT_CHARS)}…` : trimmed;
     return { path: m.path, line: m.line, context, relevance_score: s.score, reasons: s.reasons };

@@ -120,10 +120,15 @@ export async function grep(root: string, q: GrepQuery): Promise<GrepResult> {
 
 interface FileLines {
   path: string;
-  /** Every match and context record of the file, in file order. */
-  records: RgLineMessage['data'][];
+  /** Every match and context record of the file, in file order, as rg wrote them. */
+  raw: Buffer[];
   kinds: ('match' | 'context')[];
 }
+
+const EMPTY_RECORD: RgLineMessage['data'] = { path: { text: '' }, lines: { text: '' }, line_number: 0, submatches: [] };
+
+/** A file's records, parsed: only the files a page shows get here. */
+const parsed = (f: FileLines): RgLineMessage['data'][] => f.raw.map((r) => (parseRecord(r) as RgLineMessage | null)?.data ?? EMPTY_RECORD);
 
 async function grepContent(root: string, q: GrepQuery, target: string, base: { offset: number; limit: number; notes: string[] }): Promise<GrepResult> {
   const ctx = clampInt(q.context, 0, 0, 50);
@@ -145,24 +150,18 @@ async function grepContent(root: string, q: GrepQuery, target: string, base: { o
     onRecord: (r) => {
       const type = peekType(r);
       if (type !== 'match' && type !== 'context') return;
-      // Past the retention cap only matches are counted: their path is all that is read.
-      if (retained >= RETAIN_MATCHES) {
-        if (type !== 'match') return;
-        const named = peekPath(r) ?? rgText((parseRecord(r) as RgLineMessage | null)?.data.path);
-        if (!q.visible || q.visible(cleanPath(named))) counted++;
-        return;
-      }
-      const msg = parseRecord(r) as RgLineMessage | null;
-      if (!msg) return;
-      const path = cleanPath(rgText(msg.data.path));
+      // Only the path is read now; a record is parsed only if its file is on the page shown.
+      const named = peekPath(r, type) ?? (parseRecord(r) as RgLineMessage | null)?.data.path;
+      if (named === undefined) return;
+      const path = cleanPath(typeof named === 'string' ? named : rgText(named));
       if (q.visible && !q.visible(path)) return;
       if (type === 'match') counted++;
-      // Past the retention cap, context lines are dropped with their matches.
+      // Past the retention cap only matches are counted, and context lines are dropped with them.
       if (retained >= RETAIN_MATCHES) return;
       if (type === 'match') retained++;
       let f = files.get(path);
-      if (!f) files.set(path, (f = { path, records: [], kinds: [] }));
-      f.records.push(msg.data);
+      if (!f) files.set(path, (f = { path, raw: [], kinds: [] }));
+      f.raw.push(r);
       f.kinds.push(type);
     },
   });
@@ -187,14 +186,15 @@ function pageLines(page: { file: FileLines; index: number }[], before: number, a
     s.add(index);
   }
   for (const [file, chosen] of byFile) {
+    const records = parsed(file);
     const windows: [number, number][] = [];
     for (const i of chosen) {
-      const start = file.records[i].line_number ?? 0;
-      const span = displayLines(file.records[i].lines).length;
+      const start = records[i].line_number ?? 0;
+      const span = displayLines(records[i].lines).length;
       windows.push([start - before, start + span - 1 + after]);
     }
     const seen = new Set<number>();
-    file.records.forEach((rec, i) => {
+    records.forEach((rec, i) => {
       const isChosen = chosen.has(i);
       const start = rec.line_number ?? 0;
       // A match of another page inside this page's window is shown as context.

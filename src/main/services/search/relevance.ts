@@ -42,31 +42,48 @@ export function definedName(text: string): [number, number] | null {
   return null;
 }
 
-const isWordChar = (c: string | undefined): boolean => !!c && /[\w$]/.test(c);
+const WORD_CHAR = /[\w$]/;
+const isWordChar = (c: string | undefined): boolean => !!c && WORD_CHAR.test(c);
 
 const round = (n: number): number => Math.round(n * 100) / 100;
 
-/** `explain: false` skips the reason strings: ranking thousands of matches needs only the number. */
-export function relevance(input: ScoreInput, explain = true): Score {
+/** The parts of the score that depend on the path alone, the same for every match of a file. */
+export interface PathScore {
+  depth: number;
+  source: boolean;
+}
+
+export function pathScore(path: string): PathScore {
+  let depth = 0;
+  for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) depth++;
+  return { depth, source: !NON_SOURCE.test(path) };
+}
+
+/**
+ * `explain: false` skips the reason strings: ranking thousands of matches needs only the number.
+ * `byPath`: pathScore(input.path), when the caller scores many matches of one file.
+ */
+export function relevance(input: ScoreInput, explain = true, byPath: PathScore = pathScore(input.path)): Score {
   const reasons: string[] = [];
   let score = 0;
-  const add = (value: number, reason: string) => {
+  const add = (value: number, reason: () => string) => {
     if (value <= 0) return;
     score += value;
-    if (explain) reasons.push(`${reason} (+${round(value).toFixed(2)})`);
+    if (explain) reasons.push(`${reason()} (+${round(value).toFixed(2)})`);
   };
 
   const def = definedName(input.text);
   if (def) {
     const [a, b] = def;
     const definesMatch = input.spans.some(([s, e]) => s < b && e > a);
-    if (definesMatch) add(WEIGHTS.definition, 'defines the match');
-    else add(WEIGHTS.definitionOther, 'definition line');
+    if (definesMatch) add(WEIGHTS.definition, () => 'defines the match');
+    else add(WEIGHTS.definitionOther, () => 'definition line');
   }
-  if (input.spans.some(([s, e]) => e > s && !isWordChar(input.text[s - 1]) && !isWordChar(input.text[e]))) add(WEIGHTS.word, 'whole word');
-  add(WEIGHTS.density * Math.min(1, Math.log2(1 + input.fileMatches) / Math.log2(21)), `${input.fileMatches} matching line${input.fileMatches === 1 ? '' : 's'} in file`);
-  const depth = input.path.split('/').length - 1;
-  add(WEIGHTS.depth / (1 + depth), `${depth} folder${depth === 1 ? '' : 's'} deep`);
-  if (!NON_SOURCE.test(input.path)) add(WEIGHTS.source, 'source file');
+  if (input.spans.some(([s, e]) => e > s && !isWordChar(input.text[s - 1]) && !isWordChar(input.text[e]))) add(WEIGHTS.word, () => 'whole word');
+  const n = input.fileMatches;
+  add(WEIGHTS.density * Math.min(1, Math.log2(1 + n) / Math.log2(21)), () => `${n} matching line${n === 1 ? '' : 's'} in file`);
+  const { depth } = byPath;
+  add(WEIGHTS.depth / (1 + depth), () => `${depth} folder${depth === 1 ? '' : 's'} deep`);
+  if (byPath.source) add(WEIGHTS.source, () => 'source file');
   return { score: round(Math.min(1, score)), reasons };
 }

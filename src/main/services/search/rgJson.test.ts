@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { peekPath } from './rgJson';
+import { displayLines, firstLine, peekPath, peekType } from './rgJson';
 
 /** A match record as rg --json writes it (path first). */
 const record = (path: { text: string } | { bytes: string }) =>
@@ -19,5 +19,23 @@ it('reads the path of a match record as a full parse would, whatever it holds', 
 it('leaves other shapes to a full parse', () => {
   expect(peekPath(record({ bytes: 'Y2Fm6Q==' }))).toBeNull();
   expect(peekPath(Buffer.from('{"type":"context","data":{"path":{"text":"a"}}}'))).toBeNull();
+  expect(peekPath(Buffer.from('{"type":"context","data":{"path":{"text":"a\\"b"}}}'), 'context')).toBe('a"b');
   expect(peekPath(Buffer.from('{"type":"match","data":{"path":{"text":"unterminated'))).toBeNull();
+});
+
+it('tells each kind of record rg writes by its first bytes, and nothing else', () => {
+  for (const type of ['match', 'context', 'begin', 'end']) expect(peekType(Buffer.from(JSON.stringify({ type, data: {} })))).toBe(type);
+  expect(peekType(Buffer.from('{"data":{"elapsed_total":{}},"type":"summary"}'))).toBe('');
+  expect(peekType(Buffer.from('{"type":"'))).toBe('');
+  expect(peekType(Buffer.from('not json'))).toBe('');
+});
+
+it('firstLine is the first of displayLines, for any text and line endings', () => {
+  const text = fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.constantFrom('\n', '\r\n', '\r', 'x'.repeat(2100))), { maxLength: 6 }).map((p) => p.join(''));
+  fc.assert(
+    fc.property(text, (t) => {
+      expect(firstLine({ text: t })).toBe(displayLines({ text: t })[0]);
+    }),
+    { numRuns: 1000 },
+  );
 });

@@ -8,6 +8,7 @@ import { SearchFailedError, SearchQueryError, SearchTimeoutError } from './error
 
 export const RG_TIMEOUT_MS = 30_000;
 const STDERR_CAP = 8 * 1024;
+const EMPTY = Buffer.alloc(0);
 
 export interface RipgrepRun {
   cwd: string;
@@ -50,7 +51,7 @@ export function runRipgrep(run: RipgrepRun): Promise<RipgrepOutcome> {
     let stopped = false;
     let timedOut = false;
     let sawRecord = false;
-    let pending: Buffer = Buffer.alloc(0);
+    let pending: Buffer = EMPTY;
     const stop = () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     };
@@ -69,16 +70,23 @@ export function runRipgrep(run: RipgrepRun): Promise<RipgrepOutcome> {
         stop();
       }
     };
+    // Records are cut out of each chunk in place; only one that spans two chunks is copied.
     child.stdout.on('data', (chunk: Buffer) => {
       if (stopped) return;
-      let buf = pending.length ? Buffer.concat([pending, chunk]) : chunk;
-      let at = buf.indexOf(sep);
-      while (at !== -1 && !stopped) {
-        deliver(buf.subarray(0, at));
-        buf = buf.subarray(at + 1);
-        at = buf.indexOf(sep);
+      let start = 0;
+      let at = chunk.indexOf(sep);
+      if (at !== -1 && pending.length) {
+        deliver(Buffer.concat([pending, chunk.subarray(0, at)]));
+        pending = EMPTY;
+        start = at + 1;
+        at = chunk.indexOf(sep, start);
       }
-      pending = Buffer.from(buf);
+      while (at !== -1 && !stopped) {
+        deliver(chunk.subarray(start, at));
+        start = at + 1;
+        at = chunk.indexOf(sep, start);
+      }
+      if (!stopped) pending = pending.length ? Buffer.concat([pending, chunk.subarray(start)]) : chunk.subarray(start);
     });
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < STDERR_CAP) stderr += chunk.toString('utf8').slice(0, STDERR_CAP - stderr.length);

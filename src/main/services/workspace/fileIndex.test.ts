@@ -2,7 +2,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { git, tempDir, writeTree } from '../../../../test/support/tmp';
-import { buildChildren, FileIndex, listDirect, listFilesWithRg } from './fileIndex';
+import { buildChildren, FileIndex, listDirect } from './fileIndex';
+import { listFilesWithRg } from './rgFiles';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -169,5 +170,36 @@ describe('FileIndex.refreshDirs (open folders, when nothing watches the tree)', 
     // The next full listing is the truth again.
     await index.refresh();
     expect((await index.list('b')).map((e) => e.path)).toEqual(['b/y.ts', 'b/z.ts']);
+  });
+});
+
+describe('FileIndex.patch', () => {
+  it('hands quick open and the picker a file a patch added, and not one it removed', async () => {
+    await writeTree(dir, { 'a/x.ts': '', 'a/y.ts': '' });
+    const index = new FileIndex(dir);
+    await index.refresh();
+    expect([...index.searchable().paths].sort()).toEqual(['a/x.ts', 'a/y.ts']);
+    await writeTree(dir, { 'a/new.ts': '' });
+    await rm(path.join(dir, 'a/y.ts'));
+    expect(await index.patch(['a/new.ts', 'a/y.ts'])).not.toBeNull();
+    expect([...index.searchable().paths].sort()).toEqual(['a/new.ts', 'a/x.ts']);
+    expect(index.searchable().lower).toHaveLength(2);
+  });
+
+  it('a file saved in a folder an anchored rule of the root hides stays hidden, every time', async () => {
+    // The folder is unknown to the index, so its ancestors are looked up with rg; listed in one
+    // run with the folder itself, rg missed the rule now and then (save 23 here, 4 runs in 10
+    // from a shell): 80 saves make a pass without the fix unlikely, not impossible.
+    git(dir, 'init', '-q');
+    await writeTree(dir, { '.ignore': '/x/y/z\n', 'a.txt': '', 'x/y/z/f.ts': '', 'x/y/z/.gitignore': '*.tmp\n' });
+    const index = new FileIndex(dir);
+    await index.refresh();
+    const fresh = index.snapshot();
+    expect(fresh).not.toContain('file:x/y/z/f.ts');
+    for (let i = 0; i < 80; i++) {
+      await writeTree(dir, { 'x/y/z/f.ts': `${i}\n` });
+      await index.patch(['x/y/z/f.ts']);
+      expect(index.snapshot(), `save ${i}`).toEqual(fresh);
+    }
   });
 });

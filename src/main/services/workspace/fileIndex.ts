@@ -1,58 +1,24 @@
 // The workspace's file list, from `rg --files` so .gitignore, .ignore and global git
 // excludes are honoured exactly as the search tools will honour them.
-import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { rgPath } from '@vscode/ripgrep';
 import type { TreeEntry } from '../../../shared/contract';
 import { GitRunner } from '../git/gitRunner';
-import { AbortedError } from '../../errors';
 import { searchablePaths, type SearchablePaths } from './fuzzyFiles';
+import { diskKind, planPatch, readRegions, type IndexView, type PatchPlan } from './indexPatch';
+import { parentOf } from './pathGuard';
+import { listFilesWithRg, streamFilesWithRg } from './rgFiles';
 
 type Children = Map<string, 'file' | 'dir'>;
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
-
-const RG_ARGS = ['--files', '--hidden', '--null', '--no-config', '--no-messages', '--glob', '!.git', '--glob', '!.loupe'];
-
-export function listFilesWithRg(root: string, signal?: AbortSignal): Promise<string[]> {
-  const out: string[] = [];
-  return streamFilesWithRg(root, (batch) => void out.push(...batch), signal).then(() => out);
-}
-
 /**
- * Streams `rg --files` in batches of whole paths, so a million-file tree is never one
- * buffer or one string; `onBatch` runs between reads, which lets the event loop breathe.
+ * Most paths one batch may name and still be patched rather than walked: a checkout or an
+ * install gives thousands, and one walk of the tree costs less than listing their folders.
+ * Measured in bench/index-patch.bench.mjs (see docs/architecture.md, "Big folders").
  */
-export function streamFilesWithRg(
-  root: string,
-  onBatch: (files: string[]) => void,
-  signal?: AbortSignal,
-  extraArgs: string[] = [],
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    // --no-config: a user's RIPGREP_CONFIG_PATH must not change what we list.
-    const child = spawn(rgPath, [...RG_ARGS, ...extraArgs], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'], signal });
-    let rest = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
-      const text = rest + chunk;
-      const cut = text.lastIndexOf('\0');
-      if (cut < 0) return void (rest = text);
-      rest = text.slice(cut + 1);
-      const files = text.slice(0, cut).split('\0');
-      onBatch(path.sep === '/' ? files : files.map((f) => f.split(path.sep).join('/')));
-    });
-    child.on('error', (err) => reject(signal?.aborted ? new AbortedError('Listing files') : err));
-    child.on('close', (code) => {
-      if (signal?.aborted) return reject(new AbortedError('Listing files'));
-      // rg exits 1 when there is nothing to list, 2 on partial errors: both still list.
-      if (code !== 0 && code !== 1 && code !== 2) return reject(new Error(`rg --files exited with ${code}`));
-      if (rest) onBatch([rest]);
-      resolve();
-    });
-  });
-}
+export const MAX_PATCH_PATHS = 1000;
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
 export function buildChildren(files: string[], dirs = new Map<string, Children>([['', new Map()]])): Map<string, Children> {
   const childrenOf = (dir: string): Children => {
@@ -199,6 +165,109 @@ export class FileIndex {
     this.abort.abort();
   }
 
+  /**
+   * Brings the index up to date with these changed paths without walking the whole tree
+   * (indexPatch.ts): a file still where it was costs an lstat; a file made or gone, a listing of
+   * its folder; a folder made or moved in, a walk of that folder. null when only the whole walk
+   * will do (more than MAX_PATCH_PATHS paths, an ignore rule of the whole tree changed).
+   * Returns the folders whose listing may have changed. The workspace runs one at a time,
+   * never beside refresh.
+   */
+  async patch(paths: string[], signal?: AbortSignal): Promise<string[] | null> {
+    if (paths.length > MAX_PATCH_PATHS) return null;
+    if (!this.ready) {
+      // The walk under way may have read these folders before they changed: patch after it.
+      // One not started yet will read them as they are now.
+      if (this.building) await this.building.catch(() => undefined);
+      if (!this.ready) return [...new Set(paths.map(parentOf))];
+    }
+    const view: IndexView = {
+      isFile: (p) => this.dirs.get(parentOf(p))?.get(path.posix.basename(p)) === 'file',
+      isDir: (d) => d === '' || this.dirs.has(d),
+    };
+    const kindOf = (rel: string) => diskKind(this.root, rel);
+    const plan = planPatch(paths, view, kindOf);
+    if ('full' in plan) return null;
+    const files = await readRegions(this.root, plan, view, kindOf, signal ?? this.abort.signal);
+    return files && this.apply(plan, files);
+  }
+
+  /** Replaces what the plan's folders held with what they hold now; returns the folders whose listing changed. */
+  private apply(plan: PatchPlan, files: string[]): string[] {
+    const before = new Map<string, string>();
+    const note = (d: string) => void (before.has(d) || before.set(d, signature(this.dirs.get(d))));
+    const emptied = new Set<string>();
+    for (const s of plan.subtrees) {
+      this.dropTree(s, note);
+      const parent = parentOf(s);
+      const kids = this.dirs.get(parent);
+      if (kids?.get(path.posix.basename(s)) === 'dir') {
+        note(parent);
+        kids.delete(path.posix.basename(s));
+        emptied.add(parent);
+      }
+    }
+    for (const l of plan.levels) {
+      const kids = this.dirs.get(l);
+      if (!kids) continue;
+      for (const [name, kind] of kids) {
+        if (kind !== 'file') continue;
+        note(l);
+        kids.delete(name);
+      }
+      emptied.add(l);
+    }
+    for (const d of emptied) this.prune(d, note);
+    for (const f of files) this.addFile(f, note);
+    const changed = [...before].filter(([d, sig]) => signature(this.dirs.get(d)) !== sig).map(([d]) => d);
+    // A file made or gone changes the paths quick open and the @ picker rank.
+    if (changed.length) this.searchableFiles = null;
+    const stale = new Set([...changed, ...plan.touched, ...plan.levels, ...plan.subtrees]);
+    for (const key of this.listings.keys()) {
+      if (stale.has(key) || plan.subtrees.some((s) => key.startsWith(`${s}/`))) this.listings.delete(key);
+    }
+    return [...new Set([...changed, ...plan.touched])];
+  }
+
+  /** Drops a folder and everything below it. */
+  private dropTree(dir: string, note: (d: string) => void): void {
+    const kids = this.dirs.get(dir);
+    if (!kids) return;
+    note(dir);
+    this.dirs.delete(dir);
+    for (const [name, kind] of kids) if (kind === 'dir') this.dropTree(dir ? `${dir}/${name}` : name, note);
+  }
+
+  /** A folder left without files leaves its parent too, as a walk would never have listed it. */
+  private prune(dir: string, note: (d: string) => void): void {
+    for (let d = dir; d !== ''; d = parentOf(d)) {
+      if (this.dirs.get(d)?.size !== 0) return;
+      note(d);
+      this.dirs.delete(d);
+      note(parentOf(d));
+      this.dirs.get(parentOf(d))?.delete(path.posix.basename(d));
+    }
+  }
+
+  private addFile(file: string, note: (d: string) => void): void {
+    let parent = '';
+    const segments = file.split('/');
+    for (let i = 0; i < segments.length; i++) {
+      const name = segments[i];
+      const kind = i === segments.length - 1 ? 'file' : 'dir';
+      let kids = this.dirs.get(parent);
+      if (!kids) {
+        note(parent);
+        this.dirs.set(parent, (kids = new Map()));
+      }
+      if (kids.get(name) !== kind) {
+        note(parent);
+        kids.set(name, kind);
+      }
+      parent = parent ? `${parent}/${name}` : name;
+    }
+  }
+
   /** Re-lists the workspace; returns the directories whose listing changed. */
   async refresh(signal?: AbortSignal): Promise<string[]> {
     const next = buildChildren(await listFilesWithRg(this.root, signal ?? this.abort.signal));
@@ -254,6 +323,16 @@ export class FileIndex {
   private forgotten(dir: string): boolean {
     for (let d = dir; d; d = d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '') if (this.unknown.has(d)) return true;
     return false;
+  }
+
+  /** Every folder the index holds (`at:folder`) and every entry (`kind:path`), sorted: what equivalence checks compare. */
+  snapshot(): string[] {
+    const out: string[] = [];
+    for (const [dir, kids] of this.dirs) {
+      out.push(`at:${dir}`);
+      for (const [name, kind] of kids) out.push(`${kind}:${dir ? `${dir}/${name}` : name}`);
+    }
+    return out.sort();
   }
 
   /** Every indexed file path (workspace-relative), as far as the index has got. */

@@ -47,16 +47,22 @@ const defaultBackend = (): WatchBackend => (process.platform === 'linux' ? 'dirs
 // .loupe/outputs: command and process logs, written continuously by a busy background process.
 const PARCEL_IGNORE = ['node_modules', '.git/objects', '.git/logs', '.loupe/objects', '.loupe/outputs'];
 
+/** A batch goes once the events have paused this long: a save is a few events within a millisecond. */
+const QUIET_MS = 20;
+
 /**
  * Watches the workspace recursively and delivers changes in debounced batches so a
- * `git checkout` is one refresh, not thousands. A folder the OS will not watch (too deep, too
- * many folders for the inotify limit, gone) is not fatal: the failure goes to `onError` and
- * the workspace works without live updates (or with those it has).
+ * `git checkout` is a few batches, not thousands: a batch goes once events pause for QUIET_MS,
+ * or `debounceMs` after its first event while they keep coming. A folder the OS will not watch
+ * (too deep, too many folders for the inotify limit, gone) is not fatal: the failure goes to
+ * `onError` and the workspace works without live updates (or with those it has).
  */
 export class WorkspaceWatcher {
   private stopWatching: (() => Promise<void>) | null = null;
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
+  private firstAt = 0;
+  private lastAt = 0;
 
   constructor(
     private readonly root: string,
@@ -99,7 +105,19 @@ export class WorkspaceWatcher {
 
   private add(paths: string[]): void {
     for (const p of paths) this.pending.add(p);
-    this.timer ??= setTimeout(() => this.deliver(), this.debounceMs);
+    this.lastAt = performance.now();
+    if (this.timer) return;
+    this.firstAt = this.lastAt;
+    this.timer = setTimeout(() => this.tick(), Math.min(QUIET_MS, this.debounceMs));
+  }
+
+  /** One timer per batch, not one per event (a checkout makes a hundred thousand). */
+  private tick(): void {
+    const now = performance.now();
+    const quiet = QUIET_MS - (now - this.lastAt);
+    const left = this.debounceMs - (now - this.firstAt);
+    if (quiet <= 0 || left <= 0) return this.deliver();
+    this.timer = setTimeout(() => this.tick(), Math.min(quiet, left));
   }
 
   private deliver(): void {
