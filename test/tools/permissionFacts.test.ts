@@ -46,6 +46,7 @@ describe('declared permission = asked permission', () => {
     await run('bash', { command: 'true', description: 'nothing' });
     await run('run_tests', { test_command: 'true' });
     await run('webfetch', { url: 'http://127.0.0.1:9/', timeout: 2 });
+    await run('diagnostics', { path: 'src/a.ts' });
     for (const tool of registry.list()) {
       const asked = [...new Set(asks.get(tool.name))];
       expect(asked, `${tool.name} asked`).toEqual(tool.permission ? [tool.permission] : []);
