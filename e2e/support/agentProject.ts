@@ -43,7 +43,12 @@ export async function startAgentProject(name: string, files: Record<string, stri
 
 /** Sends a message from the chat and waits until the request is over. */
 export async function sayAndWait(page: Page, text: string): Promise<void> {
+  const users = page.locator('[data-testid="chat-message"][data-role="user"]');
+  const before = await users.count();
   await page.getByTestId('chat-input').fill(text);
   await page.getByTestId('chat-input').press('Enter');
-  await expect(page.getByTestId('chat-send')).toBeVisible();
+  // Send stays visible while the agent works (it queues then): wait for the message, then for
+  // the request to end, which takes Stop away.
+  await expect(users).toHaveCount(before + 1);
+  await expect(page.getByTestId('chat-stop')).toHaveCount(0);
 }
