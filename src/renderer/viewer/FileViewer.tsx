@@ -3,7 +3,7 @@ import { loadable } from '../app/loadable';
 import { modKey } from '../app/platform';
 import { usePreloadWhenSettled } from '../app/usePreloadWhenSettled';
 import { useApp } from '../store';
-import type { ProblemView } from '../../shared/contract';
+import type { MonacoViewProps } from './MonacoView';
 import { ViewerHeader } from './ViewerHeader';
 import './viewer.css';
 
@@ -68,15 +68,7 @@ export function FileViewer() {
   );
 }
 
-function LoadedMonacoView(props: {
-  absPath: string;
-  content: string;
-  language: string;
-  hidden: boolean;
-  reveal?: { line: number; seq: number };
-  problems?: readonly ProblemView[];
-  onSelection?: (lines: [number, number] | null) => void;
-}) {
+function LoadedMonacoView(props: MonacoViewProps) {
   const { Component: MonacoView, error } = monacoView.use();
   if (MonacoView) return <MonacoView {...props} />;
   if (error) return <ViewerNotice title="Could not load the editor" detail={error} error />;

@@ -4,7 +4,7 @@ import { monaco, monacoLanguage } from './monacoSetup';
 import { setProblemMarkers } from './markers';
 import type { ProblemView } from '../../shared/contract';
 
-interface MonacoViewProps {
+export interface MonacoViewProps {
   /** Absolute path of the file: names the model, and stays unique across workspaces. */
   absPath: string;
   content: string;
