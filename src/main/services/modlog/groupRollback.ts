@@ -194,7 +194,59 @@ export async function planRollback(log: ModificationLog, fold: Fold, targets: Fo
     else plan.result = cur;
     files.push(plan);
   }
+  holdRenamesTogether(fold, byFile, files);
   return { targets: targets.map((t) => t.id), files };
+}
+
+/**
+ * The other path of a rename that `t` (or the modification a rollback line reversed) is one
+ * side of: a command's rename is recorded as the old path's deletion and the new path's creation.
+ */
+function renamePartner(fold: Fold, t: Folded): string | undefined {
+  const e = t.entry.rolls_back ? (fold.get(t.entry.rolls_back)?.entry ?? t.entry) : t.entry;
+  return e.renamed_to ?? e.renamed_from;
+}
+
+/**
+ * A rename's two sides go back together or not at all: reversing one side alone deletes the
+ * new path while the old one stays gone (or brings back the old path beside the new), and the
+ * content that moved would leave the tree. So a conflict in one file makes every file it was
+ * renamed to or from (and theirs, in turn) a conflict too.
+ */
+function holdRenamesTogether(fold: Fold, byFile: Map<string, Folded[]>, files: FilePlan[]): void {
+  const links = new Map<string, Set<string>>();
+  const link = (a: string, b: string) => {
+    const set = links.get(a) ?? new Set<string>();
+    set.add(b);
+    links.set(a, set);
+  };
+  for (const [file, chain] of byFile) {
+    for (const t of chain) {
+      const other = renamePartner(fold, t);
+      if (other && other !== file && byFile.has(other)) {
+        link(file, other);
+        link(other, file);
+      }
+    }
+  }
+  const plans = new Map(files.map((f) => [f.file, f]));
+  const queue = files.filter((f) => f.conflict);
+  // Each file held back names the file whose own conflict holds it, not a chain of renames.
+  const cause = new Map(queue.map((f) => [f.file, f]));
+  while (queue.length) {
+    const from = queue.shift()!;
+    for (const other of links.get(from.file) ?? []) {
+      const p = plans.get(other)!;
+      if (p.conflict) continue;
+      const root = cause.get(from.file)!;
+      const c = root.conflict!;
+      cause.set(other, root);
+      p.conflict = { why: `it was renamed together with ${root.file}, which cannot go back (${c.why})`, blocking: c.blocking, outside: c.outside, at: byFile.get(other)![0].id };
+      p.steps = [];
+      p.result = p.current;
+      queue.push(p);
+    }
+  }
 }
 
 /** What stands in the way of reversing `t`: later modifications outside the plan, and edits Loupe did not make. */
