@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import HeavyFirst from './test/support/heavyFirst';
 
 export default defineConfig({
   test: {
@@ -11,6 +12,8 @@ export default defineConfig({
     // Real processes and PTYs: two cores, so keep the pool small and predictable.
     pool: 'forks',
     maxWorkers: 2,
+    // Long files first, so neither worker runs alone at the end (test/support/heavyFirst.ts).
+    sequence: { sequencer: HeavyFirst },
     // Language servers start only in the tests that ask for them (each costs seconds of CPU).
     env: { LOUPE_LSP: 'off' },
   },
