@@ -1,4 +1,4 @@
-// A remote server's sign-in is kept where the API key is (docs/security.md, "Secrets"): the
+// A remote server's sign-in is kept where the API key is (docs/security.md, "The API key at rest"): the
 // keychain when one answers, the owner-only settings file otherwise, never a file of the
 // workspace. A real sign-in (discovery, dynamic registration, PKCE, tokens) against the SDK's
 // authorization server, through the composition root, with the stand-in keyring on the PATH.
@@ -62,7 +62,7 @@ describe('a remote server’s sign-in', () => {
   // compose picks the keychain by this process's platform: the Secret Service (secret-tool) on Linux.
   it.runIf(process.platform === 'linux')('goes to the keychain when one answers: the settings only say so, the workspace never holds it', async () => {
     const token = await signIn({ ...ring.env, LOUPE_KEYCHAIN: undefined });
-    expect((await settingsOf()).mcp_oauth).toEqual({ [remote.url]: { store: 'keychain' } });
+    expect((await settingsOf()).mcp_oauth).toEqual({ [remote.url]: { store: 'keychain', rev: expect.any(String) } });
     expect(await filesHolding(path.join(t.dir, 'ring'), token)).toHaveLength(1);
     expect(await filesHolding(home, token)).toEqual([]);
     expect(await filesHolding(root, token)).toEqual([]);

@@ -34,7 +34,10 @@ describe('McpSignInStore', () => {
     const again = new McpSignInStore(user, keyring(ring.env));
     expect(await again.mcpSignIn(URL_A)).toEqual({ client: { client_id: 'c1' }, tokens: { access_token: 'at-second-456', refresh_token: 'rt-second-456' } });
     expect(await again.mcpSignIn('https://other.example.com/mcp')).toEqual({});
-    expect(JSON.parse(await fileText())).toEqual({ mcp_oauth: { [URL_A]: { store: 'keychain' } } });
+    expect(JSON.parse(await fileText())).toEqual({ mcp_oauth: { [URL_A]: { store: 'keychain', rev: expect.any(String) } } });
+    // Another workspace (or process) refreshes: a store that had read the tokens reads the new ones.
+    await store.saveMcpSignIn(URL_A, { tokens: { access_token: 'at-third-789' } });
+    expect((await again.mcpSignIn(URL_A)).tokens).toEqual({ access_token: 'at-third-789' });
     expect(ring.argvLog()).not.toMatch(/at-|rt-/);
   });
 

@@ -43,7 +43,7 @@ export const SettingsSchema = z.object({
    * answers (this file is owner-only), else `"store": "keychain"` alone (mcp/signInStore.ts).
    */
   mcp_oauth: z
-    .record(z.string(), z.looseObject({ client: z.record(z.string(), z.unknown()).optional(), tokens: z.record(z.string(), z.unknown()).optional(), store: z.literal('keychain').optional() }))
+    .record(z.string(), z.looseObject({ client: z.record(z.string(), z.unknown()).optional(), tokens: z.record(z.string(), z.unknown()).optional(), store: z.literal('keychain').optional(), rev: z.string().optional() }))
     .optional(),
   /** Realpath of a workspace → rules for that folder only, kept out of its shared config ("allow always", only me). */
   folder_permissions: z.record(z.string(), z.array(PermissionRuleSchema)).optional(),
