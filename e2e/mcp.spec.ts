@@ -1,5 +1,6 @@
-// MCP servers in the browser: the settings list a ready server with its tool count and a failed
-// one with the end of its stderr; the chat's card of a server tool names the server.
+// MCP servers in the browser: the settings list a ready server with its tool count, a failed
+// one with the end of its stderr and a disabled one (pending, data-disabled); the chat's card of
+// a server tool names the server.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -19,7 +20,7 @@ function script(req: RecordedRequest): ScriptedReply {
 test.beforeAll(async () => {
   agent = await startAgentProject('mcp-project', { 'README.md': '# demo\n' }, script, {
     settings: {
-      mcpServers: { everything: everythingStdio(), weather: fixture('exitsAtStart.cjs') },
+      mcpServers: { everything: everythingStdio(), weather: fixture('exitsAtStart.cjs'), archive: fixture('exitsAtStart.cjs', { disabled: true }) },
       permissions: [{ kind: 'mcp', pattern: 'everything/echo', action: 'allow' }],
     },
   });
@@ -46,7 +47,15 @@ for (const [width, height] of [
     await expect(failed).toHaveAttribute('data-status', 'failed');
     await expect(failed.getByTestId('mcp-server-detail')).toContainText('exited with code 1 before it answered initialize');
     await expect(failed.getByTestId('mcp-server-stderr')).toContainText('fatal: WEATHER_API_KEY is not set');
-    await failed.scrollIntoViewIfNeeded();
+    // Disabled: a status of the fixed vocabulary, and "disabled" in words and in its own attribute.
+    const off = page.locator('[data-testid="mcp-server"][data-server="archive"]');
+    await expect(off).toHaveAttribute('data-status', 'pending');
+    await expect(off).toHaveAttribute('data-disabled', 'true');
+    await expect(off.getByTestId('mcp-server-status')).toHaveText('disabled');
+    await expect(off.getByTestId('mcp-server-restart')).toBeDisabled();
+    await expect(page.locator('[data-testid="mcp-server"]:not([data-status="connecting"]):not([data-status="ready"]):not([data-status="failed"]):not([data-status="pending"])')).toHaveCount(0);
+    await expect(ready).not.toHaveAttribute('data-disabled');
+    await off.scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, `settings-${width}x${height}.png`) });
     await page.keyboard.press('Escape');
 

@@ -598,6 +598,8 @@ export interface ProcessLogView {
 }
 
 /** One MCP server of the open folder, as the settings and `loupe run` show it. */
+export type McpServerStatus = 'connecting' | 'ready' | 'failed' | 'pending';
+
 export interface McpServerView {
   name: string;
   /** The person's own (their settings) or the repository's (`.loupe/config.json`, `.mcp.json`). */
@@ -607,9 +609,13 @@ export interface McpServerView {
   transport: 'stdio' | 'http' | 'sse';
   /** The command line or URL. */
   target: string;
-  /** pending: waits for the person (approval, sign-in); stopped: disabled, declined, not trusted, or closed. */
-  status: 'connecting' | 'ready' | 'failed' | 'pending' | 'stopped';
-  /** Why, in a sentence: the error, what it waits for, why it is stopped; null when ready. */
+  /**
+   * A fixed vocabulary (the settings rows' `data-status`). pending: not running, and it is the
+   * person's move: approve it, trust the folder, sign in, Restart one they declined, or enable one
+   * they disabled (`disabled`).
+   */
+  status: McpServerStatus;
+  /** Why, in a sentence: the error, what it waits for, why it is not running; null when ready. */
   detail: string | null;
   /** Its tools' names as the server gives them (ready, or down and expected back). */
   tools: string[];
@@ -617,7 +623,10 @@ export interface McpServerView {
   stderr: string[];
   /** Runs inside the OS sandbox; null: not a local program, or not started. */
   sandboxed: boolean | null;
+  /** The person disabled it (in this folder, or `"disabled": true`): its status is then `pending`. */
   disabled: boolean;
+  /** Restart would do something now: not disabled, not waiting on a question already asked, not waiting for trust. */
+  restartable: boolean;
   /** Restarts after crashes since it was last started by hand. */
   restarts: number;
   /** While it waits for the person to sign in: the page to open. */

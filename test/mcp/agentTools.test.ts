@@ -8,6 +8,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LlmClient } from '../../src/main/agent/llm/client';
+import type { ModelRow } from '../../src/main/agent/llm/config';
 import { Agent } from '../../src/main/agent/loop/agentLoop';
 import type { AgentEvent } from '../../src/main/agent/loop/events';
 import { createToolContext } from '../../src/main/agent/tools/context';
@@ -43,10 +44,10 @@ afterEach(async () => {
 type Finished = Extract<AgentEvent, { type: 'tool_call_finished' }>;
 
 /** The agent of this workspace, its MCP servers' tools among its own. */
-function agentOf(s: WorkspaceServices): { agent: Agent; finished: Record<string, Finished>; events: AgentEvent[] } {
+function agentOf(s: WorkspaceServices, modelRow?: ModelRow): { agent: Agent; finished: Record<string, Finished>; events: AgentEvent[] } {
   const { signal: _s, ...toolContext } = createToolContext(s, { corrector: null });
   const registry = createToolRegistry().withTools(() => mcpTools(s.mcp));
-  const agent = new Agent({ llm: new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'scripted' }), registry, toolContext, systemPrompt: 'test' });
+  const agent = new Agent({ llm: new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'scripted', ...(modelRow ? { modelRow } : {}) }), registry, toolContext, systemPrompt: 'test' });
   const events: AgentEvent[] = [];
   const finished: Record<string, Finished> = {};
   agent.events.on((e) => {
@@ -86,6 +87,42 @@ describe('server tools for the model', () => {
     const sum = offered.find((f) => f.name === 'mcp__everything__get-sum')!;
     expect(sum.parameters).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } });
     expect(JSON.stringify(offered)).not.toMatch(/"\$schema"|"items":false|"additionalProperties":\{\}/);
+  }, 60_000);
+
+  it("an image result reaches a model that takes images as an image part after the results, a text-only model as its type and size only", async () => {
+    writeServers(home, { everything: everythingStdio() }, { permissions: [allow('everything/*')] });
+    services = testServices(root, { configDir: home });
+    await services.mcp.sync();
+    type Sent = { role: string; content: string | { type: string; text?: string; image_url?: { url: string } }[]; tool_call_id?: string };
+    const sentAfter = async (modelRow: ModelRow): Promise<{ sent: Sent[]; image: string }> => {
+      llm.enqueue({ toolCalls: [call('i1', 'mcp__everything__get-tiny-image', {}), call('i2', 'mcp__everything__get-sum', { a: 1, b: 2 })] }, { content: 'seen' });
+      const before = llm.completions.length;
+      const { agent, finished } = agentOf(services!, modelRow);
+      expect((await agent.run('look')).status).toBe('done');
+      expect(finished.i1!.ok, finished.i1!.output).toBe(true);
+      // Base64 never rides in the events' data.
+      expect(JSON.stringify(finished.i1!.data)).not.toMatch(/base64|"data"/);
+      const sent = llm.completions[before + 1]!.body.messages as Sent[];
+      const tool = sent.find((m) => m.tool_call_id === 'i1')!;
+      return { sent, image: String(tool.content) };
+    };
+
+    const seeing = await sentAfter({ images: true });
+    const tools = seeing.sent.findIndex((m) => m.role === 'tool');
+    // The results in order, right after the call (what the APIs require), then the images.
+    expect(seeing.sent.slice(tools, tools + 3).map((m) => m.role)).toEqual(['tool', 'tool', 'user']);
+    const parts = seeing.sent[tools + 2]!.content as { type: string; text?: string; image_url?: { url: string } }[];
+    expect(parts[0]!.text).toContain('mcp__everything__get-tiny-image (call i1): 1 image');
+    expect(parts.slice(1)).toEqual([{ type: 'image_url', image_url: { url: expect.stringMatching(/^data:image\/png;base64,[A-Za-z0-9+/]{100,}=*$/) } }]);
+    expect(seeing.image).toMatch(/\[image: image\/png, \d+ bytes\]/);
+
+    const blind = await sentAfter({ images: false });
+    expect(blind.image).toMatch(/\[image: image\/png, \d+ bytes\]/);
+    const base64 = parts[1]!.image_url!.url.split(',')[1]!;
+    expect(JSON.stringify(blind.sent)).not.toContain(base64.slice(0, 40));
+    expect(JSON.stringify(blind.sent)).not.toContain('image_url');
+    // The loop of each agent is its own: the text-only agent's conversation holds no image message.
+    expect(blind.sent.filter((m) => m.role === 'user')).toHaveLength(1);
   }, 60_000);
 
   it('Stop cancels a long call: the call ends ABORTED at once and the server receives notifications/cancelled', async () => {

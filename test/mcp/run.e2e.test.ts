@@ -24,7 +24,7 @@ describe('loupe run and MCP servers', () => {
     const first = await runLoupe(['run', '--cwd', ws, 'echo it'], { env });
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toMatch(/^loupe: MCP server everything \(your settings\): ready with \d+ tools(, sandboxed)?$/m);
-    expect(first.stderr).toMatch(/^loupe: MCP server helper \(.*\.mcp\.json\): stopped: not started: this folder is not trusted/m);
+    expect(first.stderr).toMatch(/^loupe: MCP server helper \(.*\.mcp\.json\): pending: not started: waiting for you to trust this folder/m);
     expect(existsSync(path.join(ws, 'STARTED.marker'))).toBe(false);
     expect(toolMessages(fx.llm.completions.at(-1)!.body).c1).toContain('Echo: via run');
     expect(first.stdout).toContain('Echoed.');

@@ -38,7 +38,8 @@ describe("a repository's .mcp.json", () => {
     await serverFile();
     services = testServices(root, { user: trust.store, asker: { kind: 'person' } });
     await services.mcp.sync();
-    expect(view()).toMatchObject({ status: 'stopped', source: 'project', detail: expect.stringContaining('not trusted') });
+    // The settings' vocabulary has no "stopped": it waits for the person, who cannot restart it before trusting.
+    expect(view()).toMatchObject({ status: 'pending', source: 'project', disabled: false, restartable: false, detail: expect.stringContaining('trust this folder with .mcp.json') });
     expect(services.queue.list()).toEqual([]);
     expect(services.mcp.tools()).toEqual([]);
     expect(existsSync(marker())).toBe(false);
@@ -53,11 +54,12 @@ describe("a repository's .mcp.json", () => {
     expect(card).toMatchObject({ kind: 'mcp-server', tool: 'helper' });
     expect(card.summary).toContain(`${process.execPath} ${path.join(FIXTURES, 'marker.cjs')}`);
     expect(card.details).toContain('no network');
-    expect(view().status).toBe('pending');
+    expect(view()).toMatchObject({ status: 'pending', restartable: false });
     expect(existsSync(marker())).toBe(false);
     services.queue.answer(card.id, { answer: 'deny' });
     await sync;
-    expect(view()).toMatchObject({ status: 'stopped', detail: 'you declined to start it' });
+    // Declined: waiting for the person, and Restart asks again.
+    expect(view()).toMatchObject({ status: 'pending', detail: 'you declined to start it', restartable: true, disabled: false });
     expect(existsSync(marker())).toBe(false);
     // Declined holds: syncing again (a config event) does not ask again.
     await services.mcp.sync();
@@ -79,7 +81,13 @@ describe("a repository's .mcp.json", () => {
     const first = services.mcp.sync();
     services.queue.answer((await until(() => services!.queue.list()[0], 10_000)).id, { answer: 'always' });
     await first;
-    expect(view().status).toBe('ready');
+    expect(view()).toMatchObject({ status: 'ready', restartable: true });
+    // Disabled by the person: a status of the vocabulary, `disabled` saying why; its tools are not offered.
+    await services.mcp.setDisabled('helper', true);
+    expect(view()).toMatchObject({ status: 'pending', disabled: true, restartable: false, detail: 'disabled in this folder' });
+    expect(services.mcp.tools()).toEqual([]);
+    await services.mcp.setDisabled('helper', false);
+    expect(view()).toMatchObject({ status: 'ready', disabled: false });
     await services.dispose();
 
     services = testServices(root, { user: trust.store, asker: { kind: 'deny' } });
@@ -96,6 +104,6 @@ describe("a repository's .mcp.json", () => {
     expect(card.summary).toContain('--verbose');
     services.queue.answer(card.id, { answer: 'deny' });
     await changed;
-    expect(view().status).toBe('stopped');
+    expect(view().status).toBe('pending');
   }, 60_000);
 });

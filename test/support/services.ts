@@ -13,8 +13,10 @@ export interface TestServicesOptions {
   logger?: Logger;
   /** Language servers may start (default off in tests: a test that wants them says so). */
   lsp?: boolean;
+  /** The environment MCP servers and the keychain see (default this process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export function testServices(root: string, opts: TestServicesOptions = {}): WorkspaceServices {
-  return composeWorkspace({ root, user: opts.user ?? openUserSettings(opts.configDir ?? defaultConfigDir()), asker: opts.asker ?? { kind: 'deny' }, logger: opts.logger ?? nullLogger, lsp: opts.lsp ?? false });
+  return composeWorkspace({ root, user: opts.user ?? openUserSettings(opts.configDir ?? defaultConfigDir()), asker: opts.asker ?? { kind: 'deny' }, logger: opts.logger ?? nullLogger, lsp: opts.lsp ?? false, ...(opts.env ? { env: opts.env } : {}) });
 }

@@ -5,6 +5,7 @@
 // denied file is refused with PERMISSION_DENIED, never sent. Text is capped per file and per
 // message. An image goes as an image part, and only for a model that takes images.
 import type { AttachmentView, ChatAttachment } from '../../shared/contract';
+import { IMAGE_MAX_BYTES, IMAGE_TYPES, base64Bytes, imagePart, isBase64 } from '../agent/llm/images';
 import type { UserContentPart } from '../agent/llm/types';
 import { InvalidArgumentError } from '../errors';
 import type { FileSession } from '../services/files/readTracker';
@@ -19,9 +20,6 @@ export const ATTACH_TOTAL_CHARS = 200_000;
 /** Entries listed for an attached folder. */
 export const ATTACH_DIR_ENTRIES = 500;
 export const MAX_ATTACHMENTS = 20;
-/** Bytes of one image (providers refuse larger ones: OpenAI 20 MB, others 5 MB). */
-export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
-export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
 export interface ResolvedAttachments {
   /** The user message's content: the text with attached files, and image parts when any. */
@@ -118,10 +116,10 @@ export async function resolveAttachments(services: WorkspaceServices, prompt: st
         );
       }
       if (!(IMAGE_TYPES as readonly string[]).includes(a.media_type)) throw new InvalidArgumentError(`"${a.name}" is ${a.media_type}; images can be PNG, JPEG, GIF or WebP.`);
-      if (!/^[A-Za-z0-9+/]*={0,2}$/.test(a.data)) throw new InvalidArgumentError(`"${a.name}" is not base64 data.`);
-      const bytes = Math.floor((a.data.length * 3) / 4) - (a.data.endsWith('==') ? 2 : a.data.endsWith('=') ? 1 : 0);
+      if (!isBase64(a.data)) throw new InvalidArgumentError(`"${a.name}" is not base64 data.`);
+      const bytes = base64Bytes(a.data);
       if (bytes > IMAGE_MAX_BYTES) throw new InvalidArgumentError(`"${a.name}" is ${(bytes / 1048576).toFixed(1)} MB; images are sent up to ${IMAGE_MAX_BYTES / 1048576} MB.`);
-      images.push({ type: 'image_url', image_url: { url: `data:${a.media_type};base64,${a.data}` } });
+      images.push(imagePart(a.media_type, a.data));
       views.push({ kind: 'image', label: a.name, size: bytes });
       continue;
     }

@@ -5,6 +5,7 @@
 // folder. The user's settings and the terminals are built here too, once per process, for
 // the front ends that need them. Nothing here is module state: dropping the returned object
 // drops the workspace. test/architecture.test.ts keeps these constructors out of other files.
+import path from 'node:path';
 import type { NetworkLogEntry, SandboxStatusView } from '../../shared/contract';
 import type { Logger } from '../services/log/logger';
 import type { EditCorrector } from '../agent/edit/corrector';
@@ -28,6 +29,8 @@ import { DEFAULT_WAIT_MS, LanguageServers } from '../services/lsp/languageServer
 import { lspSettings } from '../services/lsp/lspSettings';
 import { McpServers } from '../services/mcp/manager';
 import { ServerSignIn } from '../services/mcp/signIn';
+import { McpSignInStore } from '../services/mcp/signInStore';
+import { mcpSignInItem, systemKeyStore } from '../services/settings/keyStore';
 import { commandLine, type McpServerDecl } from '../services/config/mcpServers';
 import type { SandboxPolicy } from '../services/sandbox/bwrapPolicy';
 import { expandDenyGlobs } from '../services/sandbox/denyPaths';
@@ -152,6 +155,8 @@ export class WorkspaceServices {
       },
       waitMs: async () => (await this.project.load()).config.limits?.diagnostics_wait_ms ?? DEFAULT_WAIT_MS,
     });
+    // A server's sign-in is kept where the API key is: the keychain of this config folder, else its settings file.
+    const signIns = new McpSignInStore(user, (url) => systemKeyStore(path.dirname(user.file), process.platform, env, mcpSignInItem(url)));
     this.mcp = new McpServers({
       root,
       user,
@@ -161,7 +166,7 @@ export class WorkspaceServices {
       logger,
       env,
       clientInfo: { name: 'loupe', version: LOUPE_VERSION },
-      signIn: (decl, show) => new ServerSignIn(decl, { store: user, show, follow: env.LOUPE_TEST_OAUTH_CONSENT === 'follow' }),
+      signIn: (decl, show) => new ServerSignIn(decl, { store: signIns, show, follow: env.LOUPE_TEST_OAUTH_CONSENT === 'follow' }),
     });
   }
 

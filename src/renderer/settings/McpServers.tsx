@@ -1,7 +1,6 @@
 import type { McpServerView } from '../../shared/contract';
 import { useApp } from '../store';
-
-const STATUS_WORDS: Record<McpServerView['status'], string> = { connecting: 'connecting', ready: 'ready', failed: 'failed', pending: 'waiting for approval', stopped: 'stopped' };
+import { statusWords } from './mcpStatus';
 
 /** The folder's MCP servers (the person's and the repository's) with their status, Restart and Disable. */
 export function McpServersSection() {
@@ -24,17 +23,16 @@ export function McpServersSection() {
 function McpServerRow({ server: v }: { server: McpServerView }) {
   const restart = useApp((s) => s.restartMcpServer);
   const setDisabled = useApp((s) => s.setMcpServerDisabled);
-  const status = v.status === 'ready' ? `ready with ${v.tools.length} tool${v.tools.length === 1 ? '' : 's'}` : STATUS_WORDS[v.status];
   return (
-    <li className="mcp-server" data-testid="mcp-server" data-server={v.name} data-status={v.status}>
+    <li className="mcp-server" data-testid="mcp-server" data-server={v.name} data-status={v.status} {...(v.disabled ? { 'data-disabled': 'true' } : {})}>
       <div className="mcp-head">
-        <span className={`mcp-dot mcp-${v.status}`} aria-hidden="true" />
+        <span className={`mcp-dot ${v.disabled ? 'mcp-off' : `mcp-${v.status}`}`} aria-hidden="true" />
         <strong className="mcp-name">{v.name}</strong>
         <span className="mcp-status" data-testid="mcp-server-status">
-          {status}
+          {statusWords(v)}
         </span>
         <span className="spacer" />
-        <button type="button" className="btn" data-testid="mcp-server-restart" disabled={v.disabled || v.status === 'pending'} onClick={() => void restart(v.name)}>
+        <button type="button" className="btn" data-testid="mcp-server-restart" disabled={!v.restartable} onClick={() => void restart(v.name)}>
           Restart
         </button>
         <button type="button" className="btn" data-testid="mcp-server-disable" onClick={() => void setDisabled(v.name, !v.disabled)}>

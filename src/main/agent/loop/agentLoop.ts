@@ -6,12 +6,13 @@ import { AbortedError, LoupeError, toWireError } from '../../errors';
 import type { LlmClient } from '../llm/client';
 import { DEFAULT_CONTEXT_TOKENS } from '../llm/config';
 import { NoModelError } from '../llm/errors';
+import { imagePart } from '../llm/images';
 import type { ModelFacts } from '../llm/modelFacts';
 import type { AssistantTurn, ChatMessage, ChatToolSpec, UserContentPart } from '../llm/types';
 import type { EnvironmentFacts } from '../prompts/environment';
 import { systemPromptSource, type SystemPromptSource } from '../prompts/systemPrompt';
 import type { ToolRegistry } from '../tools/registry';
-import type { ToolContext } from '../tools/types';
+import type { ToolContext, ToolImage } from '../tools/types';
 import { conversationTokens, estimateTokens, toolOutputCap, truncateMiddle } from './budget';
 import { compact } from './compaction';
 import { TurnLimitError } from './errors';
@@ -165,7 +166,7 @@ export class Agent {
         if (turn.finishReason === 'length') throw new LoupeError('LLM_ERROR', 'The answer hit the model’s output limit and was cut. Ask it to continue, or raise the model’s max tokens.');
         return;
       }
-      await this.runTools(turn, correlationId, ctx, emit, state.stop);
+      await this.runTools(turn, correlationId, ctx, emit, state.stop, facts.images);
       if (signal.aborted) throw new AbortedError('The request');
       // A tool boundary: what the person sent meanwhile reaches the model before its next turn.
       for (const text of state.steering?.take() ?? []) {
@@ -220,7 +221,8 @@ export class Agent {
     }
   }
 
-  private async runTools(turn: AssistantTurn, correlationId: string, ctx: ToolContext, emit: (e: AgentEventBody) => void, stop: StopReport): Promise<void> {
+  /** `images`: the model takes images, so the images tools returned are shown to it. */
+  private async runTools(turn: AssistantTurn, correlationId: string, ctx: ToolContext, emit: (e: AgentEventBody) => void, stop: StopReport, images: boolean): Promise<void> {
     const prepared = turn.toolCalls.map((c) => prepareCall(c, this.opts.registry, correlationId));
     const cap = toolOutputCap(this.contextTokens, prepared.length);
     const results = await runToolCalls(prepared, this.opts.registry, ctx, {
@@ -237,6 +239,9 @@ export class Agent {
     });
     // Every call gets its answer, in order, even when stopped: the conversation stays valid to resume.
     prepared.forEach((p, i) => this.messages.push({ role: 'tool', tool_call_id: p.call.id, content: truncateMiddle(results[i].output || (results[i].ok ? '(no output)' : 'Failed.'), cap) }));
+    // Tool messages carry text only on most servers: the images follow in one user message.
+    const shown = images ? toolImagesMessage(prepared.map((p, i) => ({ id: p.call.id, tool: p.call.function.name, images: results[i].images ?? [] }))) : null;
+    if (shown) this.messages.push(shown);
   }
 
   private async compactIfNeeded(llm: LlmClient, system: ChatMessage, tools: ChatToolSpec[], request: ChatMessage, facts: ModelFacts, signal: AbortSignal, emit: (e: AgentEventBody) => void): Promise<void> {
@@ -252,6 +257,16 @@ export class Agent {
     if (done.call) this.usage.aside(done.call.reported, done.call.estimate, facts);
     emit({ type: 'compacted', mode: done.mode, removed_messages: done.removed, tokens_before: before, tokens_after: conversationTokens([system, ...this.messages], tools), summary: done.summary });
   }
+}
+
+/** The images of a turn's tool results as one user message after the results; null when there are none. */
+export function toolImagesMessage(calls: { id: string; tool: string; images: ToolImage[] }[]): ChatMessage | null {
+  const withImages = calls.filter((c) => c.images.length);
+  if (!withImages.length) return null;
+  const which = withImages.map((c) => `${c.tool} (call ${c.id}): ${c.images.length} image${c.images.length === 1 ? '' : 's'}`).join('; ');
+  const parts: UserContentPart[] = [{ type: 'text', text: `[The images returned by the tool calls above, in order — ${which}.]` }];
+  for (const c of withImages) for (const img of c.images) parts.push(imagePart(img.mime_type, img.data));
+  return { role: 'user', content: parts };
 }
 
 /** Tokens of an answer as Loupe estimates them: its text, reasoning and calls. */

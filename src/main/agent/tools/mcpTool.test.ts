@@ -22,6 +22,21 @@ describe('describeResult', () => {
     expect(r.text).toContain('[resource file:///b.bin] (binary, application/octet-stream)');
     expect(r.text).toContain('[resource link file:///c.md "c" (text/markdown)]');
     expect(r.images).toEqual([{ mime_type: 'image/png', bytes: 3 }]);
+    expect(r.sendable).toEqual([{ mime_type: 'image/png', data: 'AAAA' }]);
+  });
+
+  it('offers a model only images every provider takes; the rest stay a summary', () => {
+    const r = describeResult({
+      content: [
+        { type: 'image', data: 'PHN2Zz4=', mimeType: 'image/svg+xml' },
+        { type: 'image', data: 'not base64!', mimeType: 'image/png' },
+        { type: 'image', data: 'A'.repeat(8 * 1024 * 1024), mimeType: 'image/jpeg' },
+        { type: 'image', data: 'R0lGOA==', mimeType: 'image/gif' },
+      ],
+    });
+    expect(r.images.map((i) => i.mime_type)).toEqual(['image/svg+xml', 'image/png', 'image/jpeg', 'image/gif']);
+    expect(r.sendable).toEqual([{ mime_type: 'image/gif', data: 'R0lGOA==' }]);
+    expect(r.text).toContain('[image: image/jpeg, 6291456 bytes]');
   });
 
   it('gives structured content when there is no text, and cuts very long text', () => {

@@ -8,9 +8,10 @@ import { z } from 'zod';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServers } from '../../services/mcp/manager';
 import { McpToolError } from '../../services/mcp/errors';
+import { base64Bytes, sendableImage } from '../llm/images';
 import { changesData, changesSchema, describeChanges } from './commandChanges';
 import type { ToolOutputHook } from './bash';
-import { defineTool, type Tool, type ToolContext, type ToolResult } from './types';
+import { defineTool, type Tool, type ToolContext, type ToolImage, type ToolResult } from './types';
 
 /** Text beyond this is cut here (the loop caps again for the model's context). */
 const MAX_OUTPUT_CHARS = 100_000;
@@ -24,22 +25,27 @@ export function mcpToolName(server: string, tool: string): string {
 const outputSchema = z.looseObject({
   server: z.string(),
   tool: z.string(),
-  images: z.array(z.looseObject({ mime_type: z.string(), bytes: z.number().int() })).optional().describe('Images in the result (summarised in the text).'),
+  images: z.array(z.looseObject({ mime_type: z.string(), bytes: z.number().int() })).optional().describe('Images in the result (summarised in the text; shown to a model that takes images).'),
   structured: z.unknown().optional().describe("The server's structuredContent, as it sent it."),
   changes: changesSchema.optional(),
 });
 
-/** The call's result as text for the model: text as it is, images and resources summarised. */
-export function describeResult(r: CallToolResult): { text: string; images: { mime_type: string; bytes: number }[] } {
+/**
+ * The call's result as text for the model: text as it is, images and resources summarised;
+ * `sendable`: the images a model that takes images is shown besides (agentLoop.ts).
+ */
+export function describeResult(r: CallToolResult): { text: string; images: { mime_type: string; bytes: number }[]; sendable: ToolImage[] } {
   const images: { mime_type: string; bytes: number }[] = [];
+  const sendable: ToolImage[] = [];
   const parts = (r.content ?? []).map((c) => {
     switch (c.type) {
       case 'text':
         return c.text;
       case 'image':
       case 'audio': {
-        const bytes = Math.floor((c.data.length * 3) / 4);
+        const bytes = base64Bytes(c.data);
         if (c.type === 'image') images.push({ mime_type: c.mimeType, bytes });
+        if (c.type === 'image' && sendableImage(c.mimeType, c.data)) sendable.push({ mime_type: c.mimeType, data: c.data });
         return `[${c.type}: ${c.mimeType}, ${bytes} bytes]`;
       }
       case 'resource': {
@@ -56,7 +62,7 @@ export function describeResult(r: CallToolResult): { text: string; images: { mim
   if (!parts.length && r.structuredContent !== undefined) parts.push(JSON.stringify(r.structuredContent, null, 2));
   let text = parts.join('\n');
   if (text.length > MAX_OUTPUT_CHARS) text = `${text.slice(0, MAX_OUTPUT_CHARS)}\n[output cut at ${MAX_OUTPUT_CHARS} of ${text.length} characters]`;
-  return { text, images };
+  return { text, images, sendable };
 }
 
 /** One Loupe tool for one server tool. */
@@ -93,7 +99,7 @@ export function mcpTool(mcp: McpServers, server: string, spec: McpTool): Tool {
         !readOnly && mcp.local(server)
           ? await ctx.captures.around({ tool: name, command: label, sessionId: ctx.session.id, correlationId: ctx.correlationId, reason: `MCP ${label}`, signal: ctx.signal }, call)
           : { value: await call(), capture: null };
-      const { text, images } = describeResult(r);
+      const { text, images, sendable } = describeResult(r);
       const changed = capture ? describeChanges(capture) : '';
       const output = text + (changed ? `\n${changed}` : '');
       const data = {
@@ -107,7 +113,7 @@ export function mcpTool(mcp: McpServers, server: string, spec: McpTool): Tool {
         const e = new McpToolError(server, spec.name, text || 'the server reported an error');
         return { ok: false, output, data, error: { code: e.code, message: e.message } };
       }
-      return { ok: true, output, data };
+      return { ok: true, output, data, ...(sendable.length ? { images: sendable } : {}) };
     },
   });
 }

@@ -29,6 +29,16 @@ export interface ToolResult {
   /** The structured result. */
   data?: Record<string, unknown>;
   error?: ToolError;
+  /**
+   * Images for the model (base64), summarised in `output` too: the loop sends them only to a
+   * model that takes images. Never in events, logs or `data`.
+   */
+  images?: ToolImage[];
+}
+
+export interface ToolImage {
+  mime_type: string;
+  data: string;
 }
 
 export interface ToolContext {

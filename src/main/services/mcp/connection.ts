@@ -24,6 +24,7 @@ import { SpawnedStdioTransport } from './stdioTransport';
 import type { ServerSignIn } from './signIn';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 
+/** The connection's own state; the settings' fixed vocabulary shows `stopped` as `pending` (manager.ts). */
 export type ServerStatus = 'pending' | 'connecting' | 'ready' | 'failed' | 'stopped';
 
 /** Restart delays after a crash, in order; past the last one the server stays failed until restarted by hand. */

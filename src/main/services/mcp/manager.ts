@@ -14,7 +14,7 @@ import type { ProjectRules } from '../permissions/projectConfig';
 import type { SandboxPolicy } from '../sandbox/bwrapPolicy';
 import type { CallToolResult, ElicitRequest, ElicitResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpConnection, type CallOptions } from './connection';
+import { McpConnection, type CallOptions, type ServerStatus } from './connection';
 import { McpServerUnavailableError } from './errors';
 import type { ServerSignIn } from './signIn';
 
@@ -202,23 +202,26 @@ export class McpServers {
 
   list(): McpServerView[] {
     const views = [...this.connections.values()].map((c): McpServerView => this.view(c.decl, c.status, c.detail, c));
-    for (const d of this.untrusted) views.push(this.view(d, 'stopped', `not started: this folder is not trusted with ${d.file}`, null));
+    for (const d of this.untrusted) views.push(this.view(d, 'pending', `not started: waiting for you to trust this folder with ${d.file}`, null));
     return views;
   }
 
-  private view(d: McpServerDecl, status: McpServerView['status'], detail: string | null, c: McpConnection | null): McpServerView {
+  /** The view says the fixed vocabulary: a connection stopped (disabled, declined, closed) waits for the person. */
+  private view(d: McpServerDecl, status: ServerStatus, detail: string | null, c: McpConnection | null): McpServerView {
+    const disabled = Boolean(d.entry.disabled) || this.opts.user.mcpDisabled(this.opts.root).includes(d.name);
     return {
       name: d.name,
       source: d.source,
       file: d.file,
       transport: transportOf(d.entry),
       target: commandLine(d.entry),
-      status,
+      status: status === 'stopped' ? 'pending' : status,
       detail,
       tools: c?.tools.map((t) => t.name) ?? [],
       stderr: c ? c.stderr.slice(-20) : [],
       sandboxed: c?.sandboxed ?? null,
-      disabled: Boolean(d.entry.disabled) || this.opts.user.mcpDisabled(this.opts.root).includes(d.name),
+      disabled,
+      restartable: c !== null && !disabled && status !== 'pending',
       restarts: c?.restarts ?? 0,
       ...(c?.signInUrl ? { sign_in_url: c.signInUrl } : {}),
     };

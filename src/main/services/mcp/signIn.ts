@@ -2,14 +2,14 @@
 // transport drives it: metadata discovery, dynamic or pre-registered clients, PKCE. Loupe's part
 // (docs/architecture.md, "MCP servers"): a redirect page on 127.0.0.1 for the code, the page to
 // open given to whoever shows it (the settings, `loupe run`'s stderr), and the client and tokens
-// kept in the person's settings (owner-only), never in project files.
+// kept where the API key is (signInStore.ts), never in project files.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { McpServerDecl } from '../config/mcpServers';
 
-/** Where a server's sign-in is kept: the person's settings. */
+/** Where a server's sign-in is kept (signInStore.ts: the keychain, else the person's settings). */
 export interface SignInStore {
   mcpSignIn(url: string): Promise<{ client?: Record<string, unknown>; tokens?: Record<string, unknown> }>;
   saveMcpSignIn(url: string, patch: { client?: Record<string, unknown>; tokens?: Record<string, unknown> }): Promise<void>;

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { standInKeyring, type StandInKeyring } from '../../../../test/support/standInKeyring';
 import { tempDir } from '../../../../test/support/tmp';
-import { keyAccount, KeyStoreError, MacKeychain, SecretServiceKeyring, systemKeyStore, type KeyStore } from './keyStore';
+import { keyAccount, KeyStoreError, MacKeychain, mcpSignInItem, SecretServiceKeyring, systemKeyStore, type KeyStore } from './keyStore';
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -74,5 +74,9 @@ describe('systemKeyStore', () => {
     expect(keyAccount('/home/u/.config/loupe')).toBe(keyAccount('/home/u/.config/loupe/'));
     expect(keyAccount('/home/u/.config/loupe')).not.toBe(keyAccount('/tmp/loupe-home'));
     expect(keyAccount('/home/u/.config/loupe')).toMatch(/^api-key-[0-9a-f]{12}$/);
+    // A remote MCP server's sign-in: its own entry per server URL, beside the API key's.
+    const a = keyAccount('/home/u/.config/loupe', mcpSignInItem('https://a.example/mcp'));
+    expect(a).toMatch(/^mcp-[0-9a-f]{12}-[0-9a-f]{12}$/);
+    expect(a).not.toBe(keyAccount('/home/u/.config/loupe', mcpSignInItem('https://b.example/mcp')));
   });
 });

@@ -28,9 +28,20 @@ export interface KeyStore {
 const SERVICE = 'loupe';
 const TIMEOUT_MS = 30_000; // a locked keyring may ask the user to unlock it
 
+/** What one keychain entry holds: its account's prefix and its label. The API key by default. */
+export interface KeyItem {
+  prefix: string;
+  label: string;
+}
+
+export const API_KEY_ITEM: KeyItem = { prefix: 'api-key', label: 'Loupe API key' };
+
+/** A remote MCP server's sign-in (its client and tokens), one entry per server URL. */
+export const mcpSignInItem = (url: string): KeyItem => ({ prefix: `mcp-${createHash('sha256').update(url).digest('hex').slice(0, 12)}`, label: 'Loupe MCP sign-in' });
+
 /** One entry per config folder, so an isolated Loupe home (LOUPE_HOME) keeps its own key. */
-export function keyAccount(configDir: string): string {
-  return `api-key-${createHash('sha256').update(path.resolve(configDir)).digest('hex').slice(0, 12)}`;
+export function keyAccount(configDir: string, item: KeyItem = API_KEY_ITEM): string {
+  return `${item.prefix}-${createHash('sha256').update(path.resolve(configDir)).digest('hex').slice(0, 12)}`;
 }
 
 interface Run {
@@ -62,6 +73,7 @@ abstract class ToolKeyStore implements KeyStore {
     protected readonly account: string,
     private readonly command: string,
     private readonly env?: NodeJS.ProcessEnv,
+    protected readonly label = API_KEY_ITEM.label,
   ) {}
 
   abstract get(): Promise<string | undefined>;
@@ -83,8 +95,8 @@ abstract class ToolKeyStore implements KeyStore {
 
 /** The macOS Keychain, through the `security` tool. */
 export class MacKeychain extends ToolKeyStore {
-  constructor(account: string, command = '/usr/bin/security', env?: NodeJS.ProcessEnv) {
-    super(`the macOS Keychain (item "${SERVICE}", account "${account}")`, account, command, env);
+  constructor(account: string, command = '/usr/bin/security', env?: NodeJS.ProcessEnv, label?: string) {
+    super(`the macOS Keychain (item "${SERVICE}", account "${account}")`, account, command, env, label);
   }
 
   async get(): Promise<string | undefined> {
@@ -97,7 +109,7 @@ export class MacKeychain extends ToolKeyStore {
   async set(key: string): Promise<void> {
     // `security -i` reads commands from stdin; -X takes the secret as hex, so no quoting issues.
     const hex = Buffer.from(key, 'utf8').toString('hex');
-    const r = await this.exec(['-i'], `add-generic-password -U -s ${SERVICE} -a ${this.account} -l "Loupe API key" -X ${hex}\n`);
+    const r = await this.exec(['-i'], `add-generic-password -U -s ${SERVICE} -a ${this.account} -l "${this.label}" -X ${hex}\n`);
     if (r.code !== 0 || /error|fail/i.test(r.stderr)) throw this.fail(r);
   }
 
@@ -109,8 +121,8 @@ export class MacKeychain extends ToolKeyStore {
 
 /** The freedesktop Secret Service (GNOME Keyring, KWallet), through libsecret's `secret-tool`. */
 export class SecretServiceKeyring extends ToolKeyStore {
-  constructor(account: string, command = 'secret-tool', env?: NodeJS.ProcessEnv) {
-    super(`your login keyring through the Secret Service (secret-tool lookup service ${SERVICE} account ${account})`, account, command, env);
+  constructor(account: string, command = 'secret-tool', env?: NodeJS.ProcessEnv, label?: string) {
+    super(`your login keyring through the Secret Service (secret-tool lookup service ${SERVICE} account ${account})`, account, command, env, label);
   }
 
   async get(): Promise<string | undefined> {
@@ -124,7 +136,7 @@ export class SecretServiceKeyring extends ToolKeyStore {
   }
 
   async set(key: string): Promise<void> {
-    const r = await this.exec(['store', '--label=Loupe API key', 'service', SERVICE, 'account', this.account], key);
+    const r = await this.exec(['store', `--label=${this.label}`, 'service', SERVICE, 'account', this.account], key);
     if (r.code !== 0) throw this.fail(r);
   }
 
@@ -138,14 +150,14 @@ export class SecretServiceKeyring extends ToolKeyStore {
  * The OS keychain this process can use, or null (Windows, Linux without secret-tool, or
  * LOUPE_KEYCHAIN=off): then the key stays in the settings file and the app says so.
  */
-export function systemKeyStore(configDir: string, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): KeyStore | null {
+export function systemKeyStore(configDir: string, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env, item: KeyItem = API_KEY_ITEM): KeyStore | null {
   if (env.LOUPE_KEYCHAIN === 'off') return null;
-  const account = keyAccount(configDir);
-  if (platform === 'darwin') return new MacKeychain(account);
+  const account = keyAccount(configDir, item);
+  if (platform === 'darwin') return new MacKeychain(account, undefined, undefined, item.label);
   if (platform === 'win32') return null;
   // Whether a keyring answers shows on the first save: a failed one leaves the key in the file.
   const tool = onPath('secret-tool', env, platform);
-  return tool ? new SecretServiceKeyring(account, tool, env) : null;
+  return tool ? new SecretServiceKeyring(account, tool, env, item.label) : null;
 }
 
 /** The keychain to use and, when there is none, why: the settings dialog says it beside the file. */

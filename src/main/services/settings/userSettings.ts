@@ -38,8 +38,13 @@ export const SettingsSchema = z.object({
   mcp_servers_approved: z.record(z.string(), z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/))).optional(),
   /** Realpath of a workspace → the servers the person disabled there. */
   mcp_servers_disabled: z.record(z.string(), z.array(z.string())).optional(),
-  /** A remote server's URL → its sign-in: the registered client and the tokens (this file is owner-only). */
-  mcp_oauth: z.record(z.string(), z.looseObject({ client: z.record(z.string(), z.unknown()).optional(), tokens: z.record(z.string(), z.unknown()).optional() })).optional(),
+  /**
+   * A remote server's URL → its sign-in: the registered client and the tokens where no keychain
+   * answers (this file is owner-only), else `"store": "keychain"` alone (mcp/signInStore.ts).
+   */
+  mcp_oauth: z
+    .record(z.string(), z.looseObject({ client: z.record(z.string(), z.unknown()).optional(), tokens: z.record(z.string(), z.unknown()).optional(), store: z.literal('keychain').optional(), rev: z.string().optional() }))
+    .optional(),
   /** Realpath of a workspace → rules for that folder only, kept out of its shared config ("allow always", only me). */
   folder_permissions: z.record(z.string(), z.array(PermissionRuleSchema)).optional(),
   llm: z
@@ -154,18 +159,15 @@ export class UserSettings {
     });
   }
 
-  /** A remote MCP server's sign-in as saved (its registered client, its tokens). */
-  async mcpSignIn(url: string): Promise<{ client?: Record<string, unknown>; tokens?: Record<string, unknown> }> {
+  /** A remote MCP server's sign-in as this file holds it: client and tokens, or where they are (mcp/signInStore.ts reads it). */
+  async mcpSignIn(url: string): Promise<Record<string, unknown>> {
     const doc = await this.document();
-    const all = doc ? objectAt(doc, 'mcp_oauth') : {};
-    return objectAt(all, url) as { client?: Record<string, unknown>; tokens?: Record<string, unknown> };
+    return objectAt(doc ? objectAt(doc, 'mcp_oauth') : {}, url);
   }
 
-  saveMcpSignIn(url: string, patch: { client?: Record<string, unknown>; tokens?: Record<string, unknown> }): Promise<void> {
-    return this.update((doc) => {
-      const all = objectAt(doc, 'mcp_oauth');
-      return { ...doc, mcp_oauth: { ...all, [url]: { ...objectAt(all, url), ...patch } } };
-    });
+  /** Replaces that server's entry whole, so a sign-in moved to the keychain leaves no token behind. */
+  setMcpSignIn(url: string, entry: Record<string, unknown>): Promise<void> {
+    return this.update((doc) => ({ ...doc, mcp_oauth: { ...objectAt(doc, 'mcp_oauth'), [url]: entry } }));
   }
 
   /** The model settings as saved; fields that fail the schema are left out. */
