@@ -42,6 +42,8 @@ export const SettingsSchema = z.object({
   mcp_oauth: z.record(z.string(), z.looseObject({ client: z.record(z.string(), z.unknown()).optional(), tokens: z.record(z.string(), z.unknown()).optional() })).optional(),
   /** Realpath of a workspace → rules for that folder only, kept out of its shared config ("allow always", only me). */
   folder_permissions: z.record(z.string(), z.array(PermissionRuleSchema)).optional(),
+  /** Where Loupe keeps its git worktrees (an absolute folder outside every workspace; default beside each repository). */
+  worktrees: z.strictObject({ folder: z.string().refine((f) => f.startsWith('/') || /^[A-Za-z]:[\\/]/.test(f), 'must be an absolute path').optional() }).optional(),
   llm: z
     .object({
       base_url: z.string().regex(/^https?:\/\//i, 'must start with http:// or https://').optional(),
@@ -77,6 +79,7 @@ type Loaded = {
   llm: LlmSection;
   mcpServers: McpServerDecl[];
   mcp: McpState;
+  worktreesFolder?: string;
   problems: ConfigProblem[];
 };
 
@@ -124,6 +127,9 @@ export class UserSettings {
 
   /** The user's limits for background processes; {} when unset. */
   processLimits = (): ProcessLimitsSection => this.load().limits ?? {};
+
+  /** The folder the person chose for Loupe's worktrees; undefined: beside each repository. */
+  worktreesFolder = (): string | undefined => this.load().worktreesFolder;
 
   /** The person's own MCP servers (`mcpServers`), each valid one. */
   mcpServers = (): McpServerDecl[] => this.load().mcpServers;
@@ -254,6 +260,7 @@ export class UserSettings {
       llm: value.llm ?? {},
       mcpServers: servers.servers,
       mcp,
+      ...(value.worktrees?.folder ? { worktreesFolder: value.worktrees.folder } : {}),
       problems,
     };
     this.reporter.found(problems);
