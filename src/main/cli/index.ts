@@ -10,9 +10,10 @@ const USAGE = `Usage:
   loupe serve [folder] [--port N] [--trust]
                                     the Loupe UI in your browser (127.0.0.1 only)
   loupe mcp [--cwd DIR] [--trust]   Loupe's tools as an MCP server over stdio
-  loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] "prompt"
-  loupe run --undo-last [--cwd DIR] [--session ID] [--skip-conflicts] [--json]
-                                    the agent, headless
+  loupe run [--cwd DIR] [--worktree NAME] [--yes | --deny] [--json] [--session ID] [--trust] "prompt"
+  loupe run --undo-last [--cwd DIR] [--worktree NAME] [--session ID] [--skip-conflicts] [--json]
+                                    the agent, headless (--worktree: in Loupe's worktree NAME,
+                                    branch loupe/NAME, made from HEAD when new)
   loupe trust [folder]              trust the folder's .loupe/config.json as it is now
                                     (its allow rules and test commands apply from then on)
   loupe --version`;
