@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createToolContext } from '../../src/main/agent/tools/context';
 import { createToolRegistry } from '../../src/main/agent/tools/registry';
 import { probeSandbox } from '../../src/main/services/sandbox/probe';
-import { git, tempDir, writeTree } from '../support/tmp';
+import { committedRepo, git, tempDir } from '../support/tmp';
 import { testServices } from '../support/services';
 
 const availability = await probeSandbox();
@@ -23,11 +23,7 @@ d('a worktree session in the sandbox', () => {
   it('cannot write the main folder, and can write and commit in its worktree', async () => {
     const t = await tempDir('loupe-wt-sbx-');
     cleanups.push(t.cleanup);
-    const main = path.join(t.dir, 'repo');
-    await writeTree(main, { 'a.txt': 'main\n', 'src/x.ts': 'x\n' });
-    git(main, 'init', '-q');
-    git(main, 'add', '.');
-    git(main, 'commit', '-qm', 'init');
+    const main = await committedRepo(path.join(t.dir, 'repo'), { 'a.txt': 'main\n', 'src/x.ts': 'x\n' });
     const configDir = path.join(t.dir, 'home');
     const mainServices = testServices(main, { configDir });
     cleanups.push(() => mainServices.dispose());

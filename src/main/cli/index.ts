@@ -14,6 +14,9 @@ const USAGE = `Usage:
   loupe run --undo-last [--cwd DIR] [--worktree NAME] [--session ID] [--skip-conflicts] [--json]
                                     the agent, headless (--worktree: in Loupe's worktree NAME,
                                     branch loupe/NAME, made from HEAD when new)
+  loupe worktree list | apply NAME | discard NAME [--confirm DIGEST] | prune [--cwd DIR] [--json]
+                                    Loupe's worktrees: size and age, bring one's changes into
+                                    the main folder (refused over conflicts), remove one safely
   loupe trust [folder]              trust the folder's .loupe/config.json as it is now
                                     (its allow rules and test commands apply from then on)
   loupe --version`;
@@ -32,6 +35,8 @@ export async function main(argv: string[], paths: CliPaths): Promise<number> {
         return await (await import('./run')).runRun(rest);
       case 'trust':
         return await (await import('./trust')).runTrust(rest);
+      case 'worktree':
+        return await (await import('./worktree')).runWorktree(rest);
       case '--version':
       case '-v':
         process.stdout.write(`${LOUPE_VERSION}\n`);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { git, tempDir, writeTree } from '../../../../test/support/tmp';
+import { committedRepo, git, tempDir } from '../../../../test/support/tmp';
 import { Worktrees } from './worktrees';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -13,11 +13,7 @@ afterEach(async () => {
 async function repo(): Promise<{ base: string; root: string }> {
   const t = await tempDir('loupe-wt-');
   cleanups.push(t.cleanup);
-  const root = path.join(t.dir, 'repo');
-  await writeTree(root, { 'a.txt': 'one\n', 'src/b.ts': 'export const b = 1;\n' });
-  git(root, 'init', '-q');
-  git(root, 'add', '.');
-  git(root, 'commit', '-qm', 'init');
+  const root = await committedRepo(path.join(t.dir, 'repo'), { 'a.txt': 'one\n', 'src/b.ts': 'export const b = 1;\n' });
   return { base: t.dir, root };
 }
 
