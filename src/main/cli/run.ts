@@ -163,6 +163,9 @@ async function runRoot(flags: Record<string, string | true>, user: UserSettings,
   if (!create) return workspaceRoot(await worktrees.pathOf(flags.worktree));
   const wt = await worktrees.create(flags.worktree);
   note(`(${wt.created ? 'made' : 'working in'} worktree ${flags.worktree} at ${wt.path}, branch ${wt.branch}; the main folder is not touched)`);
+  const p = wt.prepared;
+  if (p && (p.copied.length || p.linked.length)) note(`(prepared from the main folder: ${[...p.copied.map((c) => `copied ${c}`), ...p.linked.map((l) => `linked ${l}`)].join(', ')})`);
+  for (const s of p?.skipped ?? []) note(`(worktree setup skipped ${s.path}: ${s.why})`);
   return workspaceRoot(wt.path);
 }
 

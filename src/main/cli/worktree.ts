@@ -78,7 +78,7 @@ export async function runWorktree(args: string[]): Promise<number> {
 }
 
 async function apply(root: string, worktrees: ReturnType<typeof openWorktrees>, name: string, json: boolean, user: ReturnType<typeof openUserSettings>): Promise<number> {
-  const plan = await planApply(root, await worktrees.pathOf(name), name);
+  const plan = await planApply(root, await worktrees.pathOf(name), name, { linked: worktrees.linked() });
   say(`Apply worktree ${name} (branch ${plan.branch}, base ${plan.base.slice(0, 10)}) to ${root}: ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}`);
   for (const f of plan.files) say(`  ${f.operation === 'create' ? '+' : f.operation === 'delete_file' ? '-' : '~'} ${f.file} (+${f.added} −${f.removed})${f.merged ? ' merged with changes made here' : ''}`);
   for (const c of plan.conflicts) say(`  ! ${c.file}: ${c.why}`);

@@ -250,7 +250,7 @@ export function openUserSettings(configDir: string, report?: (problem: ConfigPro
  * (`loupe run --worktree` makes one before composing the worktree's own folder).
  */
 export function openWorktrees(root: string, user: UserSettings): Worktrees {
-  return new Worktrees(root, { folder: () => user.worktreesFolder() });
+  return new Worktrees(root, { folder: () => user.worktreesFolder(), setup: () => user.worktreeSetup() });
 }
 
 /**

@@ -21,6 +21,9 @@ const ModelRowSchema = z.strictObject({
   images: z.boolean().optional(),
 });
 
+/** A path inside the main folder, as the person writes it: relative, no `..` step. */
+const WorktreeRelSchema = z.string().refine((p) => p.length > 0 && !p.startsWith('/') && !/^[A-Za-z]:/.test(p) && !p.split(/[\\/]/).includes('..'), 'must be a path inside the folder, without ..');
+
 const TrustSchema = z.object({ config_sha256: z.string().regex(/^[0-9a-f]{64}$/), trusted_at: z.string().optional() });
 
 /** The whole file. */
@@ -43,7 +46,15 @@ export const SettingsSchema = z.object({
   /** Realpath of a workspace → rules for that folder only, kept out of its shared config ("allow always", only me). */
   folder_permissions: z.record(z.string(), z.array(PermissionRuleSchema)).optional(),
   /** Where Loupe keeps its git worktrees (an absolute folder outside every workspace; default beside each repository). */
-  worktrees: z.strictObject({ folder: z.string().refine((f) => f.startsWith('/') || /^[A-Za-z]:[\\/]/.test(f), 'must be an absolute path').optional() }).optional(),
+  worktrees: z
+    .strictObject({
+      folder: z.string().refine((f) => f.startsWith('/') || /^[A-Za-z]:[\\/]/.test(f), 'must be an absolute path').optional(),
+      /** Untracked files of the main folder copied into each new worktree (`.env`). */
+      copy: z.array(WorktreeRelSchema).optional(),
+      /** Folders of the main folder linked from each new worktree (`node_modules`), never copied. */
+      link: z.array(WorktreeRelSchema).optional(),
+    })
+    .optional(),
   llm: z
     .object({
       base_url: z.string().regex(/^https?:\/\//i, 'must start with http:// or https://').optional(),
@@ -80,10 +91,11 @@ type Loaded = {
   mcpServers: McpServerDecl[];
   mcp: McpState;
   worktreesFolder?: string;
+  worktreeSetup: { copy: string[]; link: string[] };
   problems: ConfigProblem[];
 };
 
-const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, problems: [] };
+const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, worktreeSetup: { copy: [], link: [] }, problems: [] };
 
 export interface UserSettingsOptions {
   /** Told each problem of the file once (a bad or unknown key: where, and what is wrong). */
@@ -130,6 +142,9 @@ export class UserSettings {
 
   /** The folder the person chose for Loupe's worktrees; undefined: beside each repository. */
   worktreesFolder = (): string | undefined => this.load().worktreesFolder;
+
+  /** What a new worktree gets from the main folder besides its checkout: files copied, folders linked. */
+  worktreeSetup = (): { copy: string[]; link: string[] } => this.load().worktreeSetup;
 
   /** The person's own MCP servers (`mcpServers`), each valid one. */
   mcpServers = (): McpServerDecl[] => this.load().mcpServers;
@@ -261,6 +276,7 @@ export class UserSettings {
       mcpServers: servers.servers,
       mcp,
       ...(value.worktrees?.folder ? { worktreesFolder: value.worktrees.folder } : {}),
+      worktreeSetup: { copy: value.worktrees?.copy ?? [], link: value.worktrees?.link ?? [] },
       problems,
     };
     this.reporter.found(problems);

@@ -57,7 +57,10 @@ async function readSide(root: string, rel: string): Promise<Side | 'special'> {
 }
 
 /** What applying worktree `name` (at `worktree`) to the main folder `root` would do; writes nothing. */
-export async function planApply(root: string, worktree: string, name: string, signal?: AbortSignal): Promise<ApplyPlan> {
+export async function planApply(root: string, worktree: string, name: string, opts: { linked?: string[]; signal?: AbortSignal } = {}): Promise<ApplyPlan> {
+  const { signal } = opts;
+  // The links a new worktree got to the main folder's own folders (settings worktrees.link) are setup, not work.
+  const linked = new Set(opts.linked ?? []);
   const main = new GitRunner(root);
   const wt = new GitRunner(worktree);
   const [mainHead, wtHead] = await Promise.all([main.run(['rev-parse', 'HEAD'], { signal }), wt.run(['rev-parse', 'HEAD'], { signal })]);
@@ -67,7 +70,8 @@ export async function planApply(root: string, worktree: string, name: string, si
     wt.run(['diff', '--name-only', '-z', '--no-renames', base, '--'], { signal }),
     wt.run(['ls-files', '--others', '--exclude-standard', '-z'], { signal }),
   ]);
-  const paths = [...new Set([...diff.split('\0'), ...untracked.split('\0')].filter((p) => p && !isProtectedPath(p)))].sort();
+  const news = untracked.split('\0').filter((p) => !linked.has(p));
+  const paths = [...new Set([...diff.split('\0'), ...news].filter((p) => p && !isProtectedPath(p)))].sort();
   const files: ApplyFile[] = [];
   const conflicts: ApplyConflict[] = [];
   for (const file of paths) {

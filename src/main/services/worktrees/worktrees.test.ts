@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { committedRepo, git, tempDir } from '../../../../test/support/tmp';
+import { planApply } from './applyToMain';
 import { Worktrees } from './worktrees';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -22,7 +23,7 @@ describe('Worktrees', () => {
     const { base, root } = await repo();
     const wts = new Worktrees(root);
     const made = await wts.create('fix-a');
-    expect(made).toEqual({ path: path.join(base, 'repo.loupe-worktrees', 'fix-a'), branch: 'loupe/fix-a', created: true });
+    expect(made).toMatchObject({ path: path.join(base, 'repo.loupe-worktrees', 'fix-a'), branch: 'loupe/fix-a', created: true });
     expect(await readFile(path.join(made.path, 'a.txt'), 'utf8')).toBe('one\n');
     expect(git(made.path, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('loupe/fix-a');
     expect(git(made.path, 'rev-parse', 'HEAD')).toBe(git(root, 'rev-parse', 'HEAD'));
@@ -89,5 +90,38 @@ describe('Worktrees', () => {
     expect(existsSync(p)).toBe(false);
     expect(git(root, 'branch', '--list', 'loupe/*').trim()).toBe('');
     await expect(wts.report('work')).rejects.toMatchObject({ code: 'WORKTREE_NOT_FOUND' });
+  });
+});
+
+describe('Worktrees setup from the settings', () => {
+  it('copies listed untracked files and links listed folders; skips links, escapes and what the checkout has', async () => {
+    const { base, root } = await repo();
+    await writeFile(path.join(root, '.env'), 'SECRET=1\n');
+    await mkdir(path.join(root, 'node_modules', 'dep'), { recursive: true });
+    await writeFile(path.join(root, 'node_modules', 'dep', 'index.js'), 'x\n');
+    await writeFile(path.join(base, 'outside.txt'), 'not yours\n');
+    await symlink(path.join(base, 'outside.txt'), path.join(root, 'bait.env'));
+    git(root, 'commit', '-q', '--allow-empty', '-m', 'keep HEAD');
+    const setup = { copy: ['.env', 'bait.env', 'a.txt', 'missing.env'], link: ['node_modules', '../outside'] };
+    const wts = new Worktrees(root, { setup: () => setup });
+    const made = await wts.create('s');
+    expect(made.prepared).toEqual({
+      copied: ['.env'],
+      linked: ['node_modules'],
+      skipped: [
+        { path: 'bait.env', why: 'a link or special file in the main folder' },
+        { path: 'a.txt', why: 'the checkout has it already' },
+        { path: 'missing.env', why: 'not in the main folder' },
+        { path: '../outside', why: 'not a path inside the folder' },
+      ],
+    });
+    expect(await readFile(path.join(made.path, '.env'), 'utf8')).toBe('SECRET=1\n');
+    expect(await readFile(path.join(made.path, 'node_modules', 'dep', 'index.js'), 'utf8')).toBe('x\n');
+    expect(existsSync(path.join(made.path, 'bait.env'))).toBe(false);
+    // The link is setup, not work: the discard report leaves it out (the copied .env is the worktree's own).
+    expect((await wts.report('s')).uncommitted.sort()).toEqual(['?? .env']);
+    // Nor is it carried back to the main folder (the copied .env is the same bytes there: nothing to do).
+    expect(await planApply(root, made.path, 's', { linked: wts.linked() })).toMatchObject({ files: [], conflicts: [] });
+    expect((await planApply(root, made.path, 's')).conflicts).toEqual([{ file: 'node_modules', why: 'a link or special file on one side; bring it over by hand' }]);
   });
 });

@@ -10,11 +10,20 @@ import path from 'node:path';
 import { InvalidArgumentError } from '../../errors';
 import { GitRunner } from '../git/gitRunner';
 import { BRANCH_PREFIX, branchOf, checkName, worktreePath } from './names';
+import { prepareWorktree } from './prepare';
 import { WorktreeChangedError, WorktreeNotFoundError } from './errors';
 
 export interface WorktreesOptions {
   /** The person's folder for worktrees (settings `worktrees.folder`); worktrees go in `<folder>/<repository name>/`. */
   folder?: () => string | undefined;
+  /** What a new worktree gets from the main folder (settings `worktrees.copy` and `worktrees.link`). */
+  setup?: () => { copy: string[]; link: string[] };
+}
+
+export interface Prepared {
+  copied: string[];
+  linked: string[];
+  skipped: { path: string; why: string }[];
 }
 
 export interface WorktreeInfo {
@@ -74,7 +83,7 @@ export class Worktrees {
   }
 
   /** Makes worktree `name` of HEAD on branch loupe/<name>, or finds it when it already exists. */
-  async create(name: string, signal?: AbortSignal): Promise<{ path: string; branch: string; created: boolean }> {
+  async create(name: string, signal?: AbortSignal): Promise<{ path: string; branch: string; created: boolean; prepared?: Prepared }> {
     const branch = branchOf(name);
     const folder = await this.folder();
     const target = worktreePath(folder, name);
@@ -90,7 +99,7 @@ export class Worktrees {
     // `--` ends the options: the path and branch are operands whatever they hold.
     const args = hasBranch ? ['worktree', 'add', '--quiet', '--', target, branch] : ['worktree', 'add', '--quiet', '-b', branch, '--', target, 'HEAD'];
     await this.git.run(args, { signal, timeoutMs: 300_000 });
-    return { path: target, branch, created: true };
+    return { path: target, branch, created: true, prepared: await prepareWorktree(this.root, target, this.opts.setup?.() ?? { copy: [], link: [] }) };
   }
 
   /** Every Loupe worktree of this repository, with its size and age; a folder deleted by hand shows as missing. */
@@ -128,12 +137,18 @@ export class Worktrees {
     return w.path;
   }
 
+  /** The folders new worktrees link to the main folder's (settings `worktrees.link`): not the worktree's own work. */
+  linked(): string[] {
+    return this.opts.setup?.().link ?? [];
+  }
+
   /** What discarding `name` would lose; changes nothing. */
   async report(name: string, signal?: AbortSignal): Promise<DiscardReport> {
     const branch = branchOf(name);
     const w = (await this.list(signal)).find((x) => x.name === name);
     if (!w) throw new WorktreeNotFoundError(name);
-    const uncommitted = w.missing ? [] : (await new GitRunner(w.path).run(['status', '--porcelain=v1', '-z', '--untracked-files=all'], { signal })).split('\0').filter(Boolean);
+    const links = new Set(this.linked().map((l) => `?? ${l}`));
+    const uncommitted = w.missing ? [] : (await new GitRunner(w.path).run(['status', '--porcelain=v1', '-z', '--untracked-files=all'], { signal })).split('\0').filter((l) => l && !links.has(l));
     const log = await this.git.run(['log', '--format=%H %s', '-z', `refs/heads/${branch}`, '--not', 'HEAD', '--'], { signal });
     const commits = log.split('\0').filter(Boolean);
     const digest = createHash('sha256').update(JSON.stringify([w.path, w.missing, uncommitted, commits])).digest('hex');
