@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { committedRepo, git, tempDir } from '../../../../test/support/tmp';
@@ -101,8 +101,13 @@ describe('Worktrees setup from the settings', () => {
     await writeFile(path.join(root, 'node_modules', 'dep', 'index.js'), 'x\n');
     await writeFile(path.join(base, 'outside.txt'), 'not yours\n');
     await symlink(path.join(base, 'outside.txt'), path.join(root, 'bait.env'));
-    git(root, 'commit', '-q', '--allow-empty', '-m', 'keep HEAD');
-    const setup = { copy: ['.env', 'bait.env', 'a.txt', 'missing.env'], link: ['node_modules', '../outside'] };
+    // The repository ships a link out; setup must not write through it.
+    await mkdir(path.join(base, 'out'));
+    await symlink(path.join(base, 'out'), path.join(root, 'vendor'));
+    git(root, 'add', 'vendor');
+    git(root, 'commit', '-q', '-m', 'vendor link');
+    await mkdir(path.join(root, 'vendor-real'));
+    const setup = { copy: ['.env', 'bait.env', 'a.txt', 'missing.env', 'vendor/.env'], link: ['node_modules', '../outside', 'vendor/node_modules'] };
     const wts = new Worktrees(root, { setup: () => setup });
     const made = await wts.create('s');
     expect(made.prepared).toEqual({
@@ -112,9 +117,12 @@ describe('Worktrees setup from the settings', () => {
         { path: 'bait.env', why: 'a link or special file in the main folder' },
         { path: 'a.txt', why: 'the checkout has it already' },
         { path: 'missing.env', why: 'not in the main folder' },
+        { path: 'vendor/.env', why: 'a link of the checkout is on the way' },
         { path: '../outside', why: 'not a path inside the folder' },
+        { path: 'vendor/node_modules', why: 'a link of the checkout is on the way' },
       ],
     });
+    expect(await readdir(path.join(base, 'out'))).toEqual([]);
     expect(await readFile(path.join(made.path, '.env'), 'utf8')).toBe('SECRET=1\n');
     expect(await readFile(path.join(made.path, 'node_modules', 'dep', 'index.js'), 'utf8')).toBe('x\n');
     expect(existsSync(path.join(made.path, 'bait.env'))).toBe(false);
