@@ -65,6 +65,11 @@ it('two worktree sessions at once, then one applied to main and the other refuse
   }
   expect((await logOf(path.join(wts, 'a')))[0].session_id).not.toBe((await logOf(path.join(wts, 'b')))[0].session_id);
 
+  // Reviewed first: the diff the apply would write in the main folder.
+  const review = await runLoupe(['worktree', 'diff', 'a', '--cwd', main], { env });
+  expect(review.code, review.stderr).toBe(0);
+  expect(review.stdout).toContain("diff --git a/greet.js b/greet.js\n--- a/greet.js\n+++ b/greet.js\n@@ -1,1 +1,1 @@\n-module.exports = 'hello';\n+module.exports = 'hello from a';\n");
+
   // Applying a: a modification of the main folder.
   const applyA = await runLoupe(['worktree', 'apply', 'a', '--cwd', main, '--json'], { env });
   expect(applyA.code, applyA.stderr).toBe(0);

@@ -1,5 +1,7 @@
-// `loupe worktree list | apply NAME | discard NAME [--confirm DIGEST] | prune [--cwd DIR] [--json]`:
+// `loupe worktree list | diff NAME | apply NAME [--files A,B] | discard NAME [--confirm DIGEST] | prune [--cwd DIR] [--json]`:
 // Loupe's worktrees of the folder's repository (docs/architecture.md, "Sessions in a worktree").
+// `diff` shows what `apply` would write in the main folder, for review; `--files` applies only
+// the files chosen.
 // `apply` brings a worktree's changes into the main folder as one group of its modification log,
 // or names every conflict and changes nothing (exit 1). `discard` shows what would be lost and
 // removes only when confirmed: on a terminal by answering, elsewhere with the report's digest.
@@ -7,13 +9,13 @@ import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError } from '../errors';
 import { userLog } from '../services/log/userLog';
 import { defaultConfigDir } from '../services/settings/configDir';
-import { applyPlan, planApply } from '../services/worktrees/applyToMain';
+import { applyPlan, planApply, planDiff, selectFiles } from '../services/worktrees/applyToMain';
 import { ApplyConflictError } from '../services/worktrees/errors';
 import { composeWorkspace, openUserSettings, openWorktrees } from '../workspace/compose';
 import { parseArgs } from './args';
 import { workspaceRoot } from './workspaceRoot';
 
-const USAGE = 'Usage: loupe worktree list | apply NAME | discard NAME [--confirm DIGEST] | prune [--cwd DIR] [--json]';
+const USAGE = 'Usage: loupe worktree list | diff NAME | apply NAME [--files A,B] | discard NAME [--confirm DIGEST] | prune [--cwd DIR] [--json]';
 
 const say = (s: string) => process.stderr.write(`${s}\n`);
 const ago = (ms: number) => {
@@ -22,7 +24,7 @@ const ago = (ms: number) => {
 };
 
 export async function runWorktree(args: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(args, { cwd: 'string', json: 'boolean', confirm: 'string' });
+  const { flags, positionals } = parseArgs(args, { cwd: 'string', json: 'boolean', confirm: 'string', files: 'string' });
   const [verb, name, ...extra] = positionals;
   if (extra.length || !verb) throw new InvalidArgumentError(USAGE);
   const json = flags.json === true;
@@ -47,8 +49,15 @@ export async function runWorktree(args: string[]): Promise<number> {
       say(gone.length ? `Forgot ${gone.join(', ')} (folders deleted by hand); their branches stay until discarded.` : 'No worktree folder is missing.');
       return 0;
     }
+    case 'diff': {
+      const plan = await planApply(root, await worktrees.pathOf(needName()), needName(), { linked: worktrees.linked() });
+      if (json) out({ type: 'worktree_diff', name: plan.name, base: plan.base, files: plan.files.map((f) => ({ file: f.file, operation: f.operation, merged: f.merged, added: f.added, removed: f.removed })), conflicts: plan.conflicts, diff: planDiff(plan) });
+      else process.stdout.write(planDiff(plan));
+      for (const c of plan.conflicts) say(`! ${c.file}: ${c.why}`);
+      return 0;
+    }
     case 'apply':
-      return apply(root, worktrees, needName(), json, user);
+      return apply(root, worktrees, needName(), json, user, typeof flags.files === 'string' ? flags.files.split(',').map((f) => f.trim()).filter(Boolean) : null);
     case 'discard': {
       const report = await worktrees.report(needName());
       say(`Discarding worktree ${report.name} (${report.path}) and branch ${report.branch} would lose:`);
@@ -77,8 +86,9 @@ export async function runWorktree(args: string[]): Promise<number> {
   }
 }
 
-async function apply(root: string, worktrees: ReturnType<typeof openWorktrees>, name: string, json: boolean, user: ReturnType<typeof openUserSettings>): Promise<number> {
-  const plan = await planApply(root, await worktrees.pathOf(name), name, { linked: worktrees.linked() });
+async function apply(root: string, worktrees: ReturnType<typeof openWorktrees>, name: string, json: boolean, user: ReturnType<typeof openUserSettings>, files: string[] | null): Promise<number> {
+  const whole = await planApply(root, await worktrees.pathOf(name), name, { linked: worktrees.linked() });
+  const plan = files ? selectFiles(whole, files) : whole;
   say(`Apply worktree ${name} (branch ${plan.branch}, base ${plan.base.slice(0, 10)}) to ${root}: ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}`);
   for (const f of plan.files) say(`  ${f.operation === 'create' ? '+' : f.operation === 'delete_file' ? '-' : '~'} ${f.file} (+${f.added} −${f.removed})${f.merged ? ' merged with changes made here' : ''}`);
   for (const c of plan.conflicts) say(`  ! ${c.file}: ${c.why}`);

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { testServices } from '../../../../test/support/services';
 import { committedRepo, git, tempDir } from '../../../../test/support/tmp';
 import type { WorkspaceServices } from '../../workspace/compose';
-import { applyPlan, planApply } from './applyToMain';
+import { applyPlan, planApply, planDiff, selectFiles } from './applyToMain';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -78,6 +78,13 @@ describe('applying a worktree to the main folder', () => {
     expect(existsSync(path.join(main, 'fine.txt'))).toBe(false);
     expect(await readFile(path.join(main, 'a.txt'), 'utf8')).toBe(LINES.replace('two', 'main'));
     expect(await logLines(main)).toEqual([]);
+    // Reviewed file by file: the one that does not conflict can be brought back alone.
+    const chosen = selectFiles(plan, ['fine.txt']);
+    expect(planDiff(chosen)).toBe('diff --git a/fine.txt b/fine.txt\n--- /dev/null\n+++ b/fine.txt\n@@ -0,0 +1,1 @@\n+fine\n');
+    await applyPlan(services.modlog, chosen, { sessionId: 'review-t' });
+    expect(await readFile(path.join(main, 'fine.txt'), 'utf8')).toBe('fine\n');
+    expect(await readFile(path.join(main, 'a.txt'), 'utf8')).toBe(LINES.replace('two', 'main'));
+    expect(() => selectFiles(plan, ['nope.txt'])).toThrow(/no change to nope\.txt/);
   });
 
   it('refuses when the main folder changes between the plan and the write', async () => {

@@ -14,7 +14,8 @@ import { newGroupId } from '../modlog/groupRollback';
 import { merge3 } from '../modlog/merge3';
 import { isProtectedPath, type BatchFile, type ModificationLog } from '../modlog/modificationLog';
 import type { Operation } from '../modlog/types';
-import { diffCounts } from '../modlog/unifiedDiff';
+import { diffCounts, unifiedDiff } from '../modlog/unifiedDiff';
+import { InvalidArgumentError } from '../../errors';
 import { ApplyConflictError, type ApplyConflict } from './errors';
 import { branchOf } from './names';
 
@@ -115,6 +116,20 @@ export async function planApply(root: string, worktree: string, name: string, op
     });
   }
   return { name, branch: branchOf(name), base, files, conflicts };
+}
+
+/** The plan restricted to the files the person chose after review (conflicts elsewhere no longer matter). */
+export function selectFiles(plan: ApplyPlan, files: readonly string[]): ApplyPlan {
+  const known = new Set([...plan.files.map((f) => f.file), ...plan.conflicts.map((c) => c.file)]);
+  const unknown = files.filter((f) => !known.has(f));
+  if (unknown.length) throw new InvalidArgumentError(`Worktree ${plan.name} has no change to ${unknown.join(', ')}; its changed files: ${[...known].join(', ') || 'none'}.`);
+  const chosen = new Set(files);
+  return { ...plan, files: plan.files.filter((f) => chosen.has(f.file)), conflicts: plan.conflicts.filter((c) => chosen.has(c.file)) };
+}
+
+/** What applying would write, as unified diffs of the main folder's files (for review before applying). */
+export function planDiff(plan: ApplyPlan): string {
+  return plan.files.map((f) => unifiedDiff(f.file, f.current?.toString('utf8') ?? null, f.result?.toString('utf8') ?? null)).join('');
 }
 
 export interface AppliedToMain {

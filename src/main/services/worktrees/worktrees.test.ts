@@ -54,13 +54,19 @@ describe('Worktrees', () => {
     const { root } = await repo();
     const wts = new Worktrees(root);
     const { path: p } = await wts.create('gone');
+    git(p, 'commit', '-q', '--allow-empty', '-m', 'work kept on the branch');
     await rm(p, { recursive: true, force: true });
     expect(await wts.list()).toMatchObject([{ name: 'gone', missing: true, size_bytes: null }]);
+    // Asked for again (a session resuming), it is checked out anew from its branch, commits kept.
+    expect(await wts.create('gone')).toMatchObject({ path: p, created: true });
+    expect(git(p, 'log', '-1', '--format=%s').trim()).toBe('work kept on the branch');
+    await rm(p, { recursive: true, force: true });
     expect(await wts.prune()).toEqual(['gone']);
     expect(git(root, 'worktree', 'list').trim().split('\n')).toHaveLength(1);
     // The branch is still there, still Loupe's, and goes through the same safe removal.
     const r = await wts.report('gone');
-    expect(r).toMatchObject({ missing: true, uncommitted: [], commits: [] });
+    expect(r).toMatchObject({ missing: true, uncommitted: [] });
+    expect(r.commits).toEqual([expect.stringMatching(/ work kept on the branch$/)]);
     await wts.discard('gone', r.digest);
     expect(git(root, 'branch', '--list', 'loupe/*').trim()).toBe('');
     expect(await wts.list()).toEqual([]);
