@@ -40,6 +40,7 @@ import type { ProcessManager } from '../services/processes/processManager';
 import type { ProcessView, UsageView } from '../../shared/contract';
 import { workspaceRoot } from './mcp';
 import { settleTrust } from './trust';
+import { carryTrust } from '../services/worktrees/trust';
 import { undoLast } from './undoLast';
 import { lineQueue } from './stdinLines';
 import { savePlan } from '../host/plans';
@@ -166,6 +167,8 @@ async function runRoot(flags: Record<string, string | true>, user: UserSettings,
   const p = wt.prepared;
   if (p && (p.copied.length || p.linked.length)) note(`(prepared from the main folder: ${[...p.copied.map((c) => `copied ${c}`), ...p.linked.map((l) => `linked ${l}`)].join(', ')})`);
   for (const s of p?.skipped ?? []) note(`(worktree setup skipped ${s.path}: ${s.why})`);
+  // The main folder's trust holds here while the worktree's config is the same bytes.
+  if (await carryTrust(root, wt.path, user)) note('(the main folder\'s trust of its config applies: same bytes here)');
   return workspaceRoot(wt.path);
 }
 
