@@ -14,8 +14,8 @@ const USAGE = `Usage:
   loupe run --undo-last [--cwd DIR] [--worktree NAME] [--session ID] [--skip-conflicts] [--json]
                                     the agent, headless (--worktree: in Loupe's worktree NAME,
                                     branch loupe/NAME, made from HEAD when new)
-  loupe worktree list | diff NAME | apply NAME [--files A,B] | discard NAME [--confirm DIGEST] | prune
-                    [--cwd DIR] [--json]
+  loupe worktree list | diff NAME | apply NAME [--files A,B] | merge NAME [--message MSG]
+               | discard NAME [--confirm DIGEST] | prune [--cwd DIR] [--json]
                                     Loupe's worktrees: size and age, bring one's changes into
                                     the main folder (refused over conflicts), remove one safely
   loupe trust [folder]              trust the folder's .loupe/config.json as it is now

@@ -1,7 +1,9 @@
-// `loupe worktree list | diff NAME | apply NAME [--files A,B] | discard NAME [--confirm DIGEST] | prune [--cwd DIR] [--json]`:
+// `loupe worktree list | diff NAME | apply NAME [--files A,B] | merge NAME [--message MSG] |
+// discard NAME [--confirm DIGEST] | prune [--cwd DIR] [--json]`:
 // Loupe's worktrees of the folder's repository (docs/architecture.md, "Sessions in a worktree").
 // `diff` shows what `apply` would write in the main folder, for review; `--files` applies only
-// the files chosen.
+// the files chosen. `merge` commits the worktree's work on its branch and merges that into the
+// main folder's branch with git (refused over conflicts), recording what it wrote.
 // `apply` brings a worktree's changes into the main folder as one group of its modification log,
 // or names every conflict and changes nothing (exit 1). `discard` shows what would be lost and
 // removes only when confirmed: on a terminal by answering, elsewhere with the report's digest.
@@ -11,11 +13,12 @@ import { userLog } from '../services/log/userLog';
 import { defaultConfigDir } from '../services/settings/configDir';
 import { applyPlan, planApply, planDiff, selectFiles } from '../services/worktrees/applyToMain';
 import { ApplyConflictError } from '../services/worktrees/errors';
+import { mergeBranch } from '../services/worktrees/mergeBranch';
 import { composeWorkspace, openUserSettings, openWorktrees } from '../workspace/compose';
 import { parseArgs } from './args';
 import { workspaceRoot } from './workspaceRoot';
 
-const USAGE = 'Usage: loupe worktree list | diff NAME | apply NAME [--files A,B] | discard NAME [--confirm DIGEST] | prune [--cwd DIR] [--json]';
+const USAGE = 'Usage: loupe worktree list | diff NAME | apply NAME [--files A,B] | merge NAME [--message MSG] | discard NAME [--confirm DIGEST] | prune [--cwd DIR] [--json]';
 
 const say = (s: string) => process.stderr.write(`${s}\n`);
 const ago = (ms: number) => {
@@ -24,7 +27,7 @@ const ago = (ms: number) => {
 };
 
 export async function runWorktree(args: string[]): Promise<number> {
-  const { flags, positionals } = parseArgs(args, { cwd: 'string', json: 'boolean', confirm: 'string', files: 'string' });
+  const { flags, positionals } = parseArgs(args, { cwd: 'string', json: 'boolean', confirm: 'string', files: 'string', message: 'string' });
   const [verb, name, ...extra] = positionals;
   if (extra.length || !verb) throw new InvalidArgumentError(USAGE);
   const json = flags.json === true;
@@ -56,6 +59,8 @@ export async function runWorktree(args: string[]): Promise<number> {
       for (const c of plan.conflicts) say(`! ${c.file}: ${c.why}`);
       return 0;
     }
+    case 'merge':
+      return merge(root, worktrees, needName(), json, user, typeof flags.message === 'string' ? flags.message : `Work of Loupe worktree ${needName()}`);
     case 'apply':
       return apply(root, worktrees, needName(), json, user, typeof flags.files === 'string' ? flags.files.split(',').map((f) => f.trim()).filter(Boolean) : null);
     case 'discard': {
@@ -103,6 +108,26 @@ async function apply(root: string, worktrees: ReturnType<typeof openWorktrees>, 
     if (!(err instanceof ApplyConflictError)) throw err;
     if (json) process.stdout.write(`${JSON.stringify({ type: 'apply', status: 'refused', name, conflicts: err.conflicts })}\n`);
     say(`Nothing was changed: ${err.conflicts.length} file${err.conflicts.length === 1 ? '' : 's'} conflict with edits in the main folder.`);
+    return 1;
+  } finally {
+    await services.dispose();
+  }
+}
+
+async function merge(root: string, worktrees: ReturnType<typeof openWorktrees>, name: string, json: boolean, user: ReturnType<typeof openUserSettings>, message: string): Promise<number> {
+  const worktree = await worktrees.pathOf(name);
+  const { logger } = userLog({ configDir: defaultConfigDir(), stderr: 'env' });
+  const services = composeWorkspace({ root, user, asker: { kind: 'deny' }, logger });
+  try {
+    const done = await mergeBranch({ root, worktree, name, message, sessionId: `review-${Date.now().toString(36)}`, setupPaths: worktrees.setupPaths(), captures: services.captures });
+    if (json) process.stdout.write(`${JSON.stringify({ type: 'merge', status: 'merged', name, committed: done.committed, merge: done.merge, group_id: done.capture.group_id, files: done.capture.files.map((f) => f.file) })}\n`);
+    say(`${done.committed ? `Committed the worktree's work (${done.committed.slice(0, 10)}) and merged` : 'Merged'} loupe/${name} as ${done.merge.slice(0, 10)}; ${done.capture.files.length} file${done.capture.files.length === 1 ? '' : 's'} changed here${done.capture.group_id ? ` (group ${done.capture.group_id})` : ''}.`);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof ApplyConflictError)) throw err;
+    if (json) process.stdout.write(`${JSON.stringify({ type: 'merge', status: 'refused', name, conflicts: err.conflicts })}\n`);
+    for (const c of err.conflicts) say(`  ! ${c.file}: ${c.why}`);
+    say('Nothing was merged: resolve the conflicts in the worktree (or apply file by file), then merge again.');
     return 1;
   } finally {
     await services.dispose();

@@ -2,7 +2,7 @@ import { LoupeError } from '../../errors';
 
 export class WorktreeNotFoundError extends LoupeError {
   constructor(name: string) {
-    super('WORKTREE_NOT_FOUND', `No Loupe worktree named ${JSON.stringify(name)}. List them with the worktrees list, or create it first.`);
+    super('WORKTREE_NOT_FOUND', `No Loupe worktree named ${JSON.stringify(name)}. \`loupe worktree list\` shows them; \`loupe run --worktree NAME\` makes one.`);
   }
 }
 

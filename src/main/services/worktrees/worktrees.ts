@@ -142,6 +142,12 @@ export class Worktrees {
     return this.opts.setup?.().link ?? [];
   }
 
+  /** Every path setup puts in a new worktree (copied and linked): never committed by a merge (a copied `.env` is a secret). */
+  setupPaths(): string[] {
+    const s = this.opts.setup?.();
+    return s ? [...s.copy, ...s.link] : [];
+  }
+
   /** What discarding `name` would lose; changes nothing. */
   async report(name: string, signal?: AbortSignal): Promise<DiscardReport> {
     const branch = branchOf(name);
