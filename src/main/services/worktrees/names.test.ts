@@ -6,7 +6,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { LoupeError } from '../../errors';
-import { branchOf, checkName, generatedName, worktreePath } from './names';
+import { branchOf, checkName, worktreePath } from './names';
 
 const FOLDER = '/home/p/repo.loupe-worktrees';
 
@@ -52,7 +52,4 @@ describe('worktree names', () => {
     }
   });
 
-  it('generated names are accepted names', () => {
-    fc.assert(fc.property(fc.date({ min: new Date(2000, 0, 1), max: new Date(2099, 0, 1), noInvalidDate: true }), fc.double({ min: 0, max: 0.9999, noNaN: true }), (d, r) => void checkName(generatedName(d, () => r))), { seed: 28 });
-  });
 });

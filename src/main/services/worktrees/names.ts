@@ -28,9 +28,3 @@ export function worktreePath(folder: string, name: string): string {
   if (path.dirname(abs) !== path.resolve(folder)) throw new InvalidArgumentError(`Invalid worktree name ${JSON.stringify(name)}`);
   return abs;
 }
-
-/** A fresh name for a session that did not name its worktree: `session-<time>-<random>`. */
-export function generatedName(now = new Date(), random = Math.random): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
-  return `session-${stamp}-${Math.floor(random() * 0xffff).toString(16).padStart(4, '0')}`;
-}
