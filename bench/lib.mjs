@@ -199,10 +199,10 @@ export async function readingModel(turns, pathFor) {
 }
 
 /** `loupe run --json` to its end; resolves its NDJSON events. */
-export function runLoupeJson(cwd, baseURL, prompt, maxTurns, env = {}) {
+export function runLoupeJson(cwd, baseURL, prompt, maxTurns, env = {}, extraArgs = []) {
   return new Promise((resolve, reject) => {
     const all = { ...process.env, LOUPE_MODEL: 'bench', OPENAI_BASE_URL: baseURL, OPENAI_API_KEY: 'k', LOUPE_MAX_TURNS: String(maxTurns), ...env };
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin/loupe.mjs'), 'run', '--json', '--cwd', cwd, prompt], { env: all, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin/loupe.mjs'), 'run', '--json', '--cwd', cwd, ...extraArgs, prompt], { env: all, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);

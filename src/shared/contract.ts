@@ -88,7 +88,7 @@ export interface ModificationView {
   test_results?: { passed: number; failed: number; skipped?: number; duration_ms: number; status?: string } | null;
   /** The group this belongs to (rolled back as one by naming it): a command's writes, an undo, a redo. */
   group_id?: string;
-  group_kind?: 'command' | 'undo' | 'redo' | 'rollback';
+  group_kind?: 'command' | 'undo' | 'redo' | 'rollback' | 'worktree';
   /** A command's change: the command line that made it. */
   command?: string;
   /** A command's change: ignored entries that changed too (not recorded). */

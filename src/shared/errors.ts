@@ -35,6 +35,12 @@ export const ERROR_CODES = [
   // An MCP server answered a call with an error (isError, or a JSON-RPC error).
   'MCP_TOOL_ERROR',
   'ROLLBACK_CONFLICT',
+  // A Loupe worktree name that names none (worktrees service).
+  'WORKTREE_NOT_FOUND',
+  // A discard confirmed against a report that no longer holds.
+  'WORKTREE_CHANGED',
+  // Applying a worktree's changes to the main folder would overwrite edits made there (details.conflicts).
+  'APPLY_CONFLICT',
   'MODIFICATION_NOT_FOUND',
   'FETCH_FAILED',
   'FETCH_TOO_LARGE',

@@ -12,6 +12,7 @@ export const WORKSPACE_SERVICES = [
   'UserSettings',
   'SessionStore',
   'FileIndex',
+  'Worktrees',
   'WorkspaceWatcher',
   'PtyService',
   'WorkspaceServices',

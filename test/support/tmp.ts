@@ -41,3 +41,12 @@ export async function until<T>(probe: () => T | Promise<T>, timeoutMs = 30_000, 
  * (/dev/shm) where there is one, so it measures Loupe's logic rather than the disk.
  */
 export const memoryTmp = (): string => (existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir());
+
+/** A git repository at `root` holding `files` in one commit. */
+export async function committedRepo(root: string, files: Record<string, string>): Promise<string> {
+  await writeTree(root, files);
+  git(root, 'init', '-q');
+  git(root, 'add', '.');
+  git(root, 'commit', '-qm', 'init');
+  return root;
+}

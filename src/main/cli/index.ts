@@ -10,9 +10,14 @@ const USAGE = `Usage:
   loupe serve [folder] [--port N] [--trust]
                                     the Loupe UI in your browser (127.0.0.1 only)
   loupe mcp [--cwd DIR] [--trust]   Loupe's tools as an MCP server over stdio
-  loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] "prompt"
-  loupe run --undo-last [--cwd DIR] [--session ID] [--skip-conflicts] [--json]
-                                    the agent, headless
+  loupe run [--cwd DIR] [--worktree NAME] [--yes | --deny] [--json] [--session ID] [--trust] "prompt"
+  loupe run --undo-last [--cwd DIR] [--worktree NAME] [--session ID] [--skip-conflicts] [--json]
+                                    the agent, headless (--worktree: in Loupe's worktree NAME,
+                                    branch loupe/NAME, made from HEAD when new)
+  loupe worktree list | diff NAME | apply NAME [--files A,B] | merge NAME [--message MSG]
+               | discard NAME [--confirm DIGEST] | prune [--cwd DIR] [--json]
+                                    Loupe's worktrees: size and age, bring one's changes into
+                                    the main folder (refused over conflicts), remove one safely
   loupe trust [folder]              trust the folder's .loupe/config.json as it is now
                                     (its allow rules and test commands apply from then on)
   loupe --version`;
@@ -31,6 +36,8 @@ export async function main(argv: string[], paths: CliPaths): Promise<number> {
         return await (await import('./run')).runRun(rest);
       case 'trust':
         return await (await import('./trust')).runTrust(rest);
+      case 'worktree':
+        return await (await import('./worktree')).runWorktree(rest);
       case '--version':
       case '-v':
         process.stdout.write(`${LOUPE_VERSION}\n`);

@@ -1,5 +1,7 @@
-// `loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] [--mode act|plan]
-// [--queue] "prompt"`: the agent loop headless. Stdout carries the answer (or NDJSON events with
+// `loupe run [--cwd DIR] [--worktree NAME] [--yes | --deny] [--json] [--session ID] [--trust]
+// [--mode act|plan] [--queue] "prompt"`: the agent loop headless. `--worktree NAME` works in
+// Loupe's worktree NAME of the folder's repository (made from HEAD on branch loupe/NAME if it is
+// not there yet): its own files, log, sessions and sandbox; the main folder is not touched. Stdout carries the answer (or NDJSON events with
 // --json); questions, notes and errors go to stderr. `--mode plan` only reads: the answer is the
 // plan, printed and kept beside the session, and nothing in the folder changes. `--queue` reads
 // further messages from stdin (not a terminal), one a line, each sent when the last has ended.
@@ -32,19 +34,20 @@ import type { UserSettings } from '../services/settings/userSettings';
 import { systemKeyStore, type KeyStore } from '../services/settings/keyStore';
 import { LlmSettingsFile, envInt, llmConfigFromSettings } from '../host/llmSettings';
 import { titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
-import { composeWorkspace, openUserSettings, type Asker } from '../workspace/compose';
+import { composeWorkspace, openUserSettings, openWorktrees, type Asker } from '../workspace/compose';
 import { parseArgs } from './args';
 import type { ProcessManager } from '../services/processes/processManager';
 import type { ProcessView, UsageView } from '../../shared/contract';
 import { workspaceRoot } from './mcp';
 import { settleTrust } from './trust';
+import { carryTrust } from '../services/worktrees/trust';
 import { undoLast } from './undoLast';
 import { lineQueue } from './stdinLines';
 import { savePlan } from '../host/plans';
 import { shiftIndexes } from '../host/branches';
 
 const USAGE =
-  'Usage: loupe run [--cwd DIR] [--yes | --deny] [--json] [--session ID] [--trust] [--keep-processes] [--mode act|plan] [--queue] "prompt"\n       loupe run --undo-last [--cwd DIR] [--session ID] [--skip-conflicts] [--json]';
+  'Usage: loupe run [--cwd DIR] [--worktree NAME] [--yes | --deny] [--json] [--session ID] [--trust] [--keep-processes] [--mode act|plan] [--queue] "prompt"\n       loupe run --undo-last [--cwd DIR] [--worktree NAME] [--session ID] [--skip-conflicts] [--json]';
 const EXIT: Record<RunStatus, number> = { done: 0, error: 1, turn_limit: 3, aborted: 130 };
 
 type Mode = 'yes' | 'deny' | 'ask';
@@ -149,10 +152,31 @@ export async function runLlmConfig(
   return llmConfigFromSettings(new LlmSettingsFile(typeof settings === 'string' ? openUserSettings(settings) : settings, { keyStore }), env, (s) => note(`loupe run: ${s}`));
 }
 
-async function undoLastRun(flags: Record<string, string | true>): Promise<number> {
+/**
+ * The folder the run works in: `--cwd` (or the current folder), or with `--worktree NAME` Loupe's
+ * worktree of it, made on first use (`create` says whether it was).
+ */
+async function runRoot(flags: Record<string, string | true>, user: UserSettings, note: (s: string) => void, create: boolean): Promise<string> {
   const root = await workspaceRoot(typeof flags.cwd === 'string' ? flags.cwd : undefined);
+  if (flags.worktree === undefined) return root;
+  if (typeof flags.worktree !== 'string') throw new InvalidArgumentError(`--worktree needs a name. ${USAGE}`);
+  const worktrees = openWorktrees(root, user);
+  if (!create) return workspaceRoot(await worktrees.pathOf(flags.worktree));
+  const wt = await worktrees.create(flags.worktree);
+  note(`(${wt.created ? 'made' : 'working in'} worktree ${flags.worktree} at ${wt.path}, branch ${wt.branch}; the main folder is not touched)`);
+  const p = wt.prepared;
+  if (p && (p.copied.length || p.linked.length)) note(`(prepared from the main folder: ${[...p.copied.map((c) => `copied ${c}`), ...p.linked.map((l) => `linked ${l}`)].join(', ')})`);
+  for (const s of p?.skipped ?? []) note(`(worktree setup skipped ${s.path}: ${s.why})`);
+  // The main folder's trust holds here while the worktree's config is the same bytes.
+  if (await carryTrust(root, wt.path, user)) note('(the main folder\'s trust of its config applies: same bytes here)');
+  return workspaceRoot(wt.path);
+}
+
+async function undoLastRun(flags: Record<string, string | true>): Promise<number> {
+  const user = openUserSettings(defaultConfigDir());
+  const root = await runRoot(flags, user, () => undefined, false);
   const { logger } = userLog({ configDir: defaultConfigDir(), stderr: 'env' });
-  const services = composeWorkspace({ root, user: openUserSettings(defaultConfigDir()), asker: { kind: 'deny' }, logger });
+  const services = composeWorkspace({ root, user, asker: { kind: 'deny' }, logger });
   try {
     return await undoLast(services, { ...(typeof flags.session === 'string' ? { session: flags.session } : {}), skipConflicts: flags['skip-conflicts'] === true, json: flags.json === true });
   } finally {
@@ -173,6 +197,7 @@ export async function runRun(args: string[]): Promise<number> {
     'skip-conflicts': 'boolean',
     mode: 'string',
     queue: 'boolean',
+    worktree: 'string',
   });
   const prompt = positionals.join(' ').trim();
   if (flags['undo-last']) {
@@ -184,7 +209,6 @@ export async function runRun(args: string[]): Promise<number> {
   const runMode = flags.mode ?? 'act';
   if (runMode !== 'act' && runMode !== 'plan') throw new InvalidArgumentError(`--mode is act or plan (got ${JSON.stringify(runMode)}). ${USAGE}`);
   if (flags.queue && process.stdin.isTTY) throw new InvalidArgumentError('--queue reads further messages from stdin, which is a terminal here: pipe them in (one a line).');
-  const root = await workspaceRoot(typeof flags.cwd === 'string' ? flags.cwd : undefined);
   const json = flags.json === true;
   const mode: Mode = flags.yes ? 'yes' : flags.deny ? 'deny' : process.stdin.isTTY ? 'ask' : 'deny';
   const note = (s: string) => !json && process.stderr.write(`${s}\n`);
@@ -197,6 +221,8 @@ export async function runRun(args: string[]): Promise<number> {
     logger.warn('config.problem', { ...p });
   };
   const user = openUserSettings(defaultConfigDir(), report);
+  // Said on stderr even with --json, like the other notes about where the run works.
+  const root = await runRoot(flags, user, (s) => process.stderr.write(`${s}\n`), true);
   const services = composeWorkspace({ root, user, asker: askerFor(mode, note), logger, reportConfig: report });
   services.onWarning(note);
   const store = services.sessions;

@@ -36,6 +36,7 @@ import type { SandboxPolicy } from '../services/sandbox/bwrapPolicy';
 import { expandDenyGlobs } from '../services/sandbox/denyPaths';
 import { LOUPE_VERSION } from '../host/version';
 import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watcher';
+import { Worktrees } from '../services/worktrees/worktrees';
 
 const NETWORK_LOG_KEEP = 50;
 
@@ -90,6 +91,8 @@ export class WorkspaceServices {
   readonly networkLog: NetworkLogEntry[] = [];
   /** The language servers of this folder: the problems each write introduces. */
   readonly lsp: LanguageServers;
+  /** Loupe's git worktrees of this folder's repository (sessions in a worktree get services of their own). */
+  readonly worktrees: Worktrees;
   private readonly warningListeners = new Set<(message: string) => void>();
 
   constructor(
@@ -123,6 +126,7 @@ export class WorkspaceServices {
       },
     });
     this.sessions = new SessionStore(root);
+    this.worktrees = openWorktrees(root, user);
     this.index = new FileIndex(root);
     const snapshots = new WorkTreeSnapshots(root, async () => {
       // Seeded from the repository's own index only when the workspace is its top folder (same paths).
@@ -244,6 +248,14 @@ export class WorkspaceServices {
 /** The user's settings for one config dir. Hold the result: one instance serialises its writes. */
 export function openUserSettings(configDir: string, report?: (problem: ConfigProblem) => void): UserSettings {
   return new UserSettings(configDir, { report });
+}
+
+/**
+ * Loupe's worktrees of the repository at `root`, without the rest of a workspace's services
+ * (`loupe run --worktree` makes one before composing the worktree's own folder).
+ */
+export function openWorktrees(root: string, user: UserSettings): Worktrees {
+  return new Worktrees(root, { folder: () => user.worktreesFolder(), setup: () => user.worktreeSetup() });
 }
 
 /**

@@ -35,6 +35,7 @@ const GROUP_ACTION = {
   undo: { label: 'Redo', title: 'Apply again everything this undo reversed' },
   redo: { label: 'Undo again', title: 'Reverse everything this redo applied' },
   rollback: { label: 'Roll back group', title: 'Reverse this whole group rollback' },
+  worktree: { label: 'Roll back apply', title: 'Undo every file this worktree apply changed in the main folder, as one step' },
 } as const;
 
 export function DiffPane() {

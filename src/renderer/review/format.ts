@@ -94,6 +94,7 @@ export const GROUP_LABEL: Record<NonNullable<ModificationView['group_kind']>, st
   undo: '↶ undo',
   redo: '↷ redo',
   rollback: '⟲ group',
+  worktree: '⑂ worktree',
 };
 
 export const GROUP_TITLE: Record<NonNullable<ModificationView['group_kind']>, string> = {
@@ -101,6 +102,7 @@ export const GROUP_TITLE: Record<NonNullable<ModificationView['group_kind']>, st
   undo: 'Part of the undo',
   redo: 'Part of the redo',
   rollback: 'Part of the group rollback',
+  worktree: 'Applied from a worktree, group',
 };
 
 /**

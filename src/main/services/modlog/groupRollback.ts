@@ -79,7 +79,7 @@ export interface GroupRollbackResult {
 
 /** Group ids: sortable by time, kind first so a person can tell them apart. */
 export function newGroupId(kind: GroupKind, now = new Date()): string {
-  const prefix = { command: 'cmd', undo: 'undo', redo: 'redo', rollback: 'grp' }[kind];
+  const prefix = { command: 'cmd', undo: 'undo', redo: 'redo', rollback: 'grp', worktree: 'wt' }[kind];
   return `${prefix}-${stampOf(now)}-${randomBytes(3).toString('hex')}`;
 }
 

@@ -36,7 +36,7 @@ export interface ModificationEntry {
   hunk_count?: number;
   /**
    * The set this line belongs to, rolled back together by naming it where a modification id goes:
-   * one command's writes (`group_kind` command), an undo of requests (undo), an undo's rollback (redo), another group's rollback (rollback).
+   * one command's writes (`group_kind` command), an undo of requests (undo), an undo's rollback (redo), another group's rollback (rollback), a worktree's changes applied to the main folder (worktree).
    */
   group_id?: string;
   group_kind?: GroupKind;
@@ -55,7 +55,7 @@ export interface ModificationEntry {
   diagnostics?: DiagnosticsView;
 }
 
-export type GroupKind = 'command' | 'undo' | 'redo' | 'rollback';
+export type GroupKind = 'command' | 'undo' | 'redo' | 'rollback' | 'worktree';
 
 /** A log line to append whose id, time and staging the log fills in. */
 export type EntryDraft = Omit<ModificationEntry, 'type' | 'modification_id' | 'timestamp' | 'git_staged' | 'git_index_before'>;

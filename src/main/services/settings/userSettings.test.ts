@@ -23,6 +23,21 @@ describe('UserSettings', () => {
     expect(JSON.stringify(d)).toContain('user settings');
   });
 
+  it('reads the worktrees folder and setup lists; a relative folder or a path with .. is a problem, not a setting', async () => {
+    const settings = new UserSettings(dir);
+    expect(settings.worktreesFolder()).toBeUndefined();
+    expect(settings.worktreeSetup()).toEqual({ copy: [], link: [] });
+    await writeFile(settings.file, JSON.stringify({ worktrees: { folder: '/work/trees', copy: ['.env'], link: ['node_modules'] } }));
+    expect(settings.worktreesFolder()).toBe('/work/trees');
+    expect(settings.worktreeSetup()).toEqual({ copy: ['.env'], link: ['node_modules'] });
+    await writeFile(settings.file, JSON.stringify({ worktrees: { folder: 'trees', link: ['../x'] } }));
+    const later = new Date(Date.now() + 5000);
+    await utimes(settings.file, later, later);
+    expect(settings.worktreesFolder()).toBeUndefined();
+    expect(settings.worktreeSetup()).toEqual({ copy: [], link: [] });
+    expect(settings.problem).toMatch(/worktrees/);
+  });
+
   it('ignores a malformed file and says why', async () => {
     const settings = new UserSettings(dir);
     await writeFile(settings.file, '{ "permissions": [{ "kind": "bash" ');

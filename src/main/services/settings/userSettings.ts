@@ -21,6 +21,9 @@ const ModelRowSchema = z.strictObject({
   images: z.boolean().optional(),
 });
 
+/** A path inside the main folder, as the person writes it: relative, no `..` step. */
+const WorktreeRelSchema = z.string().refine((p) => p.length > 0 && !p.startsWith('/') && !/^[A-Za-z]:/.test(p) && !p.split(/[\\/]/).includes('..'), 'must be a path inside the folder, without ..');
+
 const TrustSchema = z.object({ config_sha256: z.string().regex(/^[0-9a-f]{64}$/), trusted_at: z.string().optional() });
 
 /** The whole file. */
@@ -47,6 +50,16 @@ export const SettingsSchema = z.object({
     .optional(),
   /** Realpath of a workspace → rules for that folder only, kept out of its shared config ("allow always", only me). */
   folder_permissions: z.record(z.string(), z.array(PermissionRuleSchema)).optional(),
+  /** Where Loupe keeps its git worktrees (an absolute folder outside every workspace; default beside each repository). */
+  worktrees: z
+    .strictObject({
+      folder: z.string().refine((f) => f.startsWith('/') || /^[A-Za-z]:[\\/]/.test(f), 'must be an absolute path').optional(),
+      /** Untracked files of the main folder copied into each new worktree (`.env`). */
+      copy: z.array(WorktreeRelSchema).optional(),
+      /** Folders of the main folder linked from each new worktree (`node_modules`), never copied. */
+      link: z.array(WorktreeRelSchema).optional(),
+    })
+    .optional(),
   llm: z
     .object({
       base_url: z.string().regex(/^https?:\/\//i, 'must start with http:// or https://').optional(),
@@ -82,10 +95,12 @@ type Loaded = {
   llm: LlmSection;
   mcpServers: McpServerDecl[];
   mcp: McpState;
+  worktreesFolder?: string;
+  worktreeSetup: { copy: string[]; link: string[] };
   problems: ConfigProblem[];
 };
 
-const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, problems: [] };
+const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, worktreeSetup: { copy: [], link: [] }, problems: [] };
 
 export interface UserSettingsOptions {
   /** Told each problem of the file once (a bad or unknown key: where, and what is wrong). */
@@ -129,6 +144,12 @@ export class UserSettings {
 
   /** The user's limits for background processes; {} when unset. */
   processLimits = (): ProcessLimitsSection => this.load().limits ?? {};
+
+  /** The folder the person chose for Loupe's worktrees; undefined: beside each repository. */
+  worktreesFolder = (): string | undefined => this.load().worktreesFolder;
+
+  /** What a new worktree gets from the main folder besides its checkout: files copied, folders linked. */
+  worktreeSetup = (): { copy: string[]; link: string[] } => this.load().worktreeSetup;
 
   /** The person's own MCP servers (`mcpServers`), each valid one. */
   mcpServers = (): McpServerDecl[] => this.load().mcpServers;
@@ -256,6 +277,8 @@ export class UserSettings {
       llm: value.llm ?? {},
       mcpServers: servers.servers,
       mcp,
+      ...(value.worktrees?.folder ? { worktreesFolder: value.worktrees.folder } : {}),
+      worktreeSetup: { copy: value.worktrees?.copy ?? [], link: value.worktrees?.link ?? [] },
       problems,
     };
     this.reporter.found(problems);
