@@ -59,8 +59,10 @@ test('an agent edit that breaks a type: "+1 error" on its row, a squiggle with t
   // The first edit waits for a cold TypeScript server: longer than sayAndWait's bound.
   await page.getByTestId('chat-input').fill('spell the total out');
   await page.getByTestId('chat-input').press('Enter');
-  await expect(page.getByTestId('chat-send')).toBeVisible({ timeout: 180_000 });
-  await expect(page.locator('[data-testid="tool-call"][data-tool="edit_file"]')).toHaveAttribute('data-status', 'done');
+  // The edit's card, not the Send button: Send shows before the request has started, and the
+  // edit waits for the server's first answer (seen: a 10 s bound ran out while it still ran).
+  await expect(page.locator('[data-testid="tool-call"][data-tool="edit_file"]')).toHaveAttribute('data-status', 'done', { timeout: 180_000 });
+  await expect(page.getByTestId('chat-send')).toBeVisible({ timeout: 60_000 });
 
   await page.getByTestId('review-tab').click();
   const row = page.locator('[data-testid="timeline-entry"][data-file="src/total.ts"]');
