@@ -4,7 +4,7 @@
 // modification that rolls back, and the `mcp` permission kind: deny holds, ask shows the
 // arguments, "always" saves server/tool.
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LlmClient } from '../../src/main/agent/llm/client';
@@ -20,18 +20,16 @@ import { call } from '../agent/agentHarness';
 import { everythingStdio, filesystemStdio, fixture, writeServers } from '../support/mcpServers';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scriptedLlm';
 import { testServices } from '../support/services';
-import { git, tempDir, until, writeTree } from '../support/tmp';
+import { git, tempWorkspace, type TempWorkspace, until, writeTree } from '../support/tmp';
 
-let t: { dir: string; cleanup: () => Promise<void> };
+let t: TempWorkspace;
 let root: string;
 let home: string;
 let llm: ScriptedLlm;
 let services: WorkspaceServices | null = null;
 beforeEach(async () => {
-  t = await tempDir('loupe-mcp-agent-');
-  root = path.join(t.dir, 'ws');
-  home = path.join(t.dir, 'home');
-  await mkdir(root);
+  t = await tempWorkspace('loupe-mcp-agent-');
+  ({ root, home } = t);
   llm = await startScriptedLlm();
 });
 afterEach(async () => {

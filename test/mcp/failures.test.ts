@@ -2,24 +2,20 @@
 // answers initialize, one prints a banner on stdout where JSON-RPC belongs. Each ends in a clear
 // error within its timeout, says what happened in its status (with its stderr), and leaves the
 // other servers of the workspace working.
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoupeError } from '../../src/main/errors';
 import type { WorkspaceServices } from '../../src/main/workspace/compose';
 import { everythingStdio, fixture, writeServers } from '../support/mcpServers';
 import { testServices } from '../support/services';
-import { tempDir, until } from '../support/tmp';
+import { tempWorkspace, type TempWorkspace, until } from '../support/tmp';
 
-let t: { dir: string; cleanup: () => Promise<void> };
+let t: TempWorkspace;
 let root: string;
 let home: string;
 let services: WorkspaceServices | null = null;
 beforeEach(async () => {
-  t = await tempDir('loupe-mcp-fail-');
-  root = path.join(t.dir, 'ws');
-  home = path.join(t.dir, 'home');
-  await mkdir(root);
+  t = await tempWorkspace('loupe-mcp-fail-');
+  ({ root, home } = t);
 });
 afterEach(async () => {
   await services?.dispose();

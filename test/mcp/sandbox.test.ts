@@ -2,7 +2,6 @@
 // nothing else; no network unless its configuration lists hosts, and then only those, through the
 // same filtering proxy (the settings' network log names the server).
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -11,22 +10,20 @@ import { probeSandbox } from '../../src/main/services/sandbox/probe';
 import type { WorkspaceServices } from '../../src/main/workspace/compose';
 import { fixture, writeServers } from '../support/mcpServers';
 import { testServices } from '../support/services';
-import { tempDir } from '../support/tmp';
+import { tempWorkspace, type TempWorkspace } from '../support/tmp';
 
 const sandbox = await probeSandbox();
 const d = sandbox.available && sandbox.kind === 'bwrap' ? describe : describe.skip;
 
-let t: { dir: string; cleanup: () => Promise<void> };
+let t: TempWorkspace;
 let root: string;
 let home: string;
 let site: http.Server;
 let url: string;
 let services: WorkspaceServices | null = null;
 beforeEach(async () => {
-  t = await tempDir('loupe-mcp-sandbox-');
-  root = path.join(t.dir, 'ws');
-  home = path.join(t.dir, 'home');
-  await mkdir(root);
+  t = await tempWorkspace('loupe-mcp-sandbox-');
+  ({ root, home } = t);
   site = http.createServer((_q, s) => s.end('hello from the host'));
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;

@@ -1,24 +1,20 @@
 // The MCP client against real servers (server-everything over stdio, in the OS sandbox where one
 // works): connect, list, follow list_changed, answer roots/list with the workspace, call.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
 import net from 'node:net';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WorkspaceServices } from '../../src/main/workspace/compose';
 import { EVERYTHING, everythingStdio, writeServers } from '../support/mcpServers';
 import { testServices } from '../support/services';
-import { tempDir, until } from '../support/tmp';
+import { tempWorkspace, type TempWorkspace, until } from '../support/tmp';
 
-let t: { dir: string; cleanup: () => Promise<void> };
+let t: TempWorkspace;
 let root: string;
 let home: string;
 let services: WorkspaceServices | null = null;
 beforeEach(async () => {
-  t = await tempDir('loupe-mcp-servers-');
-  root = path.join(t.dir, 'ws');
-  home = path.join(t.dir, 'home');
-  await mkdir(root);
+  t = await tempWorkspace('loupe-mcp-servers-');
+  ({ root, home } = t);
 });
 afterEach(async () => {
   await services?.dispose();

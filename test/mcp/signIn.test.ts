@@ -2,7 +2,7 @@
 // keychain when one answers, the owner-only settings file otherwise, never a file of the
 // workspace. A real sign-in (discovery, dynamic registration, PKCE, tokens) against the SDK's
 // authorization server, through the composition root, with the stand-in keyring on the PATH.
-import { mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WorkspaceServices } from '../../src/main/workspace/compose';
@@ -10,19 +10,17 @@ import { writeServers } from '../support/mcpServers';
 import { testServices } from '../support/services';
 import { startSignInMcpServer, type SignInMcpServer } from '../support/signInMcpServer';
 import { standInKeyring, type StandInKeyring } from '../support/standInKeyring';
-import { tempDir, until, writeTree } from '../support/tmp';
+import { tempWorkspace, type TempWorkspace, until, writeTree } from '../support/tmp';
 
-let t: { dir: string; cleanup: () => Promise<void> };
+let t: TempWorkspace;
 let root: string;
 let home: string;
 let ring: StandInKeyring;
 let remote: SignInMcpServer;
 let services: WorkspaceServices | null = null;
 beforeEach(async () => {
-  t = await tempDir('loupe-mcp-signin-');
-  root = path.join(t.dir, 'ws');
-  home = path.join(t.dir, 'home');
-  await mkdir(root);
+  t = await tempWorkspace('loupe-mcp-signin-');
+  ({ root, home } = t);
   await writeTree(root, { 'README.md': 'hello\n', '.mcp.json': '{ "mcpServers": {} }\n' });
   ring = standInKeyring(path.join(t.dir, 'ring'));
   remote = await startSignInMcpServer();

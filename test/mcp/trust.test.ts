@@ -3,23 +3,22 @@
 // comes first; declined, it never starts; approved, it starts; its configuration changed, the
 // person is asked again. The marker says each time whether the program ran.
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WorkspaceServices } from '../../src/main/workspace/compose';
 import { FIXTURES } from '../support/mcpServers';
 import { testServices } from '../support/services';
-import { tempDir, until } from '../support/tmp';
+import { tempWorkspace, type TempWorkspace, until } from '../support/tmp';
 import { testTrust, type TestTrust } from '../support/trust';
 
-let t: { dir: string; cleanup: () => Promise<void> };
+let t: TempWorkspace;
 let root: string;
 let trust: TestTrust;
 let services: WorkspaceServices | null = null;
 beforeEach(async () => {
-  t = await tempDir('loupe-mcp-trust-');
-  root = path.join(t.dir, 'clone');
-  await mkdir(root);
+  t = await tempWorkspace('loupe-mcp-trust-', 'clone');
+  root = t.root;
   trust = testTrust();
 });
 afterEach(async () => {

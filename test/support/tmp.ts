@@ -10,6 +10,21 @@ export async function tempDir(prefix = 'loupe-test-', base = os.tmpdir()): Promi
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/** A temp folder holding a workspace (`<dir>/<name>`, made) and a Loupe home beside it (`<dir>/home`, not made). */
+export interface TempWorkspace {
+  dir: string;
+  root: string;
+  home: string;
+  cleanup: () => Promise<void>;
+}
+
+export async function tempWorkspace(prefix: string, name = 'ws'): Promise<TempWorkspace> {
+  const t = await tempDir(prefix);
+  const root = path.join(t.dir, name);
+  await mkdir(root);
+  return { ...t, root, home: path.join(t.dir, 'home') };
+}
+
 export async function writeTree(root: string, files: Record<string, string>): Promise<void> {
   for (const [rel, content] of Object.entries(files)) {
     const abs = path.join(root, rel);
