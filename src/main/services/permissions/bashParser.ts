@@ -1,6 +1,7 @@
 // tree-sitter-bash (WASM) loaded once per process: the grammar is ~1.5 MB and parsing a
 // command takes microseconds once it is in memory.
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import { Language, Parser, type Node } from 'web-tree-sitter';
 
 // Not named `require`: the bundler declares one of its own at module scope.
@@ -14,6 +15,12 @@ export interface BashParser {
 let loading: Promise<BashParser> | null = null;
 
 async function load(): Promise<BashParser> {
+  // V8 compiles WASM twice: Liftoff at once, then TurboFan on background threads. For this
+  // grammar the second pass cost ~1.3 s of CPU per process, and Node waits for it before a
+  // process may exit (`loupe run` lingered 1-3 s after its answer). Liftoff's code parses a
+  // command in microseconds all the same. The flag is read when a module compiles; this process
+  // compiles no other WASM.
+  setFlagsFromString('--liftoff-only');
   const runtime = resolveFrom.resolve('web-tree-sitter/web-tree-sitter.wasm');
   await Parser.init({ locateFile: () => runtime });
   const bash = await Language.load(resolveFrom.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
