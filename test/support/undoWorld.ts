@@ -4,7 +4,7 @@
 // between steps, and undo/redo of arbitrary requests through the real group rollback. Beside it,
 // what each writer put where, so the invariants can be checked after every step.
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { expect } from 'vitest';
@@ -80,9 +80,9 @@ const without = (t: Tree, skip: readonly string[]) => new Map([...t].filter(([k]
 /** The tree Loupe answers for: everything but ignored paths. */
 export const tracked = (t: Tree): Tree => without(t, IGNORED);
 
-export async function newWorld(git: boolean): Promise<{ model: Model; real: Real }> {
-  const { dir, cleanup } = await tempDir('loupe-undo-model-', memoryTmp());
-  const root = path.join(dir, 'ws');
+/** The seeded folder (a repository when `git`), made once in `dir`: each world starts as a copy. */
+async function seedTemplate(dir: string, git: boolean): Promise<string> {
+  const root = path.join(dir, git ? 'seed-git' : 'seed-plain');
   await mkdir(path.join(root, 'src'), { recursive: true });
   for (const [f, c] of Object.entries(SEED)) await writeFile(path.join(root, f), c);
   await writeFile(path.join(root, '.gitignore'), 'build/\nnode_modules/\n');
@@ -92,6 +92,17 @@ export async function newWorld(git: boolean): Promise<{ model: Model; real: Real
     g('add', '-A');
     g('commit', '-qm', 'seed');
   }
+  return root;
+}
+
+/**
+ * A fresh world: a copy of the seeded folder (three git processes per world cost more than the
+ * copy, and the index's stale stat data only makes git hash four small files again).
+ */
+export async function newWorld(git: boolean, template: string): Promise<{ model: Model; real: Real }> {
+  const { dir, cleanup } = await tempDir('loupe-undo-model-', memoryTmp());
+  const root = path.join(dir, 'ws');
+  await cp(template, root, { recursive: true });
   const services = testServices(root, { configDir: path.join(dir, 'user') });
   const first = tracked(await readTree(root));
   const model: Model = {
@@ -430,9 +441,11 @@ export const commandArbs: fc.Arbitrary<Cmd>[] = [start, start, agent, agent, age
 export async function checkUndoModel(git: boolean, runs: number): Promise<void> {
   // Up to 10 steps a sequence: the failures found so far shrank to 4 or fewer, and 500 sequences
   // of up to 16 took 8 of CI's 20 minutes; the bench runs 20,000 of these.
+  const seeds = await tempDir('loupe-undo-seed-', memoryTmp());
+  const template = await seedTemplate(seeds.dir, git);
   await fc.assert(
     fc.asyncProperty(fc.commands(commandArbs, { maxCommands: 10, size: 'large' }), async (cmds) => {
-      const { model, real } = await newWorld(git);
+      const { model, real } = await newWorld(git, template);
       try {
         await fc.asyncModelRun(() => ({ model, real }), cmds);
       } finally {
@@ -441,7 +454,7 @@ export async function checkUndoModel(git: boolean, runs: number): Promise<void> 
     }),
     // LOUPE_UNDO_SEED replays the sequences of a failure fast-check reported (with as many runs).
     { numRuns: runs, ...(process.env.LOUPE_UNDO_SEED ? { seed: Number(process.env.LOUPE_UNDO_SEED) } : {}) },
-  );
+  ).finally(seeds.cleanup);
   console.log(`undo model (${git ? 'git' : 'plain'}): ${JSON.stringify(stats)}`);
   if (runs >= 100) {
     expect(stats.undos).toBeGreaterThan(runs / 4);
