@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { ApprovalRequestView, DiagnosticsView } from '../../shared/contract';
 import { fromUnified } from '../chat/compactDiff';
 import { CompactDiffView } from '../chat/CompactDiffView';
+import { BranchIcon } from '../app/icons';
 import { preloadDiffView } from '../review/DiffPane';
 import { useApp } from '../store';
 import './approvals.css';
@@ -62,7 +63,10 @@ function SessionName({ req }: { req: ApprovalRequestView }) {
     >
       {req.worktree ? (
         <>
-          <span className="approval-session-worktree">⑂ {req.worktree}</span> · {title}
+          <span className="approval-session-worktree">
+            <BranchIcon size={11} /> {req.worktree}
+          </span>{' '}
+          · {title}
         </>
       ) : (
         <>main folder · {title}</>

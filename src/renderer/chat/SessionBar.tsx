@@ -38,7 +38,7 @@ export function SessionBar() {
             {!current && <option value="">New session</option>}
             {inWorktree && (
               <option value={inWorktree.session_id}>
-                ⑂ {inWorktree.worktree} · {inWorktree.title}
+                worktree {inWorktree.worktree} · {inWorktree.title}
               </option>
             )}
             {sessions.map((s) => (

@@ -1,4 +1,5 @@
 import type { SessionStatus } from '../../shared/contract';
+import { BranchIcon } from '../app/icons';
 import { useApp } from '../store';
 
 const STATUS_LABEL: Record<SessionStatus, string> = { working: 'working', waiting: 'waiting for you', done: 'done' };
@@ -33,7 +34,9 @@ export function SessionRow({ worktree }: { worktree: string }) {
       <div className="session-main">
         <div className="session-title">{row.title}</div>
         <div className="session-sub">
-          <span className="session-branch">⑂ {row.branch}</span>
+          <span className="session-branch">
+            <BranchIcon size={11} /> {row.branch}
+          </span>
           <span className={`session-status session-status-${status}`} data-testid="session-status">
             {row.missing ? 'folder deleted' : STATUS_LABEL[row.status]}
           </span>

@@ -17,7 +17,8 @@ export function WorktreeReview() {
   const openFile = useApp((s) => (s.diff?.target.kind === 'worktree' ? s.diff.target.path : null));
   const apply = useApp((s) => s.applyWorktree);
   const askDiscard = useApp((s) => s.askDiscardWorktree);
-  const chosen = changes ? changes.files.filter((f) => !excluded.includes(f.file)).length : 0;
+  const all = changes ? [...changes.files.map((f) => f.file), ...changes.conflicts.map((c) => c.file)] : [];
+  const chosen = all.filter((f) => !excluded.includes(f)).length;
   return (
     <div className="worktree-review" data-testid="worktree-review">
       {loadError && (
@@ -45,12 +46,13 @@ export function WorktreeReview() {
               </li>
             ))}
             {changes.conflicts.map((c) => (
-              <li key={c.file} className="worktree-file conflict" data-testid="worktree-file" data-path={c.file} data-conflict="true" title={c.why}>
-                <span className="worktree-op">!</span>
+              <li key={c.file} className="worktree-file conflict" data-testid="worktree-file" data-path={c.file} data-conflict="true" title={`Conflicts with the main folder: ${c.why}`}>
+                <input type="checkbox" checked={!excluded.includes(c.file)} aria-label={`Apply ${c.file}`} onChange={() => toggle(c.file)} />
                 <button type="button" className="worktree-file-name" onClick={() => void openDiff(c.file)}>
+                  <span className="worktree-op">!</span>
                   {c.file}
                 </button>
-                <span className="worktree-why">conflicts with the main folder</span>
+                <span className="worktree-why">conflict</span>
               </li>
             ))}
           </ul>
@@ -66,7 +68,7 @@ export function WorktreeReview() {
           title="Write the ticked files into the main folder as one group of its timeline (rolled back as one step); nothing is written if any conflicts"
           onClick={() => void apply()}
         >
-          {busy === 'applying' ? 'Applying…' : `Apply to main folder${changes && chosen < changes.files.length ? ` (${chosen})` : ''}`}
+          {busy === 'applying' ? 'Applying…' : `Apply to main folder${chosen < all.length ? ` (${chosen} of ${all.length})` : ''}`}
         </button>
         <button type="button" className="btn btn-sm btn-danger" data-testid="discard-worktree" disabled={busy !== null} title="Remove the worktree and its branch, after showing what would be lost" onClick={() => void askDiscard()}>
           Discard…

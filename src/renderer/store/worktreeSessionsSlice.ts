@@ -123,7 +123,10 @@ export const createWorktreeSessionsSlice: SliceCreator<WorktreeSessionsSlice> = 
       const row = get().worktreeSessions.find((s) => s.worktree === worktree);
       if (!row) return;
       const other = get().selectedWorktree !== worktree;
-      set({ selectedWorktree: worktree, ...(other ? { worktreeChanges: null, worktreeChangesError: null, worktreeExcluded: [], worktreeError: null, worktreeConflicts: [], discardReport: null } : {}) });
+      set({ selectedWorktree: worktree, ...(other ? { worktreeChanges: null, worktreeChangesError: null, worktreeExcluded: [], worktreeError: null, worktreeConflicts: [], worktreeApplied: null, discardReport: null } : {}) });
+      // Another worktree's file in the diff view would read as this one's.
+      const shown = get().diff?.target;
+      if (other && shown?.kind === 'worktree' && shown.name !== worktree) get().closeDiff();
       if (row.session_id) {
         await get().openChatSession(row.session_id);
         get().setAgentPanelTab('agent');
@@ -158,7 +161,8 @@ export const createWorktreeSessionsSlice: SliceCreator<WorktreeSessionsSlice> = 
       const changes = get().worktreeChanges;
       if (!name || !changes) return;
       const excluded = get().worktreeExcluded;
-      const files = excluded.length ? changes.files.map((f) => f.file).filter((f) => !excluded.includes(f)) : undefined;
+      // Nothing left out: the whole plan, so a conflict refuses it and is shown; else the chosen files only.
+      const files = excluded.length ? [...changes.files.map((f) => f.file), ...changes.conflicts.map((c) => c.file)].filter((f) => !excluded.includes(f)) : undefined;
       await run('applying', async () => {
         const done = await client.request('worktree.apply', { name, ...(files ? { files } : {}) });
         set({ worktreeApplied: { worktree: name, ...done } });
