@@ -31,6 +31,8 @@ async function startSession(page: Page, name: string, prompt: string): Promise<s
   await expect(row(page, name)).toHaveAttribute('aria-selected', 'true', { timeout: 60_000 });
   const id = await row(page, name).getAttribute('data-session-id');
   expect(id).toBeTruthy();
+  // The chat is on that session before anything is typed.
+  await expect(page.getByTestId('chat-session')).toHaveValue(id!);
   await page.getByTestId('chat-input').fill(prompt);
   await page.getByTestId('chat-input').press('Enter');
   return id!;

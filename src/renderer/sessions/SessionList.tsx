@@ -28,7 +28,7 @@ export function SessionList() {
           aria-label="New session in a worktree"
           aria-expanded={asking}
           data-testid="new-worktree-session"
-          onClick={() => setAsking((a) => !a)}
+          onClick={() => setAsking(true)}
         >
           <PlusIcon size={14} />
         </button>

@@ -47,6 +47,7 @@ describe('worktree sessions slice', () => {
     expect(store.getState().worktreeSessions.map((r) => r.status)).toEqual(['waiting', 'working']);
 
     await store.getState().selectWorktreeSession('b');
+    await tick();
     expect(store.getState()).toMatchObject({ selectedWorktree: 'b', chatSessionId: 's-b', worktreeChanges: { worktree: 'b' } });
     // Its lines moved: the review is fetched again; a row that went deselects.
     const before = host.count('worktree.changes');
@@ -63,6 +64,7 @@ describe('worktree sessions slice', () => {
       'worktree.apply': () => ({ group_id: 'wt-1', files: ['new.txt'] }),
     });
     await store.getState().selectWorktreeSession('a');
+    await tick();
     store.getState().toggleWorktreeFile('a.txt');
     await store.getState().applyWorktree();
     expect(host.calls.find((c) => c.ch === 'worktree.apply')!.p).toEqual({ name: 'a', files: ['new.txt'] });
@@ -78,6 +80,7 @@ describe('worktree sessions slice', () => {
       },
     });
     await store.getState().selectWorktreeSession('a');
+    await tick();
     await store.getState().applyWorktree();
     expect(store.getState()).toMatchObject({ worktreeConflicts: conflicts, worktreeApplied: null, worktreeBusy: null });
     expect(conflictsOf({ conflicts: [{ file: 1 }, null, { file: 'b', why: 'x' }] })).toEqual([{ file: 'b', why: 'x' }]);
@@ -91,6 +94,7 @@ describe('worktree sessions slice', () => {
       'worktree.discard': () => undefined,
     });
     await store.getState().selectWorktreeSession('a');
+    await tick();
     await store.getState().askDiscardWorktree();
     expect(store.getState().discardReport).toEqual(report);
     store.getState().cancelDiscardWorktree();

@@ -131,7 +131,8 @@ export const createWorktreeSessionsSlice: SliceCreator<WorktreeSessionsSlice> = 
         await get().openChatSession(row.session_id);
         get().setAgentPanelTab('agent');
       }
-      await get().loadWorktreeChanges();
+      // The review follows; the chat is what the next keystroke needs.
+      void get().loadWorktreeChanges();
     },
 
     async loadWorktreeChanges() {
