@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium } from 'playwright';
-import { CHROMIUM, report, startServe, tempDir } from './lib.mjs';
+import { CHROMIUM, longTaskPage, report, startServe, tempDir } from './lib.mjs';
 
 const SESSIONS = 8;
 const TOKENS = 2_000;
@@ -64,15 +64,7 @@ const home = await tempDir('loupe-bench-home-');
 const model = await gatedModel();
 const s = await startServe(dir, { LOUPE_HOME: home, LOUPE_LSP: 'off', OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'k', LOUPE_MODEL: 'bench' });
 const browser = await chromium.launch({ ...CHROMIUM, headless: true });
-const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-await page.addInitScript(() => {
-  window.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__longTasks.push(e.duration);
-  }).observe({ type: 'longtask', buffered: true });
-});
-await page.goto(s.url);
-await page.getByTestId('file-tree').waitFor();
+const page = await longTaskPage(browser, s.url);
 await page.getByTestId('agent-tab').click();
 for (let i = 1; i <= SESSIONS; i++) {
   await page.getByTestId('new-worktree-session').click();
