@@ -248,3 +248,21 @@ export async function bundleSource(rel, dir, name, { external } = {}) {
   await build({ input: path.join(ROOT, rel), platform: 'node', plugins: [raw], ...(external ? { external } : {}), output: { file: out, format: 'esm' }, logLevel: 'silent' });
   return out;
 }
+
+/**
+ * A page of `browser` that records every main-thread long task in `window.__longTasks`, opened on
+ * `url` once its file tree is drawn.
+ */
+export async function longTaskPage(browser, url, viewport = { width: 1400, height: 860 }) {
+  const page = await browser.newPage({ viewport });
+  await page.addInitScript(() => {
+    /* global window -- runs in the browser */
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push(e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(url);
+  await page.getByTestId('file-tree').waitFor();
+  return page;
+}

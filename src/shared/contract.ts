@@ -213,6 +213,47 @@ export interface DiffSides {
 }
 
 
+/** working: a request runs; waiting: it waits for an answer to an approval card; done: no request runs. */
+export type SessionStatus = 'working' | 'waiting' | 'done';
+
+/** A chat session working in one of Loupe's git worktrees of the open folder, as the sidebar lists it. */
+export interface WorktreeSessionView {
+  session_id: string;
+  title: string;
+  /** The worktree's name; its branch is `loupe/<name>`. */
+  worktree: string;
+  branch: string;
+  path: string;
+  status: SessionStatus;
+  /** The worktree's folder was deleted by hand (its branch may remain): nothing runs there. */
+  missing: boolean;
+  /** Against the commit the worktree shares with the main folder: files changed, lines added and removed. */
+  files: number;
+  added: number;
+  removed: number;
+}
+
+/** What "Apply to main folder" would write, file by file, and what conflicts with edits there. */
+export interface WorktreeChangesView {
+  worktree: string;
+  branch: string;
+  /** The commit the worktree and the main folder share. */
+  base: string;
+  files: { file: string; operation: 'create' | 'overwrite' | 'delete_file'; merged: boolean; added: number; removed: number }[];
+  conflicts: { file: string; why: string }[];
+}
+
+/** What discarding a worktree would lose (uncommitted changes, commits the main folder lacks); `digest` confirms exactly this. */
+export interface WorktreeDiscardReportView {
+  worktree: string;
+  branch: string;
+  path: string;
+  missing: boolean;
+  uncommitted: string[];
+  commits: string[];
+  digest: string;
+}
+
 /** read: changes nothing; write: changes workspace files; execute: runs a process. */
 export type ToolEffect = 'read' | 'write' | 'execute';
 
@@ -426,6 +467,11 @@ export interface ApprovalRequestView {
   call_id?: string;
   /** The request that call belongs to. */
   correlation_id?: string;
+  /** The chat session that asked: every session's questions wait in the one queue. */
+  session_id?: string;
+  /** That session's title, and its worktree's name when it works in one, for the card to name it. */
+  session_title?: string;
+  worktree?: string;
   /** The folder's .loupe/config.json has this allow rule, which applies once the folder is trusted. */
   trust_would_allow?: string;
   createdAt: string;
@@ -742,6 +788,20 @@ export interface HostRequests {
   'lsp.status': { params: void; result: LspStatusView[] };
   /** A file's problems as its language server sees the file on disk now (server null: none serves it). */
   'lsp.problems': { params: { path: string }; result: FileProblemsView };
+  /** The chat sessions working in worktrees of the open folder (docs/architecture.md, "Sessions side by side"). */
+  'worktree.sessions': { params: void; result: WorktreeSessionView[] };
+  /** Makes (or resumes) worktree `name` of HEAD on branch loupe/<name> and opens a chat session there. */
+  'worktree.newSession': { params: { name: string }; result: WorktreeSessionView };
+  /** What applying the worktree to the main folder would write, and each conflict; changes nothing. */
+  'worktree.changes': { params: { name: string }; result: WorktreeChangesView };
+  /** One file of the worktree against its base, for the diff view. */
+  'worktree.fileDiff': { params: { name: string; path: string }; result: DiffSides };
+  /** Applies the worktree's changes (or only `files`) to the main folder as one group of its log; APPLY_CONFLICT names each conflict and nothing is written. */
+  'worktree.apply': { params: { name: string; files?: string[] }; result: { group_id: string; files: string[] } };
+  /** What discarding the worktree would lose; changes nothing. */
+  'worktree.discardReport': { params: { name: string }; result: WorktreeDiscardReportView };
+  /** Stops its sessions and removes the worktree and its branch, only if `digest` is still its report's (else WORKTREE_CHANGED). */
+  'worktree.discard': { params: { name: string; digest: string }; result: void };
 }
 
 /** Events: host → renderer. */
@@ -780,6 +840,8 @@ export interface HostEvents {
   'lsp.status': { servers: LspStatusView[] };
   /** A file's problems changed (a write, a look, a server's push). */
   'lsp.problems': FileProblemsView;
+  /** A worktree session's status, title or changed lines moved: the whole list. */
+  'worktree.sessions': { sessions: WorktreeSessionView[] };
 }
 
 export type RequestChannel = keyof HostRequests;
@@ -875,6 +937,13 @@ const requestChannelMap = {
   'trust.decline': true,
   'lsp.status': true,
   'lsp.problems': true,
+  'worktree.sessions': true,
+  'worktree.newSession': true,
+  'worktree.changes': true,
+  'worktree.fileDiff': true,
+  'worktree.apply': true,
+  'worktree.discardReport': true,
+  'worktree.discard': true,
 } satisfies Record<RequestChannel, true>;
 
 const eventChannelMap = {
@@ -897,6 +966,7 @@ const eventChannelMap = {
   'trust.changed': true,
   'lsp.status': true,
   'lsp.problems': true,
+  'worktree.sessions': true,
 } satisfies Record<EventChannel, true>;
 
 export const REQUEST_CHANNELS = Object.keys(requestChannelMap) as RequestChannel[];

@@ -118,6 +118,8 @@ export interface AgentHostOptions {
   logger?: Logger;
   /** The log file, shown in the settings dialog. */
   logFile?: string;
+  /** The worktree name of an attached folder's services, for approval cards to name it. */
+  worktreeOf?: (services: WorkspaceServices) => string | undefined;
 }
 
 export class AgentHost {
@@ -156,8 +158,61 @@ export class AgentHost {
     await this.ws().project.load();
   }
 
+  /** The one queue's questions, each naming its session (and that session's worktree) when a chat asked. */
   private approvals(w: WorkspaceAgent): ApprovalRequestView[] {
-    return w.queue.list().map((r) => ({ ...r, always: r.always.map((a) => ({ ...a })) }));
+    return w.queue.list().map((r) => {
+      const owner = r.session_id ? this.holder(r.session_id) : undefined;
+      const title = owner?.live.get(r.session_id!)?.record.title;
+      const worktree = owner && owner !== w ? this.opts.worktreeOf?.(owner.services) : undefined;
+      return { ...r, always: r.always.map((a) => ({ ...a })), ...(title ? { session_title: title } : {}), ...(worktree ? { worktree } : {}) };
+    });
+  }
+
+  /** The workspace whose live sessions hold `sessionId` (the open folder's or a worktree's), if any. */
+  private holder(sessionId: string): WorkspaceAgent | undefined {
+    for (const w of this.workspaces.values()) if (w.live.has(sessionId)) return w;
+    return undefined;
+  }
+
+  /** The workspace a session's request goes to: the one that holds it, else the open folder. */
+  private wsFor(sessionId: string | undefined): WorkspaceAgent {
+    return (sessionId ? this.holder(sessionId) : undefined) ?? this.ws();
+  }
+
+  /**
+   * Takes another folder's services (a worktree of the open folder) beside the open folder's:
+   * its sessions run their own loops over them, and its questions wait in the open folder's queue.
+   */
+  attach(services: WorkspaceServices): void {
+    if (!this.workspaces.has(services)) this.workspaces.set(services, new WorkspaceAgent(services));
+  }
+
+  /** A session in an attached folder: the latest saved one (made live, so requests find it), or a new one. */
+  async sessionIn(services: WorkspaceServices, opts: { fresh?: boolean } = {}): Promise<string> {
+    this.attach(services);
+    const w = this.workspaces.get(services)!;
+    if (!opts.fresh) {
+      const live = [...w.live.values()].at(-1);
+      if (live) return live.record.id;
+      const saved = (await w.store.list()).sort((a, b) => b.updated_at.localeCompare(a.updated_at))[0];
+      if (saved) return (await this.session(w, saved.id)).record.id;
+    }
+    const record = w.store.create<ChatMessage>();
+    w.live.set(record.id, this.live(w, record));
+    return record.id;
+  }
+
+  /** What the sidebar shows of a session: its title, and whether a request runs. */
+  sessionState(sessionId: string): { title: string; running: boolean } | null {
+    const s = this.holder(sessionId)?.live.get(sessionId);
+    return s ? { title: s.record.title, running: s.running !== null } : null;
+  }
+
+  /** Session ids of the approvals waiting now. */
+  waitingSessions(): Set<string> {
+    const out = new Set<string>();
+    for (const w of this.workspaces.values()) for (const r of w.queue.list()) if (r.session_id) out.add(r.session_id);
+    return out;
   }
 
   // ---- settings ----------------------------------------------------------------------------
@@ -223,7 +278,7 @@ export class AgentHost {
 
   /** What the session's model was last told, or before any request what it would be told now. */
   async systemPrompt(p: Params<'chat.systemPrompt'>): Promise<SystemPromptView & { sent: boolean }> {
-    const w = this.ws();
+    const w = this.wsFor(p?.session_id);
     const s = typeof p?.session_id === 'string' && p.session_id ? await this.session(w, p.session_id) : null;
     if (s?.prompt) return { ...s.prompt, sent: true };
     const config = await this.config();
@@ -315,8 +370,10 @@ export class AgentHost {
     // A network card's rule keeps its host: an edited command pattern must not open every host.
     const hosts = req.always[0]?.hosts;
     const rules = patterns.map((pattern) => ({ kind, pattern, action: 'allow' as const, ...(req.sandboxed === false ? { sandbox: false } : {}), ...(hosts ? { hosts } : {}) }));
-    if (p.scope === 'user') await this.opts.user.addFolderRules(w.services.root, rules);
-    else await w.project.addRules(rules);
+    // Saved for the folder that asked: a worktree session's rule goes to the worktree's config.
+    const owner = (req.session_id ? this.holder(req.session_id) : undefined) ?? w;
+    if (p.scope === 'user') await this.opts.user.addFolderRules(owner.services.root, rules);
+    else await owner.project.addRules(rules);
     return { answered: w.queue.answer(p.id, { answer: 'once' }) };
   }
 
@@ -340,7 +397,7 @@ export class AgentHost {
 
   private live(w: WorkspaceAgent, record: ChatRecord): LiveSession {
     const queue = new MessageQueue((messages) => {
-      if (this.workspaces.get(this.opts.services()) === w) this.opts.emit('chat.queued', { session_id: record.id, messages });
+      if (this.workspaces.get(w.services) === w) this.opts.emit('chat.queued', { session_id: record.id, messages });
     });
     return { record, files: new FileSession(record.id), running: null, prompt: null, queue };
   }
@@ -355,7 +412,7 @@ export class AgentHost {
   }
 
   async getSession(id: string): Promise<ChatSessionView> {
-    const w = this.ws();
+    const w = this.wsFor(id);
     const s = await this.session(w, id);
     const entries = s.record.entries ?? entriesFromMessages(s.record.messages, (n, a) => this.tools(w).callFacts(n, a));
     const undone = await undoneRequests(w.services.modlog, s.record.id, s.record.requests.map((r) => r.correlation_id)).catch(() => []);
@@ -385,13 +442,13 @@ export class AgentHost {
   }
 
   async undoPreview(p: Params<'chat.undoPreview'>): Promise<UndoPreviewView> {
-    const w = this.ws();
+    const w = this.wsFor(p.session_id);
     return undoPreview(w.services.modlog, await this.undoScope(w, p.session_id, p.correlation_id));
   }
 
   async undo(p: Params<'chat.undo'>): Promise<UndoResultView> {
     if (p.on_conflict !== 'skip' && p.on_conflict !== 'refuse') throw new InvalidArgumentError('on_conflict must be "skip" or "refuse".');
-    const w = this.ws();
+    const w = this.wsFor(p.session_id);
     const scope = await this.undoScope(w, p.session_id, p.correlation_id);
     // What the undo leaves each file with is foreseen by the language servers and kept on its lines.
     const seen = foreseeFiles(w.services.lsp);
@@ -407,7 +464,7 @@ export class AgentHost {
   }
 
   async renameSession(id: string, title: string): Promise<ChatSessionSummary> {
-    const w = this.ws();
+    const w = this.wsFor(id);
     const s = await this.session(w, id);
     if (!title?.trim()) throw new InvalidArgumentError('A session title cannot be empty.');
     s.record.title = title.trim().slice(0, 200);
@@ -416,7 +473,7 @@ export class AgentHost {
   }
 
   async deleteSession(id: string): Promise<void> {
-    const w = this.ws();
+    const w = this.wsFor(id);
     const s = w.live.get(id);
     if (s?.running) {
       s.running.abort.abort();
@@ -432,7 +489,7 @@ export class AgentHost {
 
   async send(p: Params<'chat.send'>): Promise<{ session_id: string; correlation_id: string }> {
     const spec: RequestSpec = { text: textOf(p?.text), mode: modeOf(p?.mode), ...(typeof p?.plan === 'string' ? { plan: p.plan } : {}), attachments: p?.attachments };
-    const w = this.ws();
+    const w = this.wsFor(p?.session_id);
     // No model: said before a session is made for nothing.
     if (!(await this.config())) await this.noModel();
     const s = p.session_id ? await this.session(w, p.session_id) : await this.session(w, this.newSession().id);
@@ -443,23 +500,23 @@ export class AgentHost {
   async enqueue(p: Params<'chat.enqueue'>): Promise<{ id: string; correlation_id?: string }> {
     const text = textOf(p?.text);
     const mode = modeOf(p?.mode);
-    const w = this.ws();
+    const w = this.wsFor(p.session_id);
     const s = await this.session(w, p.session_id);
     if (!s.running) return { id: '', correlation_id: (await this.start(w, s, { text, mode })).correlation_id };
     return { id: s.queue.add(text, mode).id };
   }
 
   async queueEdit(p: Params<'chat.queueEdit'>): Promise<void> {
-    (await this.session(this.ws(), p.session_id)).queue.edit(p.id, textOf(p.text));
+    (await this.session(this.wsFor(p.session_id), p.session_id)).queue.edit(p.id, textOf(p.text));
   }
 
   async queueRemove(p: Params<'chat.queueRemove'>): Promise<void> {
-    (await this.session(this.ws(), p.session_id)).queue.remove(p.id);
+    (await this.session(this.wsFor(p.session_id), p.session_id)).queue.remove(p.id);
   }
 
   /** "Send now": at the next tool boundary of the running request, or at once when none runs. */
   async sendNow(p: Params<'chat.sendNow'>): Promise<{ correlation_id?: string }> {
-    const w = this.ws();
+    const w = this.wsFor(p.session_id);
     const s = await this.session(w, p.session_id);
     if (s.running) {
       s.queue.steer(p.id);
@@ -477,7 +534,7 @@ export class AgentHost {
   /** Edit and resend: the conversation forks before that request; the old branch is kept. */
   async edit(p: Params<'chat.edit'>): Promise<{ session_id: string; correlation_id: string }> {
     const spec: RequestSpec = { text: textOf(p?.text), mode: modeOf(p?.mode) };
-    const w = this.ws();
+    const w = this.wsFor(p.session_id);
     const s = await this.session(w, p.session_id);
     this.idle(s);
     if (!(await this.config())) await this.noModel();
@@ -486,7 +543,7 @@ export class AgentHost {
   }
 
   async switchBranch(p: Params<'chat.switchBranch'>): Promise<ChatSessionView> {
-    const w = this.ws();
+    const w = this.wsFor(p.session_id);
     const s = await this.session(w, p.session_id);
     this.idle(s);
     switchTo(s.record, p.branch_id, this.entries(w, s));
@@ -614,7 +671,7 @@ export class AgentHost {
   }
 
   async stop(sessionId: string): Promise<void> {
-    const s = this.ws().live.get(sessionId);
+    const s = this.wsFor(sessionId).live.get(sessionId);
     if (!s?.running) return;
     s.running.abort.abort();
     await s.running.done;

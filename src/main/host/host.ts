@@ -16,6 +16,7 @@ import type { LlmSettingsFileOptions } from './llmSettings';
 import { TrustHost } from './trust';
 import { ProcessesHost } from './processes';
 import { Workspace } from './workspace';
+import { WorktreeSessions } from './worktreeSessions';
 import { LOUPE_VERSION } from './version';
 import { describeProblem, type ConfigProblem } from '../services/config/validate';
 import { composeWorkspace, openTerminals, openUserSettings, type WorkspaceServices } from '../workspace/compose';
@@ -46,6 +47,7 @@ export class Host {
   private readonly agent: AgentHost;
   private readonly trust: TrustHost;
   private readonly processes: ProcessesHost;
+  private readonly worktreeSessions: WorktreeSessions;
   private readonly user: UserSettings;
   private readonly logger: Logger;
 
@@ -57,7 +59,16 @@ export class Host {
       data: (id, data) => this.emit('terminal.data', { id, data }),
       exit: (id, exitCode, signal) => this.emit('terminal.exit', { id, exitCode, signal }),
     });
-    this.agent = new AgentHost({ user: this.user, emit: (e, p) => this.emit(e, p), services: () => this.ws().services, keys: opts.keys, logger: this.logger, logFile: opts.logFile });
+    this.agent = new AgentHost({
+      user: this.user,
+      emit: (e, p) => this.emit(e, p),
+      services: () => this.ws().services,
+      keys: opts.keys,
+      logger: this.logger,
+      logFile: opts.logFile,
+      worktreeOf: (services) => this.worktreeSessions.nameOf(services),
+    });
+    this.worktreeSessions = new WorktreeSessions({ main: () => this.ws().services, compose: (root, main) => this.composeWorktree(root, main), agent: this.agent, emit: (e, p) => this.emit(e, p), logger: this.logger });
     this.trust = new TrustHost(this.user);
     this.processes = new ProcessesHost((e, p) => this.emit(e, p));
     this.handlers = this.createHandlers();
@@ -115,6 +126,7 @@ export class Host {
   async dispose(): Promise<void> {
     this.terminals.dispose();
     this.processes.detach();
+    await this.worktreeSessions.release();
     await this.agent.dispose();
     await this.workspace?.dispose();
     await this.workspace?.services.dispose();
@@ -130,14 +142,27 @@ export class Host {
     return services;
   }
 
-  /** Another folder was opened: the old one's requests stop, its sessions are saved. */
+  /**
+   * A worktree of the open folder, for a session working there: its own services like any folder's,
+   * its questions in the open folder's one queue.
+   */
+  private composeWorktree(root: string, main: WorkspaceServices): WorkspaceServices {
+    const services = composeWorkspace({ root, user: this.user, asker: { kind: 'person' }, logger: this.logger, reportConfig: (p) => this.configProblem(p), queue: main.queue });
+    services.onWarning((message) => this.emit('workspace.notice', { root, message }));
+    return services;
+  }
+
+  /** Another folder was opened: the old one's requests stop (its worktrees' too), its sessions are saved. */
   private async release(services: WorkspaceServices): Promise<void> {
+    await this.worktreeSessions.release();
     await this.agent.release(services);
     await services.dispose();
   }
 
   private emit<E extends EventChannel>(event: E, payload: HostEvents[E]): void {
     if (event === 'workspace.notice') this.opts.logger?.warn('workspace.notice', payload as HostEvents['workspace.notice']);
+    // Set once the constructor is done; the sidebar's rows follow the sessions' events.
+    this.worktreeSessions?.observe(event, payload);
     for (const l of this.listeners) {
       try {
         l(event, payload);
@@ -282,6 +307,17 @@ export class Host {
       'trust.decline': (p) => this.trustAnswer(this.trust.decline(this.ws().info.root, obj(p).digest)),
       'lsp.status': () => this.ws().problems.status(),
       'lsp.problems': (p) => this.ws().problems.problems(str(obj(p).path, 'path')),
+      'worktree.sessions': () => this.worktreeSessions.list(),
+      'worktree.newSession': (p) => this.worktreeSessions.create(str(obj(p).name, 'name')),
+      'worktree.changes': (p) => this.worktreeSessions.changes(str(obj(p).name, 'name')),
+      'worktree.fileDiff': (p) => this.worktreeSessions.fileDiff(str(obj(p).name, 'name'), str(p.path, 'path')),
+      'worktree.apply': (p) => {
+        const files = obj(p).files;
+        if (files !== undefined && !(Array.isArray(files) && files.every((f) => typeof f === 'string'))) throw new InvalidArgumentError('files must be a list of paths');
+        return this.worktreeSessions.apply(str(p.name, 'name'), files);
+      },
+      'worktree.discardReport': (p) => this.worktreeSessions.discardReport(str(obj(p).name, 'name')),
+      'worktree.discard': (p) => this.worktreeSessions.discard(str(obj(p).name, 'name'), str(p.digest, 'digest')),
     };
   }
 }

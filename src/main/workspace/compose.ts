@@ -60,6 +60,11 @@ export interface ComposeOptions {
   lsp?: boolean;
   /** The environment MCP servers' `${env:VAR}` read; default this process's. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Another folder's approval queue to ask in: a session in a worktree asks in the main folder's
+   * one queue, so the person answers every session's questions in one place.
+   */
+  queue?: ApprovalQueue;
 }
 
 export interface ToolContextRequest {
@@ -103,11 +108,12 @@ export class WorkspaceServices {
     reportConfig?: (problem: ConfigProblem) => void,
     lsp = process.env.LOUPE_LSP !== 'off',
     env: NodeJS.ProcessEnv = process.env,
+    queue?: ApprovalQueue,
   ) {
     this.modlog = new ModificationLog(root);
     this.project = new ProjectConfig(root, user, { report: reportConfig ?? ((problem) => logger.warn('config.problem', { ...problem })) });
-    this.queue = new ApprovalQueue(asker.kind === 'person' ? 'wait' : 'deny');
-    if (asker.kind === 'responder') this.queue.setResponder(asker.respond);
+    this.queue = queue ?? new ApprovalQueue(asker.kind === 'person' ? 'wait' : 'deny');
+    if (asker.kind === 'responder' && !queue) this.queue.setResponder(asker.respond);
     this.sandbox = new SandboxProbe();
     this.engine = new PermissionEngine({
       root,
@@ -267,5 +273,5 @@ export function openTerminals(events: PtyEvents): PtyService {
 }
 
 export function composeWorkspace(opts: ComposeOptions): WorkspaceServices {
-  return new WorkspaceServices(opts.root, opts.user, opts.asker, opts.logger, opts.reportConfig, opts.lsp, opts.env);
+  return new WorkspaceServices(opts.root, opts.user, opts.asker, opts.logger, opts.reportConfig, opts.lsp, opts.env, opts.queue);
 }

@@ -43,6 +43,16 @@ export const PlusIcon = (p: IconProps) => (
   </Svg>
 );
 
+/** A git branch: a worktree's session works on one of its own. */
+export const BranchIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <circle cx="5" cy="3.5" r="1.5" />
+    <circle cx="5" cy="12.5" r="1.5" />
+    <circle cx="11" cy="5" r="1.5" />
+    <path d="M5 5v6M11 6.5c0 2.5-6 2-6 4.5" />
+  </Svg>
+);
+
 export const CopyIcon = (p: IconProps) => (
   <Svg {...p}>
     <rect x="5.25" y="5.25" width="8" height="8.5" rx="1.25" />

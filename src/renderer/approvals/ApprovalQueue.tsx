@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { ApprovalRequestView, DiagnosticsView } from '../../shared/contract';
 import { fromUnified } from '../chat/compactDiff';
 import { CompactDiffView } from '../chat/CompactDiffView';
+import { BranchIcon } from '../app/icons';
 import { preloadDiffView } from '../review/DiffPane';
 import { useApp } from '../store';
 import './approvals.css';
@@ -44,6 +45,34 @@ function ProposedEdit({ req }: { req: ApprovalRequestView }) {
     return { lines, added: lines.filter((l) => l.sign === '+').length, removed: lines.filter((l) => l.sign === '-').length };
   }, [req.diff]);
   return <CompactDiffView diff={diff} testId="approval-diff" onOpen={req.edit ? () => openPendingEdit(req.id) : null} />;
+}
+
+/** Which session asked: every session's questions wait in this one queue. A click opens that session. */
+function SessionName({ req }: { req: ApprovalRequestView }) {
+  const open = useApp((s) => s.openChatSession);
+  const select = useApp((s) => s.selectWorktreeSession);
+  const current = useApp((s) => s.chatSessionId === req.session_id);
+  const title = req.session_title ?? 'a session';
+  return (
+    <button
+      type="button"
+      className={current ? 'approval-session current' : 'approval-session'}
+      data-testid="approval-session"
+      title={current ? 'Asked by the session open in the chat' : 'Open the session that asked'}
+      onClick={() => void (req.worktree ? select(req.worktree) : open(req.session_id!))}
+    >
+      {req.worktree ? (
+        <>
+          <span className="approval-session-worktree">
+            <BranchIcon size={11} /> {req.worktree}
+          </span>{' '}
+          · {title}
+        </>
+      ) : (
+        <>main folder · {title}</>
+      )}
+    </button>
+  );
 }
 
 const KIND_LABEL: Record<ApprovalRequestView['kind'], string> = {
@@ -100,7 +129,18 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
   // The reason already names the rule, or says that none matched: only what to do next is added.
   const why = req.kind === 'edit' && !req.rule ? 'Switch it off with the pill by Send, or allow this file always.' : '';
   return (
-    <div className="approval-card" ref={ref} tabIndex={-1} data-testid="approval-card" data-kind={req.kind} data-sandboxed={req.sandboxed === undefined ? undefined : String(req.sandboxed)} data-status={busy ? 'answering' : 'pending'} onKeyDown={onKey}>
+    <div
+      className="approval-card"
+      ref={ref}
+      tabIndex={-1}
+      data-testid="approval-card"
+      data-kind={req.kind}
+      data-session-id={req.session_id}
+      data-sandboxed={req.sandboxed === undefined ? undefined : String(req.sandboxed)}
+      data-status={busy ? 'answering' : 'pending'}
+      onKeyDown={onKey}
+    >
+      {req.session_id && <SessionName req={req} />}
       <div className="approval-head">
         <span className={`approval-kind kind-${req.kind}`}>{KIND_LABEL[req.kind] ?? req.kind}</span>
         <span className="approval-tool">{req.tool}</span>

@@ -10,6 +10,8 @@ export function SessionBar() {
   const create = useApp((s) => s.newChatSession);
   const rename = useApp((s) => s.renameChatSession);
   const openSettings = useApp((s) => s.openSettings);
+  // A session in a worktree is opened from the sidebar; the picker names it while it is open.
+  const inWorktree = useApp((s) => s.worktreeSessions.find((x) => x.session_id === s.chatSessionId && !s.chatSessions.some((c) => c.id === x.session_id)));
   const [renaming, setRenaming] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const title = sessions.find((s) => s.id === current)?.title ?? '';
@@ -34,6 +36,11 @@ export function SessionBar() {
         ) : (
           <select className="chat-session-select" aria-label="Session" data-testid="chat-session" value={current ?? ''} onChange={(e) => e.target.value && void open(e.target.value)}>
             {!current && <option value="">New session</option>}
+            {inWorktree && (
+              <option value={inWorktree.session_id}>
+                worktree {inWorktree.worktree} · {inWorktree.title}
+              </option>
+            )}
             {sessions.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.title}

@@ -80,12 +80,12 @@ export function DiffPane() {
   );
 
   if (!diff) return null;
-  const file = diff.target.kind === 'file' ? diff.target.path : (mod?.file ?? sides?.file ?? '');
+  const file = diff.target.kind === 'file' || diff.target.kind === 'worktree' ? diff.target.path : (mod?.file ?? sides?.file ?? '');
   const { name, dir } = splitPath(file);
   // A modification's diff marks what it introduced; the file's diff, like the viewer, what the server sees now.
   const problems = diff.target.kind === 'file' ? fileProblems : diff.target.kind === 'approval' ? pendingProblems : mod?.diagnostics?.introduced;
   const introduced = mod ? diagnosticsLabel(mod) : null;
-  const targetLabel = diff.target.kind === 'modification' ? diff.target.id : diff.target.kind === 'approval' ? 'proposed edit' : 'HEAD → working tree';
+  const targetLabel = diff.target.kind === 'modification' ? diff.target.id : diff.target.kind === 'approval' ? 'proposed edit' : diff.target.kind === 'worktree' ? `base → worktree ${diff.target.name}` : 'HEAD → working tree';
 
   return (
     <section
@@ -96,6 +96,7 @@ export function DiffPane() {
       data-modification-id={id ?? undefined}
       data-approval-id={pendingId ?? undefined}
       data-file={file}
+      data-worktree={diff.target.kind === 'worktree' ? diff.target.name : undefined}
       onKeyDown={(e) => {
         if (e.key === 'Escape' && !e.defaultPrevented) closeDiff();
       }}
@@ -127,7 +128,7 @@ export function DiffPane() {
               <InlineIcon size={14} />
             </button>
           </div>
-          {file && (
+          {file && diff.target.kind !== 'worktree' && (
             <button
               className={diff.target.kind === 'file' ? 'icon-btn active' : 'icon-btn'}
               title={`Whole file: ${file}, HEAD → now`}

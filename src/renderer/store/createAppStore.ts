@@ -20,6 +20,7 @@ import { createUndoSlice } from './undoSlice';
 import type { AppState, StoreDeps } from './types';
 import { createViewerSlice } from './viewerSlice';
 import { createWorkspaceSlice } from './workspaceSlice';
+import { createWorktreeSessionsSlice } from './worktreeSessionsSlice';
 
 export type AppStore = StoreApi<AppState>;
 
@@ -45,6 +46,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createProcessesSlice(set, get, deps),
     ...createProblemsSlice(set, get, deps),
     ...createMcpSlice(set, get, deps),
+    ...createWorktreeSessionsSlice(set, get, deps),
   }));
 }
 
@@ -109,6 +111,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
     client.on('trust.changed', (view) => act().trustChanged(view)),
     client.on('lsp.status', ({ servers }) => act().lspStatusChanged(servers)),
     client.on('lsp.problems', (view) => act().problemsChanged(view)),
+    client.on('worktree.sessions', ({ sessions }) => act().worktreeSessionsChanged(sessions)),
     client.onStatus((status) => act().connectionChanged(status)),
     store.subscribe((s, prev) => {
       // Another folder: its own log. Opening a file from the tree puts the viewer back in front.
@@ -118,6 +121,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
         act().approvalsChanged([]);
         act().trustChanged(null);
         act().resetProblems();
+        act().resetWorktreeSessions();
         if (s.workspace) {
           void act().loadTrust();
           void act().loadLspStatus();
@@ -127,6 +131,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
           void act().loadEditsMode();
           void act().loadProcesses();
           void act().loadMcpServers();
+          void act().loadWorktreeSessions();
         }
       } else if (s.openFile !== prev.openFile && s.openFile?.status === 'loading' && s.diff) act().closeDiff();
       // A file opened in the viewer: its server's markers.

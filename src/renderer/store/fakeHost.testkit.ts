@@ -51,7 +51,7 @@ export const modView = (n: number, over: Partial<ModificationView> = {}): Modifi
  * the connect's first round trips: what the store tests of folder state start from.
  */
 export async function connectedStore(ws: WorkspaceInfo, extra: Partial<Record<RequestChannel, Handler>> = {}) {
-  const { client, emit } = fakeHost({
+  const { client, emit, calls, count } = fakeHost({
     'workspace.current': () => ws,
     'workspace.recent': () => [],
     'tree.list': () => ({ dir: '', entries: [] }),
@@ -64,5 +64,5 @@ export async function connectedStore(ws: WorkspaceInfo, extra: Partial<Record<Re
   const tick = () => new Promise((r) => setTimeout(r, 0));
   await tick();
   await tick();
-  return { store, emit };
+  return { store, emit, calls, count };
 }

@@ -4,8 +4,11 @@ import { commitMessageFor } from '../review/commitMessage';
 import { awaitsCommit } from '../review/format';
 import type { SliceCreator } from './types';
 
-/** `approval`: an edit still waiting for the person's yes (ask before edits), shown before anything is written. */
-export type DiffTarget = { kind: 'modification'; id: string } | { kind: 'file'; path: string } | { kind: 'approval'; id: string };
+/**
+ * `approval`: an edit still waiting for the person's yes (ask before edits), shown before anything is written.
+ * `worktree`: a file a worktree session changed, against the commit it shares with the main folder.
+ */
+export type DiffTarget = { kind: 'modification'; id: string } | { kind: 'file'; path: string } | { kind: 'approval'; id: string } | { kind: 'worktree'; name: string; path: string };
 
 export interface OpenDiff {
   target: DiffTarget;
@@ -77,6 +80,8 @@ export interface ReviewSlice {
   selectModification(id: string | null): void;
   openModification(id: string): Promise<void>;
   openFileDiff(path: string): Promise<void>;
+  /** A worktree session's change to one file, base → worktree. */
+  openWorktreeDiff(name: string, path: string): Promise<void>;
   /** Shows an edit waiting for approval in the centre pane, where Accept and Reject answer it. */
   openPendingEdit(approvalId: string): void;
   refreshDiff(): Promise<void>;
@@ -166,7 +171,9 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
       const sides =
         target.kind === 'modification'
           ? await client.request('modlog.diff', { modification_id: target.id })
-          : await client.request('modlog.fileDiff', { path: target.path });
+          : target.kind === 'worktree'
+            ? await client.request('worktree.fileDiff', { name: target.name, path: target.path })
+            : await client.request('modlog.fileDiff', { path: target.path });
       if (mine === diffSeq) set({ diff: { target, status: 'ready', sides, error: null } });
     } catch (err) {
       if (mine === diffSeq) set({ diff: { target, status: 'error', sides: null, error: errorMessage(err) } });
@@ -256,6 +263,13 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
 
     async openFileDiff(path) {
       const target: DiffTarget = { kind: 'file', path };
+      const keep = get().diff?.sides ?? null;
+      set({ diff: { target, status: 'loading', sides: keep, error: null }, reviewError: null, conflict: null });
+      await fetchDiff(target);
+    },
+
+    async openWorktreeDiff(name, path) {
+      const target: DiffTarget = { kind: 'worktree', name, path };
       const keep = get().diff?.sides ?? null;
       set({ diff: { target, status: 'loading', sides: keep, error: null }, reviewError: null, conflict: null });
       await fetchDiff(target);

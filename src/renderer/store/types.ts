@@ -19,6 +19,7 @@ import type { TrustSlice } from './trustSlice';
 import type { UndoSlice } from './undoSlice';
 import type { ViewerSlice } from './viewerSlice';
 import type { WorkspaceSlice } from './workspaceSlice';
+import type { WorktreeSessionsSlice } from './worktreeSessionsSlice';
 
 export type AppState = ConnectionSlice &
   WorkspaceSlice &
@@ -37,7 +38,8 @@ export type AppState = ConnectionSlice &
   PromptSlice &
   ProcessesSlice &
   ProblemsSlice &
-  McpSlice;
+  McpSlice &
+  WorktreeSessionsSlice;
 
 /** What the slices reach beyond the store: injected at startup, faked in tests. */
 export interface StoreDeps {

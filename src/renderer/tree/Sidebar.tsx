@@ -1,4 +1,5 @@
 import { CollapseIcon, RefreshIcon } from '../app/icons';
+import { SessionList } from '../sessions/SessionList';
 import { useApp } from '../store';
 import { FileTree } from './FileTree';
 
@@ -9,6 +10,7 @@ export function Sidebar() {
 
   return (
     <>
+      <SessionList />
       <div className="panel-header">
         <span className="panel-title" title={name}>
           Explorer · {name}

@@ -64,7 +64,7 @@ async function runOne(p: PreparedCall, registry: ToolRegistry, ctx: ToolContext,
   else if (ctx.signal.aborted) result = failure(new LoupeError('ABORTED', 'Not run: the user stopped the request.'));
   else {
     // The gate's questions name this call, so the approval card and the chat card meet by id.
-    const permissions = ctx.permissions?.forCall({ call_id: p.call.id, correlation_id: ctx.correlationId ?? '' });
+    const permissions = ctx.permissions?.forCall({ call_id: p.call.id, correlation_id: ctx.correlationId ?? '', session_id: ctx.session.id });
     const callCtx: ToolContext & ToolOutputHook = { ...ctx, ...(permissions ? { permissions } : {}), onToolOutput: (_tool, text) => hooks.output(p, text) };
     const refused = modeRefusal(permissions, registry.facts(p.call.function.name));
     result = refused ?? (await registry.call(p.call.function.name, p.args, callCtx));

@@ -31,6 +31,8 @@ export interface ApprovalRequest {
   call_id?: string;
   /** The request the call belongs to. */
   correlation_id?: string;
+  /** The chat session of that request (sessions in worktrees ask in the same queue as the main folder's). */
+  session_id?: string;
   /** The folder's own config has a rule that would allow this once the folder is trusted. */
   trust_would_allow?: string;
   createdAt: string;

@@ -63,6 +63,8 @@ export function ruleToAdd(rules: PermissionRule[]): string {
 export interface CallRef {
   call_id: string;
   correlation_id: string;
+  /** The chat session whose request made the call: one queue holds every session's questions. */
+  session_id?: string;
 }
 
 export class PermissionGate {
@@ -171,7 +173,7 @@ export class PermissionGate {
         ...(input.diff !== undefined ? { diff: typeof input.diff === 'function' ? input.diff() : input.diff } : {}),
         ...(input.edit ? { edit: input.edit } : {}),
         ...(input.details !== undefined ? { details: input.details } : {}),
-        ...(this.call ? { call_id: this.call.call_id, correlation_id: this.call.correlation_id } : {}),
+        ...(this.call ? { call_id: this.call.call_id, correlation_id: this.call.correlation_id, ...(this.call.session_id ? { session_id: this.call.session_id } : {}) } : {}),
         ...(trustWould ? { trust_would_allow: trustWould } : {}),
       },
       input.signal,

@@ -68,11 +68,16 @@ export class Worktrees {
     this.git = new GitRunner(root);
   }
 
-  /** Where this repository's Loupe worktrees live (made on first use); refused inside the workspace. */
-  async folder(): Promise<string> {
+  /**
+   * Where this repository's Loupe worktrees live (made on first use unless `create` is false, as
+   * when only listing: opening a folder must not leave an empty folder beside it); refused inside
+   * the workspace.
+   */
+  async folder(create = true): Promise<string> {
     await this.requireTop();
     const configured = this.opts.folder?.();
     const base = configured ? path.join(path.resolve(configured), path.basename(this.root)) : path.join(path.dirname(this.root), `${path.basename(this.root)}.loupe-worktrees`);
+    if (!create && !(await exists(base))) return base;
     await mkdir(base, { recursive: true });
     const real = await realpath(base);
     const rel = path.relative(this.root, real);
@@ -102,9 +107,13 @@ export class Worktrees {
     return { path: target, branch, created: true, prepared: await prepareWorktree(this.root, target, this.opts.setup?.() ?? { copy: [], link: [] }) };
   }
 
-  /** Every Loupe worktree of this repository, with its size and age; a folder deleted by hand shows as missing. */
-  async list(signal?: AbortSignal): Promise<WorktreeInfo[]> {
-    const folder = await this.folder();
+  /**
+   * Every Loupe worktree of this repository, with its size and age; a folder deleted by hand shows
+   * as missing. `sizes: false` leaves the sizes out (null): walking 100,000 files is not free.
+   */
+  async list(signal?: AbortSignal, opts: { sizes?: boolean } = {}): Promise<WorktreeInfo[]> {
+    const folder = await this.folder(false);
+    const sizes = opts.sizes !== false;
     const listed = await this.listed(signal);
     const out: WorktreeInfo[] = [];
     const seen = new Set<string>();
@@ -113,7 +122,7 @@ export class Worktrees {
       if (path.dirname(w.path) !== folder || w.branch !== `refs/heads/${BRANCH_PREFIX}${name}`) continue;
       seen.add(name);
       const missing = w.prunable || !(await exists(w.path));
-      out.push({ name, branch: `${BRANCH_PREFIX}${name}`, path: w.path, missing, size_bytes: missing ? null : await sizeOf(w.path, signal), created_ms: missing ? null : await createdAt(w.path) });
+      out.push({ name, branch: `${BRANCH_PREFIX}${name}`, path: w.path, missing, size_bytes: missing || !sizes ? null : await sizeOf(w.path, signal), created_ms: missing ? null : await createdAt(w.path) });
     }
     // A branch whose worktree was already pruned: still Loupe's, still to clean up.
     for (const name of await this.branches(signal)) {
