@@ -108,6 +108,8 @@ test('two worktree sessions work at once; one is reviewed and applied to the mai
   const entry = page.locator(`[data-testid="timeline-entry"][data-group-id="${group}"]`);
   await expect(entry).toHaveAttribute('data-file', 'src/greet.ts', { timeout: 30_000 });
   await expect(entry).toHaveAttribute('data-group-kind', 'worktree');
+  // Its change stays in the worktree, and the review says the main folder has it.
+  await expect(page.getByTestId('worktree-nothing-to-apply')).toContainText('already has this change');
   await page.screenshot({ path: path.join(SHOTS, 'applied-1920.png') });
 
   // B changed the same line: refused, the conflict named, the main folder unchanged.

@@ -94,7 +94,7 @@ export const GROUP_LABEL: Record<NonNullable<ModificationView['group_kind']>, st
   undo: '↶ undo',
   redo: '↷ redo',
   rollback: '⟲ group',
-  worktree: '⑂ worktree',
+  worktree: '↳ worktree',
 };
 
 export const GROUP_TITLE: Record<NonNullable<ModificationView['group_kind']>, string> = {

@@ -17,6 +17,8 @@ export function WorktreeReview() {
   const openFile = useApp((s) => (s.diff?.target.kind === 'worktree' ? s.diff.target.path : null));
   const apply = useApp((s) => s.applyWorktree);
   const askDiscard = useApp((s) => s.askDiscardWorktree);
+  // The row counts changes against the base; the plan leaves out what the main folder already has.
+  const changedFiles = useApp((s) => s.worktreeSessions.find((w) => w.worktree === s.selectedWorktree)?.files ?? 0);
   const all = changes ? [...changes.files.map((f) => f.file), ...changes.conflicts.map((c) => c.file)] : [];
   const chosen = all.filter((f) => !excluded.includes(f)).length;
   return (
@@ -32,7 +34,11 @@ export function WorktreeReview() {
           <div className="worktree-base muted" title={changes.base}>
             Against base {changes.base.slice(0, 10)}
           </div>
-          {changes.files.length === 0 && changes.conflicts.length === 0 && <div className="worktree-msg muted">No changes yet.</div>}
+          {changes.files.length === 0 && changes.conflicts.length === 0 && (
+            <div className="worktree-msg muted" data-testid="worktree-nothing-to-apply">
+              {changedFiles > 0 ? `The main folder already has ${changedFiles === 1 ? 'this change' : `all ${changedFiles} changed files`}: nothing left to apply.` : 'No changes yet.'}
+            </div>
+          )}
           <ul className="worktree-files">
             {changes.files.map((f) => (
               <li key={f.file} className={openFile === f.file ? 'worktree-file open' : 'worktree-file'} data-testid="worktree-file" data-path={f.file}>
