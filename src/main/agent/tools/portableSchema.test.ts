@@ -174,4 +174,17 @@ describe('portableSchema', () => {
     expect(text).toContain('refers back to #/$defs/t');
     expect(lint(out)).toEqual([]);
   });
+
+  // Found by the property above (seed -1311873709): the cut reference made the second branch
+  // admit `children: [false]` too, so "exactly one" refused what the original admitted.
+  it('makes a oneOf with loosened branches an anyOf, so a value the original admits stays admitted', () => {
+    const schema = { type: 'object', properties: { a: { oneOf: [{}, { $ref: '#/$defs/node' }] } }, $defs: { node: { type: 'object', properties: { value: {}, children: { type: 'array', items: { $ref: '#/$defs/node' } } } } } };
+    const doc = { a: { children: [false] } };
+    expect(ajv().compile(schema)(doc)).toBe(true);
+    const out = portableSchema(schema);
+    expect(ajv().compile(out)(doc)).toBe(true);
+    expect(JSON.stringify(out)).not.toContain('"oneOf"');
+    // Nothing loosened: the choice stays exclusive.
+    expect(portableSchema({ oneOf: [{ type: 'string' }, { type: 'number' }] })).toEqual({ oneOf: [{ type: 'string' }, { type: 'number' }] });
+  });
 });

@@ -12,6 +12,8 @@
 //   its length kept by minItems/maxItems (local servers' grammar builders reject prefixItems);
 // - local `$ref`s are inlined (recursion is cut at a depth and said in the description), remote
 //   ones become "any value" with the reference in the description, since no client fetches them;
+// - a `oneOf` whose branches had to admit more (a cut reference, a tuple) becomes `anyOf`: two
+//   loosened branches may both match a value the original took with one;
 // - an array gets `items` (OpenAI refuses an array schema without one);
 // - the top level is an object with `properties` (the chat API's function parameters).
 
@@ -55,6 +57,8 @@ interface Walk {
   root: Json;
   /** Local references being inlined on the way here (a cycle stops at the second visit). */
   refs: string[];
+  /** Counts the places a schema was made to admit more than it said (a cut reference, a tuple). */
+  loosened: { n: number };
 }
 
 /** The schema `ref` points to inside `root` (`#`, `#/$defs/x`, `#/definitions/x`, any JSON pointer); undefined when absent. */
@@ -81,7 +85,10 @@ function tupleItems(members: Json[]): Json {
 }
 
 function clean(input: unknown, keyword: string | undefined, w: Walk, depth: number): Json {
-  if (depth > MAX_DEPTH) return note(anyValue(), 'nested too deep to describe');
+  if (depth > MAX_DEPTH) {
+    w.loosened.n++;
+    return note(anyValue(), 'nested too deep to describe');
+  }
   if (typeof input === 'boolean') return input ? anyValue() : { not: {} };
   if (!isRecord(input)) return anyValue();
   let node: Json = { ...input };
@@ -92,9 +99,10 @@ function clean(input: unknown, keyword: string | undefined, w: Walk, depth: numb
     const target = ref.startsWith('#') ? resolveLocal(w.root, ref) : undefined;
     if (target === undefined || w.refs.includes(ref) || w.refs.length >= MAX_REF_DEPTH) {
       const why = target === undefined ? `a schema at ${ref}` : `refers back to ${ref}`;
+      w.loosened.n++;
       return note({ ...pickAnnotations(node), ...anyValue() }, why);
     }
-    const inner = clean(target, keyword, { root: w.root, refs: [...w.refs, ref] }, depth + 1);
+    const inner = clean(target, keyword, { ...w, refs: [...w.refs, ref] }, depth + 1);
     // Keywords beside a $ref apply too: keep the reference's, the local ones win on a clash.
     node = { ...inner, ...node };
   }
@@ -103,6 +111,7 @@ function clean(input: unknown, keyword: string | undefined, w: Walk, depth: numb
   // A tuple: its members admitted one by one, its length kept.
   const tuple = Array.isArray(node.prefixItems) ? node.prefixItems : Array.isArray(node.items) ? node.items : null;
   if (tuple) {
+    w.loosened.n++;
     const members = cleanList(tuple, w, depth);
     // 2020-12 closes a tuple with `items: false`, draft 7 with `additionalItems: false`.
     const rest = Array.isArray(node.prefixItems) ? node.items : node.additionalItems;
@@ -132,7 +141,14 @@ function clean(input: unknown, keyword: string | undefined, w: Walk, depth: numb
   }
   // Object keys are strings anyway; `propertyNames: {type: string}` (zod's records) only adds noise.
   if (isRecord(node.propertyNames) && Object.keys(node.propertyNames).length === 1 && node.propertyNames.type === 'string') delete node.propertyNames;
-  for (const k of SUBSCHEMA_LISTS) if (Array.isArray(node[k])) node[k] = cleanList(node[k] as unknown[], w, depth);
+  for (const k of SUBSCHEMA_LISTS) {
+    if (!Array.isArray(node[k])) continue;
+    const before = w.loosened.n;
+    node[k] = cleanList(node[k] as unknown[], w, depth);
+    // "Exactly one" of branches that now admit more can reject a value the original took (two
+    // loosened branches both match it): such a choice becomes "any of", which admits a superset.
+    if (k === 'oneOf' && w.loosened.n > before) node = looserChoice(node);
+  }
   for (const k of SUBSCHEMA_MAPS) {
     if (!isRecord(node[k])) continue;
     node[k] = Object.fromEntries(Object.entries(node[k] as Json).map(([name, s]) => [name, clean(s, k, w, depth + 1)]));
@@ -149,6 +165,13 @@ function clean(input: unknown, keyword: string | undefined, w: Walk, depth: numb
 
 function pickAnnotations(node: Json): Json {
   return Object.fromEntries(Object.entries(node).filter(([k]) => ANNOTATIONS.has(k)));
+}
+
+/** `oneOf` as `anyOf` (beside an `anyOf` already there, both must hold: the pair goes under `allOf`). */
+function looserChoice(node: Json): Json {
+  const { oneOf, ...rest } = node;
+  if (rest.anyOf === undefined) return { ...rest, anyOf: oneOf };
+  return { ...rest, allOf: [...((rest.allOf as Json[] | undefined) ?? []), { anyOf: oneOf }] };
 }
 
 /** `{"type": ["string", "null"], …}` → `{"anyOf": [{"type": "string", …}, {"type": "null"}]}`. */
@@ -172,7 +195,7 @@ export function portableSchema(schema: unknown, opts: { root?: boolean } = {}): 
   // A bare `{}` or a schema with properties and no type, at the top, is an argument object.
   const plain = given.type === undefined && !given.anyOf && !given.oneOf && !given.allOf && given.$ref === undefined;
   const root = opts.root && plain ? { type: 'object', ...given } : given;
-  let out = clean(root, undefined, { root, refs: [] }, 0);
+  let out = clean(root, undefined, { root, refs: [], loosened: { n: 0 } }, 0);
   if (opts.root) out = objectRoot(out);
   return out;
 }
