@@ -1,9 +1,19 @@
 import { useState } from 'react';
 import { PlusIcon } from '../app/icons';
 import { useApp } from '../store';
+import { loadable } from '../app/loadable';
 import { SessionRow } from './SessionRow';
-import { WorktreeReview } from './WorktreeReview';
 import './sessions.css';
+
+// The review, apply and discard of a selected session: loaded on the first selection, not by the
+// first screen (test/rendererBundle.e2e.test.ts keeps that under its size).
+const review = loadable(() => import('./WorktreeReview'));
+
+function LazyReview() {
+  const { Component, error } = review.use();
+  if (Component) return <Component />;
+  return <div className="worktree-msg muted">{error ?? 'Reading its changes…'}</div>;
+}
 
 /**
  * The sessions working in worktrees of the open folder, side by side: each row its worktree,
@@ -39,7 +49,7 @@ export function SessionList() {
         {list.map((name) => (
           <div key={name}>
             <SessionRow worktree={name} />
-            {selected === name && <WorktreeReview />}
+            {selected === name && <LazyReview />}
           </div>
         ))}
       </div>

@@ -166,3 +166,5 @@ function DiscardConfirm() {
     </div>
   );
 }
+
+export default WorktreeReview;
