@@ -241,6 +241,8 @@ export interface WorktreeChangesView {
   base: string;
   files: { file: string; operation: 'create' | 'overwrite' | 'delete_file'; merged: boolean; added: number; removed: number }[];
   conflicts: { file: string; why: string }[];
+  /** Changed files the main folder already holds (applied before): nothing left to write. */
+  applied: { file: string; added: number; removed: number }[];
 }
 
 /** What discarding a worktree would lose (uncommitted changes, commits the main folder lacks); `digest` confirms exactly this. */

@@ -92,6 +92,7 @@ export class WorktreeSessions {
       base: plan.base,
       files: plan.files.map((f) => ({ file: f.file, operation: f.operation, merged: f.merged, added: f.added, removed: f.removed })),
       conflicts: plan.conflicts.map((c) => ({ ...c })),
+      applied: plan.applied.map((a) => ({ ...a })),
     };
   }
 
@@ -268,9 +269,10 @@ export class WorktreeSessions {
         if (this.entries.get(entry.name) !== entry) return;
         const main = this.opts.main();
         const plan = await planApply(main.root, entry.path, entry.name, { linked: main.worktrees.linked() });
-        const files = plan.files.length + plan.conflicts.filter((c) => !plan.files.some((f) => f.file === c.file)).length;
-        const added = plan.files.reduce((n, f) => n + f.added, 0);
-        const removed = plan.files.reduce((n, f) => n + f.removed, 0);
+        // Every file the worktree changed, whether still to apply, in conflict or already in the main folder.
+        const files = new Set([...plan.files.map((f) => f.file), ...plan.conflicts.map((c) => c.file), ...plan.applied.map((a) => a.file)]).size;
+        const added = [...plan.files, ...plan.applied].reduce((n, f) => n + f.added, 0);
+        const removed = [...plan.files, ...plan.applied].reduce((n, f) => n + f.removed, 0);
         const s = entry.stats;
         if (s.files === files && s.added === added && s.removed === removed) return;
         entry.stats = { files, added, removed };

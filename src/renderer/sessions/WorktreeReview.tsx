@@ -17,8 +17,6 @@ export function WorktreeReview() {
   const openFile = useApp((s) => (s.diff?.target.kind === 'worktree' ? s.diff.target.path : null));
   const apply = useApp((s) => s.applyWorktree);
   const askDiscard = useApp((s) => s.askDiscardWorktree);
-  // The row counts changes against the base; the plan leaves out what the main folder already has.
-  const changedFiles = useApp((s) => s.worktreeSessions.find((w) => w.worktree === s.selectedWorktree)?.files ?? 0);
   const all = changes ? [...changes.files.map((f) => f.file), ...changes.conflicts.map((c) => c.file)] : [];
   const chosen = all.filter((f) => !excluded.includes(f)).length;
   return (
@@ -36,7 +34,7 @@ export function WorktreeReview() {
           </div>
           {changes.files.length === 0 && changes.conflicts.length === 0 && (
             <div className="worktree-msg muted" data-testid="worktree-nothing-to-apply">
-              {changedFiles > 0 ? `The main folder already has ${changedFiles === 1 ? 'this change' : `all ${changedFiles} changed files`}: nothing left to apply.` : 'No changes yet.'}
+              {changes.applied.length ? `The main folder already has ${changes.applied.length === 1 ? 'this change' : `all ${changes.applied.length} changed files`}: nothing left to apply.` : 'No changes yet.'}
             </div>
           )}
           <ul className="worktree-files">

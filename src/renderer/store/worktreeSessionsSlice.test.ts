@@ -27,6 +27,7 @@ const changes = (name: string): WorktreeChangesView => ({
     { file: 'new.txt', operation: 'create', merged: false, added: 1, removed: 0 },
   ],
   conflicts: [],
+  applied: [],
 });
 const base: Partial<Record<RequestChannel, Handler>> = {
   'chat.session': (p) => ({ session: { id: (p as { id: string }).id, title: 't', created_at: '', updated_at: '', requests: 0 }, entries: [] }),

@@ -60,7 +60,11 @@ describe('applying a worktree to the main folder', () => {
     for (const l of lines) expect(l).toMatchObject({ tool: 'apply_worktree', group_id: out.group_id, group_kind: 'worktree', git_staged: true });
     expect(git(main, 'diff', '--cached', '--name-only').trim().split('\n').sort()).toEqual(['a.txt', 'keep.txt', 'new.txt', 'src/b.ts']);
     // Nothing is left to apply, and the worktree kept its own state.
-    expect((await planApply(main, wt, 'w')).files).toEqual([]);
+    const after = await planApply(main, wt, 'w');
+    expect(after.files).toEqual([]);
+    // What the worktree changed is still named, as already in the main folder, with its lines against the base.
+    expect(after.applied.map((a) => a.file)).toEqual(['a.txt', 'keep.txt', 'new.txt', 'src/b.ts']);
+    expect(after.applied.find((a) => a.file === 'new.txt')).toEqual({ file: 'new.txt', added: 1, removed: 0 });
     expect(await readFile(path.join(wt, 'a.txt'), 'utf8')).toBe(LINES.replace('three', 'THREE'));
   });
 

@@ -41,6 +41,8 @@ export interface ApplyPlan {
   base: string;
   files: ApplyFile[];
   conflicts: ApplyConflict[];
+  /** Files the worktree changed that the main folder already holds as applying would leave them; lines against the base. */
+  applied: { file: string; added: number; removed: number }[];
 }
 
 type Side = { buf: Buffer; mode: number } | null;
@@ -75,6 +77,8 @@ export async function planApply(root: string, worktree: string, name: string, op
   const paths = [...new Set([...diff.split('\0'), ...news].filter((p) => p && !isProtectedPath(p)))].sort();
   const files: ApplyFile[] = [];
   const conflicts: ApplyConflict[] = [];
+  const applied: ApplyPlan['applied'] = [];
+  const already = (file: string, base: Buffer | null, t: Buffer | null) => applied.push({ file, ...diffCounts(base?.toString('utf8') ?? '', t?.toString('utf8') ?? '') });
   for (const file of paths) {
     const [theirs, current] = await Promise.all([readSide(worktree, file), readSide(root, file)]);
     if (theirs === 'special' || current === 'special') {
@@ -84,7 +88,11 @@ export async function planApply(root: string, worktree: string, name: string, op
     const baseBuf = await main.blob(base, file, { signal });
     const t = theirs?.buf ?? null;
     const c = current?.buf ?? null;
-    if (same(t, baseBuf) || same(c, t)) continue;
+    if (same(t, baseBuf)) continue;
+    if (same(c, t)) {
+      already(file, baseBuf, t);
+      continue;
+    }
     let result: Buffer | null;
     let merged = false;
     if (same(c, baseBuf)) result = t;
@@ -102,7 +110,10 @@ export async function planApply(root: string, worktree: string, name: string, op
       continue;
     }
     // Already applied (the main folder holds the merge's result): nothing to do.
-    if (same(result, c)) continue;
+    if (same(result, c)) {
+      already(file, baseBuf, t);
+      continue;
+    }
     const counts = diffCounts(c?.toString('utf8') ?? '', result?.toString('utf8') ?? '');
     files.push({
       file,
@@ -115,7 +126,7 @@ export async function planApply(root: string, worktree: string, name: string, op
       removed: counts.removed,
     });
   }
-  return { name, branch: branchOf(name), base, files, conflicts };
+  return { name, branch: branchOf(name), base, files, conflicts, applied };
 }
 
 /** The plan restricted to the files the person chose after review (conflicts elsewhere no longer matter). */
@@ -124,7 +135,7 @@ export function selectFiles(plan: ApplyPlan, files: readonly string[]): ApplyPla
   const unknown = files.filter((f) => !known.has(f));
   if (unknown.length) throw new InvalidArgumentError(`Worktree ${plan.name} has no change to ${unknown.join(', ')}; its changed files: ${[...known].join(', ') || 'none'}.`);
   const chosen = new Set(files);
-  return { ...plan, files: plan.files.filter((f) => chosen.has(f.file)), conflicts: plan.conflicts.filter((c) => chosen.has(c.file)) };
+  return { ...plan, files: plan.files.filter((f) => chosen.has(f.file)), conflicts: plan.conflicts.filter((c) => chosen.has(c.file)), applied: plan.applied.filter((f) => chosen.has(f.file)) };
 }
 
 /** What applying would write, as unified diffs of the main folder's files (for review before applying). */
