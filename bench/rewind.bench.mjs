@@ -3,7 +3,11 @@
 // Measured on generated trees of 10,000 and 100,000 files (git repositories, and 10,000 in a
 // plain folder), through the workspace's own CommandCapture bundled from source with rolldown
 // (the built app exposes no such entry). Budgets: 150 ms p50 at 10k, 1 s at 100k.
+// As the app runs it, the folder's watcher feeds the snapshots (changeJournal.ts): a snapshot
+// then looks at the paths that changed only. `.no_watcher` figures are without it, as
+// `loupe run` and a watcher that failed are.
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -33,9 +37,12 @@ async function tree(n, git) {
   return root;
 }
 
-async function measure(n, git) {
-  const root = await tree(n, git);
+async function measure(n, git, watching = true) {
+  const root = path.join(dir, `${git ? 'repo' : 'plain'}-${n}`);
+  if (!existsSync(root)) await tree(n, git);
   const services = composeWorkspace({ root, user: openUserSettings(path.join(dir, 'user')), asker: { kind: 'deny' }, logger: quiet });
+  const watcher = watching ? services.watch(() => undefined, (e) => console.error(`rewind bench: watcher: ${e}`)) : null;
+  await watcher?.start();
   const req = { tool: 'bash', command: 'bench', sessionId: 'bench' };
   const t0 = performance.now();
   await services.captures.around(req, async () => {});
@@ -51,18 +58,21 @@ async function measure(n, git) {
     oneFile.push(performance.now() - t);
     if (capture.files.length !== 1) throw new Error(`expected one recorded file, got ${JSON.stringify(capture)}`);
   }
-  const label = `${git ? 'git' : 'plain'}_${n / 1000}k`;
+  const label = `${git ? 'git' : 'plain'}_${n / 1000}k${watching ? '' : '.no_watcher'}`;
   const budget = n >= 100_000 ? 1000 : 150;
-  report(`command_capture.${label}.no_change.p50_ms`, percentile(nothing, 50), 'ms', { files: n, git, runs: RUNS, p95_ms: Math.round(percentile(nothing, 95)), budget });
-  report(`command_capture.${label}.one_file.p50_ms`, percentile(oneFile, 50), 'ms', { files: n, git, runs: RUNS, p95_ms: Math.round(percentile(oneFile, 95)), budget });
+  report(`command_capture.${label}.no_change.p50_ms`, percentile(nothing, 50), 'ms', { files: n, git, watching, runs: RUNS, p95_ms: Math.round(percentile(nothing, 95)), budget });
+  report(`command_capture.${label}.one_file.p50_ms`, percentile(oneFile, 50), 'ms', { files: n, git, watching, runs: RUNS, p95_ms: Math.round(percentile(oneFile, 95)), budget });
   report(`command_capture.${label}.first_command_ms`, first, 'ms', { files: n, git, note: 'the first snapshot of a process reads every file (seeded from the git index when there is one)' });
+  await watcher?.stop();
   await services.dispose();
 }
 
 try {
   await measure(10_000, true);
+  await measure(10_000, true, false);
   await measure(10_000, false);
   await measure(100_000, true);
+  await measure(100_000, true, false);
 } finally {
   await rm(dir, { recursive: true, force: true, maxRetries: 5 }).catch((err) => console.error(`rewind bench: cleanup: ${err.message}`));
 }

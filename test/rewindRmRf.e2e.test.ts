@@ -10,6 +10,8 @@ import type { ChatEvent, HostEvents } from '../src/shared/contract';
 import { Host } from '../src/main/host/host';
 import { trustCurrentConfig } from '../src/main/services/permissions/trust';
 import { UserSettings } from '../src/main/services/settings/userSettings';
+import type { WorkTreeSnapshots } from '../src/main/services/snapshots/workTreeSnapshots';
+import type { WorkspaceServices } from '../src/main/workspace/compose';
 import { startScriptedLlm, type ScriptedLlm } from './support/scriptedLlm';
 import { git, tempDir, until } from './support/tmp';
 
@@ -75,7 +77,20 @@ afterEach(async () => {
   else process.env[k] = saved[k];
 });
 
-it('rm -rf src/ by the agent, sandboxed under an allow rule, then "Undo changes from here" restores every file byte for byte', { timeout: 60_000 }, async () => {
+it('rm -rf src/ by the agent, sandboxed under an allow rule, then "Undo changes from here" restores every file byte for byte', { timeout: 60_000 }, () => rmRfThenUndo());
+
+it('the same with the folder watched, as the app runs: the snapshots look only at the paths the watcher saw go', { timeout: 60_000 }, async () => {
+  const services = (host as unknown as { ws(): { services: WorkspaceServices } }).ws().services;
+  const snapshots = (services.captures as unknown as { snapshots: WorkTreeSnapshots }).snapshots;
+  // The tree pane's first listing starts the watcher; one snapshot before the request primes the private index.
+  await host.handle('tree.list', { dir: '' });
+  await until(() => services.journal.live, 30_000);
+  await snapshots.take({ ignored: true });
+  await rmRfThenUndo();
+  expect(snapshots.lastMode).toBe('paths');
+});
+
+async function rmRfThenUndo(): Promise<void> {
   const root = path.join(dir, 'ws');
   const before = await snapshot(root);
   const { session_id, correlation_id } = await host.handle('chat.send', { text: 'remove src' });
@@ -106,4 +121,4 @@ it('rm -rf src/ by the agent, sandboxed under an allow rule, then "Undo changes 
   await host.handle('modlog.rollback', { modification_id: undone.group_id });
   expect(Object.keys(await snapshot(root)).filter((f) => f.startsWith('src/'))).toEqual([]);
   expect((await host.handle('chat.session', { id: session_id })).undone).toBeUndefined();
-});
+}

@@ -36,6 +36,7 @@ import type { SandboxPolicy } from '../services/sandbox/bwrapPolicy';
 import { expandDenyGlobs } from '../services/sandbox/denyPaths';
 import { LOUPE_VERSION } from '../host/version';
 import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watcher';
+import { ChangeJournal } from '../services/workspace/changeJournal';
 import { Worktrees } from '../services/worktrees/worktrees';
 
 const NETWORK_LOG_KEEP = 50;
@@ -84,6 +85,8 @@ export class WorkspaceServices {
   readonly permissions: PermissionGate;
   readonly sessions: SessionStore;
   readonly index: FileIndex;
+  /** What the folder's watcher saw change since each command snapshot (fed only while one runs). */
+  readonly journal = new ChangeJournal();
   /** Whether commands can run in an OS sandbox here; probed on first use. */
   readonly sandbox: SandboxProbe;
   /** What commands write, recorded as modifications (snapshots of the work tree around each). */
@@ -134,11 +137,15 @@ export class WorkspaceServices {
     this.sessions = new SessionStore(root);
     this.worktrees = openWorktrees(root, user);
     this.index = new FileIndex(root);
-    const snapshots = new WorkTreeSnapshots(root, async () => {
-      // Seeded from the repository's own index only when the workspace is its top folder (same paths).
-      const git = await this.modlog.git();
-      return git && git.prefix === '' ? { objects: git.objectsDir, index: git.indexFile, exclude: git.excludeFile } : null;
-    });
+    const snapshots = new WorkTreeSnapshots(
+      root,
+      async () => {
+        // Seeded from the repository's own index only when the workspace is its top folder (same paths).
+        const git = await this.modlog.git();
+        return git && git.prefix === '' ? { objects: git.objectsDir, index: git.indexFile, exclude: git.excludeFile } : null;
+      },
+      this.journal,
+    );
     this.captures = new CommandCapture(snapshots, this.modlog, logger);
     this.processes = new ProcessManager({
       root,
@@ -211,7 +218,7 @@ export class WorkspaceServices {
 
   /** A watcher on this folder; whoever shows the changes starts and stops it. */
   watch(onBatch: (batch: ChangeBatch) => void, onError: (message: string) => void): WorkspaceWatcher {
-    return new WorkspaceWatcher(this.root, onBatch, onError);
+    return new WorkspaceWatcher(this.root, onBatch, onError, undefined, undefined, this.journal.attach());
   }
 
   /** What a tool runs with: this folder's log and gate (which reads the config), for one chat or connection. */

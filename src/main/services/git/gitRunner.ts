@@ -22,6 +22,18 @@ export interface GitCall {
   optionalLocks?: boolean;
   /** Written to git's stdin (`cat-file --batch`, `update-index --index-info`); stdin is closed either way. */
   input?: Buffer | string;
+  /**
+   * A file Loupe wrote in the format of git's fsmonitor hook (a token, then the paths that
+   * changed, each NUL-terminated): git reads it with `cat` as the hook's answer and looks only
+   * at those paths (the command snapshots, workTreeSnapshots.ts). The one program this lets git
+   * run is `cat` of Loupe's own file; the repository chooses nothing.
+   */
+  fsmonitor?: string;
+}
+
+/** The hook command that answers with the file's content; `#` drops the arguments git appends. */
+export function fsmonitorCommand(file: string): string {
+  return `cat '${file.replace(/'/g, `'\\''`)}' #`;
 }
 
 export interface GitOutput {
@@ -47,7 +59,9 @@ export class GitRunner {
   /** Runs git and returns its exit code and output; throws only when it could not run. */
   async exec(args: readonly string[], call: GitCall = {}): Promise<GitOutput> {
     const overrides = this.opts.repository === false || !mayRunDrivers(args) ? [] : await this.overrides(call);
-    return spawnGit(this.cwd, hardenArgs(args), [...PERFORMANCE_CONFIG, ...NEUTRAL_CONFIG, ...overrides], call);
+    // Later entries win: the fsmonitor answer replaces NEUTRAL_CONFIG's `false` for this call only.
+    const hook: [string, string][] = call.fsmonitor ? [['core.fsmonitor', fsmonitorCommand(call.fsmonitor)], ['core.fsmonitorHookVersion', '2']] : [];
+    return spawnGit(this.cwd, hardenArgs(args), [...PERFORMANCE_CONFIG, ...NEUTRAL_CONFIG, ...overrides, ...hook], call);
   }
 
   /** stdout as text; a non-zero exit throws GitCommandError. */

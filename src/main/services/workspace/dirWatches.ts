@@ -12,7 +12,9 @@ const nodeWatch: WatchFn = (abs, listener) => watch(abs, { persistent: false }, 
 
 /** Folders never watched: any `node_modules`, and these below the root. */
 const IGNORED = new Set(['.git/objects', '.git/logs', '.loupe/objects', '.loupe/outputs']);
-const ignored = (rel: string): boolean => path.posix.basename(rel) === 'node_modules' || IGNORED.has(rel);
+/** The command snapshots' private folders: each snapshot writes there (their cookies sit beside them, watched). */
+const SNAPSHOT_DIR = /^\.loupe\/snapshots\/[^/]+$/;
+const ignored = (rel: string): boolean => path.posix.basename(rel) === 'node_modules' || IGNORED.has(rel) || SNAPSHOT_DIR.test(rel);
 
 /** Longest stretch the walk keeps the event loop. */
 const SLICE_MS = 8;
@@ -27,6 +29,8 @@ export class DirWatches {
   /** Folders whose entries came or went since the last sweep. */
   private readonly dirty = new Set<string>();
   private sweeping: NodeJS.Immediate | null = null;
+  /** Callers of `idle` waiting for the sweep to end. */
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
     private readonly root: string,
@@ -35,6 +39,10 @@ export class DirWatches {
     /** Once: a folder could not be watched (the inotify limit, most often); the rest still is. */
     private readonly onError: (err: unknown) => void,
     private readonly watchFn: WatchFn = nodeWatch,
+    /** A folder left unwatched on purpose (`node_modules`): nothing in it will be an event. */
+    private readonly onBlind: (rel: string) => void = () => undefined,
+    /** A watch failed after it was made: its folder's events may be missing from now on. */
+    private readonly onLost: () => void = () => undefined,
   ) {}
 
   /** Watches the root (throws when it cannot), then every folder below it. */
@@ -49,6 +57,19 @@ export class DirWatches {
     for (const w of this.watches.values()) w.close();
     this.watches.clear();
     this.kids.clear();
+    this.wakeIdle();
+  }
+
+  /** Resolves once every folder known to have appeared is watched (no sweep under way). */
+  idle(): Promise<void> {
+    if (!this.sweeping || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private wakeIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
   }
 
   get size(): number {
@@ -75,7 +96,9 @@ export class DirWatches {
         for (const e of entries) {
           const rel = dir ? `${dir}/${e.name}` : e.name;
           found?.push(rel);
-          if (e.isDirectory() && !ignored(rel) && !this.watches.has(rel) && this.add(rel)) queue.push(rel);
+          if (!e.isDirectory() || this.watches.has(rel)) continue;
+          if (ignored(rel)) this.onBlind(rel);
+          else if (this.add(rel)) queue.push(rel);
         }
       }
       if (queue.length) await new Promise((r) => setImmediate(r));
@@ -97,7 +120,10 @@ export class DirWatches {
       this.onError(err);
       return false;
     }
-    w.on('error', () => this.dropTree(rel));
+    w.on('error', () => {
+      this.dropTree(rel);
+      this.onLost();
+    });
     this.watches.set(rel, w);
     if (!root) {
       const parent = parentOf(rel);
@@ -144,7 +170,9 @@ export class DirWatches {
           if (!e.isDirectory()) continue;
           const rel = dir ? `${dir}/${e.name}` : e.name;
           subdirs.add(rel);
-          if (!this.watches.has(rel) && !ignored(rel) && this.add(rel)) fresh.push(rel);
+          if (this.watches.has(rel)) continue;
+          if (ignored(rel)) this.onBlind(rel);
+          else if (this.add(rel)) fresh.push(rel);
         }
         for (const kid of [...(this.kids.get(dir) ?? [])]) if (!subdirs.has(kid)) this.dropTree(kid);
       }
@@ -153,6 +181,7 @@ export class DirWatches {
     }
     this.sweeping = null;
     if (found.length && !this.closed) this.onPaths(found);
+    this.wakeIdle();
   }
 
   private dropTree(rel: string): void {

@@ -1,5 +1,6 @@
 import watcher from '@parcel/watcher';
 import path from 'node:path';
+import type { JournalSource } from './changeJournal';
 import { DirWatches } from './dirWatches';
 import { toPosix } from './pathGuard';
 
@@ -70,6 +71,11 @@ export class WorkspaceWatcher {
     private readonly onError: (message: string) => void = () => undefined,
     private readonly debounceMs = 100,
     private readonly backend: WatchBackend = defaultBackend(),
+    /**
+     * Told every path as it arrives, for the snapshots of commands (changeJournal.ts). Only the
+     * Linux backend feeds it: @parcel/watcher cannot say when it has delivered everything.
+     */
+    private readonly journal?: JournalSource,
   ) {}
 
   /** Never throws: a watcher that cannot start reports why through `onError`. */
@@ -79,12 +85,31 @@ export class WorkspaceWatcher {
         const sub = await this.subscribe();
         this.stopWatching = () => sub.unsubscribe();
       } else {
-        const dirs = new DirWatches(this.root, (paths) => this.add(paths), (err) => this.onError(describeWatchError(err)));
+        const journal = this.journal;
+        const dirs = new DirWatches(
+          this.root,
+          (paths) => {
+            journal?.paths(paths);
+            this.add(paths);
+          },
+          (err) => {
+            journal?.lost();
+            this.onError(describeWatchError(err));
+          },
+          undefined,
+          (rel) => journal?.blind(rel),
+          () => journal?.lost(),
+        );
         // Set before the walk, so a stop during it ends it.
-        this.stopWatching = () => dirs.close();
+        this.stopWatching = () => {
+          journal?.detach();
+          return dirs.close();
+        };
         await dirs.start();
+        journal?.ready(() => dirs.idle());
       }
     } catch (err) {
+      this.journal?.lost();
       this.onError(describeWatchError(err));
     }
   }
