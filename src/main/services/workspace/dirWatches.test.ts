@@ -43,6 +43,22 @@ describe('DirWatches (one watch per folder)', () => {
     expect([...seen].some((p) => p.startsWith('node_modules/m'))).toBe(false);
   });
 
+  it('a folder deleted or moved away and made again under its name at once is heard, not left to the old watch', async () => {
+    await writeTree(dir, { 'src/a.ts': '', 'other/b.ts': '' });
+    await start();
+    for (let round = 0; round < 20; round++) {
+      // Gone and back within one tick: the parent's sweep finds the name present again.
+      if (round % 2) execFileSync('sh', ['-c', 'rm -rf src && mkdir src && echo 1 > src/a.ts'], { cwd: dir });
+      else execFileSync('sh', ['-c', 'mv src gone && mkdir src && echo 1 > src/a.ts && rm -rf gone'], { cwd: dir });
+      seen.clear();
+      // Once the sweeps are done, a write in the new folder is an event.
+      await until(() => seen.has('src'), 5000);
+      await watches.idle();
+      await writeFile(path.join(dir, 'src', `w${round}.ts`), 'written after');
+      await sees(`src/w${round}.ts`);
+    }
+  });
+
   it('a folder copied in at once is watched, and what it held before its watch is told', async () => {
     await start();
     const aside = `${dir}-aside`;

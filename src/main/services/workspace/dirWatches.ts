@@ -1,7 +1,7 @@
 // Linux's watcher: one inotify watch per folder through fs.watch, kept in a map by folder.
 // @parcel/watcher also keeps an entry for every file it finds (1,000,000 files: +363 MB and 4.3 s
 // to subscribe); this map of folders cost +172 MB and 2.2 s there.
-import { readdirSync, watch, type Dirent, type FSWatcher } from 'node:fs';
+import { existsSync, readdirSync, watch, type Dirent, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { parentOf } from './pathGuard';
 
@@ -137,7 +137,19 @@ export class DirWatches {
   private onEvent(dir: string, event: string, name: string | Buffer | null): void {
     if (this.closed) return;
     if (name === null) return this.onPaths([dir]);
-    this.onPaths([dir ? `${dir}/${name.toString()}` : name.toString()]);
+    const entry = name.toString();
+    // A watched folder deleted or moved away names itself (inotify's DELETE_SELF and MOVE_SELF,
+    // told with the folder's own name). Its watch follows the old inode: a folder made again
+    // under that name before the parent's sweep would keep it and never be heard. So the watch
+    // goes now and the parent is read again; a child of the same name that went costs a re-walk.
+    if (dir && event === 'rename' && entry === path.posix.basename(dir) && !existsSync(path.join(this.root, dir, entry))) {
+      this.dropTree(dir);
+      this.onPaths([dir]);
+      this.dirty.add(parentOf(dir));
+      this.sweeping ??= setImmediate(() => void this.sweep());
+      return;
+    }
+    this.onPaths([dir ? `${dir}/${entry}` : entry]);
     // An entry came or went: the folder is re-read for folders made, moved in or gone, once per
     // burst (a checkout renames tens of thousands of files in a few thousand folders).
     if (event !== 'rename') return;
