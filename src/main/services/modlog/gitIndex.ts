@@ -1,9 +1,11 @@
 // Staging for the modification log, through the one git runner (services/git/gitRunner.ts),
 // which keeps a hostile repository's hooks, fsmonitor, filters and drivers from running.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitBadge } from '../../../shared/contract';
 import { GitRunner, type GitCall } from '../git/gitRunner';
 import { badgeOf, parsePorcelainV2Z } from '../git/gitStatus';
+import { readIndexEntries } from '../git/indexFile';
 
 export interface IndexEntry {
   mode: string;
@@ -48,6 +50,13 @@ export class GitIndex {
   /** Index entries of many paths at once (null: not in the index). */
   async entriesOf(rels: readonly string[]): Promise<Map<string, IndexEntry | null>> {
     const out = new Map<string, IndexEntry | null>(rels.map((r) => [r, null]));
+    // Read here when the reader can answer as git would (indexFile.ts); git otherwise.
+    const buf = await readFile(this.indexFile).catch(() => null);
+    const read = buf ? readIndexEntries(buf, new Set(rels.map((r) => this.prefix + r))) : null;
+    if (read) {
+      for (const r of rels) out.set(r, read.get(this.prefix + r) ?? null);
+      return out;
+    }
     for (const chunk of chunks(rels)) {
       const text = await this.git.run(['ls-files', '-s', '-z', '--', ...chunk.map(literal)]);
       for (const rec of text.split('\0')) {
