@@ -96,3 +96,12 @@ it("half the kernel's queue is the limit; unreadable, a safe default", async () 
     await cleanup();
   }
 });
+
+it('keeps no more than ten thousand paths between snapshots; past that the next one walks', () => {
+  const j = new ChangeJournal(1_000_000);
+  const src = j.attach();
+  src.ready(idle);
+  j.take();
+  src.paths(Array.from({ length: 10_001 }, (_, i) => `f${i}`));
+  expect(j.take()).toEqual({ paths: [], complete: false });
+});

@@ -38,6 +38,12 @@ interface Feed {
 /** git's folder and Loupe's at the top: never in a snapshot (a nested repository's `.git` is, as its entry). */
 const OWN = /^\.(git|loupe)(\/|$)/;
 
+/**
+ * Paths kept at most between two snapshots: past it the next snapshot walks anyway (it narrows
+ * for far fewer), so the set is dropped rather than grow while the app sits open for hours.
+ */
+const MAX_KEPT = 10_000;
+
 /** How long a cookie may take to come back before the journal is not trusted. */
 const COOKIE_MS = 500;
 
@@ -79,6 +85,10 @@ export class ChangeJournal {
           const cookie = this.cookies.get(p);
           if (cookie) cookie();
           else if (!OWN.test(p)) this.dirty.add(p);
+        }
+        if (this.dirty.size > MAX_KEPT) {
+          this.dirty.clear();
+          this.clean = false;
         }
       },
       ready: (idle) => {
