@@ -30,6 +30,7 @@ const ALLOWED: Record<string, string> = {
   'services/processes/outputLog.ts': 'opens its log only at a path from holdDir',
   'services/lsp/serverProcess.ts': "/proc, and removes the server sandbox's private mkdtemp folder",
   'services/modlog/logLock.ts': '/proc (a lock holder’s start time)',
+  'services/workspace/changeJournal.ts': "/proc (the kernel's inotify queue length)",
   'services/worktrees/worktrees.ts': "makes Loupe's worktrees folder, beside the repository and outside every workspace",
   'services/worktrees/prepare.ts': 'makes a link only at a path from holdDir in a new worktree',
   // Known gap: it reads a worktree's `.git` file and makes missing .git/hooks, .git/info and

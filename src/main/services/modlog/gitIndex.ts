@@ -1,11 +1,11 @@
 // Staging for the modification log, through the one git runner (services/git/gitRunner.ts),
 // which keeps a hostile repository's hooks, fsmonitor, filters and drivers from running.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitBadge } from '../../../shared/contract';
 import { GitRunner, type GitCall } from '../git/gitRunner';
 import { badgeOf, parsePorcelainV2Z } from '../git/gitStatus';
 import { readIndexEntries } from '../git/indexFile';
+import { readInside } from '../files/safeOpen';
 
 export interface IndexEntry {
   mode: string;
@@ -51,7 +51,8 @@ export class GitIndex {
   async entriesOf(rels: readonly string[]): Promise<Map<string, IndexEntry | null>> {
     const out = new Map<string, IndexEntry | null>(rels.map((r) => [r, null]));
     // Read here when the reader can answer as git would (indexFile.ts); git otherwise.
-    const buf = await readFile(this.indexFile).catch(() => null);
+    // Git's own file, read as the snapshots read it: through the one way in, never through a link.
+    const buf = (await readInside(path.dirname(this.indexFile), this.indexFile).catch(() => null))?.buf ?? null;
     const read = buf ? readIndexEntries(buf, new Set(rels.map((r) => this.prefix + r))) : null;
     if (read) {
       for (const r of rels) out.set(r, read.get(this.prefix + r) ?? null);

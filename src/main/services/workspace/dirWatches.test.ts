@@ -122,6 +122,12 @@ describe('WorkspaceWatcher backends', () => {
     const w = new WorkspaceWatcher(dir, (b) => b.paths.forEach((p) => got.add(p)), (e) => errors.push(e), 50, backend);
     await w.start();
     try {
+      // A probe heard first proves the subscription live before the script runs: a clean run
+      // under load missed both files of the parcel case within 5 s of a resolved subscribe.
+      await until(async () => {
+        await writeFile(path.join(dir, 'probe'), String(Date.now()));
+        return got.has('probe');
+      }, 30_000);
       await script();
       await until(() => expected.every((p) => got.has(p)), 5000);
       expect(errors).toEqual([]);

@@ -114,6 +114,14 @@ export function chainTo(dir: string, view: IndexView): string[] {
   }
 }
 
+/**
+ * The patch's rg runs walk one thread: its parallel walker shares the rules it builds per folder
+ * between threads, and what a run lists or calls ignored then depends on their timing (a clean run
+ * under load lost a folder the property's fixed seed keeps on a quiet machine). These runs read a
+ * level or a new folder, not the tree: one thread costs little.
+ */
+const ONE_THREAD = ['--threads', '1'];
+
 /** "ignoring <path>: Ignore(…)" from rg's walker, the path as rg built it from its arguments. */
 const IGNORING = /\|ignore::walk\|[^ ]* ignoring (.*): Ignore\(/;
 
@@ -176,7 +184,7 @@ export async function readRegions(root: string, plan: PatchPlan, view: IndexView
           }
         },
         signal,
-        ['--max-depth', '1', ...(chains.size ? ['--debug'] : []), '--', ...group.map(rgArg)],
+        ['--max-depth', '1', ...ONE_THREAD, ...(chains.size ? ['--debug'] : []), '--', ...group.map(rgArg)],
         chains.size ? (t) => void (debug[i] += t) : undefined,
       ),
     ),
@@ -199,7 +207,7 @@ export async function readRegions(root: string, plan: PatchPlan, view: IndexView
         for (const f of batch.map(fromRg)) if (walks.some((s) => f.startsWith(`${s}/`))) files.push(f);
       },
       signal,
-      ['--', ...walks.map(rgArg)],
+      [...ONE_THREAD, '--', ...walks.map(rgArg)],
     );
     if (code === 2) return null;
   }
