@@ -150,7 +150,7 @@ export class WorkTreeSnapshots {
         return { tree: this.lastTree, ignored: this.ignoredStamps };
       }
       try {
-        return await this.walk(opts, journaled, report);
+        return await this.snapshot(opts, journaled, report);
       } catch (err) {
         if (journaled) this.journal!.giveBack(journaled);
         this.primed = false;
@@ -193,7 +193,8 @@ export class WorkTreeSnapshots {
     return false;
   }
 
-  private async walk(opts: { ignored?: boolean; signal?: AbortSignal }, take: JournalTake | null, report: string[] | null): Promise<Snapshot> {
+  /** `git add -A` told `report` (the changed paths) or, with none, to look at everything; then the tree. */
+  private async snapshot(opts: { ignored?: boolean; signal?: AbortSignal }, take: JournalTake | null, report: string[] | null): Promise<Snapshot> {
     const hook = path.join(this.dir, 'fsmonitor');
     // The hook's answer: a token, then the paths; `/` alone tells git to look at everything.
     const answer = [`loupe-${++this.token}`, ...(report ?? ['/'])].join('\0') + '\0';
@@ -201,7 +202,8 @@ export class WorkTreeSnapshots {
     // Every call that reads the private index is given the same answer: one that ran with
     // fsmonitor off would drop its record from the index, and the next add would walk again.
     const call = { env: { GIT_INDEX_FILE: this.index }, signal: this.signal(opts.signal), timeoutMs: 120_000, fsmonitor: hook };
-    const listAll = !report && (opts.ignored || !this.ignoredStamps);
+    // With no listing to patch yet, the whole one (once); after a walk, when asked.
+    const listAll = !this.ignoredStamps || (!report && !!opts.ignored);
     // Beside the add, on the other core; its failure only leaves the ignored count unknown.
     const ignoredArgs = ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'];
     const listing = listAll
