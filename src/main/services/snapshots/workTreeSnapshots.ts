@@ -14,6 +14,7 @@ import { ensureDirInside, readdirInside, removeTreeInside, writeAtomicInside } f
 import { lstatInside, readInside } from '../files/safeOpen';
 import { GitRunner } from '../git/gitRunner';
 import type { ChangeJournal, JournalTake } from '../workspace/changeJournal';
+import { toPosix } from '../workspace/pathGuard';
 import { SnapshotError } from './errors';
 
 /** One path's change between two snapshots (`git diff-tree --raw -M`). */
@@ -89,10 +90,6 @@ export class WorkTreeSnapshots {
     return path.join(this.dir, 'index');
   }
 
-  private rel(abs: string): string {
-    return path.relative(this.root, abs).split(path.sep).join('/');
-  }
-
   private args(rest: string[]): string[] {
     return [`--git-dir=${this.dir}`, `--work-tree=${this.root}`, ...rest];
   }
@@ -165,7 +162,7 @@ export class WorkTreeSnapshots {
     if (!j) return null;
     // Beside the private folder, not in it: the watcher leaves the private folders unwatched.
     const cookie = `${this.dir}.cookie`;
-    const flushed = this.primed && j.live && (await j.flush(this.rel(cookie), () => writeAtomicInside(this.root, cookie, String(++this.token), CACHE)));
+    const flushed = this.primed && j.live && (await j.flush(toPosix(path.relative(this.root, cookie)), () => writeAtomicInside(this.root, cookie, String(++this.token), CACHE)));
     // Taken either way: the interval after this snapshot starts now.
     const take = j.take();
     return flushed && take.complete ? take : { paths: take.paths, complete: false };
