@@ -27,12 +27,12 @@ const fileText = () => readFile(user.file, 'utf8');
 describe('McpSignInStore', () => {
   it('keeps client and tokens in the keychain, one entry per server; a refresh replaces the tokens and keeps the client', async () => {
     const store = new McpSignInStore(user, keyring(ring.env));
-    await store.saveMcpSignIn(URL_A, { client: { client_id: 'c1' } });
+    await store.saveMcpSignIn(URL_A, { client: { client_id: 'client-one' } });
     await store.saveMcpSignIn(URL_A, { tokens: { access_token: 'at-first-123', refresh_token: 'rt-first-123' } });
     await store.saveMcpSignIn(URL_A, { tokens: { access_token: 'at-second-456', refresh_token: 'rt-second-456' } });
     // A fresh store (another process) reads it from the keychain.
     const again = new McpSignInStore(user, keyring(ring.env));
-    expect(await again.mcpSignIn(URL_A)).toEqual({ client: { client_id: 'c1' }, tokens: { access_token: 'at-second-456', refresh_token: 'rt-second-456' } });
+    expect(await again.mcpSignIn(URL_A)).toEqual({ client: { client_id: 'client-one' }, tokens: { access_token: 'at-second-456', refresh_token: 'rt-second-456' } });
     expect(await again.mcpSignIn('https://other.example.com/mcp')).toEqual({});
     expect(JSON.parse(await fileText())).toEqual({ mcp_oauth: { [URL_A]: { store: 'keychain', rev: expect.any(String) } } });
     // Another workspace (or process) refreshes: a store that had read the tokens reads the new ones.
@@ -43,15 +43,16 @@ describe('McpSignInStore', () => {
 
   it('falls back to the settings file when the keyring does not answer, and moves back once it does', async () => {
     const locked = new McpSignInStore(user, keyring({ ...ring.env, STANDIN_KEYRING_LOCKED: '1' }));
-    await locked.saveMcpSignIn(URL_A, { client: { client_id: 'c1' }, tokens: { access_token: 'at-file-789' } });
-    expect(await locked.mcpSignIn(URL_A)).toEqual({ client: { client_id: 'c1' }, tokens: { access_token: 'at-file-789' } });
+    await locked.saveMcpSignIn(URL_A, { client: { client_id: 'client-one' }, tokens: { access_token: 'at-file-789' } });
+    expect(await locked.mcpSignIn(URL_A)).toEqual({ client: { client_id: 'client-one' }, tokens: { access_token: 'at-file-789' } });
     expect(await fileText()).toContain('at-file-789');
 
     const open = new McpSignInStore(user, keyring(ring.env));
     await open.saveMcpSignIn(URL_A, { tokens: { access_token: 'at-ring-000' } });
-    expect(await open.mcpSignIn(URL_A)).toEqual({ client: { client_id: 'c1' }, tokens: { access_token: 'at-ring-000' } });
-    // Nothing of the sign-in is left in the file once the keychain holds it.
-    expect(await fileText()).not.toMatch(/at-file|at-ring|c1/);
+    expect(await open.mcpSignIn(URL_A)).toEqual({ client: { client_id: 'client-one' }, tokens: { access_token: 'at-ring-000' } });
+    // Nothing of the sign-in is left in the file once the keychain holds it (the names cannot occur
+    // in the file's random `rev`, which a hex-like id such as 'c1' sometimes did).
+    expect(await fileText()).not.toMatch(/at-file|at-ring|client-one/);
   });
 
   it('without a keychain keeps it in the file; a keychain entry it cannot read leaves the server signed out', async () => {
