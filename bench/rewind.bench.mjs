@@ -37,7 +37,10 @@ async function tree(n, git) {
   return root;
 }
 
+let round = 0;
 async function measure(n, git, watching = true) {
+  // Each measurement writes bytes the tree has not had (the same tree serves two of them).
+  round++;
   const root = path.join(dir, `${git ? 'repo' : 'plain'}-${n}`);
   if (!existsSync(root)) await tree(n, git);
   const services = composeWorkspace({ root, user: openUserSettings(path.join(dir, 'user')), asker: { kind: 'deny' }, logger: quiet });
@@ -49,19 +52,28 @@ async function measure(n, git, watching = true) {
   const first = performance.now() - t0;
   const nothing = [];
   const oneFile = [];
+  const newFile = [];
   for (let i = 0; i < RUNS; i++) {
     let t = performance.now();
     await services.captures.around(req, async () => {});
     nothing.push(performance.now() - t);
     t = performance.now();
-    const { capture } = await services.captures.around(req, () => writeFile(path.join(root, 'pkg0', 'file0.ts'), `export const v0 = ${i + 1};\n`));
+    // A different tracked file each time: its old content is the repository's, not one kept from the run before.
+    const k = i * 37 + 5;
+    const { capture } = await services.captures.around(req, () => writeFile(path.join(root, `pkg${Math.floor(k / 100)}`, `file${k}.ts`), `export const v${k} = ${round}.${i + 1};\n`));
     oneFile.push(performance.now() - t);
     if (capture.files.length !== 1) throw new Error(`expected one recorded file, got ${JSON.stringify(capture)}`);
+    // A file that was not there: git's ignore rules are asked about it.
+    t = performance.now();
+    const made = await services.captures.around(req, () => writeFile(path.join(root, `pkg${i}`, `new${i}.ts`), `export const n${i} = ${round}.${i};\n`));
+    newFile.push(performance.now() - t);
+    if (made.capture.files.length !== 1) throw new Error(`expected one new file recorded, got ${JSON.stringify(made.capture)}`);
   }
   const label = `${git ? 'git' : 'plain'}_${n / 1000}k${watching ? '' : '.no_watcher'}`;
   const budget = n >= 100_000 ? 1000 : 150;
   report(`command_capture.${label}.no_change.p50_ms`, percentile(nothing, 50), 'ms', { files: n, git, watching, runs: RUNS, p95_ms: Math.round(percentile(nothing, 95)), budget });
   report(`command_capture.${label}.one_file.p50_ms`, percentile(oneFile, 50), 'ms', { files: n, git, watching, runs: RUNS, p95_ms: Math.round(percentile(oneFile, 95)), budget });
+  report(`command_capture.${label}.new_file.p50_ms`, percentile(newFile, 50), 'ms', { files: n, git, watching, runs: RUNS, p95_ms: Math.round(percentile(newFile, 95)), budget });
   report(`command_capture.${label}.first_command_ms`, first, 'ms', { files: n, git, note: 'the first snapshot of a process reads every file (seeded from the git index when there is one)' });
   await watcher?.stop();
   await services.dispose();

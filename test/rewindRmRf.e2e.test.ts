@@ -79,7 +79,7 @@ afterEach(async () => {
 
 it('rm -rf src/ by the agent, sandboxed under an allow rule, then "Undo changes from here" restores every file byte for byte', { timeout: 60_000 }, () => rmRfThenUndo());
 
-it('the same with the folder watched, as the app runs: the snapshots look only at the paths the watcher saw go', { timeout: 60_000 }, async () => {
+it('the same with the folder watched, as the app runs: the snapshots are made from the paths the watcher saw go', { timeout: 60_000 }, async () => {
   const services = (host as unknown as { ws(): { services: WorkspaceServices } }).ws().services;
   const snapshots = (services.captures as unknown as { snapshots: WorkTreeSnapshots }).snapshots;
   // The tree pane's first listing starts the watcher; one snapshot before the request primes the private index.
@@ -87,7 +87,7 @@ it('the same with the folder watched, as the app runs: the snapshots look only a
   await until(() => services.journal.live, 30_000);
   await snapshots.take({ ignored: true });
   await rmRfThenUndo();
-  expect(snapshots.lastMode).toBe('paths');
+  expect(snapshots.lastMode).toBe('hashed');
 });
 
 async function rmRfThenUndo(): Promise<void> {

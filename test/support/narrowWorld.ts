@@ -44,9 +44,14 @@ export async function narrowWorld(open: (() => Promise<void>)[], opts: { limit?:
    * are git's listing for the changed paths, whose folders may group otherwise than a walk's:
    * they are compared where it matters, in the counts below.
    */
+  let last: [string, string] | null = null;
   const both = async () => {
     const a = await narrow.take({ ignored: true });
     const b = await walk.take({ ignored: true });
+    // What changed since the last pair, as each says it: the narrowing one from its own record
+    // of the steps it made, the walking one from git's diff-tree.
+    if (last) expect(await narrow.diff(last[0], a.tree)).toEqual(await walk.diff(last[1], b.tree));
+    last = [a.tree, b.tree];
     if (a.tree !== b.tree) {
       const list = (snap: WorkTreeSnapshots, tree: string) => new Set(execFileSync('git', [`--git-dir=${(snap as unknown as { dir: string }).dir}`, 'ls-tree', '-r', tree], { encoding: 'utf8' }).split('\n'));
       const [la, lb] = [list(narrow, a.tree), list(walk, b.tree)];

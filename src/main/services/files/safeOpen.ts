@@ -320,3 +320,17 @@ export function lstatInside(root: string, abs: string): Stats | null {
     dir.close();
   }
 }
+
+/** The target of the link `abs`, as bytes, reached through real folders; null when missing or not a link. */
+export function readlinkInside(root: string, abs: string): Buffer | null {
+  const dir = holdDir(root, path.dirname(abs));
+  if (!dir) return null;
+  try {
+    return fs.readlinkSync(dir.at(path.basename(abs)), { encoding: 'buffer' });
+  } catch (err) {
+    if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR' || errno(err) === 'EINVAL') return null;
+    throw err;
+  } finally {
+    dir.close();
+  }
+}

@@ -191,7 +191,11 @@ export class ModificationLog {
           if (await git.setEntries(restore)) restore.forEach((_, k) => staged.add(k));
           // A path neither on disk nor in the index has nothing to stage (git would refuse the whole call).
           const toStage = files.filter((f) => f.restoreIndex === undefined && (before?.get(f.file) || lstatInside(this.root, f.abs))).map((f) => f.file);
-          for (const r of await git.stageMany(toStage)) staged.add(r);
+          // Tracked files in one call that reads no folder; new ones through `add`, which keeps the ignore rules.
+          const tracked = toStage.filter((f) => before?.get(f));
+          const restaged = await git.restageTracked(tracked);
+          if (restaged) tracked.forEach((f) => staged.add(f));
+          for (const r of await git.stageMany(restaged ? toStage.filter((f) => !before?.get(f)) : toStage)) staged.add(r);
         }
         const out = files.map((f) =>
           f.entries.map((d, i): ModificationEntry => {

@@ -8,7 +8,7 @@
 // trusted from disk: a clone cannot plant an index or objects here that a snapshot would read.
 // Every filter, text conversion and driver is switched off by the private `info/attributes`
 // (which outranks every .gitattributes), so git stores the exact bytes and runs no program.
-import { randomBytes, createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ensureDirInside, readdirInside, removeTreeInside, writeAtomicInside } from '../files/safeWrite';
 import { lstatInside, readInside } from '../files/safeOpen';
@@ -16,6 +16,9 @@ import { GitRunner } from '../git/gitRunner';
 import type { ChangeJournal, JournalTake } from '../workspace/changeJournal';
 import { toPosix } from '../workspace/pathGuard';
 import { SnapshotError } from './errors';
+import { LooseObjects, objectId } from './gitObjects';
+import { pathSnapshot } from './pathSnapshot';
+import { FOLDER, TreeModel, type EntryChange } from './treeModel';
 
 /** One path's change between two snapshots (`git diff-tree --raw -M`). */
 export interface TreeChange {
@@ -52,6 +55,15 @@ const MAX_NARROW_PATHS = 2_000;
 /** A change to one of these can change what is ignored anywhere below: the tree is walked. */
 const IGNORE_FILE = /(^|\/)\.gitignore$/;
 
+/** Contents hashed here kept for the capture that reads them next (it asks for the new side of each change). */
+const RECENT_BYTES = 64 * 1024 * 1024;
+
+/** Steps from one tree to the next kept for `diff`; an older pair is asked of git. */
+const MAX_DELTAS = 32;
+
+const literal = (p: string) => `:(literal)${p}`;
+const IGNORED_ARGS = ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'];
+
 export interface SnapshotOptions {
   /** The repository's own object folder and index, when the workspace is its top folder (seeding). */
   repository?: { objects: string; index: string; exclude: string } | null;
@@ -72,8 +84,17 @@ export class WorkTreeSnapshots {
   /** The private index matches the tree as of the journal's last take (fsmonitor's answers start there). */
   private primed = false;
   private token = 0;
-  /** How the last snapshot looked at the tree (the tests and the bench read it). */
-  lastMode: 'walk' | 'paths' | 'none' | null = null;
+  /** How the last snapshot looked at the tree (the tests and the bench read it): hashed here, git told the paths, git walked, nothing changed. */
+  lastMode: 'hashed' | 'paths' | 'walk' | 'none' | null = null;
+  /** The last tree, folder by folder, while a journal may let snapshots be made here. */
+  private model: TreeModel | null = null;
+  /** Paths whose entry in the private index is behind the last tree: snapshots made here do not write the index. */
+  private readonly stale = new Set<string>();
+  /** What changed from one tree to the next, for the snapshots made here. */
+  private deltas: { from: string; to: string; delta: Map<string, EntryChange> }[] = [];
+  private readonly recent = new Map<string, Buffer>();
+  private recentBytes = 0;
+  private readonly loose: LooseObjects;
 
   constructor(
     readonly root: string,
@@ -84,6 +105,12 @@ export class WorkTreeSnapshots {
     this.dir = path.join(root, '.loupe', 'snapshots', `${process.pid}-${randomBytes(4).toString('hex')}`);
     // repository:false: the private attributes switch every driver off, so none is listed first.
     this.git = new GitRunner(root, { repository: false });
+    this.loose = new LooseObjects(root, path.join(this.dir, 'objects'));
+  }
+
+  /** Calls that need no index (trees, objects, the ignore rules alone): an index git cannot find. */
+  private noIndex(signal?: AbortSignal) {
+    return { env: { GIT_INDEX_FILE: path.join(this.dir, 'no-index') }, signal: this.signal(signal) };
   }
 
   private get index(): string {
@@ -147,6 +174,10 @@ export class WorkTreeSnapshots {
         return { tree: this.lastTree, ignored: this.ignoredStamps };
       }
       try {
+        if (report && !this.journal!.blind.some((d) => !this.knownIgnored(d)) && (this.ignoredStamps || !opts.ignored)) {
+          const made = await this.hashed(journaled!, opts.signal);
+          if (made) return made;
+        }
         return await this.snapshot(opts, journaled, report);
       } catch (err) {
         if (journaled) this.journal!.giveBack(journaled);
@@ -190,8 +221,92 @@ export class WorkTreeSnapshots {
     return false;
   }
 
+  /**
+   * The snapshot made in this process from the changed paths (pathSnapshot.ts): only the files
+   * named are read and hashed and only the trees along them written; git runs only to ask its
+   * ignore rules about paths the last tree lacks. Null when git must make it.
+   */
+  private async hashed(take: JournalTake, signal?: AbortSignal): Promise<Snapshot | null> {
+    if (this.model?.tree !== this.lastTree) await this.loadModel(signal);
+    const model = this.model;
+    if (!model) return null;
+    const found = await pathSnapshot({
+      root: this.root,
+      model,
+      paths: take.paths,
+      max: MAX_NARROW_PATHS,
+      others: async (paths) => (await this.git.run(this.args(['ls-files', '-z', '--others', '--exclude-standard', '--', ...paths.map(literal)]), this.noIndex(signal))).split('\0').filter(Boolean),
+    });
+    if (!found) return null;
+    const from = model.tree;
+    await this.loose.write(found.blobs);
+    const { tree, objects, delta } = model.update(found.changes);
+    for (const p of delta.keys()) this.stale.add(p);
+    try {
+      await this.loose.write(objects);
+    } catch (err) {
+      // The held tree names objects that were not stored: git makes the next snapshot from scratch.
+      await this.forgetIndex();
+      throw err;
+    }
+    // An ignored entry can only be at a path the tree does not hold as a file: asked of git only then.
+    const leaf = (p: string) => model.entry(p)?.mode !== FOLDER && !!model.entry(p);
+    const ask = this.ignoredStamps && take.paths.some((p) => !leaf(p));
+    const listed = ask ? await this.git.exec(this.args([...IGNORED_ARGS, '--', ...take.paths.map(literal)]), this.noIndex(signal)).catch(() => null) : null;
+    if (this.ignoredStamps) {
+      if (ask && listed?.exitCode !== 0) this.ignoredStamps = null;
+      else {
+        // Listed without an index, so a tracked file can show: the tree's own files are not ignored entries.
+        const entries = listed ? listed.stdout.toString('utf8').split('\0').filter((e) => e && !leaf(e)) : [];
+        if (entries.some((e) => e.endsWith('/') && model.children(e.slice(0, -1)))) this.ignoredStamps = null;
+        else this.ignoredStamps = patchStamps(this.ignoredStamps, take.paths, this.stamp(entries), (k) => this.stampOf(k));
+      }
+    }
+    for (const b of found.blobs) this.remember(b.oid, b.body);
+    if (from !== tree) {
+      this.deltas.push({ from, to: tree, delta });
+      if (this.deltas.length > MAX_DELTAS) this.deltas.shift();
+    }
+    this.lastTree = tree;
+    this.lastMode = 'hashed';
+    return { tree, ignored: this.ignoredStamps };
+  }
+
+  /** The last tree read into memory (once per tree git wrote); none when a name is not text or git fails. */
+  private async loadModel(signal?: AbortSignal): Promise<void> {
+    this.model = null;
+    if (!this.lastTree || !this.journal) return;
+    const out = await this.git.runBuffer([`--git-dir=${this.dir}`, 'ls-tree', '-r', '-t', '-z', '--full-tree', this.lastTree], this.noIndex(signal)).catch(() => null);
+    this.model = out ? TreeModel.parse(out, this.lastTree) : null;
+  }
+
+  /** The private index can no longer be brought up to the last tree: git starts it again from the files. */
+  private async forgetIndex(): Promise<void> {
+    this.model = null;
+    this.stale.clear();
+    this.lastTree = null;
+    this.primed = false;
+    await removeTreeInside(this.root, this.index).catch(() => undefined);
+  }
+
+  private remember(oid: string, body: Buffer): void {
+    if (this.recent.has(oid) || body.length > RECENT_BYTES / 4) return;
+    this.recent.set(oid, body);
+    this.recentBytes += body.length;
+    for (const [k, v] of this.recent) {
+      if (this.recentBytes <= RECENT_BYTES) break;
+      this.recent.delete(k);
+      this.recentBytes -= v.length;
+    }
+  }
+
   /** `git add -A` told `report` (the changed paths) or, with none, to look at everything; then the tree. */
-  private async snapshot(opts: { ignored?: boolean; signal?: AbortSignal }, take: JournalTake | null, report: string[] | null): Promise<Snapshot> {
+  private async snapshot(opts: { ignored?: boolean; signal?: AbortSignal }, take: JournalTake | null, given: string[] | null): Promise<Snapshot> {
+    // The paths snapshots made here changed are told too: their entries are put in the index
+    // first, without a stat, so git looks at each file again.
+    const stale = [...this.stale];
+    const staleReport = given && stale.length ? this.report({ paths: stale, complete: true }) : null;
+    const report = given && stale.length ? (staleReport && [...new Set([...given, ...staleReport])]) : given;
     const hook = path.join(this.dir, 'fsmonitor');
     // The hook's answer: a token, then the paths; `/` alone tells git to look at everything.
     const answer = [`loupe-${++this.token}`, ...(report ?? ['/'])].join('\0') + '\0';
@@ -199,14 +314,26 @@ export class WorkTreeSnapshots {
     // Every call that reads the private index is given the same answer: one that ran with
     // fsmonitor off would drop its record from the index, and the next add would walk again.
     const call = { env: { GIT_INDEX_FILE: this.index }, signal: this.signal(opts.signal), timeoutMs: 120_000, fsmonitor: hook };
+    if (stale.length) {
+      const zero = '0'.repeat(40);
+      const rows = stale.map((p) => {
+        const e = this.model?.entry(p);
+        return e && e.mode !== FOLDER ? `${e.mode} ${e.oid}\t${p}` : `0 ${zero}\t${p}`;
+      });
+      const synced = await this.git.exec(this.args(['update-index', '-z', '--index-info']), { ...call, input: rows.join('\0') + '\0' });
+      if (synced.exitCode !== 0) {
+        await this.forgetIndex();
+        throw new SnapshotError(synced.stderr.trim() || `git update-index exited ${synced.exitCode}`);
+      }
+      this.stale.clear();
+    }
     // With no listing to patch yet, the whole one (once); after a walk, when asked.
     const listAll = !this.ignoredStamps || (!report && !!opts.ignored);
     // Beside the add, on the other core; its failure only leaves the ignored count unknown.
-    const ignoredArgs = ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'];
     const listing = listAll
-      ? this.git.exec(this.args(ignoredArgs), call).catch(() => null)
+      ? this.git.exec(this.args(IGNORED_ARGS), call).catch(() => null)
       : report && this.ignoredStamps
-        ? this.git.exec(this.args([...ignoredArgs, '--', ...take!.paths.map((p) => `:(literal)${p}`)]), call).catch(() => null)
+        ? this.git.exec(this.args([...IGNORED_ARGS, '--', ...take!.paths.map(literal)]), call).catch(() => null)
         : null;
     // --verbose names every path whose entry changed: none, and the last tree still stands.
     let add = await this.git.exec(this.args(['add', '-A', '--verbose']), call);
@@ -221,6 +348,8 @@ export class WorkTreeSnapshots {
       const listed = this.stamp(out.stdout.toString('utf8').split('\0').filter(Boolean));
       this.ignoredStamps = listAll ? listed : patchStamps(this.ignoredStamps!, take!.paths, listed, (k) => this.stampOf(k));
     } else if (listing) this.ignoredStamps = null;
+    // While a journal may let the next snapshot be made here, the tree is read into memory now.
+    if (this.journal?.live && this.model?.tree !== this.lastTree) await this.loadModel(opts.signal);
     return { tree: this.lastTree, ignored: this.ignoredStamps };
   }
 
@@ -250,6 +379,8 @@ export class WorkTreeSnapshots {
   /** Paths that differ between two trees; renames are detected (50% similar or more). */
   diff(a: string, b: string, signal?: AbortSignal): Promise<TreeChange[]> {
     if (a === b) return Promise.resolve([]);
+    const known = this.knownDiff(a, b);
+    if (known) return Promise.resolve(known);
     return this.serial(async () => {
       // Trees only: with no index to read (git reads one even here, 80 ms at 100,000 files) and no work tree.
       const out = await this.git.run([`--git-dir=${this.dir}`, 'diff-tree', '-r', '-z', '--raw', '--find-renames', a, b], { env: { GIT_INDEX_FILE: path.join(this.dir, 'no-index') }, signal: this.signal(signal) });
@@ -257,10 +388,46 @@ export class WorkTreeSnapshots {
     });
   }
 
+  /**
+   * The difference of two trees from the steps snapshots made here recorded, when they lead
+   * from one to the other; null to ask git (also when a file went and another came: git decides
+   * whether that was a rename).
+   */
+  private knownDiff(a: string, b: string): TreeChange[] | null {
+    const merged = new Map<string, EntryChange>();
+    let at = a;
+    for (const d of this.deltas) {
+      if (at === b) break;
+      if (d.from !== at) continue;
+      for (const [p, [x, y]] of d.delta) merged.set(p, [merged.has(p) ? merged.get(p)![0] : x, y]);
+      at = d.to;
+    }
+    if (at !== b) return null;
+    const rows = [...merged].filter(([, [x, y]]) => (x ? !y || x.mode !== y.mode || x.oid !== y.oid : !!y));
+    if (rows.some(([, [x, y]]) => x && !y) && rows.some(([, [x, y]]) => !x && y)) return null;
+    const link = (m: string) => m === '120000';
+    return rows
+      .sort(([p], [q]) => Buffer.compare(Buffer.from(p), Buffer.from(q)))
+      .map(([p, [x, y]]) => ({
+        status: !x ? 'A' : !y ? 'D' : link(x.mode) !== link(y.mode) ? 'T' : 'M',
+        path: p,
+        oldMode: x?.mode ?? null,
+        newMode: y?.mode ?? null,
+        oldOid: x?.oid ?? null,
+        newOid: y?.oid ?? null,
+      }));
+  }
+
   /** Blob contents by oid, each checked against its oid (a planted object is refused). */
   async blobs(oids: string[], signal?: AbortSignal): Promise<Map<string, Buffer>> {
-    const want = [...new Set(oids.filter((o) => o && !EMPTY_OID.test(o)))];
     const out = new Map<string, Buffer>();
+    const want: string[] = [];
+    for (const oid of new Set(oids.filter((o) => o && !EMPTY_OID.test(o)))) {
+      // Hashed here a moment ago, or stored here loose (and checked again as it is read).
+      const mine = this.recent.get(oid) ?? (await this.loose.readBlob(oid));
+      if (mine) out.set(oid, Buffer.from(mine));
+      else want.push(oid);
+    }
     if (!want.length) return out;
     const buf = await this.serial(() => this.git.runBuffer(this.args(['cat-file', '--batch']), { input: want.join('\n') + '\n', signal: this.signal(signal) }));
     let at = 0;
@@ -331,7 +498,7 @@ export function patchStamps(prev: Map<string, string>, changed: readonly string[
 
 /** git's object id of a blob (sha1 of its header and bytes). */
 export function gitOid(data: Buffer): string {
-  return createHash('sha1').update(`blob ${data.length}\0`).update(data).digest('hex');
+  return objectId('blob', data);
 }
 
 function parseRaw(out: string): TreeChange[] {
