@@ -81,7 +81,7 @@ const without = (t: Tree, skip: readonly string[]) => new Map([...t].filter(([k]
 export const tracked = (t: Tree): Tree => without(t, IGNORED);
 
 /** The seeded folder (a repository when `git`), made once in `dir`: each world starts as a copy. */
-async function seedTemplate(dir: string, git: boolean): Promise<string> {
+export async function seedTemplate(dir: string, git: boolean): Promise<string> {
   const root = path.join(dir, git ? 'seed-git' : 'seed-plain');
   await mkdir(path.join(root, 'src'), { recursive: true });
   for (const [f, c] of Object.entries(SEED)) await writeFile(path.join(root, f), c);
@@ -173,9 +173,9 @@ function currentRequest(m: Model, s: Session): string {
 
 // ---- commands (fast-check) -------------------------------------------------------------------
 
-type Cmd = fc.AsyncCommand<Model, Real>;
+export type Cmd = fc.AsyncCommand<Model, Real>;
 
-class StartRequest implements Cmd {
+export class StartRequest implements Cmd {
   constructor(readonly s: Session) {}
   check = () => true;
   async run(m: Model, r: Real) {
@@ -215,7 +215,7 @@ class AgentEdit implements Cmd {
 
 type Op = { op: 'write' | 'rewrite' | 'delete' | 'rename'; file: string; to?: string };
 
-class Command implements Cmd {
+export class Command implements Cmd {
   constructor(
     readonly s: Session,
     readonly ops: Op[],
@@ -264,7 +264,7 @@ class Command implements Cmd {
   toString = () => `cmd(${this.s}: ${this.ops.map((o) => `${o.op} ${o.file}${o.to ? `→${o.to}` : ''}`).join(', ')}${this.ignoredWrites.length ? `; ignored ${this.ignoredWrites.join(',')}` : ''})`;
 }
 
-class PersonEdit implements Cmd {
+export class PersonEdit implements Cmd {
   file: string;
   constructor(
     readonly pick: number,
@@ -297,7 +297,7 @@ class PersonEdit implements Cmd {
   toString = () => `person(${this.kind} ${this.file})`;
 }
 
-class Undo implements Cmd {
+export class Undo implements Cmd {
   constructor(
     readonly s: Session,
     readonly pick: number,

@@ -167,12 +167,20 @@ export async function planRollback(log: ModificationLog, fold: Fold, targets: Fo
     const current = read?.buf ?? null;
     const plan: FilePlan = { file, abs, current, mode: read ? read.st.mode & 0o7777 : null, result: current, steps: [], conflict: null };
     let cur = current;
-    for (const t of chain) {
+    for (const [i, t] of chain.entries()) {
       const e = t.entry;
       const [before, after] = await Promise.all([blob(log, e.before_sha256), blob(log, e.after_sha256)]);
       const curSha = cur ? sha256(cur) : null;
       let next: Buffer | null;
       let merged = false;
+      // The file as `t` left it, although another change is in effect since and the file was then
+      // edited outside Loupe: it came back to this state by that edit (a file another session
+      // made, then deleted by the person), so going back would undo the person's edit.
+      const returned = i === 0 && curSha === e.after_sha256 ? conflictOf(fold, t, chosen, current, '') : null;
+      if (returned?.blocking.length && returned.outside) {
+        plan.conflict = { ...returned, why: cur === null ? 'the file was deleted outside Loupe after a later change made it again' : 'the file was set back outside Loupe after a later change' };
+        break;
+      }
       if (curSha === e.after_sha256) next = before;
       else if (cur === null && before === null) next = null;
       else if (cur && after && before) {

@@ -1,6 +1,6 @@
 // Hunk rollbacks on a real log: what the rollback line records, how the fold reads it back
 // (also from a fresh process), and how rolling the rollback back clears it again.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/support/tmp';
@@ -76,5 +76,27 @@ describe('hunk rollbacks in the log', () => {
     await back2(first.rollback_id);
     await back2(id2, 1);
     expect((await view2(log2, id2)).reverted_hunks).toEqual([1]);
+  });
+});
+
+describe('a file back to a modification\'s state by an edit outside Loupe', () => {
+  it('is a conflict when a later modification is in effect: a deletion the person made after another session wrote the file stays', async () => {
+    const { dir, cleanup } = await tempDir('loupe-returned-');
+    cleanups.push(cleanup);
+    const abs = path.join(dir, 'f.txt');
+    await writeFile(abs, 'seed\n');
+    const log = new ModificationLog(dir);
+    const put = (content: string | null, sessionId: string) =>
+      log.apply({ file: 'f.txt', abs, content: content === null ? null : Buffer.from(content), tool: 'write_file', operation: content === null ? 'delete_file' : 'create', sessionId });
+    const gone = await put(null, 's2');
+    await put('written by the other session\n', 's1');
+    await rm(abs);
+    // The file is absent, as the deletion left it, but by the person's hand after s1's write.
+    await expect(rollbackModification(log, { modificationId: gone.modificationId, sessionId: 's2', tool: 'review' })).rejects.toMatchObject({ code: 'ROLLBACK_CONFLICT', outsideChanges: true });
+    await expect(readFile(abs)).rejects.toMatchObject({ code: 'ENOENT' });
+    // A modification with nothing after it still rolls back as before.
+    const other = await put('other\n', 's2');
+    await rollbackModification(log, { modificationId: other.modificationId, sessionId: 's2', tool: 'review' });
+    await expect(readFile(abs)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -82,8 +82,13 @@ export async function rollbackModification(log: ModificationLog, req: RollbackRe
     const currentSha = current ? sha256(current) : null;
     let result: Buffer | null;
     let merged = false;
-    if (currentSha === e.after_sha256) result = wanted;
-    else if (current === null && wanted === null) result = null;
+    if (currentSha === e.after_sha256) {
+      // As the modification left it, although a later one is in effect and the file was edited
+      // outside Loupe since: that edit brought it back (a deletion, as a rule); going back would undo it.
+      const since = await conflict(log, e, currentSha, current === null ? 'the file was deleted outside Loupe after a later change made it again' : 'the file was set back outside Loupe after a later change');
+      if (since.blocking.length && since.outsideChanges) throw since;
+      result = wanted;
+    } else if (current === null && wanted === null) result = null;
     else if (current && after && wanted) {
       const m = await merge3(current, after, wanted, req.signal);
       if (!m.clean) throw await conflict(log, e, currentSha, m.why);
