@@ -61,6 +61,9 @@ const RECENT_BYTES = 64 * 1024 * 1024;
 /** Steps from one tree to the next kept for `diff`; an older pair is asked of git. */
 const MAX_DELTAS = 32;
 
+/** A tree whose listing is larger (about 500,000 files) is not held in memory: git is told the paths. */
+const MAX_MODEL_BYTES = 40 * 1024 * 1024;
+
 const literal = (p: string) => `:(literal)${p}`;
 const IGNORED_ARGS = ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'];
 
@@ -277,7 +280,7 @@ export class WorkTreeSnapshots {
     this.model = null;
     if (!this.lastTree || !this.journal) return;
     const out = await this.git.runBuffer([`--git-dir=${this.dir}`, 'ls-tree', '-r', '-t', '-z', '--full-tree', this.lastTree], this.noIndex(signal)).catch(() => null);
-    this.model = out ? TreeModel.parse(out, this.lastTree) : null;
+    this.model = out && out.length <= MAX_MODEL_BYTES ? TreeModel.parse(out, this.lastTree) : null;
   }
 
   /** The private index can no longer be brought up to the last tree: git starts it again from the files. */
