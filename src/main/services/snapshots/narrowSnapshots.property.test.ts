@@ -90,7 +90,8 @@ for (const [trackedModules, runs] of [
           modes[mode!]++;
         }
       }),
-      { numRuns: Number(process.env.LOUPE_NARROW_RUNS ?? runs), endOnFailure: true },
+      // LOUPE_NARROW_SEED (and LOUPE_NARROW_PATH) replay a failure fast-check reported.
+      { numRuns: Number(process.env.LOUPE_NARROW_RUNS ?? runs), endOnFailure: true, ...(process.env.LOUPE_NARROW_SEED ? { seed: Number(process.env.LOUPE_NARROW_SEED), path: process.env.LOUPE_NARROW_PATH } : {}) },
     );
     console.info(`narrow snapshots over ${seq} sequences: ${JSON.stringify(modes)}`);
     // Most snapshots looked at the changed paths only, and in the way this world is for.

@@ -59,6 +59,25 @@ describe('DirWatches (one watch per folder)', () => {
     }
   });
 
+  it('a folder replaced by one holding a folder of its own name is heard (its self event looks like the child\'s)', async () => {
+    await writeTree(dir, { 'deep/keep.ts': '', 'src/deep/b.ts': '' });
+    await start();
+    for (let round = 0; round < 6; round++) {
+      // `deep` goes and `src` takes its name; the new `deep` holds `deep/deep`, so the old
+      // watch's "deep went" reads like its child `deep/deep` changing.
+      execFileSync('sh', ['-c', 'rm -rf deep && mv src deep && mkdir -p src/deep && echo 1 > src/deep/b.ts'], { cwd: dir });
+      seen.clear();
+      await until(() => seen.has('deep'), 5000);
+      await watches.idle();
+      await mkdir(path.join(dir, 'deep', `er${round}`));
+      await writeFile(path.join(dir, 'deep', `f${round}.ts`), 'written after');
+      await sees(`deep/er${round}`, `deep/f${round}.ts`);
+      execFileSync('sh', ['-c', 'rm -rf deep && mkdir deep'], { cwd: dir });
+      await until(() => seen.has('deep'), 5000);
+      await watches.idle();
+    }
+  });
+
   it('a folder copied in at once is watched, and what it held before its watch is told', async () => {
     await start();
     const aside = `${dir}-aside`;

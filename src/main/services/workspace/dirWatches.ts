@@ -1,7 +1,7 @@
 // Linux's watcher: one inotify watch per folder through fs.watch, kept in a map by folder.
 // @parcel/watcher also keeps an entry for every file it finds (1,000,000 files: +363 MB and 4.3 s
 // to subscribe); this map of folders cost +172 MB and 2.2 s there.
-import { existsSync, readdirSync, watch, type Dirent, type FSWatcher } from 'node:fs';
+import { lstatSync, readdirSync, watch, type Dirent, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { parentOf } from './pathGuard';
 
@@ -24,6 +24,8 @@ export class DirWatches {
   private readonly watches = new Map<string, FSWatcher>();
   /** Watched folder → its watched subfolders, so a folder that goes takes exactly its own. */
   private readonly kids = new Map<string, Set<string>>();
+  /** Watched folder → the inode its watch follows: a folder of that name made again is another. */
+  private readonly inodes = new Map<string, number>();
   private closed = false;
   private failed = false;
   /** Folders whose entries came or went since the last sweep. */
@@ -125,6 +127,8 @@ export class DirWatches {
       this.onLost();
     });
     this.watches.set(rel, w);
+    const ino = this.inodeOf(rel);
+    if (ino !== null) this.inodes.set(rel, ino);
     if (!root) {
       const parent = parentOf(rel);
       let set = this.kids.get(parent);
@@ -141,8 +145,9 @@ export class DirWatches {
     // A watched folder deleted or moved away names itself (inotify's DELETE_SELF and MOVE_SELF,
     // told with the folder's own name). Its watch follows the old inode: a folder made again
     // under that name before the parent's sweep would keep it and never be heard. So the watch
-    // goes now and the parent is read again; a child of the same name that went costs a re-walk.
-    if (dir && event === 'rename' && entry === path.posix.basename(dir) && !existsSync(path.join(this.root, dir, entry))) {
+    // goes now and the parent is read again. A child of the same name says the same: the inode
+    // tells them apart (the folder there now is not the one watched, or none is).
+    if (dir && event === 'rename' && entry === path.posix.basename(dir) && this.replaced(dir)) {
       this.dropTree(dir);
       this.onPaths([dir]);
       this.dirty.add(parentOf(dir));
@@ -182,6 +187,8 @@ export class DirWatches {
           if (!e.isDirectory()) continue;
           const rel = dir ? `${dir}/${e.name}` : e.name;
           subdirs.add(rel);
+          // A folder moved or made again under a watched name: the old watch follows the old inode.
+          if (this.watches.has(rel) && this.replaced(rel)) this.dropTree(rel);
           if (this.watches.has(rel)) continue;
           if (ignored(rel)) this.onBlind(rel);
           else if (this.add(rel)) fresh.push(rel);
@@ -196,11 +203,27 @@ export class DirWatches {
     this.wakeIdle();
   }
 
+  private inodeOf(rel: string): number | null {
+    try {
+      const st = lstatSync(path.join(this.root, rel));
+      return st.isDirectory() ? st.ino : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The folder at `rel` is gone or is not the one its watch follows. */
+  private replaced(rel: string): boolean {
+    const ino = this.inodeOf(rel);
+    return ino === null || ino !== this.inodes.get(rel);
+  }
+
   private dropTree(rel: string): void {
     const w = this.watches.get(rel);
     if (!w) return;
     w.close();
     this.watches.delete(rel);
+    this.inodes.delete(rel);
     this.kids.get(parentOf(rel))?.delete(rel);
     const below = this.kids.get(rel);
     this.kids.delete(rel);
