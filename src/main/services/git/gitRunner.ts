@@ -2,7 +2,7 @@
 // could reach a driver also gets overrides for each filter/diff/merge driver the repository
 // defines, read just before the call (an included config file can change between calls), so
 // looking at, staging into or committing to a hostile repository runs none of its programs.
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { AbortedError } from '../../errors';
 import { GitCommandError, GitTimeoutError } from './errors';
 import { DRIVER_LISTING, NEUTRAL_CONFIG, PERFORMANCE_CONFIG, driverOverrides, gitEnv, hardenArgs, mayRunDrivers } from './gitEnv';
@@ -82,6 +82,15 @@ export class GitRunner {
     return out.exitCode === 0 ? out.stdout : null;
   }
 
+  /**
+   * One `git cat-file --batch` kept running for many lookups: a process start per command's
+   * capture is a third of its cost at 10,000 files. `--batch` prints the stored bytes and runs
+   * no filter or textconv, so no driver listing is needed.
+   */
+  catFileBatch(prefix: readonly string[] = [], env?: Record<string, string>): CatFileBatch {
+    return new CatFileBatch(() => spawn('git', hardenArgs([...prefix, 'cat-file', '--batch']), { cwd: this.cwd, env: gitEnv([...PERFORMANCE_CONFIG, ...NEUTRAL_CONFIG], env), stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true }));
+  }
+
   /** Reading config runs nothing (includes are read, never executed). */
   private async overrides(call: GitCall): Promise<[string, string][]> {
     const out = await spawnGit(this.cwd, [...DRIVER_LISTING], NEUTRAL_CONFIG, { signal: call.signal, timeoutMs: call.timeoutMs });
@@ -115,4 +124,128 @@ function spawnGit(cwd: string, args: string[], config: readonly (readonly [strin
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(call.input);
   });
+}
+
+/**
+ * Lookups through one long-running `cat-file --batch`, one at a time. A git that dies or a
+ * lookup aborted ends the process; the next lookup starts another.
+ */
+export class CatFileBatch {
+  private child: ChildProcess | null = null;
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  private wake: (() => void) | null = null;
+  private ended = false;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly start: () => ChildProcess) {}
+
+  /** Each object's bytes, or null when git does not have it. */
+  read(oids: readonly string[], signal?: AbortSignal): Promise<Map<string, Buffer | null>> {
+    const job = this.queue.then(() => this.lookup(oids, signal));
+    this.queue = job.catch(() => undefined);
+    return job;
+  }
+
+  private async lookup(oids: readonly string[], signal?: AbortSignal): Promise<Map<string, Buffer | null>> {
+    if (this.closed) throw new GitCommandError(['cat-file', '--batch'], null, 'closed');
+    if (signal?.aborted) throw new AbortedError('git');
+    const child = this.child ?? this.spawn();
+    const abort = () => this.stop();
+    signal?.addEventListener('abort', abort, { once: true });
+    // Idle, the process holds the app open no more than a closed file would (on exit its stdin ends, and so does it).
+    hold(child, true);
+    try {
+      child.stdin!.write(oids.map((o) => `${o}\n`).join(''));
+      const out = new Map<string, Buffer | null>();
+      for (const oid of oids) {
+        const head = (await this.line()).toString('utf8').split(' ');
+        if (head[1] === 'missing') {
+          out.set(oid, null);
+          continue;
+        }
+        const size = Number(head[2]);
+        if (!Number.isSafeInteger(size) || size < 0) throw new GitCommandError(['cat-file', '--batch'], null, `unexpected answer: ${head.join(' ')}`);
+        const body = await this.take(size + 1);
+        out.set(oid, body.subarray(0, size));
+      }
+      return out;
+    } catch (err) {
+      this.stop();
+      if (signal?.aborted) throw new AbortedError('git');
+      throw err;
+    } finally {
+      signal?.removeEventListener('abort', abort);
+      hold(child, false);
+    }
+  }
+
+  private spawn(): ChildProcess {
+    const child = this.start();
+    this.child = child;
+    this.chunks = [];
+    this.buffered = 0;
+    this.ended = false;
+    child.stdout!.on('data', (d: Buffer) => {
+      this.chunks.push(d);
+      this.buffered += d.length;
+      this.wake?.();
+    });
+    const end = () => {
+      if (this.child !== child) return;
+      this.ended = true;
+      this.child = null;
+      this.wake?.();
+    };
+    child.on('exit', end);
+    child.on('error', end);
+    child.stdin!.on('error', () => undefined);
+    return child;
+  }
+
+  /** Waits for more output; throws when git is gone. */
+  private async more(): Promise<void> {
+    if (this.ended) throw new GitCommandError(['cat-file', '--batch'], null, 'git exited during a lookup');
+    await new Promise<void>((r) => (this.wake = r));
+    this.wake = null;
+  }
+
+  private async line(): Promise<Buffer> {
+    for (;;) {
+      if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks)];
+      const nl = this.chunks.length ? this.chunks[0].indexOf(0x0a) : -1;
+      if (nl >= 0) return (await this.take(nl + 1)).subarray(0, nl);
+      await this.more();
+    }
+  }
+
+  private async take(n: number): Promise<Buffer> {
+    while (this.buffered < n) await this.more();
+    const all = Buffer.concat(this.chunks);
+    this.chunks = all.length > n ? [all.subarray(n)] : [];
+    this.buffered = all.length - n;
+    return all.subarray(0, n);
+  }
+
+  private stop(): void {
+    const child = this.child;
+    this.child = null;
+    this.ended = true;
+    this.wake?.();
+    child?.kill('SIGKILL');
+  }
+
+  /** Ends the process; later lookups fail. */
+  close(): void {
+    this.closed = true;
+    this.stop();
+  }
+}
+
+function hold(child: ChildProcess, on: boolean): void {
+  for (const h of [child, child.stdin, child.stdout] as ({ ref(): void; unref(): void } | null)[]) {
+    if (on) h?.ref();
+    else h?.unref();
+  }
 }

@@ -83,11 +83,12 @@ export class GitIndex {
   }
 
   /**
-   * Stages paths the index already tracks (a deleted one its removal) in one call that looks at
-   * those files alone: `add` with a pathspec reads the folders around them for untracked files,
-   * which at 10,000 files is most of its time. False when git refused (a file turned folder).
+   * Stages paths the index tracks or the ignore rules do not ignore (a deleted one its removal)
+   * in one call that looks at those files alone: `add` with a pathspec reads the folders around
+   * them for untracked files, which at 10,000 files is most of its time. It asks no ignore rule,
+   * so the caller knows. False when git refused (a file turned folder).
    */
-  async restageTracked(rels: readonly string[]): Promise<boolean> {
+  async restage(rels: readonly string[]): Promise<boolean> {
     if (!rels.length) return true;
     try {
       await this.git.run(['update-index', '--add', '--remove', '-z', '--stdin'], { input: rels.map((r) => `${r}\0`).join('') });

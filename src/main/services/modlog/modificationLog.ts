@@ -31,6 +31,8 @@ export interface BatchFile {
   restoreIndex?: IndexEntry | null;
   /** The index entry each line after the first replaced (a chain of rollbacks knows them); default: staged content. */
   indexBefore?: (IndexEntry | null | undefined)[];
+  /** git's ignore rules were asked already and do not ignore it (a command's snapshot found it): staged without asking again. */
+  notIgnored?: boolean;
 }
 
 export interface ModificationLogOptions {
@@ -191,11 +193,14 @@ export class ModificationLog {
           if (await git.setEntries(restore)) restore.forEach((_, k) => staged.add(k));
           // A path neither on disk nor in the index has nothing to stage (git would refuse the whole call).
           const toStage = files.filter((f) => f.restoreIndex === undefined && (before?.get(f.file) || lstatInside(this.root, f.abs))).map((f) => f.file);
-          // Tracked files in one call that reads no folder; new ones through `add`, which keeps the ignore rules.
-          const tracked = toStage.filter((f) => before?.get(f));
-          const restaged = await git.restageTracked(tracked);
-          if (restaged) tracked.forEach((f) => staged.add(f));
-          for (const r of await git.stageMany(restaged ? toStage.filter((f) => !before?.get(f)) : toStage)) staged.add(r);
+          // Tracked files, and files a snapshot found not ignored, in one call that reads no
+          // folder; other new ones through `add`, which keeps the ignore rules.
+          // Below the repository's top, ignore files above the workspace are the repository's and not the snapshot's.
+          const known = new Set(git.prefix === '' ? files.filter((f) => f.notIgnored).map((f) => f.file) : []);
+          const direct = toStage.filter((f) => before?.get(f) || known.has(f));
+          const restaged = await git.restage(direct);
+          if (restaged) direct.forEach((f) => staged.add(f));
+          for (const r of await git.stageMany(restaged ? toStage.filter((f) => !direct.includes(f)) : toStage)) staged.add(r);
         }
         const out = files.map((f) =>
           f.entries.map((d, i): ModificationEntry => {

@@ -181,7 +181,8 @@ export class CommandCapture {
         file_modes: [p.old?.mode ?? null, p.neu?.mode ?? null],
       };
       // Tree paths never pass through a link (git records links, it does not follow them): this is the real path.
-      batch.push({ file, abs: path.join(this.log.root, file), entries: [entry] });
+      // In the snapshot, so git's ignore rules (the repository's own, read by the snapshot's git) keep it.
+      batch.push({ file, abs: path.join(this.log.root, file), entries: [entry], notIgnored: true });
       if (beforeBuf) kept.push(beforeBuf);
       if (afterBuf) kept.push(afterBuf);
       files.push({ file, change: !p.old ? 'created' : !p.neu ? 'deleted' : 'changed', ...(renamedFrom || renamedTo ? { renamed: renamedFrom ?? renamedTo } : {}), binary, ...(lines !== undefined ? { lines_changed: lines } : {}) });

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { ensureDirInside, writeAtomicInside } from '../files/safeWrite';
-import { lstatInside, readInside } from '../files/safeOpen';
+import { readInside } from '../files/safeOpen';
 
 export type ObjectType = 'blob' | 'tree';
 
@@ -27,6 +27,7 @@ export function gitObject(type: ObjectType, body: Buffer): GitObject {
 /** Loose objects of a git folder inside the workspace (the private snapshot folder). */
 export class LooseObjects {
   private readonly known = new Set<string>();
+  private readonly fanout = new Set<string>();
 
   constructor(
     private readonly root: string,
@@ -42,11 +43,13 @@ export class LooseObjects {
     for (const o of objects) {
       if (this.known.has(o.oid)) continue;
       const file = this.file(o.oid);
-      if (!lstatInside(this.root, file)) {
+      // Written again when git wrote it first: the same bytes under the same name, renamed over.
+      if (!this.fanout.has(o.oid.slice(0, 2))) {
         ensureDirInside(this.root, path.dirname(file));
-        const stream = deflateSync(Buffer.concat([Buffer.from(`${o.type} ${o.body.length}\0`), o.body]), { level: 1 });
-        await writeAtomicInside(this.root, file, stream, { durable: false });
+        this.fanout.add(o.oid.slice(0, 2));
       }
+      const stream = deflateSync(Buffer.concat([Buffer.from(`${o.type} ${o.body.length}\0`), o.body]), { level: 1 });
+      await writeAtomicInside(this.root, file, stream, { durable: false });
       this.known.add(o.oid);
     }
   }

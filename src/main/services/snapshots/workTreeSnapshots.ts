@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ensureDirInside, readdirInside, removeTreeInside, writeAtomicInside } from '../files/safeWrite';
 import { lstatInside, readInside } from '../files/safeOpen';
-import { GitRunner } from '../git/gitRunner';
+import { GitRunner, type CatFileBatch } from '../git/gitRunner';
 import type { ChangeJournal, JournalTake } from '../workspace/changeJournal';
 import { toPosix } from '../workspace/pathGuard';
 import { SnapshotError } from './errors';
@@ -98,6 +98,7 @@ export class WorkTreeSnapshots {
   private readonly recent = new Map<string, Buffer>();
   private recentBytes = 0;
   private readonly loose: LooseObjects;
+  private catFile: CatFileBatch | null = null;
 
   constructor(
     readonly root: string,
@@ -432,18 +433,14 @@ export class WorkTreeSnapshots {
       else want.push(oid);
     }
     if (!want.length) return out;
-    const buf = await this.serial(() => this.git.runBuffer(this.args(['cat-file', '--batch']), { input: want.join('\n') + '\n', signal: this.signal(signal) }));
-    let at = 0;
+    // One cat-file kept running: its start would be a third of a small command's capture.
+    this.catFile ??= this.git.catFileBatch([`--git-dir=${this.dir}`], { GIT_INDEX_FILE: path.join(this.dir, 'no-index') });
+    const found = await this.catFile.read(want, this.signal(signal));
     for (const oid of want) {
-      const nl = buf.indexOf(0x0a, at);
-      if (nl === -1) throw new SnapshotError(`cat-file stopped before ${oid}`);
-      const head = buf.toString('utf8', at, nl).split(' ');
-      if (head[1] === 'missing') throw new SnapshotError(`object ${oid} is missing`);
-      const size = Number(head[2]);
-      const data = buf.subarray(nl + 1, nl + 1 + size);
+      const data = found.get(oid);
+      if (!data) throw new SnapshotError(`object ${oid} is missing`);
       if (gitOid(data) !== oid) throw new SnapshotError(`object ${oid} does not hold the content its name promises`);
-      out.set(oid, Buffer.from(data));
-      at = nl + 1 + size + 1;
+      out.set(oid, data);
     }
     return out;
   }
@@ -465,6 +462,7 @@ export class WorkTreeSnapshots {
   async dispose(): Promise<void> {
     this.disposed = true;
     this.closing.abort();
+    this.catFile?.close();
     await this.queue;
     await removeTreeInside(this.root, this.dir).catch(() => undefined);
     await removeTreeInside(this.root, `${this.dir}.cookie`).catch(() => undefined);
