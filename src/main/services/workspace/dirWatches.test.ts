@@ -65,7 +65,9 @@ describe('DirWatches (one watch per folder)', () => {
     for (let round = 0; round < 6; round++) {
       // `deep` goes and `src` takes its name; the new `deep` holds `deep/deep`, so the old
       // watch's "deep went" reads like its child `deep/deep` changing.
-      execFileSync('sh', ['-c', 'rm -rf deep && mv src deep && mkdir -p src/deep && echo 1 > src/deep/b.ts'], { cwd: dir });
+      // Odd rounds: made again at once, which on ext4 reuses the old inode, holding `deep/deep`.
+      if (round % 2) execFileSync('sh', ['-c', 'rm -rf deep && mkdir -p deep/deep && echo 1 > deep/deep/b.ts'], { cwd: dir });
+      else execFileSync('sh', ['-c', 'rm -rf deep && mv src deep && mkdir -p src/deep && echo 1 > src/deep/b.ts'], { cwd: dir });
       seen.clear();
       await until(() => seen.has('deep'), 5000);
       await watches.idle();

@@ -145,11 +145,12 @@ export class DirWatches {
     // A watched folder deleted or moved away names itself (inotify's DELETE_SELF and MOVE_SELF,
     // told with the folder's own name). Its watch follows the old inode: a folder made again
     // under that name before the parent's sweep would keep it and never be heard. So the watch
-    // goes now and the parent is read again. A child of the same name says the same: the inode
-    // tells them apart (the folder there now is not the one watched, or none is).
-    if (dir && event === 'rename' && entry === path.posix.basename(dir) && this.replaced(dir)) {
+    // goes now and the parent is read again. A child of the same name coming or going says the
+    // same, and neither a check for that child nor the inode tells them apart (a folder made
+    // again may reuse the old inode and hold such a child): both are told, at the cost of a re-walk.
+    if (dir && event === 'rename' && entry === path.posix.basename(dir)) {
       this.dropTree(dir);
-      this.onPaths([dir]);
+      this.onPaths([dir, `${dir}/${entry}`]);
       this.dirty.add(parentOf(dir));
       this.sweeping ??= setImmediate(() => void this.sweep());
       return;
