@@ -19,7 +19,7 @@ import { stampOf } from './ids';
 import { merge3 } from './merge3';
 import type { BatchFile, ModificationLog } from './modificationLog';
 import type { EntryDraft, GroupKind } from './types';
-import type { WriteNotes } from './rollback';
+import { sidesOf, type WriteNotes } from './rollback';
 import { linesTouched } from './unifiedDiff';
 
 /** One modification reversed within a file's plan: the file's content before and after that step. */
@@ -149,7 +149,6 @@ export function rollbackKindOf(members: Folded[]): GroupKind {
   return kind === 'undo' ? 'redo' : kind === 'redo' ? 'undo' : 'rollback';
 }
 
-const blob = (log: ModificationLog, sha: string | null) => (sha ? log.blobs.get(sha) : Promise.resolve(null));
 
 /** Reverses `targets` (newest first) in memory, file by file; writes nothing. */
 export async function planRollback(log: ModificationLog, fold: Fold, targets: Folded[], signal?: AbortSignal): Promise<RollbackPlan> {
@@ -169,7 +168,7 @@ export async function planRollback(log: ModificationLog, fold: Fold, targets: Fo
     let cur = current;
     for (const [i, t] of chain.entries()) {
       const e = t.entry;
-      const [before, after] = await Promise.all([blob(log, e.before_sha256), blob(log, e.after_sha256)]);
+      const { before, after } = await sidesOf(log, e);
       const curSha = cur ? sha256(cur) : null;
       let next: Buffer | null;
       let merged = false;

@@ -1,9 +1,10 @@
 // Hunk rollbacks on a real log: what the rollback line records, how the fold reads it back
 // (also from a fresh process), and how rolling the rollback back clears it again.
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../../test/support/tmp';
+import { sha256 } from '../files/hash';
 import { ModificationLog } from './modificationLog';
 import { rollbackModification } from './rollback';
 
@@ -98,5 +99,27 @@ describe('a file back to a modification\'s state by an edit outside Loupe', () =
     const other = await put('other\n', 's2');
     await rollbackModification(log, { modificationId: other.modificationId, sessionId: 's2', tool: 'review' });
     await expect(readFile(abs)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('a modification whose blobs are both unreadable', () => {
+  it('reports the planted link (UNSAFE_PATH) whichever read fails first', async () => {
+    const { dir, log, id, back } = await twoHunks();
+    const objects = path.join(dir, '.loupe/objects');
+    const [linked, missing] = [sha256(Buffer.from(BEFORE)), sha256(Buffer.from(AFTER))];
+    await writeFile(path.join(dir, 'elsewhere.txt'), 'not a blob\n');
+    await unlink(path.join(objects, linked));
+    await symlink(path.join(dir, 'elsewhere.txt'), path.join(objects, linked));
+    await unlink(path.join(objects, missing));
+    // The link's refusal is held back until the missing blob's read has failed, so without a
+    // fixed preference the first rejection would be FILE_NOT_FOUND every time.
+    const get = log.blobs.get.bind(log.blobs);
+    let missingSettled!: Promise<unknown>;
+    log.blobs.get = (sha: string) => {
+      const p = get(sha);
+      if (sha === missing) missingSettled = p.catch(() => undefined);
+      return sha === linked ? p.catch(async (err) => Promise.reject((await missingSettled, err))) : p;
+    };
+    await expect(back(id)).rejects.toMatchObject({ code: 'UNSAFE_PATH' });
   });
 });

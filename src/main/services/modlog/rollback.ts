@@ -63,8 +63,12 @@ export async function findModification(log: ModificationLog, id: string): Promis
 
 /** Before/after bytes of a modification, from the blob store (never from git). */
 export async function sidesOf(log: ModificationLog, e: ModificationEntry): Promise<{ before: Buffer | null; after: Buffer | null }> {
-  const [before, after] = await Promise.all([blob(log, e.before_sha256), blob(log, e.after_sha256)]);
-  return { before, after };
+  // Both reads run at once, but which one fails first must not choose the error: a planted link
+  // (UNSAFE_PATH) is always the one reported, ahead of a blob that is merely missing.
+  const [before, after] = await Promise.allSettled([blob(log, e.before_sha256), blob(log, e.after_sha256)]);
+  if (before.status === 'fulfilled' && after.status === 'fulfilled') return { before: before.value, after: after.value };
+  const errors = [before, after].flatMap((r) => (r.status === 'rejected' ? [r.reason as { code?: string }] : []));
+  throw errors.find((err) => err?.code === 'UNSAFE_PATH') ?? errors[0];
 }
 
 export async function rollbackModification(log: ModificationLog, req: RollbackRequest): Promise<RollbackOutcome> {
