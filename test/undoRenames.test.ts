@@ -56,8 +56,8 @@ for (const repo of [false, true]) {
     const plan = await planUndo(services.modlog, { sessionId: 's1', correlations: ['req-s1'] });
     const held = Object.fromEntries(plan.files.map((f) => [f.file, f.conflict?.why ?? null]));
     expect(held['src/d.bin']).toBeTruthy();
-    expect(held['src/deep/e.txt']).toMatch(/renamed together with src\/d\.bin/);
-    expect(held['g.bin']).toMatch(/renamed together with src\/d\.bin/);
+    expect(held['src/deep/e.txt']).toMatch(/renamed or moved together with src\/d\.bin/);
+    expect(held['g.bin']).toMatch(/renamed or moved together with src\/d\.bin/);
 
     // Skip: nothing of the held renames changes, so nothing is lost.
     await expect(undoRequests(services.modlog, { sessionId: 's1', correlations: ['req-s1'] }, { onConflict: 'skip', tool: 'undo' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });

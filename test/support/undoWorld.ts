@@ -186,7 +186,7 @@ export class StartRequest implements Cmd {
   toString = () => `start(${this.s})`;
 }
 
-class AgentEdit implements Cmd {
+export class AgentEdit implements Cmd {
   constructor(
     readonly s: Session,
     readonly file: string,

@@ -197,6 +197,11 @@ export async function planRollback(log: ModificationLog, fold: Fold, targets: Fo
       plan.steps.push({ target: t, before: cur, after: next, merged });
       cur = next;
     }
+    // Deleted outside Loupe after its last change: reversing that change agreed with the deletion,
+    // but reversing an older one (the command that first removed it) would bring it back.
+    if (!plan.conflict && current === null && cur !== null && lastKnownOf(fold, chain[0]!) !== null) {
+      plan.conflict = conflictOf(fold, chain[0]!, chosen, current, 'the file was deleted outside Loupe after the change; undoing would bring it back');
+    }
     if (plan.conflict) plan.steps = [];
     else plan.result = cur;
     files.push(plan);
@@ -236,6 +241,26 @@ function holdRenamesTogether(fold: Fold, byFile: Map<string, Folded[]>, files: F
       }
     }
   }
+  // A move onto a file that existed (`mv a b` over b) is not a rename to git: b changed, a went.
+  // Within one group, a file that went and a file that now holds exactly what it held go together.
+  const gone = new Map<string, string[]>();
+  for (const chain of byFile.values()) {
+    for (const t of chain) {
+      const e = t.entry;
+      if (e.group_id && e.after_sha256 === null && e.before_sha256) gone.set(`${e.group_id}:${e.before_sha256}`, [...(gone.get(`${e.group_id}:${e.before_sha256}`) ?? []), e.file]);
+    }
+  }
+  for (const [file, chain] of byFile) {
+    for (const t of chain) {
+      const e = t.entry;
+      if (!e.group_id || !e.after_sha256) continue;
+      for (const from of gone.get(`${e.group_id}:${e.after_sha256}`) ?? []) {
+        if (from === file) continue;
+        link(file, from);
+        link(from, file);
+      }
+    }
+  }
   const plans = new Map(files.map((f) => [f.file, f]));
   const queue = files.filter((f) => f.conflict);
   // Each file held back names the file whose own conflict holds it, not a chain of renames.
@@ -248,7 +273,7 @@ function holdRenamesTogether(fold: Fold, byFile: Map<string, Folded[]>, files: F
       const root = cause.get(from.file)!;
       const c = root.conflict!;
       cause.set(other, root);
-      p.conflict = { why: `it was renamed together with ${root.file}, which cannot go back (${c.why})`, blocking: c.blocking, outside: c.outside, at: byFile.get(other)![0].id };
+      p.conflict = { why: `it was renamed or moved together with ${root.file}, which cannot go back (${c.why})`, blocking: c.blocking, outside: c.outside, at: byFile.get(other)![0].id };
       p.steps = [];
       p.result = p.current;
       queue.push(p);
@@ -256,13 +281,17 @@ function holdRenamesTogether(fold: Fold, byFile: Map<string, Folded[]>, files: F
   }
 }
 
+/** The file's content as the log last left it: after `t`, or after the last change logged since. */
+function lastKnownOf(fold: Fold, t: Folded): string | null {
+  return [t.entry, ...fold.laterOn(t.file, t.id).map((f) => f.entry)].pop()!.after_sha256;
+}
+
 /** What stands in the way of reversing `t`: later modifications outside the plan, and edits Loupe did not make. */
 function conflictOf(fold: Fold, t: Folded, chosen: Set<string>, current: Buffer | null, why: string): NonNullable<FilePlan['conflict']> {
   const later = fold.laterOn(t.file, t.id);
   const cancelled = (f: Folded) => f.entry.operation === 'rollback' && f.entry.hunk === undefined && fold.get(f.entry.rolls_back ?? '')?.rolledBackBy === f.entry.modification_id;
   const blocking = later.filter((f) => !chosen.has(f.id) && statusOf(f) !== 'rolled_back' && !cancelled(f)).map((f) => f.id);
-  const lastKnown = [t.entry, ...later.map((f) => f.entry)].pop()!.after_sha256;
-  return { why, blocking, outside: lastKnown !== (current ? sha256(current) : null), at: t.id };
+  return { why, blocking, outside: lastKnownOf(fold, t) !== (current ? sha256(current) : null), at: t.id };
 }
 
 /** Applies a plan (made just before, under no lock): each file must still hold what the plan saw. */
