@@ -35,6 +35,7 @@ import { systemKeyStore, type KeyStore } from '../services/settings/keyStore';
 import { LlmSettingsFile, envInt, llmConfigFromSettings } from '../host/llmSettings';
 import { titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
 import { composeWorkspace, openUserSettings, openWorktrees, type Asker } from '../workspace/compose';
+import type { Worktrees } from '../services/worktrees/worktrees';
 import { parseArgs } from './args';
 import type { ProcessManager } from '../services/processes/processManager';
 import type { ProcessView, UsageView } from '../../shared/contract';
@@ -156,12 +157,12 @@ export async function runLlmConfig(
  * The folder the run works in: `--cwd` (or the current folder), or with `--worktree NAME` Loupe's
  * worktree of it, made on first use (`create` says whether it was).
  */
-async function runRoot(flags: Record<string, string | true>, user: UserSettings, note: (s: string) => void, create: boolean): Promise<string> {
+async function runRoot(flags: Record<string, string | true>, user: UserSettings, note: (s: string) => void, create: boolean): Promise<{ root: string; worktrees?: Worktrees }> {
   const root = await workspaceRoot(typeof flags.cwd === 'string' ? flags.cwd : undefined);
-  if (flags.worktree === undefined) return root;
+  if (flags.worktree === undefined) return { root };
   if (typeof flags.worktree !== 'string') throw new InvalidArgumentError(`--worktree needs a name. ${USAGE}`);
   const worktrees = openWorktrees(root, user);
-  if (!create) return workspaceRoot(await worktrees.pathOf(flags.worktree));
+  if (!create) return { root: await workspaceRoot(await worktrees.pathOf(flags.worktree)) };
   const wt = await worktrees.create(flags.worktree);
   note(`(${wt.created ? 'made' : 'working in'} worktree ${flags.worktree} at ${wt.path}, branch ${wt.branch}; the main folder is not touched)`);
   const p = wt.prepared;
@@ -169,12 +170,13 @@ async function runRoot(flags: Record<string, string | true>, user: UserSettings,
   for (const s of p?.skipped ?? []) note(`(worktree setup skipped ${s.path}: ${s.why})`);
   // The main folder's trust holds here while the worktree's config is the same bytes.
   if (await carryTrust(root, wt.path, user)) note('(the main folder\'s trust of its config applies: same bytes here)');
-  return workspaceRoot(wt.path);
+  // Kept until the run ends: the spare checkout for the next worktree is made meanwhile, or stopped then.
+  return { root: await workspaceRoot(wt.path), worktrees };
 }
 
 async function undoLastRun(flags: Record<string, string | true>): Promise<number> {
   const user = openUserSettings(defaultConfigDir());
-  const root = await runRoot(flags, user, () => undefined, false);
+  const { root } = await runRoot(flags, user, () => undefined, false);
   const { logger } = userLog({ configDir: defaultConfigDir(), stderr: 'env' });
   const services = composeWorkspace({ root, user, asker: { kind: 'deny' }, logger });
   try {
@@ -222,7 +224,7 @@ export async function runRun(args: string[]): Promise<number> {
   };
   const user = openUserSettings(defaultConfigDir(), report);
   // Said on stderr even with --json, like the other notes about where the run works.
-  const root = await runRoot(flags, user, (s) => process.stderr.write(`${s}\n`), true);
+  const { root, worktrees } = await runRoot(flags, user, (s) => process.stderr.write(`${s}\n`), true);
   const services = composeWorkspace({ root, user, asker: askerFor(mode, note), logger, reportConfig: report });
   services.onWarning(note);
   const store = services.sessions;
@@ -301,7 +303,7 @@ export async function runRun(args: string[]): Promise<number> {
   } finally {
     queue?.close();
     process.off('SIGINT', onSigint);
-    await services.dispose();
+    await Promise.all([services.dispose(), worktrees?.dispose()]);
   }
 }
 

@@ -135,7 +135,7 @@ export class WorkspaceServices {
       },
     });
     this.sessions = new SessionStore(root);
-    this.worktrees = openWorktrees(root, user);
+    this.worktrees = openWorktrees(root, user, this.logger);
     this.index = new FileIndex(root);
     const snapshots = new WorkTreeSnapshots(
       root,
@@ -243,7 +243,7 @@ export class WorkspaceServices {
     this.index.dispose();
     // Processes and servers first: what each wrote is recorded as it stops, before the log and snapshots close.
     await Promise.all([this.processes.dispose(), this.mcp.dispose()]);
-    await Promise.all([this.sessions.flush(), this.modlog.dispose(), this.captures.dispose(), this.lsp.dispose()]);
+    await Promise.all([this.sessions.flush(), this.modlog.dispose(), this.captures.dispose(), this.lsp.dispose(), this.worktrees.dispose()]);
   }
 
   private warn(message: string): void {
@@ -267,8 +267,8 @@ export function openUserSettings(configDir: string, report?: (problem: ConfigPro
  * Loupe's worktrees of the repository at `root`, without the rest of a workspace's services
  * (`loupe run --worktree` makes one before composing the worktree's own folder).
  */
-export function openWorktrees(root: string, user: UserSettings): Worktrees {
-  return new Worktrees(root, { folder: () => user.worktreesFolder(), setup: () => user.worktreeSetup() });
+export function openWorktrees(root: string, user: UserSettings, logger?: Logger): Worktrees {
+  return new Worktrees(root, { folder: () => user.worktreesFolder(), setup: () => user.worktreeSetup(), spare: () => user.worktreeSpare(), report: (err) => logger?.warn('worktrees.spare', { root, error: String(err) }) });
 }
 
 /**

@@ -27,9 +27,11 @@ describe('UserSettings', () => {
     const settings = new UserSettings(dir);
     expect(settings.worktreesFolder()).toBeUndefined();
     expect(settings.worktreeSetup()).toEqual({ copy: [], link: [] });
-    await writeFile(settings.file, JSON.stringify({ worktrees: { folder: '/work/trees', copy: ['.env'], link: ['node_modules'] } }));
+    expect(settings.worktreeSpare()).toBe(true);
+    await writeFile(settings.file, JSON.stringify({ worktrees: { folder: '/work/trees', copy: ['.env'], link: ['node_modules'], spare: false } }));
     expect(settings.worktreesFolder()).toBe('/work/trees');
     expect(settings.worktreeSetup()).toEqual({ copy: ['.env'], link: ['node_modules'] });
+    expect(settings.worktreeSpare()).toBe(false);
     await writeFile(settings.file, JSON.stringify({ worktrees: { folder: 'trees', link: ['../x'] } }));
     const later = new Date(Date.now() + 5000);
     await utimes(settings.file, later, later);

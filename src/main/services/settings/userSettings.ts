@@ -58,6 +58,8 @@ export const SettingsSchema = z.object({
       copy: z.array(WorktreeRelSchema).optional(),
       /** Folders of the main folder linked from each new worktree (`node_modules`), never copied. */
       link: z.array(WorktreeRelSchema).optional(),
+      /** Keep one checkout ready so the next worktree is made at once (default true; costs one checkout's disk space). */
+      spare: z.boolean().optional(),
     })
     .optional(),
   llm: z
@@ -97,10 +99,11 @@ type Loaded = {
   mcp: McpState;
   worktreesFolder?: string;
   worktreeSetup: { copy: string[]; link: string[] };
+  worktreeSpare: boolean;
   problems: ConfigProblem[];
 };
 
-const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, worktreeSetup: { copy: [], link: [] }, problems: [] };
+const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, worktreeSetup: { copy: [], link: [] }, worktreeSpare: true, problems: [] };
 
 export interface UserSettingsOptions {
   /** Told each problem of the file once (a bad or unknown key: where, and what is wrong). */
@@ -150,6 +153,9 @@ export class UserSettings {
 
   /** What a new worktree gets from the main folder besides its checkout: files copied, folders linked. */
   worktreeSetup = (): { copy: string[]; link: string[] } => this.load().worktreeSetup;
+
+  /** Whether a checkout is kept ready for the next worktree (`worktrees.spare`, default true). */
+  worktreeSpare = (): boolean => this.load().worktreeSpare;
 
   /** The person's own MCP servers (`mcpServers`), each valid one. */
   mcpServers = (): McpServerDecl[] => this.load().mcpServers;
@@ -279,6 +285,7 @@ export class UserSettings {
       mcp,
       ...(value.worktrees?.folder ? { worktreesFolder: value.worktrees.folder } : {}),
       worktreeSetup: { copy: value.worktrees?.copy ?? [], link: value.worktrees?.link ?? [] },
+      worktreeSpare: value.worktrees?.spare ?? true,
       problems,
     };
     this.reporter.found(problems);

@@ -11,6 +11,7 @@ import { InvalidArgumentError } from '../../errors';
 import { GitRunner } from '../git/gitRunner';
 import { BRANCH_PREFIX, branchOf, checkName, worktreePath } from './names';
 import { prepareWorktree } from './prepare';
+import { SpareCheckout } from './spare';
 import { WorktreeChangedError, WorktreeNotFoundError } from './errors';
 
 export interface WorktreesOptions {
@@ -18,6 +19,10 @@ export interface WorktreesOptions {
   folder?: () => string | undefined;
   /** What a new worktree gets from the main folder (settings `worktrees.copy` and `worktrees.link`). */
   setup?: () => { copy: string[]; link: string[] };
+  /** Keep one checkout ready for the next worktree (settings `worktrees.spare`; off unless given). */
+  spare?: () => boolean;
+  /** Where a spare that could not be made or taken is reported (it never fails a worktree). */
+  report?: (err: unknown) => void;
 }
 
 export interface Prepared {
@@ -53,12 +58,14 @@ export interface DiscardReport {
 
 interface Listed {
   path: string;
+  head?: string;
   branch: string | null;
   prunable: boolean;
 }
 
 export class Worktrees {
   private readonly git: GitRunner;
+  private readonly spare: SpareCheckout;
 
   constructor(
     /** Realpath of the main folder: the repository's top. */
@@ -66,6 +73,7 @@ export class Worktrees {
     private readonly opts: WorktreesOptions = {},
   ) {
     this.git = new GitRunner(root);
+    this.spare = new SpareCheckout({ git: this.git, gitAt: (dir) => new GitRunner(dir), listed: (signal) => this.listed(signal), report: opts.report });
   }
 
   /**
@@ -99,12 +107,28 @@ export class Worktrees {
     }
     if (known) await this.git.run(['worktree', 'prune'], { signal });
     if (await exists(target)) throw new InvalidArgumentError(`${target} already exists and is not a Loupe worktree; pick another name or move it away.`);
-    if ((await this.git.exec(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { signal })).exitCode !== 0) throw new InvalidArgumentError('The repository has no commit yet: commit once, then make a worktree of it.');
+    const head = await this.git.exec(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { signal });
+    if (head.exitCode !== 0) throw new InvalidArgumentError('The repository has no commit yet: commit once, then make a worktree of it.');
+    const commit = head.stdout.toString('utf8').trim();
     const hasBranch = (await this.git.exec(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { signal })).exitCode === 0;
-    // `--` ends the options: the path and branch are operands whatever they hold.
-    const args = hasBranch ? ['worktree', 'add', '--quiet', '--', target, branch] : ['worktree', 'add', '--quiet', '-b', branch, '--', target, 'HEAD'];
-    await this.git.run(args, { signal, timeoutMs: 300_000 });
+    const spare = this.opts.spare?.() === true;
+    if (!(spare && (await this.spare.claim(folder, target, branch, commit, hasBranch, signal)))) {
+      // `--` ends the options: the path and branch are operands whatever they hold.
+      const args = hasBranch ? ['worktree', 'add', '--quiet', '--', target, branch] : ['worktree', 'add', '--quiet', '-b', branch, '--', target, commit];
+      await this.git.run(args, { signal, timeoutMs: 300_000 });
+    }
+    if (spare) this.spare.refill(folder);
     return { path: target, branch, created: true, prepared: await prepareWorktree(this.root, target, this.opts.setup?.() ?? { copy: [], link: [] }) };
+  }
+
+  /** Waits until the spare checkout being made (if any) is ready or has failed. */
+  spareSettled(): Promise<void> {
+    return this.spare.settled();
+  }
+
+  /** Stops making a spare checkout; a half-made one is removed by its git, or the next time. */
+  dispose(): Promise<void> {
+    return this.spare.dispose();
   }
 
   /**
@@ -180,6 +204,8 @@ export class Worktrees {
     if (!now.missing) await this.git.run(['worktree', 'remove', '--force', '--', now.path], { signal, timeoutMs: 300_000 });
     await this.git.run(['worktree', 'prune'], { signal });
     await this.git.run(['branch', '-D', now.branch], { signal });
+    // The last worktree gone: so is the spare kept for the next one.
+    if ((await this.list(signal, { sizes: false })).length === 0) await this.spare.clear(await this.folder(false), signal);
   }
 
   private async requireTop(): Promise<void> {
@@ -194,6 +220,7 @@ export class Worktrees {
     let cur: Listed | null = null;
     for (const field of text.split('\0')) {
       if (field.startsWith('worktree ')) out.push((cur = { path: field.slice(9), branch: null, prunable: false }));
+      else if (cur && field.startsWith('HEAD ')) cur.head = field.slice(5);
       else if (cur && field.startsWith('branch ')) cur.branch = field.slice(7);
       else if (cur && (field === 'prunable' || field.startsWith('prunable '))) cur.prunable = true;
     }
