@@ -42,8 +42,10 @@ export async function runWorktree(args: string[]): Promise<number> {
   switch (verb) {
     case 'list': {
       const all = await worktrees.list();
-      out({ type: 'worktrees', worktrees: all });
+      const spare = await worktrees.spareInfo();
+      out({ type: 'worktrees', worktrees: all, spare });
       if (!json) for (const w of all) process.stdout.write(`${w.name}\t${w.branch}\t${w.missing ? 'missing (deleted by hand; prune or discard)' : `${(w.size_bytes! / 1e6).toFixed(1)} MB, ${w.created_ms ? ago(w.created_ms) : '?'} old`}\t${w.path}\n`);
+      if (spare) say(`(a spare checkout is kept ready for the next worktree: ${spare.path}, ${(spare.size_bytes / 1e6).toFixed(1)} MB; settings "worktrees": {"spare": false} stops that, and it goes with the last worktree discarded)`);
       return 0;
     }
     case 'prune': {

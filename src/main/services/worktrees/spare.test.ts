@@ -33,12 +33,15 @@ describe('the spare checkout', () => {
     await wts.spareSettled();
     expect(existsSync(path.join(spare, 'a.txt'))).toBe(true);
     expect(listed()).toContain(`worktree ${spare}\n`);
-    // Not a session's worktree: the list leaves it out.
+    // Not a session's worktree: the list leaves it out, and names it apart with its size.
     expect((await wts.list()).map((w) => w.name)).toEqual(['first']);
+    expect(await wts.spareInfo()).toEqual({ path: spare, size_bytes: expect.any(Number) });
+    expect((await wts.spareInfo())!.size_bytes).toBeGreaterThan('one\n'.length + 'export const b = 1;\n'.length);
 
     const made = await wts.create('second');
     expect(made.created).toBe(true);
-    expect(listed()).not.toContain(`worktree ${spare}\n`);
+    // It is the spare, moved: its git admin folder still bears the spare's name.
+    expect(await readFile(path.join(made.path, '.git'), 'utf8')).toMatch(/\/\.git\/worktrees\/[-.]spare-\d+-[0-9a-f]+\n$/);
     expect(git(made.path, 'rev-parse', '--abbrev-ref', 'HEAD').trim()).toBe('loupe/second');
     expect(git(made.path, 'rev-parse', 'HEAD')).toBe(git(root, 'rev-parse', 'HEAD'));
     expect(git(made.path, 'status', '--porcelain')).toBe('');

@@ -6,6 +6,7 @@
 // so an interrupted one is never taken; it is removed the next time. Names starting with a dot
 // are not worktree names (names.ts), so the spare never shows as a session.
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { GitRunner } from '../git/gitRunner';
@@ -115,7 +116,20 @@ export class SpareCheckout {
     if (ready) await this.deps.git.run(['worktree', 'prune'], { signal });
     const partial = path.join(folder, `${PARTIAL}${process.pid}-${randomBytes(4).toString('hex')}`);
     await this.deps.git.run(['worktree', 'add', '--quiet', '--detach', '--', partial, 'HEAD'], { signal, timeoutMs: 600_000 });
-    await this.deps.git.run(['worktree', 'move', '--', partial, spare], { signal });
+    try {
+      await this.deps.git.run(['worktree', 'move', '--', partial, spare], { signal });
+    } catch (err) {
+      // Another Loupe on this repository finished one first: one spare is enough.
+      await this.remove(partial);
+      if (!existsSync(spare)) throw err;
+    }
+  }
+
+  /** The spare's folder when one is ready now. */
+  async ready(folder: string, signal?: AbortSignal): Promise<string | null> {
+    const spare = path.join(folder, SPARE);
+    const found = (await this.deps.listed(signal)).find((w) => w.path === spare);
+    return found && !found.prunable && existsSync(spare) ? spare : null;
   }
 
   private async remove(dir: string, signal?: AbortSignal): Promise<void> {

@@ -121,6 +121,12 @@ export class Worktrees {
     return { path: target, branch, created: true, prepared: await prepareWorktree(this.root, target, this.opts.setup?.() ?? { copy: [], link: [] }) };
   }
 
+  /** The spare checkout kept ready for the next worktree, if one is: where, and its size. */
+  async spareInfo(signal?: AbortSignal): Promise<{ path: string; size_bytes: number } | null> {
+    const spare = await this.spare.ready(await this.folder(false), signal);
+    return spare ? { path: spare, size_bytes: await sizeOf(spare, signal) } : null;
+  }
+
   /** Waits until the spare checkout being made (if any) is ready or has failed. */
   spareSettled(): Promise<void> {
     return this.spare.settled();
