@@ -159,3 +159,15 @@ describe('two worktrees made at once', () => {
     }
   });
 });
+
+describe('a repository with submodules', () => {
+  it('gets no spare: git could not move it into place', async () => {
+    const { root, wts, folder } = await setup();
+    await writeFile(path.join(root, '.gitmodules'), '');
+    git(root, 'add', '.gitmodules');
+    git(root, 'commit', '-qm', 'modules');
+    await wts.create('a');
+    await wts.spareSettled();
+    expect(await readdir(folder)).toEqual(['a']);
+  });
+});

@@ -111,7 +111,8 @@ export class Worktrees {
     if (head.exitCode !== 0) throw new InvalidArgumentError('The repository has no commit yet: commit once, then make a worktree of it.');
     const commit = head.stdout.toString('utf8').trim();
     const hasBranch = (await this.git.exec(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { signal })).exitCode === 0;
-    const spare = this.opts.spare?.() === true;
+    // git cannot move a worktree holding submodules, so with them a spare could never be taken.
+    const spare = this.opts.spare?.() === true && !(await exists(path.join(this.root, '.gitmodules')));
     if (!(spare && (await this.spare.claim(folder, target, branch, commit, hasBranch, signal)))) {
       // `--` ends the options: the path and branch are operands whatever they hold.
       const args = hasBranch ? ['worktree', 'add', '--quiet', '--', target, branch] : ['worktree', 'add', '--quiet', '-b', branch, '--', target, commit];
