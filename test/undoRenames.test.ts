@@ -14,7 +14,7 @@ import { git, tempDir, writeTree } from './support/tmp';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
+  for (const c of cleanups.splice(0).reverse()) await c();
 });
 
 async function world(repo: boolean): Promise<{ root: string; services: WorkspaceServices }> {

@@ -16,7 +16,7 @@ const d = availability.available ? describe : describe.skip;
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
+  for (const c of cleanups.splice(0).reverse()) await c();
 });
 
 d('a worktree session in the sandbox', () => {

@@ -10,7 +10,7 @@ import { GitRunner } from './gitRunner';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
+  for (const c of cleanups.splice(0).reverse()) await c();
 });
 
 async function repo() {

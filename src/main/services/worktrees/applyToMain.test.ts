@@ -14,8 +14,9 @@ import { mergeBranch } from './mergeBranch';
 import { carryTrust } from './trust';
 
 const cleanups: (() => Promise<void>)[] = [];
+// Last in, first out: services (and the spare checkout they may be making) stop before their folder goes.
 afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
+  for (const c of cleanups.splice(0).reverse()) await c();
 });
 
 const LINES = 'one\ntwo\nthree\nfour\nfive\n';
@@ -170,6 +171,7 @@ describe('trust in a worktree', () => {
     const main = await committedRepo(path.join(t.dir, 'repo'), { '.loupe/config.json': CONFIG, 'a.txt': 'a\n' });
     const user = openUserSettings(path.join(t.dir, 'home'));
     const wts = openWorktrees(main, user);
+    cleanups.push(() => wts.dispose());
     const a = await wts.create('a');
     // Untrusted main: nothing to carry.
     expect(await carryTrust(main, a.path, user)).toBe(false);

@@ -8,7 +8,7 @@ import { Worktrees } from './worktrees';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
-  for (const c of cleanups.splice(0)) await c();
+  for (const c of cleanups.splice(0).reverse()) await c();
 });
 
 async function repo(): Promise<{ base: string; root: string }> {
