@@ -33,6 +33,7 @@ const ALLOWED: Record<string, string> = {
   'services/workspace/changeJournal.ts': "/proc (the kernel's inotify queue length)",
   'services/worktrees/worktrees.ts': "makes Loupe's worktrees folder, beside the repository and outside every workspace",
   'services/worktrees/prepare.ts': 'makes a link only at a path from holdDir in a new worktree',
+  'services/worktrees/spare.ts': "removes the spare checkout, or a half-made one, only as a direct child of Loupe's worktrees folder (never a workspace)",
   // Known gap: it reads a worktree's `.git` file and makes missing .git/hooks, .git/info and
   // .loupe by name before binding them read-only; moving this onto safeOpen is open work.
   'services/sandbox/bwrapPolicy.ts': 'creates empty protected folders before the sandbox binds them read-only',
