@@ -26,6 +26,13 @@ async function setup(spare = true) {
   return { root, wts, folder, spare: path.join(folder, SPARE), listed, reports };
 }
 
+/** A file written in the main folder and committed there. */
+async function commitFile(root: string, rel: string, content: string, message: string): Promise<void> {
+  await writeFile(path.join(root, rel), content);
+  git(root, 'add', rel);
+  git(root, 'commit', '-qm', message);
+}
+
 describe('the spare checkout', () => {
   it('is made after a worktree and taken over by the next one, on its own branch at HEAD', async () => {
     const { root, wts, spare, listed, reports } = await setup();
@@ -86,9 +93,7 @@ describe('the spare checkout', () => {
     ['an ignored file added', 'node_modules/x.js'],
   ])('is never taken with %s in it: removed, and the worktree made afresh', async (_what, rel) => {
     const { root, wts, spare } = await setup();
-    await writeFile(path.join(root, '.gitignore'), 'node_modules/\n');
-    git(root, 'add', '.gitignore');
-    git(root, 'commit', '-qm', 'ignore');
+    await commitFile(root, '.gitignore', 'node_modules/\n', 'ignore');
     await wts.create('first');
     await wts.spareSettled();
     await mkdir(path.dirname(path.join(spare, rel)), { recursive: true });
@@ -163,9 +168,7 @@ describe('two worktrees made at once', () => {
 describe('a repository with submodules', () => {
   it('gets no spare: git could not move it into place', async () => {
     const { root, wts, folder } = await setup();
-    await writeFile(path.join(root, '.gitmodules'), '');
-    git(root, 'add', '.gitmodules');
-    git(root, 'commit', '-qm', 'modules');
+    await commitFile(root, '.gitmodules', '', 'modules');
     await wts.create('a');
     await wts.spareSettled();
     expect(await readdir(folder)).toEqual(['a']);
