@@ -39,12 +39,14 @@ export class SpareCheckout {
   /**
    * Turns the spare into worktree `target` on `branch` (made at `commit` unless it exists); false
    * when there is no clean spare, and then nothing changed. A refill under way is waited for:
-   * it is the same checkout, already begun.
+   * it is the same checkout, already begun. `listed`: the worktrees as the caller just listed them.
    */
-  async claim(folder: string, target: string, branch: string, commit: string, hasBranch: boolean, signal?: AbortSignal): Promise<boolean> {
-    if (this.job) await this.job;
+  async claim(folder: string, target: string, branch: string, commit: string, hasBranch: boolean, signal?: AbortSignal, listed?: ListedWorktree[]): Promise<boolean> {
+    // The caller's listing holds unless a refill ran meanwhile (one `git worktree list` less).
+    const refilling = this.job;
+    if (refilling) await refilling;
     const spare = path.join(folder, SPARE);
-    const found = (await this.deps.listed(signal)).find((w) => w.path === spare);
+    const found = (listed && !refilling ? listed : await this.deps.listed(signal)).find((w) => w.path === spare);
     if (!found || found.prunable || found.branch !== null || !found.head) return false;
     const own = this.deps.gitAt(spare);
     // Anything written there since it was made (by hand, or a half-done switch) would become the session's.

@@ -100,7 +100,8 @@ export class Worktrees {
     const branch = branchOf(name);
     const folder = await this.folder();
     const target = worktreePath(folder, name);
-    const known = (await this.listed(signal)).find((w) => w.path === target);
+    const listed = await this.listed(signal);
+    const known = listed.find((w) => w.path === target);
     if (known && !known.prunable) {
       if (known.branch !== `refs/heads/${branch}`) throw new InvalidArgumentError(`${target} is a worktree of another branch (${known.branch ?? 'detached'}); pick another name.`);
       return { path: target, branch, created: false };
@@ -113,7 +114,7 @@ export class Worktrees {
     const hasBranch = (await this.git.exec(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { signal })).exitCode === 0;
     // git cannot move a worktree holding submodules, so with them a spare could never be taken.
     const spare = this.opts.spare?.() === true && !(await exists(path.join(this.root, '.gitmodules')));
-    if (!(spare && (await this.spare.claim(folder, target, branch, commit, hasBranch, signal)))) {
+    if (!(spare && (await this.spare.claim(folder, target, branch, commit, hasBranch, signal, known ? undefined : listed)))) {
       // `--` ends the options: the path and branch are operands whatever they hold.
       const args = hasBranch ? ['worktree', 'add', '--quiet', '--', target, branch] : ['worktree', 'add', '--quiet', '-b', branch, '--', target, commit];
       await this.git.run(args, { signal, timeoutMs: 300_000 });
