@@ -2,7 +2,7 @@ import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatEvent, EventChannel, HostEvents } from '../../shared/contract';
-import { startScriptedLlm, type ScriptedLlm } from '../../../test/support/scriptedLlm';
+import { pieces, startScriptedLlm, type ScriptedLlm } from '../../../test/support/scriptedLlm';
 import { tempDir, until, writeTree } from '../../../test/support/tmp';
 import { writeUserSettings } from '../../../test/support/userSettings';
 import { foldTranscript } from '../../renderer/store/chatFold';
@@ -105,6 +105,24 @@ describe('Host agent channels', () => {
     } finally {
       await deepseek.close();
     }
+  });
+
+  it('sends a fast stream as a few joined deltas, and a session opened mid-stream neither misses nor repeats a token', async () => {
+    await host.handle('settings.save', { base_url: llm.baseURL, model: 'scripted' });
+    const answer = Array.from({ length: 300 }, (_, i) => `w${i}`).join(' ');
+    llm.enqueue({ content: answer, frameDelayMs: 1 });
+    const { session_id } = await host.handle('chat.send', { text: 'stream' });
+    const deltas = () => chat().filter((e) => e.type === 'text_delta').length;
+    await until(() => deltas() > 0, 10_000);
+    const view = await host.handle('chat.session', { id: session_id });
+    const at = events.length;
+    await until(() => finished(), 10_000);
+    const shown = foldTranscript(view.entries).find((i) => i.kind === 'assistant');
+    const after = events.slice(at).flatMap((e) => (e.ch === 'chat.event' ? [(e.p as HostEvents['chat.event']).event] : [])).filter((e) => e.type === 'text_delta');
+    expect((shown && 'text' in shown ? shown.text : '') + after.map((e) => e.text).join('')).toBe(answer);
+    expect(chat().filter((e) => e.type === 'text_delta').map((e) => (e as { text: string }).text).join('')).toBe(answer);
+    // One SSE frame per 7-9 characters, a millisecond or more apart: joined into far fewer events.
+    expect(deltas()).toBeLessThan(pieces(answer).length / 3);
   });
 
   it('streams a request as chat.event, asks for bash through approvals, and resumes the session', async () => {

@@ -55,6 +55,7 @@ import { checkedEntries, entriesFromMessages, keepEntry } from './transcript';
 import { undoneRequests, undoPreview } from './undo';
 import { undoRequests, type UndoScope } from '../services/modlog/groupRollback';
 import { foreseeFiles } from '../agent/edit/foresee';
+import { DeltaBatcher } from './deltaBatcher';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
@@ -127,8 +128,11 @@ export class AgentHost {
   private readonly workspaces = new Map<WorkspaceServices, WorkspaceAgent>();
   private readonly env: NodeJS.ProcessEnv;
   private readonly registry: ToolRegistry;
+  /** Every chat event goes out through it: tokens joined, order kept (deltaBatcher.ts). */
+  private readonly deltas: DeltaBatcher;
 
   constructor(private readonly opts: AgentHostOptions) {
+    this.deltas = new DeltaBatcher((session_id, event) => opts.emit('chat.event', { session_id, event }));
     this.settings = new LlmSettingsFile(opts.user, opts.keys);
     this.env = opts.env ?? process.env;
     this.registry = opts.registry ?? createToolRegistry();
@@ -414,8 +418,11 @@ export class AgentHost {
   async getSession(id: string): Promise<ChatSessionView> {
     const w = this.wsFor(id);
     const s = await this.session(w, id);
-    const entries = s.record.entries ?? entriesFromMessages(s.record.messages, (n, a) => this.tools(w).callFacts(n, a));
     const undone = await undoneRequests(w.services.modlog, s.record.id, s.record.requests.map((r) => r.correlation_id)).catch(() => []);
+    // The tokens kept so far are sent before this answer and the copy holds exactly them: a
+    // client that shows the session from this answer on neither misses nor repeats one.
+    this.deltas.flush();
+    const entries = s.record.entries?.map((e) => ({ ...e })) ?? entriesFromMessages(s.record.messages, (n, a) => this.tools(w).callFacts(n, a));
     const queued = s.queue.list();
     const forks = forksOf(s.record);
     const usage = s.record.usage?.last;
@@ -626,7 +633,7 @@ export class AgentHost {
         if (left.length) {
           const notice = { type: 'notice' as const, text: `Stopped. Still running in the background: ${left.map((l) => `${l.process_id} (${l.command})`).join(', ')}. Stop them in the Processes pane or with process_kill.`, correlation_id: event.correlation_id, t: event.t };
           keepEntry(entries, notice);
-          this.opts.emit('chat.event', { session_id: sessionId, event: notice });
+          this.deltas.push(sessionId, notice);
         }
       }
       keepEntry(entries, event);
@@ -639,7 +646,7 @@ export class AgentHost {
         s.running = null;
         saved = w.store.save(s.record).catch(() => undefined);
       }
-      this.opts.emit('chat.event', { session_id: sessionId, event });
+      this.deltas.push(sessionId, event);
     });
     const run = { correlationId, abort, done: Promise.resolve() };
     s.running = run;
@@ -666,7 +673,7 @@ export class AgentHost {
     this.start(w, s, { text: next.text, mode: next.mode }).catch((err: unknown) => {
       s.queue.putBack(next);
       const e = toWireError(err);
-      this.opts.emit('chat.event', { session_id: s.record.id, event: { type: 'error', code: e.code, message: `The queued message was not sent: ${e.message}`, correlation_id: '', t: Date.now() } });
+      this.deltas.push(s.record.id, { type: 'error', code: e.code, message: `The queued message was not sent: ${e.message}`, correlation_id: '', t: Date.now() });
     });
   }
 
@@ -691,6 +698,7 @@ export class AgentHost {
   /** Stops every request and waits until their sessions are saved: quitting loses no turn. */
   async dispose(): Promise<void> {
     await Promise.all([...this.workspaces.keys()].map((services) => this.release(services)));
+    this.deltas.flush();
   }
 }
 
