@@ -12,7 +12,12 @@ import { COMMAND_MARKER } from './cleanEnv';
 
 export const POLL_MS = 100;
 export const KILL_GRACE_MS = 200;
-const KILL_ROUNDS = 10;
+/**
+ * How long SIGKILL goes on being sent until nothing is left. It cannot be refused, so what
+ * remains is dying or still being made; a fixed ten rounds (200 ms) returned while a dev
+ * server's process was still going under load, and a caller told "killed" found it alive.
+ */
+export const KILL_WAIT_MS = 5_000;
 
 /**
  * Kernel start time of a live pid (Linux), so a pid reused by another program is not
@@ -108,17 +113,21 @@ export class ProcessFamily {
     return pids;
   }
 
-  /** `first` (SIGTERM) to all, SIGKILL to all `graceMs` later (sooner once all are gone), repeated until nothing is left. */
-  async killAll(first: NodeJS.Signals = 'SIGTERM', graceMs = KILL_GRACE_MS): Promise<void> {
+  /**
+   * `first` (SIGTERM) to all, SIGKILL to all `graceMs` later (sooner once all are gone), repeated
+   * until nothing is left (at most `waitMs` more).
+   */
+  async killAll(first: NodeJS.Signals = 'SIGTERM', graceMs = KILL_GRACE_MS, waitMs = KILL_WAIT_MS): Promise<void> {
     this.stopWatching();
     if (this.signal(first).length === 0) return;
     for (let waited = 0; waited < graceMs; waited += 50) {
       await sleep(Math.min(50, graceMs - waited));
       if (graceMs > KILL_GRACE_MS && this.members().length === 0) return;
     }
-    for (let round = 0; round < KILL_ROUNDS; round++) {
+    const until = Date.now() + waitMs;
+    do {
       if (this.signal('SIGKILL').length === 0) return;
       await sleep(20);
-    }
+    } while (Date.now() < until);
   }
 }
