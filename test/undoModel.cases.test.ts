@@ -73,3 +73,19 @@ it('a move over an existing file goes back together with the file it came from',
     'plain',
   ),
 );
+
+// One command renames a.txt to src/d.bin and g.bin to a.txt: a.txt is both a rename's source and
+// another rename's target. The other session had written a.txt, so its line moved into src/d.bin;
+// undoing the first session put a.txt back from g.bin's content and lost that line (20,000-run
+// chunk, seed 1636354584).
+it('a chain of renames in one command keeps the other session\'s moved lines', { timeout: 60_000 }, () =>
+  replay([
+    new StartRequest('s1'),
+    new StartRequest('s2'),
+    new Command('s1', [{ op: 'write', file: 'g.bin' }, { op: 'write', file: 'a.txt' }], []),
+    new AgentEdit('s2', 'a.txt', 'write'),
+    new AgentEdit('s1', 'src/d.bin', 'delete'),
+    new Command('s1', [{ op: 'rename', file: 'a.txt', to: 'src/d.bin' }, { op: 'rename', file: 'g.bin', to: 'a.txt' }], []),
+    new Undo('s1', 0, 'skip', false),
+  ]),
+);

@@ -242,19 +242,23 @@ function holdRenamesTogether(fold: Fold, byFile: Map<string, Folded[]>, files: F
     }
   }
   // A move onto a file that existed (`mv a b` over b) is not a rename to git: b changed, a went.
-  // Within one group, a file that went and a file that now holds exactly what it held go together.
-  const gone = new Map<string, string[]>();
+  // Nor is a chain (`mv a b; mv c a`): a changed, b came, c went. Within one group, a file that
+  // lost its content (went or was overwritten) and a file that now holds exactly that content go
+  // together, so content that moved never goes back on one side only.
+  const left = new Map<string, string[]>();
   for (const chain of byFile.values()) {
     for (const t of chain) {
       const e = t.entry;
-      if (e.group_id && e.after_sha256 === null && e.before_sha256) gone.set(`${e.group_id}:${e.before_sha256}`, [...(gone.get(`${e.group_id}:${e.before_sha256}`) ?? []), e.file]);
+      if (!e.group_id || !e.before_sha256 || e.before_sha256 === e.after_sha256) continue;
+      const key = `${e.group_id}:${e.before_sha256}`;
+      left.set(key, [...(left.get(key) ?? []), e.file]);
     }
   }
   for (const [file, chain] of byFile) {
     for (const t of chain) {
       const e = t.entry;
       if (!e.group_id || !e.after_sha256) continue;
-      for (const from of gone.get(`${e.group_id}:${e.after_sha256}`) ?? []) {
+      for (const from of left.get(`${e.group_id}:${e.after_sha256}`) ?? []) {
         if (from === file) continue;
         link(file, from);
         link(from, file);
