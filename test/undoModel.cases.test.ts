@@ -89,3 +89,24 @@ it('a chain of renames in one command keeps the other session\'s moved lines', {
     new Undo('s1', 0, 'skip', false),
   ]),
 );
+
+// A command moves a.txt (holding the other session's line) to f.txt and rewrites part of it, so
+// no rename is recorded; the other session then makes a.txt again. a.txt cannot go back, and
+// f.txt went back alone (deleted), taking the moved line with it. Found by probing the class of
+// the rename-chain case above: a file that lost lines and a file of the same group that gained
+// them go back together.
+for (const kind of ['git', 'plain'] as const) {
+  it(`a move followed by an edit keeps the other session's moved lines (${kind})`, { timeout: 60_000 }, () =>
+    replay(
+      [
+        new StartRequest('s1'),
+        new StartRequest('s2'),
+        new AgentEdit('s2', 'a.txt', 'write'),
+        new Command('s1', [{ op: 'rename', file: 'a.txt', to: 'f.txt' }, { op: 'rewrite', file: 'f.txt' }], []),
+        new AgentEdit('s2', 'a.txt', 'write'),
+        new Undo('s1', 0, 'skip', false),
+      ],
+      kind,
+    ),
+  );
+}

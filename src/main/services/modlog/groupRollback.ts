@@ -160,6 +160,7 @@ export async function planRollback(log: ModificationLog, fold: Fold, targets: Fo
   }
   const chosen = new Set(targets.map((t) => t.id));
   const files: FilePlan[] = [];
+  const sides = new Map<string, Sides>();
   for (const [file, chain] of byFile) {
     const { abs } = await resolveInWorkspace(log.root, file);
     const read = await readInside(log.root, abs);
@@ -169,6 +170,7 @@ export async function planRollback(log: ModificationLog, fold: Fold, targets: Fo
     for (const [i, t] of chain.entries()) {
       const e = t.entry;
       const { before, after } = await sidesOf(log, e);
+      sides.set(t.id, { before, after });
       const curSha = cur ? sha256(cur) : null;
       let next: Buffer | null;
       let merged = false;
@@ -206,7 +208,7 @@ export async function planRollback(log: ModificationLog, fold: Fold, targets: Fo
     else plan.result = cur;
     files.push(plan);
   }
-  holdRenamesTogether(fold, byFile, files);
+  await holdMovesTogether(log, fold, byFile, files, sides);
   return { targets: targets.map((t) => t.id), files };
 }
 
@@ -219,52 +221,63 @@ function renamePartner(fold: Fold, t: Folded): string | undefined {
   return e.renamed_to ?? e.renamed_from;
 }
 
+type Sides = { before: Buffer | null; after: Buffer | null };
+
 /**
- * A rename's two sides go back together or not at all: reversing one side alone deletes the
- * new path while the old one stays gone (or brings back the old path beside the new), and the
- * content that moved would leave the tree. So a conflict in one file makes every file it was
- * renamed to or from (and theirs, in turn) a conflict too.
+ * Content that a command moved goes back on both sides or on neither: reversing one side alone
+ * deletes (or reverts) the path it went to while the path it came from stays as it is, and the
+ * content that moved, with any other session's lines in it, leaves the tree. So a conflict in one
+ * file makes a conflict of every file content moved to or from (and theirs, in turn):
+ * - the two sides of a rename (a command's rename is recorded as the old path's deletion and the
+ *   new path's creation);
+ * - within one group, a file that lost lines (it went, or was overwritten) and a file that gained
+ *   any of those lines. Git calls few moves renames: not `mv a b` over an existing `b`, not a
+ *   chain `mv a b; mv c a`, not a move followed by an edit that leaves the two below its
+ *   similarity threshold. Lines that are blank are no one's work and link nothing.
+ * Holding more files only skips more of a conflicting step; it never writes more.
  */
-function holdRenamesTogether(fold: Fold, byFile: Map<string, Folded[]>, files: FilePlan[]): void {
+async function holdMovesTogether(log: ModificationLog, fold: Fold, byFile: Map<string, Folded[]>, files: FilePlan[], sides: Map<string, Sides>): Promise<void> {
+  if (!files.some((f) => f.conflict)) return;
   const links = new Map<string, Set<string>>();
   const link = (a: string, b: string) => {
-    const set = links.get(a) ?? new Set<string>();
-    set.add(b);
-    links.set(a, set);
+    if (a === b) return;
+    for (const [x, y] of [[a, b], [b, a]]) {
+      const set = links.get(x) ?? new Set<string>();
+      set.add(y);
+      links.set(x, set);
+    }
   };
   for (const [file, chain] of byFile) {
     for (const t of chain) {
       const other = renamePartner(fold, t);
-      if (other && other !== file && byFile.has(other)) {
-        link(file, other);
-        link(other, file);
-      }
+      if (other && byFile.has(other)) link(file, other);
     }
   }
-  // A move onto a file that existed (`mv a b` over b) is not a rename to git: b changed, a went.
-  // Nor is a chain (`mv a b; mv c a`): a changed, b came, c went. Within one group, a file that
-  // lost its content (went or was overwritten) and a file that now holds exactly that content go
-  // together, so content that moved never goes back on one side only.
-  const left = new Map<string, string[]>();
-  for (const chain of byFile.values()) {
-    for (const t of chain) {
-      const e = t.entry;
-      if (!e.group_id || !e.before_sha256 || e.before_sha256 === e.after_sha256) continue;
-      const key = `${e.group_id}:${e.before_sha256}`;
-      left.set(key, [...(left.get(key) ?? []), e.file]);
-    }
-  }
+  // Only a file already held reads sides the plan did not (its steps stopped at the conflict);
+  // a blob that cannot be read there tells nothing, and that file's own plan says why.
+  const sideOf = async (t: Folded): Promise<Sides> => sides.get(t.id) ?? (await sidesOf(log, t.entry).catch(() => ({ before: null, after: null })));
+  // `group \0 line` → the files of that group that lost the line.
+  const lost = new Map<string, Set<string>>();
+  const gained: { group: string; file: string; lines: Set<string> }[] = [];
   for (const [file, chain] of byFile) {
     for (const t of chain) {
       const e = t.entry;
-      if (!e.group_id || !e.after_sha256) continue;
-      for (const from of left.get(`${e.group_id}:${e.after_sha256}`) ?? []) {
-        if (from === file) continue;
-        link(file, from);
-        link(from, file);
+      if (!e.group_id || e.before_sha256 === e.after_sha256) continue;
+      const { before, after } = await sideOf(t);
+      const was = linesOf(before);
+      const now = linesOf(after);
+      for (const l of was) {
+        if (now.has(l)) continue;
+        const key = `${e.group_id}\0${l}`;
+        const set = lost.get(key) ?? new Set<string>();
+        set.add(file);
+        lost.set(key, set);
       }
+      const added = new Set([...now].filter((l) => !was.has(l)));
+      if (added.size) gained.push({ group: e.group_id, file, lines: added });
     }
   }
+  for (const g of gained) for (const l of g.lines) for (const from of lost.get(`${g.group}\0${l}`) ?? []) link(g.file, from);
   const plans = new Map(files.map((f) => [f.file, f]));
   const queue = files.filter((f) => f.conflict);
   // Each file held back names the file whose own conflict holds it, not a chain of renames.
@@ -283,6 +296,14 @@ function holdRenamesTogether(fold: Fold, byFile: Map<string, Folded[]>, files: F
       queue.push(p);
     }
   }
+}
+
+/** A content's distinct lines that hold more than whitespace. */
+function linesOf(buf: Buffer | null): Set<string> {
+  const out = new Set<string>();
+  if (!buf) return out;
+  for (const l of buf.toString('latin1').split('\n')) if (l.trim()) out.add(l);
+  return out;
 }
 
 /** The file's content as the log last left it: after `t`, or after the last change logged since. */
