@@ -46,14 +46,23 @@ function get(port: number): Promise<string> {
 }
 
 /** Live processes whose working folder is inside `dir` (the table the kernel keeps). */
-function processesIn(dir: string): number[] {
-  const out: number[] = [];
+function processesIn(dir: string): string[] {
+  const out: string[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
-      if (/\) Z /.test(readFileSync(`/proc/${name}/stat`, 'utf8'))) continue;
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (/\) Z /.test(stat)) continue;
       const cwd = readlinkSync(`/proc/${name}/cwd`);
-      if (cwd === dir || cwd.startsWith(dir + '/')) out.push(Number(name));
+      if (cwd !== dir && !cwd.startsWith(dir + '/')) continue;
+      // What it is, so a failure says which process was left and why the reaper missed it.
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      let marked = '?';
+      try {
+        marked = readFileSync(`/proc/${name}/environ`, 'latin1').includes('LOUPE_COMMAND') ? 'marked' : 'unmarked';
+      } catch {}
+      out.push(`${name} state ${f[0]} ppid ${f[1]} ${marked}: ${cmd}`);
     } catch {}
   }
   return out;

@@ -58,6 +58,8 @@ export interface OutputRequest {
 
 export class ProcessManager {
   private readonly procs = new Map<string, ManagedProcess>();
+  /** Each ended process's recording of what it wrote, while it is taken and after. */
+  private readonly recordings = new WeakMap<ManagedProcess, Promise<unknown>>();
   private readonly cursors = new Map<string, Map<string, number>>();
   private readonly listeners = new Set<ProcessEvents>();
   private next = 1;
@@ -88,10 +90,11 @@ export class ProcessManager {
     const pid = id ?? `proc-${this.next++}`;
     // Begun before the process starts, so nothing it writes can come before the first snapshot.
     const recording = this.opts.recorder ? await this.opts.recorder.begin(spec).catch(() => null) : null;
-    const end = () => {
+    const end = (mp: ManagedProcess) => {
       if (!recording) return;
       const job = recording.end().catch(() => undefined);
       this.ending.add(job);
+      this.recordings.set(mp, job);
       void job.finally(() => this.ending.delete(job));
     };
     const p = new ManagedProcess(pid, spec, {
@@ -101,7 +104,7 @@ export class ProcessManager {
       onChange: (mp) => this.emit((l) => l.onChanged?.(mp.info())),
       onOutput: (mp, chunk) => this.emit((l) => l.onOutput?.(mp.id, chunk)),
       onExit: (mp) => {
-        end();
+        end(mp);
         this.emit((l) => l.onExited?.(mp.info()));
       },
     }, waiting);
@@ -153,9 +156,15 @@ export class ProcessManager {
     return r;
   }
 
+  /**
+   * Stops it and its family. Resolves once what it wrote is recorded too, so whoever stopped it
+   * finds its modifications in the log, and the recording's own walk of the tree (rg, git) is
+   * not still running when "killed" is reported.
+   */
   async kill(id: string, signal: NodeJS.Signals = 'SIGTERM', reason = 'stopped on request'): Promise<ProcessInfo> {
     const p = this.get(id);
     await p.stop(reason, signal);
+    await this.recordings.get(p);
     return p.info();
   }
 
@@ -163,6 +172,8 @@ export class ProcessManager {
   async restart(id: string): Promise<ProcessInfo> {
     const old = this.get(id);
     await old.stop('restarted');
+    // The new run's first snapshot comes after the old run's writes are recorded.
+    await this.recordings.get(old);
     const p = await this.start(old.spec, false, id);
     return p.info();
   }
