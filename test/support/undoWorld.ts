@@ -154,7 +154,9 @@ async function current(root: string, f: string): Promise<Buffer | null> {
 const tag = (m: Model, who: string) => `${who}-${++m.seq}`;
 
 function contentWith(prev: Buffer | null, line: string, file: string, drop: boolean): Buffer {
-  const text = prev ? prev.toString('latin1') : '';
+  // A binary file's content is one NUL then its lines: take the NUL off before splitting, or each
+  // write would stack another in front of the first line (a person's "P1" read back as "\0P1").
+  const text = prev ? prev.toString('latin1').replace(/^\0/, '') : '';
   const lines = text.split('\n').filter((l) => l !== '');
   // Dropping an agent's own line, never a person's: they must survive whatever else happens.
   if (drop) {
@@ -350,7 +352,7 @@ export class Undo implements Cmd {
   toString = () => `undo(${this.s} from #${this.pick}, ${this.onConflict}${this.redoNow ? ', redo' : ''})`;
 }
 
-class Redo implements Cmd {
+export class Redo implements Cmd {
   constructor(readonly pick: number) {}
   check = (m: Model) => m.groups.length > 0;
   async run(m: Model, r: Real) {
