@@ -15,7 +15,7 @@ export const WORKSPACE_SERVICES = [
   'Worktrees',
   'WorkspaceWatcher',
   'PtyService',
-  'WorkspaceServices',
+  'ComposedWorkspace',
 ] as const;
 
 const stripComments = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/(^|[^:\\'"`])\/\/.*$/gm, '$1');

@@ -11,41 +11,30 @@
 // --keep-processes, which keeps the run (and their port forwards) alive until Ctrl-C.
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { InvalidArgumentError } from '../errors';
-import { LlmEditCorrector } from '../agent/edit/corrector';
+import { InvalidArgumentError, toWireError } from '../errors';
 import { userLog } from '../services/log/userLog';
-import { LlmClient } from '../agent/llm/client';
 import type { LlmConfig } from '../agent/llm/config';
-import { describeDetected, detectLocalServers } from '../agent/llm/detect';
-import { createJsonChat } from '../agent/llm/jsonChat';
-import type { ChatMessage } from '../agent/llm/types';
-import { Agent } from '../agent/loop/agentLoop';
-import { describeUsage, sessionUsageFrom } from '../agent/loop/usage';
-import { workspacePromptSource } from '../agent/prompts/workspacePrompt';
+import { describeUsage } from '../agent/loop/usage';
 import type { AgentEvent, RunStatus } from '../agent/loop/events';
-import { createToolRegistry } from '../agent/tools/registry';
-import { mcpTools } from '../agent/tools/mcpTool';
 import { describeServerLine } from '../services/mcp/describe';
-import { FileSession } from '../services/files/readTracker';
 import type { ApprovalAnswer, ApprovalRequest } from '../services/permissions/approvalQueue';
 import { describeProblem, type ConfigProblem } from '../services/config/validate';
 import { defaultConfigDir } from '../services/settings/configDir';
 import type { UserSettings } from '../services/settings/userSettings';
 import { systemKeyStore, type KeyStore } from '../services/settings/keyStore';
-import { LlmSettingsFile, envInt, llmConfigFromSettings } from '../host/llmSettings';
-import { titleFrom, type SessionRecord } from '../services/sessions/sessionStore';
+import { LlmSettingsFile, llmConfigFromSettings } from '../host/llmSettings';
+import { AgentHost } from '../host/agent';
+import type { HostEvents } from '../../shared/contract';
 import { composeWorkspace, openUserSettings, openWorktrees, type Asker } from '../workspace/compose';
 import type { Worktrees } from '../services/worktrees/worktrees';
 import { parseArgs } from './args';
 import type { ProcessManager } from '../services/processes/processManager';
-import type { ProcessView, UsageView } from '../../shared/contract';
+import type { ProcessView } from '../../shared/contract';
 import { workspaceRoot } from './mcp';
 import { settleTrust } from './trust';
 import { carryTrust } from '../services/worktrees/trust';
 import { undoLast } from './undoLast';
 import { lineQueue } from './stdinLines';
-import { savePlan } from '../host/plans';
-import { shiftIndexes } from '../host/branches';
 
 const USAGE =
   'Usage: loupe run [--cwd DIR] [--worktree NAME] [--yes | --deny] [--json] [--session ID] [--trust] [--keep-processes] [--mode act|plan] [--queue] "prompt"\n       loupe run --undo-last [--cwd DIR] [--worktree NAME] [--session ID] [--skip-conflicts] [--json]';
@@ -227,13 +216,20 @@ export async function runRun(args: string[]): Promise<number> {
   const { root, worktrees } = await runRoot(flags, user, (s) => process.stderr.write(`${s}\n`), true);
   const services = composeWorkspace({ root, user, asker: askerFor(mode, note), logger, reportConfig: report });
   services.onWarning(note);
-  const store = services.sessions;
-  const record: SessionRecord<ChatMessage> & { usage?: { session?: unknown; last?: UsageView } } = typeof flags.session === 'string' ? await store.load<ChatMessage>(flags.session) : store.create<ChatMessage>(titleFrom(prompt));
-  logger.info('run.started', { root, session: record.id, mode });
-
-  const config = await runLlmConfig(user, process.env, note);
-  const llm = config ? new LlmClient(config) : null;
-  const noModelHint = llm ? undefined : describeDetected(await detectLocalServers({ timeoutMs: 300 }));
+  const print = json ? (e: AgentEvent) => process.stdout.write(`${JSON.stringify(e)}\n`) : humanPrinter();
+  // The host's own sessions and requests, as the app runs them: each request goes to the session's runner.
+  const agent = new AgentHost({
+    user,
+    services: () => services,
+    emit: (event, payload) => event === 'chat.event' && print((payload as HostEvents['chat.event']).event),
+    keys: { keyStore: systemKeyStore(defaultConfigDir(), process.platform, process.env) },
+    logger,
+    joinDeltas: false,
+  });
+  const sessionId = typeof flags.session === 'string' ? (await agent.getSession(flags.session)).session.id : agent.newSession().id;
+  logger.info('run.started', { root, session: sessionId, mode });
+  // A saved key that cannot be read is said once, before anything runs.
+  await runLlmConfig(user, process.env, note);
 
   // Said on stderr even with --json: stdout is the event stream.
   await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`), user);
@@ -252,31 +248,15 @@ export async function runRun(args: string[]): Promise<number> {
   await services.mcp.sync();
   offSignIn();
   for (const v of services.mcp.list()) process.stderr.write(`${describeServerLine(v)}\n`);
-  const corrector = config ? new LlmEditCorrector(createJsonChat(config), logger) : null;
-  if (llm) services.captures.warm();
-  const { signal: _own, ...toolContext } = services.toolContext({ session: new FileSession(record.id), corrector });
-
-  const registry = createToolRegistry().withTools(() => mcpTools(services.mcp));
-  const agent = new Agent(
-    {
-      llm,
-      registry,
-      toolContext,
-      prompt: workspacePromptSource(services, registry),
-      maxTurns: envInt(process.env.LOUPE_MAX_TURNS),
-      noModelHint,
-      usage: { session: record.usage?.session === undefined ? undefined : sessionUsageFrom(record.usage.session), last: record.usage?.last },
-      savePlan: (correlation, text) => savePlan(services, record.id, correlation, text),
-    },
-    record.messages,
-  );
-  agent.events.on(json ? (e) => process.stdout.write(`${JSON.stringify(e)}\n`) : humanPrinter());
 
   // Ctrl-C stops the request (the stream and every running tool); a second one quits at once.
-  const stop = new AbortController();
+  let stopping = false;
+  const quit = new AbortController();
   const onSigint = () => {
-    if (stop.signal.aborted) process.exit(130);
-    stop.abort();
+    if (stopping) process.exit(130);
+    stopping = true;
+    quit.abort();
+    void agent.stop(sessionId);
   };
   process.on('SIGINT', onSigint);
   const queue = flags.queue ? lineQueue(process.stdin) : null;
@@ -284,25 +264,25 @@ export async function runRun(args: string[]): Promise<number> {
     let next: string | null = prompt;
     let status: RunStatus = 'done';
     while (next !== null) {
-      const startedAt = new Date().toISOString();
-      // Where the prompt lands in the messages (an edit in the app forks there), kept through compaction.
-      const current = [{ correlation_id: '', prompt: next, started_at: startedAt, message_index: agent.messages.length }];
-      const off = agent.events.on((e) => e.type === 'compacted' && shiftIndexes([...record.requests, ...current], e.removed_messages));
-      const result = await agent.run(next, { signal: stop.signal, mode: runMode }).finally(off);
-      record.messages = agent.messages;
-      record.usage = { session: agent.usage.session, ...(agent.usage.last ? { last: agent.usage.last } : {}) };
-      record.requests.push({ ...current[0], correlation_id: result.correlationId, status: result.status, ...(runMode === 'plan' ? { mode: runMode } : {}) });
-      await store.save(record);
-      status = result.status;
+      try {
+        status = await (await agent.request({ session_id: sessionId, text: next, mode: runMode })).finished;
+      } catch (err) {
+        // Refused before it started (no model connected, a bad argument): said like a failed request.
+        const e = toWireError(err);
+        process.stderr.write(`loupe run: ${e.code}: ${e.message}\n`);
+        status = 'error';
+      }
       // A stop ends the run; otherwise the next line on stdin is the next message.
-      next = queue && status !== 'aborted' ? await queue.next(stop.signal) : null;
+      next = queue && status !== 'aborted' ? await queue.next(quit.signal) : null;
     }
-    note(`(session ${record.id} — continue it with --session ${record.id})`);
+    note(`(session ${sessionId} — continue it with --session ${sessionId})`);
     await settleProcesses(services.processes, flags['keep-processes'] === true);
     return EXIT[status];
   } finally {
+    quit.abort();
     queue?.close();
     process.off('SIGINT', onSigint);
+    await agent.dispose();
     await Promise.all([services.dispose(), worktrees?.dispose()]);
   }
 }

@@ -23,6 +23,8 @@ export class DeltaBatcher {
   ) {}
 
   push(sessionId: string, event: ChatEvent): void {
+    // 0: nobody draws these (a terminal prints each as it comes), so nothing waits.
+    if (this.ms <= 0) return this.send(sessionId, event);
     const waiting = this.pending.get(sessionId);
     if (isDelta(event)) {
       if (waiting?.type === event.type) {

@@ -8,9 +8,6 @@
 import path from 'node:path';
 import type { NetworkLogEntry, SandboxStatusView } from '../../shared/contract';
 import type { Logger } from '../services/log/logger';
-import type { EditCorrector } from '../agent/edit/corrector';
-import type { ToolContext } from '../agent/tools/types';
-import type { FileSession } from '../services/files/readTracker';
 import { ModificationLog } from '../services/modlog/modificationLog';
 import { ApprovalQueue, type Responder } from '../services/permissions/approvalQueue';
 import { PermissionGate } from '../services/permissions/permissionGate';
@@ -38,6 +35,9 @@ import { LOUPE_VERSION } from '../host/version';
 import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watcher';
 import { ChangeJournal } from '../services/workspace/changeJournal';
 import { Worktrees } from '../services/worktrees/worktrees';
+import type { WorkspaceServices } from '../services/workspaceServices';
+
+export type { WorkspaceServices };
 
 const NETWORK_LOG_KEEP = 50;
 
@@ -68,16 +68,9 @@ export interface ComposeOptions {
   queue?: ApprovalQueue;
 }
 
-export interface ToolContextRequest {
-  session: FileSession;
-  corrector: EditCorrector | null;
-  signal?: AbortSignal;
-  /** Another logger for this context (a test's recorder); default the workspace's. */
-  logger?: Logger;
-}
-
 /** One open folder's services. Built only by `composeWorkspace`. */
-export class WorkspaceServices {
+class ComposedWorkspace implements WorkspaceServices {
+  // Each field is described where the shape is (services/workspaceServices.ts).
   readonly modlog: ModificationLog;
   readonly project: ProjectConfig;
   readonly queue: ApprovalQueue;
@@ -85,21 +78,13 @@ export class WorkspaceServices {
   readonly permissions: PermissionGate;
   readonly sessions: SessionStore;
   readonly index: FileIndex;
-  /** What the folder's watcher saw change since each command snapshot (fed only while one runs). */
   readonly journal = new ChangeJournal();
-  /** Whether commands can run in an OS sandbox here; probed on first use. */
   readonly sandbox: SandboxProbe;
-  /** What commands write, recorded as modifications (snapshots of the work tree around each). */
   readonly captures: CommandCapture;
-  /** Background processes (bash run_in_background); all stopped when the workspace is disposed. */
   readonly processes: ProcessManager;
-  /** The MCP servers of the person and of the repository; started by whoever opens the folder (`mcp.sync()`). */
   readonly mcp: McpServers;
-  /** The hosts sandboxed commands' proxies asked about lately (the settings show them). */
   readonly networkLog: NetworkLogEntry[] = [];
-  /** The language servers of this folder: the problems each write introduces. */
   readonly lsp: LanguageServers;
-  /** Loupe's git worktrees of this folder's repository (sessions in a worktree get services of their own). */
   readonly worktrees: Worktrees;
   private readonly warningListeners = new Set<(message: string) => void>();
 
@@ -221,22 +206,6 @@ export class WorkspaceServices {
     return new WorkspaceWatcher(this.root, onBatch, onError, undefined, undefined, this.journal.attach());
   }
 
-  /** What a tool runs with: this folder's log and gate (which reads the config), for one chat or connection. */
-  toolContext(req: ToolContextRequest): ToolContext {
-    return {
-      root: this.root,
-      session: req.session,
-      modlog: this.modlog,
-      captures: this.captures,
-      permissions: this.permissions,
-      signal: req.signal ?? new AbortController().signal,
-      corrector: req.corrector,
-      logger: req.logger ?? this.logger,
-      processes: this.processes,
-      lsp: this.lsp,
-    };
-  }
-
   /** Writes what the session store still holds; questions still waiting go with the callers' aborts. */
   async dispose(): Promise<void> {
     this.warningListeners.clear();
@@ -280,5 +249,5 @@ export function openTerminals(events: PtyEvents): PtyService {
 }
 
 export function composeWorkspace(opts: ComposeOptions): WorkspaceServices {
-  return new WorkspaceServices(opts.root, opts.user, opts.asker, opts.logger, opts.reportConfig, opts.lsp, opts.env, opts.queue);
+  return new ComposedWorkspace(opts.root, opts.user, opts.asker, opts.logger, opts.reportConfig, opts.lsp, opts.env, opts.queue);
 }

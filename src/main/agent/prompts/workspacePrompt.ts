@@ -3,7 +3,7 @@
 // read, with the same answer a search gives), and the person's own instructions beside their
 // settings.
 import path from 'node:path';
-import type { WorkspaceServices } from '../../workspace/compose';
+import type { WorkspaceServices } from '../../services/workspaceServices';
 import type { ToolRegistry } from '../tools/registry';
 import { systemPromptSource, type SystemPromptSource } from './systemPrompt';
 

@@ -2,7 +2,7 @@
 // chat's or connection's read tracking and edit corrector. Never a log or a gate of its own.
 import { FileSession } from '../../services/files/readTracker';
 import { newSessionId } from '../../services/sessions/sessionStore';
-import type { WorkspaceServices } from '../../workspace/compose';
+import type { WorkspaceServices } from '../../services/workspaceServices';
 import { LlmEditCorrector, type EditCorrector } from '../edit/corrector';
 import type { Logger } from '../../services/log/logger';
 import { llmConfigFromEnv } from '../llm/config';
@@ -25,9 +25,33 @@ export interface ToolContextOptions {
   signal?: AbortSignal;
 }
 
+export interface ToolContextRequest {
+  session: FileSession;
+  corrector: EditCorrector | null;
+  signal?: AbortSignal;
+  /** Another logger for this context (a test's recorder); default the workspace's. */
+  logger?: Logger;
+}
+
+/** What a tool runs with: this folder's log and gate (which reads the config), for one chat or connection. */
+export function toolContextOf(services: WorkspaceServices, req: ToolContextRequest): ToolContext {
+  return {
+    root: services.root,
+    session: req.session,
+    modlog: services.modlog,
+    captures: services.captures,
+    permissions: services.permissions,
+    signal: req.signal ?? new AbortController().signal,
+    corrector: req.corrector,
+    logger: req.logger ?? services.logger,
+    processes: services.processes,
+    lsp: services.lsp,
+  };
+}
+
 export function createToolContext(services: WorkspaceServices, opts: ToolContextOptions = {}): ToolContext {
   const logger = opts.logger ?? services.logger;
-  return services.toolContext({
+  return toolContextOf(services, {
     session: opts.session ?? new FileSession(newSessionId()),
     corrector: opts.corrector === undefined ? correctorFromEnv(logger) : opts.corrector,
     logger,

@@ -1,0 +1,95 @@
+// Loupe's own loop as a session's runner: each request gets an Agent over the session's
+// conversation, the workspace's tools (its MCP servers' included, as they are at each use) and
+// the model as the settings say it when the request starts.
+import type { WorkspaceServices } from '../../services/workspaceServices';
+import type { FileSession } from '../../services/files/readTracker';
+import type { Logger } from '../../services/log/logger';
+import { LlmEditCorrector } from '../edit/corrector';
+import { LlmClient } from '../llm/client';
+import type { LlmConfig } from '../llm/config';
+import { createJsonChat } from '../llm/jsonChat';
+import { Agent } from '../loop/agentLoop';
+import { sessionUsageFrom } from '../loop/usage';
+import { workspacePromptSource } from '../prompts/workspacePrompt';
+import { toolContextOf } from '../tools/context';
+import type { ToolRegistry } from '../tools/registry';
+import type { RunnerReadiness, RunnerRequest, RunnerResult, RunnerState, SessionRunner } from './types';
+import type { AgentEvent } from '../loop/events';
+
+export interface LoupeRunnerOptions {
+  services: WorkspaceServices;
+  /** The session's read tracking: what its tools have read, for read-before-edit. */
+  files: FileSession;
+  /** The tools as they are now (Loupe's and the workspace's MCP servers'). */
+  tools: () => ToolRegistry;
+  /** The model as the settings and the environment say it now; null when none is connected. */
+  model: () => Promise<LlmConfig | null>;
+  /** Throws the "no model" error, saying which local servers were found. */
+  noModel: () => Promise<never>;
+  logger: Logger;
+  maxTurns?: number;
+  /** Keeps a plan-mode answer as the session's Markdown artifact; returns its workspace-relative path. */
+  savePlan: (correlationId: string, text: string) => Promise<string>;
+}
+
+export class LoupeRunner implements SessionRunner {
+  readonly agent = 'loupe';
+  /** The model client `ready` made, used by the request that follows it. */
+  private prepared: { config: LlmConfig; llm: LlmClient } | null = null;
+
+  constructor(private readonly opts: LoupeRunnerOptions) {}
+
+  private async client(): Promise<{ config: LlmConfig; llm: LlmClient }> {
+    const config = (await this.opts.model()) ?? (await this.opts.noModel());
+    return { config, llm: new LlmClient(config) };
+  }
+
+  async ready(opts: { images: boolean }): Promise<RunnerReadiness> {
+    this.prepared = await this.client();
+    // The server's /models is asked only when an image needs its answer.
+    const facts = opts.images ? await this.prepared.llm.facts() : null;
+    return { images: facts?.images ?? false, model: this.prepared.config.model };
+  }
+
+  async run(request: RunnerRequest, state: RunnerState, emit: (event: AgentEvent) => void): Promise<RunnerResult> {
+    const { config, llm } = this.prepared ?? (await this.client());
+    this.prepared = null;
+    const { services, files } = this.opts;
+    // While the model thinks: the first command's snapshot is the one that reads every file.
+    services.captures.warm();
+    const { signal: _own, ...toolContext } = toolContextOf(services, { session: files, corrector: new LlmEditCorrector(createJsonChat(config), this.opts.logger) });
+    const registry = this.opts.tools();
+    const usage = state.usage;
+    const agent = new Agent(
+      {
+        llm,
+        registry,
+        toolContext,
+        prompt: workspacePromptSource(services, registry),
+        announcedPrompt: state.announcedPrompt,
+        maxTurns: this.opts.maxTurns,
+        usage: { session: usage?.session === undefined ? undefined : sessionUsageFrom(usage.session), last: usage?.last },
+        savePlan: this.opts.savePlan,
+      },
+      state.messages,
+    );
+    const off = agent.events.on((event) => {
+      if (event.type === 'system_prompt') state.announcedPrompt = event.text;
+      // Brought up to date before anyone hears the request is over, so they can save it then.
+      if (event.type === 'request_finished') {
+        state.messages = agent.messages;
+        state.usage = { session: agent.usage.session, ...(agent.usage.last ? { last: agent.usage.last } : {}) };
+      }
+      emit(event);
+    });
+    try {
+      return await agent.run(request.prompt, { signal: request.signal, correlationId: request.correlationId, mode: request.mode, content: request.content, steering: request.steering });
+    } finally {
+      off();
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.prepared = null;
+  }
+}

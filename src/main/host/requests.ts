@@ -1,0 +1,235 @@
+// A session's requests: sending, queueing and steering messages, editing one (a fork), stopping.
+// Each request goes to the session's runner (Loupe's loop, a child session, a hosted agent), and
+// whatever the runner emits is kept in the session's transcript and streamed to the chat the same
+// way, so every runner is shown, saved and stopped alike (docs/architecture.md, "Sessions and
+// their runners").
+import type { ChatMode, Params } from '../../shared/contract';
+import { InvalidArgumentError, toWireError } from '../errors';
+import { newCorrelationId } from '../agent/loop/agentLoop';
+import type { RunStatus } from '../agent/loop/events';
+import type { RunnerState, SessionRunner } from '../agent/runner/types';
+import { titleFrom } from '../services/sessions/sessionStore';
+import { checkAttachments, resolveAttachments } from './attachments';
+import { forkAt, shiftIndexes, switchTo } from './branches';
+import type { ChatSessions, LiveSession, RunningRequest, WorkspaceChats } from './chatSessions';
+import type { DeltaBatcher } from './deltaBatcher';
+import { checkedEntries, keepEntry } from './transcript';
+
+/** What a request is asked to do: the person's words, the mode, and the plan it executes. */
+export interface RequestSpec {
+  text: string;
+  mode: ChatMode;
+  /** The correlation id of a plan-mode request whose plan this one executes. */
+  plan?: string;
+  /** Files, folders, a selection or images sent with the words (checked when the request starts). */
+  attachments?: unknown;
+}
+
+export const modeOf = (m: unknown): ChatMode => {
+  if (m === undefined || m === 'act' || m === 'plan') return m ?? 'act';
+  throw new InvalidArgumentError(`mode must be "act" or "plan" (got ${JSON.stringify(m)}).`);
+};
+export const textOf = (t: unknown): string => {
+  if (typeof t !== 'string' || !t.trim()) throw new InvalidArgumentError('Type a message first.');
+  return t;
+};
+
+export interface RequestsOptions {
+  sessions: ChatSessions;
+  /** Makes the runner of a session that has none yet. */
+  runner: (w: WorkspaceChats, s: LiveSession) => SessionRunner;
+  /** Every chat event goes out through it: tokens joined, order kept. */
+  deltas: DeltaBatcher;
+}
+
+export interface Started {
+  session_id: string;
+  correlation_id: string;
+  /** Settles with the request's status once it has ended and its session is saved. */
+  finished: Promise<RunStatus>;
+}
+
+export class Requests {
+  constructor(private readonly opts: RequestsOptions) {}
+
+  private get sessions(): ChatSessions {
+    return this.opts.sessions;
+  }
+
+  private runnerOf(w: WorkspaceChats, s: LiveSession): SessionRunner {
+    return (s.runner ??= this.opts.runner(w, s));
+  }
+
+  async send(p: Params<'chat.send'>): Promise<Started> {
+    const spec: RequestSpec = { text: textOf(p?.text), mode: modeOf(p?.mode), ...(typeof p?.plan === 'string' ? { plan: p.plan } : {}), attachments: p?.attachments };
+    const w = this.sessions.wsFor(p?.session_id);
+    if (p.session_id) return this.start(w, await this.sessions.session(w, p.session_id), spec);
+    // A new session is made only for a request its runner can take (no model: said first).
+    const s = this.sessions.create(w);
+    try {
+      return await this.start(w, s, spec);
+    } catch (err) {
+      if (!s.record.requests.length && !s.running) await this.sessions.delete(s.record.id).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** While the agent works the message waits in the session's queue; otherwise it is sent now. */
+  async enqueue(p: Params<'chat.enqueue'>): Promise<{ id: string; correlation_id?: string }> {
+    const text = textOf(p?.text);
+    const mode = modeOf(p?.mode);
+    const w = this.sessions.wsFor(p.session_id);
+    const s = await this.sessions.session(w, p.session_id);
+    if (!s.running) return { id: '', correlation_id: (await this.start(w, s, { text, mode })).correlation_id };
+    return { id: s.queue.add(text, mode).id };
+  }
+
+  async queueEdit(p: Params<'chat.queueEdit'>): Promise<void> {
+    (await this.sessions.session(this.sessions.wsFor(p.session_id), p.session_id)).queue.edit(p.id, textOf(p.text));
+  }
+
+  async queueRemove(p: Params<'chat.queueRemove'>): Promise<void> {
+    (await this.sessions.session(this.sessions.wsFor(p.session_id), p.session_id)).queue.remove(p.id);
+  }
+
+  /** "Send now": at the next tool boundary of the running request, or at once when none runs. */
+  async sendNow(p: Params<'chat.sendNow'>): Promise<{ correlation_id?: string }> {
+    const w = this.sessions.wsFor(p.session_id);
+    const s = await this.sessions.session(w, p.session_id);
+    if (s.running) {
+      s.queue.steer(p.id);
+      return {};
+    }
+    const item = s.queue.take(p.id)!;
+    try {
+      return { correlation_id: (await this.start(w, s, { text: item.text, mode: item.mode })).correlation_id };
+    } catch (err) {
+      s.queue.putBack(item);
+      throw err;
+    }
+  }
+
+  /** Edit and resend: the conversation forks before that request; the old branch is kept. */
+  async edit(p: Params<'chat.edit'>): Promise<Started> {
+    const spec: RequestSpec = { text: textOf(p?.text), mode: modeOf(p?.mode) };
+    const w = this.sessions.wsFor(p.session_id);
+    const s = await this.sessions.session(w, p.session_id);
+    idle(s);
+    // Said before the fork: a runner that cannot take the request leaves the conversation as it was.
+    await this.runnerOf(w, s).ready({ images: false });
+    forkAt(s.record, p.correlation_id, this.sessions.entries(w, s));
+    return this.start(w, s, spec);
+  }
+
+  async switchBranch(p: Params<'chat.switchBranch'>) {
+    const w = this.sessions.wsFor(p.session_id);
+    const s = await this.sessions.session(w, p.session_id);
+    idle(s);
+    switchTo(s.record, p.branch_id, this.sessions.entries(w, s));
+    s.record.entries = checkedEntries(s.record.entries);
+    await w.services.sessions.save(s.record);
+    return this.sessions.view(s.record.id);
+  }
+
+  private async start(w: WorkspaceChats, s: LiveSession, spec: RequestSpec): Promise<Started> {
+    idle(s);
+    const runner = this.runnerOf(w, s);
+    let prompt = spec.text;
+    let correlationId = newCorrelationId();
+    let mode = spec.mode;
+    if (spec.plan) {
+      // The plan's changes carry its correlation id, so they are found, tested and undone with it.
+      const planned = s.record.requests.find((r) => r.correlation_id === spec.plan && r.mode === 'plan');
+      const plan = planned ? await w.services.sessions.readPlan(s.record.id, spec.plan) : null;
+      if (!plan) throw new InvalidArgumentError(`No saved plan for request ${spec.plan} in this session.`);
+      prompt = `${spec.text}\n\n${plan}`;
+      correlationId = spec.plan;
+      mode = 'act';
+    }
+    const wanted = checkAttachments(spec.attachments);
+    // Refused before anything is kept (no model, a denied file, an image for a text-only model): the request never starts.
+    const readiness = await runner.ready({ images: wanted.some((a) => a.kind === 'image') });
+    const attached = await resolveAttachments(w.services, prompt, wanted, { images: readiness.images, model: readiness.model ?? '', session: s.files });
+    idle(s);
+    if (!s.record.requests.length && s.record.title === 'New session') s.record.title = titleFrom(spec.text);
+
+    const sessionId = s.record.id;
+    const deltas = this.opts.deltas;
+    const startedAt = new Date().toISOString();
+    // Where this prompt lands in the messages: an edit of it later forks there.
+    let messageIndex: number | undefined = s.record.messages.length;
+    let saved: Promise<void> = Promise.resolve();
+    // What the chat shows is kept beside the messages, so reopening the session shows it again.
+    const entries = this.sessions.entries(w, s);
+    keepEntry(entries, { type: 'user_message', text: spec.text, correlation_id: correlationId, ...(mode === 'plan' ? { mode } : {}), ...(attached.views.length ? { attachments: attached.views } : {}) });
+    const state: RunnerState = { messages: s.record.messages, usage: s.record.usage as RunnerState['usage'], announcedPrompt: s.prompt?.text };
+    const emit = (event: Parameters<Parameters<SessionRunner['run']>[2]>[0]) => {
+      if (event.type === 'system_prompt') s.prompt = { text: event.text, files: event.files, skipped: event.skipped };
+      if (event.type === 'compacted') {
+        shiftIndexes(s.record.requests, event.removed_messages);
+        messageIndex = messageIndex === undefined || messageIndex < event.removed_messages ? undefined : messageIndex - event.removed_messages + 1;
+      }
+      if (event.type === 'request_finished' && event.status === 'aborted') {
+        // Stopping a request never stops its background processes: say which still run.
+        const left = w.services.processes.running(sessionId);
+        if (left.length) {
+          const notice = { type: 'notice' as const, text: `Stopped. Still running in the background: ${left.map((l) => `${l.process_id} (${l.command})`).join(', ')}. Stop them in the Processes pane or with process_kill.`, correlation_id: event.correlation_id, t: event.t };
+          keepEntry(entries, notice);
+          deltas.push(sessionId, notice);
+        }
+      }
+      keepEntry(entries, event);
+      if (event.type === 'request_finished') {
+        // Settled before anyone hears it is over, so an immediate next message is accepted;
+        // the snapshot for the file is taken synchronously by save().
+        s.record.messages = state.messages;
+        s.record.usage = state.usage;
+        s.record.requests.push({ correlation_id: correlationId, prompt: spec.text, started_at: startedAt, status: event.status, ...(mode === 'plan' ? { mode } : {}), ...(messageIndex !== undefined ? { message_index: messageIndex } : {}) });
+        s.running = null;
+        saved = w.services.sessions.save(s.record).catch(() => undefined);
+      }
+      deltas.push(sessionId, event);
+    };
+    const abort = new AbortController();
+    let finish!: (status: RunStatus) => void;
+    const finished = new Promise<RunStatus>((resolve) => (finish = resolve));
+    const run: RunningRequest = { correlationId, abort, done: Promise.resolve() };
+    s.running = run;
+    run.done = (async () => {
+      let status: RunStatus = 'error';
+      try {
+        status = (await runner.run({ prompt, content: attached.content, correlationId, mode, signal: abort.signal, steering: { take: () => s.queue.takeSteering() } }, state, emit)).status;
+        await saved;
+      } finally {
+        if (s.running === run) s.running = null;
+        finish(status);
+      }
+      // A stop leaves the queue to the person; otherwise the next message goes.
+      if (status !== 'aborted') this.drain(w, s);
+    })();
+    return { session_id: sessionId, correlation_id: correlationId, finished };
+  }
+
+  /** The next queued message becomes the next request; if it cannot start, it stays queued and the chat says why. */
+  private drain(w: WorkspaceChats, s: LiveSession): void {
+    if (s.running || !this.sessions.current(w)) return;
+    const next = s.queue.take();
+    if (!next) return;
+    this.start(w, s, { text: next.text, mode: next.mode }).catch((err: unknown) => {
+      s.queue.putBack(next);
+      const e = toWireError(err);
+      this.opts.deltas.push(s.record.id, { type: 'error', code: e.code, message: `The queued message was not sent: ${e.message}`, correlation_id: '', t: Date.now() });
+    });
+  }
+
+  async stop(sessionId: string): Promise<void> {
+    const s = this.sessions.wsFor(sessionId).live.get(sessionId);
+    if (!s?.running) return;
+    s.running.abort.abort();
+    await s.running.done;
+  }
+}
+
+function idle(s: LiveSession): void {
+  if (s.running) throw new InvalidArgumentError('The agent is still working on the last request in this session. Stop it or wait for it to finish.');
+}
