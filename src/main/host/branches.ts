@@ -16,7 +16,10 @@ export interface BranchRecord {
 }
 
 /** A saved chat: the model's messages, what the chat showed of them, and the other branches. */
-export type ChatRecord = SessionRecord<ChatMessage> & { entries?: ChatTranscriptEntry[]; branch_id?: string; branches?: BranchRecord[]; usage?: { session?: unknown; last?: UsageView } };
+export type ChatRecord = SessionRecord<ChatMessage> & {
+  /** Notes for the model's next request that the log cannot derive (a switch to another branch). */
+  pending_notes?: string[];
+  entries?: ChatTranscriptEntry[]; branch_id?: string; branches?: BranchRecord[]; usage?: { session?: unknown; last?: UsageView } };
 
 const FIRST_BRANCH = 'br-1';
 const branchNumber = (id: string) => Number(/^br-(\d+)$/.exec(id)?.[1] ?? 0);

@@ -14,6 +14,8 @@ import { forkAt, shiftIndexes, switchTo } from './branches';
 import type { ChatSessions, LiveSession, RunningRequest, WorkspaceChats } from './chatSessions';
 import type { DeltaBatcher } from './deltaBatcher';
 import { checkedEntries, keepEntry } from './transcript';
+import { notesText, personNotes } from './personNotes';
+import type { UserContentPart } from '../agent/llm/types';
 
 /** What a request is asked to do: the person's words, the mode, and the plan it executes. */
 export interface RequestSpec {
@@ -126,6 +128,8 @@ export class Requests {
     const s = await this.sessions.session(w, p.session_id);
     idle(s);
     switchTo(s.record, p.branch_id, this.sessions.entries(w, s));
+    // The other version's messages may speak of files as they were on its branch.
+    s.record.pending_notes = ["The person switched this conversation to another version of it (an edited message's other branch); what earlier messages say about files may not match the disk."];
     s.record.entries = checkedEntries(s.record.entries);
     await w.services.sessions.save(s.record);
     return this.sessions.view(s.record.id);
@@ -150,7 +154,14 @@ export class Requests {
     // Refused before anything is kept (no model, a denied file, an image for a text-only model): the request never starts.
     const readiness = await runner.ready({ images: wanted.some((a) => a.kind === 'image') });
     const attached = await resolveAttachments(w.services, prompt, wanted, { images: readiness.images, model: readiness.model ?? '', session: s.files });
+    // What the person changed since the model's last answer (an undo, a rollback, another version of
+    // the conversation) goes before their words: the history alone would say otherwise.
+    const last = s.record.requests.at(-1);
+    const head = await (await w.services.modlog.git())?.head();
+    const notes = [...(s.record.pending_notes ?? []), ...(last ? await personNotes(w.services.modlog, s.record.id, last.ended_at ?? last.started_at) : [])];
+    if (head && last?.git_head && last.git_head !== head) notes.push(`The person switched the git branch from ${last.git_head} to ${head}: files may have changed with it.`);
     idle(s);
+    delete s.record.pending_notes;
     if (!s.record.requests.length && s.record.title === 'New session') s.record.title = titleFrom(spec.text);
 
     const sessionId = s.record.id;
@@ -162,6 +173,12 @@ export class Requests {
     // What the chat shows is kept beside the messages, so reopening the session shows it again.
     const entries = this.sessions.entries(w, s);
     keepEntry(entries, { type: 'user_message', text: spec.text, correlation_id: correlationId, ...(mode === 'plan' ? { mode } : {}), ...(attached.views.length ? { attachments: attached.views } : {}) });
+    const told = notes.length ? notesText(notes) : null;
+    if (told) {
+      const notice = { type: 'notice' as const, text: `Told the agent: ${notes.join(' ')}`, correlation_id: correlationId, t: Date.now() };
+      keepEntry(entries, notice);
+      deltas.push(sessionId, notice);
+    }
     const state: RunnerState = { messages: s.record.messages, usage: s.record.usage as RunnerState['usage'], announcedPrompt: s.prompt?.text };
     const emit = (event: Parameters<Parameters<SessionRunner['run']>[2]>[0]) => {
       if (event.type === 'system_prompt') s.prompt = { text: event.text, files: event.files, skipped: event.skipped };
@@ -184,7 +201,7 @@ export class Requests {
         // the snapshot for the file is taken synchronously by save().
         s.record.messages = state.messages;
         s.record.usage = state.usage;
-        s.record.requests.push({ correlation_id: correlationId, prompt: spec.text, started_at: startedAt, status: event.status, ...(mode === 'plan' ? { mode } : {}), ...(messageIndex !== undefined ? { message_index: messageIndex } : {}) });
+        s.record.requests.push({ correlation_id: correlationId, prompt: spec.text, started_at: startedAt, ended_at: new Date().toISOString(), ...(head ? { git_head: head } : {}), status: event.status, ...(mode === 'plan' ? { mode } : {}), ...(messageIndex !== undefined ? { message_index: messageIndex } : {}) });
         s.running = null;
         saved = w.services.sessions.save(s.record).catch(() => undefined);
       }
@@ -198,7 +215,7 @@ export class Requests {
     run.done = (async () => {
       let status: RunStatus = 'error';
       try {
-        status = (await runner.run({ prompt, content: attached.content, correlationId, mode, signal: abort.signal, steering: { take: () => s.queue.takeSteering() } }, state, emit)).status;
+        status = (await runner.run({ prompt, content: told ? withNote(told, attached.content) : attached.content, correlationId, mode, signal: abort.signal, steering: { take: () => s.queue.takeSteering() } }, state, emit)).status;
         await saved;
       } finally {
         if (s.running === run) s.running = null;
@@ -228,6 +245,12 @@ export class Requests {
     s.running.abort.abort();
     await s.running.done;
   }
+}
+
+/** The message with the note before the person's words (a text part first when it carries images). */
+function withNote(note: string, content: string | UserContentPart[]): string | UserContentPart[] {
+  if (typeof content === 'string') return `${note}\n\n${content}`;
+  return [{ type: 'text', text: note }, ...content];
 }
 
 function idle(s: LiveSession): void {

@@ -152,7 +152,11 @@ describe('edit and resend', () => {
     await host.handle('chat.switchBranch', { session_id, branch_id: fork.branches[0].id });
     await host.handle('chat.send', { session_id, text: 'four' });
     await until(() => finishedCount() === 5, 10_000);
-    expect(llm.completions[4].body.messages!.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['one', 'two', 'three', 'four']);
+    const users = llm.completions[4].body.messages!.filter((m) => m.role === 'user').map((m) => String(m.content));
+    expect(users.slice(0, 3)).toEqual(['one', 'two', 'three']);
+    // Told once, however many times the person switched: files may not be as this branch left them.
+    expect(users[3]).toMatch(/^\[Loupe: since your last answer, in this folder — The person switched this conversation to another version of it[^\]]*\]\n\nfour$/);
+    expect(users[3].match(/switched this conversation/g)).toHaveLength(1);
   });
 });
 

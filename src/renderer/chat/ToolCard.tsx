@@ -53,14 +53,17 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   }, [showOutput, item.output]);
   const summary = item.summary;
   const mcp = mcpServerOf(item.tool, item.data);
-  const label = waiting ? 'waiting for approval' : item.status === 'running' ? 'running' : item.status === 'done' ? 'done' : item.status === 'failed' ? `failed · exit ${item.exitCode}` : 'failed';
+  // What the call changed was undone with its request ("Undo changes from here"): it no longer reads as applied.
+  const undone = useApp((s) => Boolean(item.correlationId && s.undone[item.correlationId])) && item.effect !== 'read' && item.status === 'done';
+  const label = waiting ? 'waiting for approval' : item.status === 'running' ? 'running' : undone ? 'undone' : item.status === 'done' ? 'done' : item.status === 'failed' ? `failed · exit ${item.exitCode}` : 'failed';
   return (
     <div
-      className={`tool-card tool-${item.status}${waiting ? ' tool-waiting' : ''}`}
+      className={`tool-card tool-${item.status}${waiting ? ' tool-waiting' : ''}${undone ? ' tool-undone' : ''}`}
       data-testid="tool-call"
       data-tool={item.tool}
       data-status={item.status}
       data-exit-code={item.exitCode}
+      data-undone={undone ? 'true' : undefined}
     >
       <div className="tool-card-head">
         <span className={`tool-dot ${item.status}`} aria-hidden="true" />

@@ -17,7 +17,8 @@ export type ChatItem =
   /** The model's reasoning: shown collapsed, apart from the answer. */
   | { kind: 'reasoning'; id: string; text: string; streaming: boolean }
   /** title, effect and summary: what the tool says of itself and of this call (summary: once the arguments are complete). */
-  | { kind: 'tool'; id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; errorCode?: string; data?: Record<string, unknown>; durationMs?: number; exitCode?: number }
+  /** correlationId: the request the call was made for (its undo marks the card undone). */
+  | { kind: 'tool'; id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; errorCode?: string; data?: Record<string, unknown>; durationMs?: number; exitCode?: number; correlationId?: string }
   | { kind: 'error'; id: string; code: string; message: string }
   /** `retry`: the model request is being retried; the next retry updates this line instead of adding one. */
   | { kind: 'note'; id: string; text: string; retry?: boolean }
@@ -29,6 +30,15 @@ export const TOOL_OUTPUT_CAP = 200_000;
 
 let seq = 0;
 export const nextId = (p: string) => `${p}-${++seq}`;
+
+/** The request the conversation is in now: the person's last message's, once the host named it. */
+function requestOf(items: ChatItem[]): { correlationId?: string } {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i];
+    if (it.kind === 'user') return it.correlationId ? { correlationId: it.correlationId } : {};
+  }
+  return {};
+}
 
 /** A reopened session: its kept entries through the same fold as the live events. */
 export function foldTranscript(entries: ChatTranscriptEntry[], items: ChatItem[] = []): ChatItem[] {
@@ -62,7 +72,7 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
       const mode = e.mode === 'plan' ? { mode: e.mode } : {};
       if (user?.kind === 'user' && !user.correlationId) {
         // What followed the message belongs to that request too (a plan names the request it executes).
-        const next = items.map((x, i) => (i > at && x.kind === 'plan' && !x.correlationId ? { ...x, correlationId: id } : x));
+        const next = items.map((x, i) => (i > at && (x.kind === 'plan' || x.kind === 'tool') && !x.correlationId ? { ...x, correlationId: id } : x));
         next[at] = { ...user, correlationId: id, ...mode };
         return next;
       }
@@ -89,14 +99,14 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
     case 'notice':
       return [...items, { kind: 'note', id: nextId('n'), text: e.text }];
     case 'tool_call_streaming':
-      return [...settle(items), { kind: 'tool', id: e.call_id, tool: e.tool, title: e.title, effect: e.effect, summary: '', args: undefined, argsText: '', status: 'running', output: '' }];
+      return [...settle(items), { kind: 'tool', id: e.call_id, tool: e.tool, title: e.title, effect: e.effect, summary: '', args: undefined, argsText: '', status: 'running', output: '', ...requestOf(items) }];
     case 'tool_call_args':
       return updateTool(e.call_id, (t) => ({ ...t, argsText: t.argsText + e.delta })) ?? items;
     case 'tool_call_started':
       return (
         updateTool(e.call_id, (t) => ({ ...t, tool: e.tool, title: e.title, effect: e.effect, summary: e.summary, args: e.args, status: 'running' })) ?? [
           ...settle(items),
-          { kind: 'tool', id: e.call_id, tool: e.tool, title: e.title, effect: e.effect, summary: e.summary, args: e.args, argsText: '', status: 'running', output: '' },
+          { kind: 'tool', id: e.call_id, tool: e.tool, title: e.title, effect: e.effect, summary: e.summary, args: e.args, argsText: '', status: 'running', output: '', ...requestOf(items) },
         ]
       );
     case 'tool_output':

@@ -160,6 +160,24 @@ export class Fold {
     return [...(base.rowsWhere(file, undefined) ?? []).filter((i) => i > row).map((i) => base.row(i)), ...tail];
   }
 
+  /**
+   * The records appended after `iso` (a timestamp of the log's), in log order. Walks back from the
+   * end and stops at the first older one, so it costs what was appended since, not the log.
+   */
+  since(iso: string): Folded[] {
+    const out: Folded[] = [];
+    for (let i = this.tail.length - 1; i >= 0; i--) {
+      if (this.tail[i].entry.timestamp <= iso) return out.reverse();
+      out.push(this.tail[i]);
+    }
+    for (let i = (this.base?.n ?? 0) - 1; i >= 0; i--) {
+      const row = this.base!.row(i);
+      if (row.entry.timestamp <= iso) break;
+      out.push(row);
+    }
+    return out.reverse();
+  }
+
   ofFile(file: string): Folded[] {
     return [...this.baseRows(file, undefined), ...(this.byFile.get(file) ?? [])];
   }

@@ -47,6 +47,16 @@ export class GitIndex {
     }
   }
 
+  /** The branch checked out ("main"), or the commit when HEAD is detached; null when it cannot be said. */
+  async head(): Promise<string | null> {
+    const out = await this.git.run(['rev-parse', '--abbrev-ref', 'HEAD']).catch(() => null);
+    const name = out?.trim();
+    if (!name) return null;
+    if (name !== 'HEAD') return name;
+    const sha = await this.git.run(['rev-parse', '--short', 'HEAD']).catch(() => null);
+    return sha?.trim() ? `detached at ${sha.trim()}` : null;
+  }
+
   /** Index entries of many paths at once (null: not in the index). */
   async entriesOf(rels: readonly string[]): Promise<Map<string, IndexEntry | null>> {
     const out = new Map<string, IndexEntry | null>(rels.map((r) => [r, null]));

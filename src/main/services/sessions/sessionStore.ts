@@ -12,6 +12,10 @@ export interface SessionRequest {
   correlation_id: string;
   prompt: string;
   started_at: string;
+  /** When it ended: what the person did after it is told to the model at the next request. */
+  ended_at?: string;
+  /** The git branch (or detached commit) when it started: a switch since is told to the model. */
+  git_head?: string;
   status?: string;
   /** `plan`: a plan-mode request (its answer is the plan). */
   mode?: string;
