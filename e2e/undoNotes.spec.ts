@@ -1,13 +1,11 @@
 // After "Undo changes from here", the undone request's cards read as undone, and the model's next
 // request carries a note saying what the person restored (checked on the scripted model's side).
 // Needs `npm run build` first.
-import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startScriptedLlm, userPrompt, type RecordedRequest, type ScriptedLlm, type ScriptedReply } from '../test/support/scriptedLlm';
-import { startServe, type Served } from './support/serve';
+import { userPrompt, type RecordedRequest, type ScriptedReply } from '../test/support/scriptedLlm';
+import { startAgentProject, type AgentProject } from './support/agentProject';
 
 const SHOTS = path.resolve('test-results', 'undo-notes');
 
@@ -34,36 +32,21 @@ for (const [width, height] of [
   [1920, 1080],
 ] as const) {
   test.describe(`${width}x${height}`, () => {
-    let root: string;
-    let project: string;
-    let served: Served;
-    let llm: ScriptedLlm;
+    let fx: AgentProject;
 
     test.beforeAll(async () => {
-      root = await realpath(await mkdtemp(path.join(os.tmpdir(), 'loupe-e2e-undo-notes-')));
-      project = path.join(root, 'cart');
-      await mkdir(path.join(project, 'test'), { recursive: true });
-      await writeFile(path.join(project, 'README.md'), '# cart\n');
-      await writeFile(path.join(project, 'test/cart.test.ts'), 'test("cart", () => {});\n');
-      const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e@x', '-c', 'user.name=E', ...args], { cwd: project });
-      git('init', '-q');
-      git('add', '.');
-      git('commit', '-qm', 'init');
-      llm = await startScriptedLlm(script);
-      served = await startServe(project, { OPENAI_BASE_URL: llm.baseURL, LOUPE_MODEL: 'scripted', OPENAI_API_KEY: 'sk-env' });
+      fx = await startAgentProject('cart', { 'README.md': '# cart\n', 'test/cart.test.ts': 'test("cart", () => {});\n' }, script);
       await mkdir(SHOTS, { recursive: true });
     });
 
     test.afterAll(async () => {
-      await served?.stop();
-      await llm?.close();
-      if (root) await rm(root, { recursive: true, force: true });
+      await fx?.stop();
     });
 
     test('undone cards say so, and the next request tells the model what came back', async ({ page }) => {
       test.setTimeout(120_000);
       await page.setViewportSize({ width, height });
-      await page.goto(served.url);
+      await page.goto(fx.served.url);
       await page.getByTestId('agent-tab').click();
       await ask(page, 'clean up');
       const card = page.getByTestId('tool-call').filter({ hasText: 'rm README.md' });
@@ -74,13 +57,13 @@ for (const [width, height] of [
       await userMessage(page, 'clean up').getByTestId('message-undo').click();
       await page.getByTestId('undo-preview').getByTestId('undo-confirm').click();
       await expect(page.getByTestId('undo-notice')).toContainText('Undid');
-      expect(await readFile(path.join(project, 'README.md'), 'utf8')).toBe('# cart\n');
+      expect(await readFile(path.join(fx.project, 'README.md'), 'utf8')).toBe('# cart\n');
       await expect(card).toHaveAttribute('data-undone', 'true');
       await expect(card).toContainText('undone');
 
-      const before = llm.completions.length;
+      const before = fx.llm.completions.length;
       await ask(page, 'what now');
-      const sent = llm.completions.slice(before)[0];
+      const sent = fx.llm.completions.slice(before)[0];
       const told = userPrompt(sent);
       expect(told).toMatch(/The person undid request req-[\w-]+: README\.md restored, test\/cart\.test\.ts restored\./);
       expect(told.endsWith('what now')).toBe(true);
