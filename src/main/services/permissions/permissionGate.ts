@@ -8,7 +8,8 @@ import type { SandboxGrant } from '../sandbox/types';
 import type { NetworkGuard, HostDecision as ProxyDecision, HostQuery } from '../sandbox/net/types';
 import type { NetworkLogEntry } from '../../../shared/contract';
 import type { PermissionEngine, PermissionQuery } from './ruleEngine';
-import { decideServerHost } from './hostRules';
+import { decideServerHost, serverHostPorts } from './hostRules';
+import { hostPort } from './hostEntry';
 import { describeRule, type Decision, type PermissionAction, type PermissionMode, type PermissionRule } from './types';
 import { modeRefusal, planCommandRefusal, type ActionFacts } from './planMode';
 import type { ReadOnlyVerdict } from './readOnly';
@@ -197,12 +198,24 @@ export class PermissionGate {
    */
   networkGuard(command: string, tool: string): NetworkGuard {
     const log = (target: HostQuery, d: ProxyDecision): ProxyDecision => {
-      this.opts.onHostDecision?.({ at: new Date().toISOString(), command, host: `${target.host}:${target.port}`, allowed: d.allowed, reason: d.reason });
+      this.opts.onHostDecision?.({ at: new Date().toISOString(), command, host: hostPort(target.host, target.port), allowed: d.allowed, reason: d.reason });
       return d;
     };
     return {
       decide: async (target, signal) => log(target, await this.hostDecision(command, tool, target, signal)),
+      hostPorts: () => this.engine.hostPorts(command),
     };
+  }
+
+  /**
+   * What the result says when a sandboxed command found a port of this machine closed to it: why,
+   * and the rule that would forward it (null when a deny rule refuses it). Asks nobody.
+   */
+  async explainHostPort(command: string, host: string, port: number): Promise<{ why: string; fix: string | null }> {
+    const a = await this.engine.hostPortAdvice(command, host, port);
+    if (a.deniedBy) return { why: a.reason, fix: null };
+    if (a.offUntilTrusted) return { why: a.reason, fix: `The folder's own ${CONFIG_REL} names it, but its rules are off until the folder is trusted.` };
+    return { why: a.reason, fix: ruleToAdd(a.rules) };
   }
 
   /**
@@ -212,11 +225,12 @@ export class PermissionGate {
   serverNetworkGuard(server: string, commandLine: string, hosts: readonly string[]): NetworkGuard {
     const label = `MCP server ${server}`;
     const log = (target: HostQuery, d: ProxyDecision): ProxyDecision => {
-      this.opts.onHostDecision?.({ at: new Date().toISOString(), command: label, host: `${target.host}:${target.port}`, allowed: d.allowed, reason: d.reason });
+      this.opts.onHostDecision?.({ at: new Date().toISOString(), command: label, host: hostPort(target.host, target.port), allowed: d.allowed, reason: d.reason });
       return d;
     };
     return {
       decide: async (target, signal) => log(target, await this.hostDecision(label, `mcp:${server}`, target, signal, async () => decideServerHost(server, commandLine, hosts, await this.engine.rules(), target))),
+      hostPorts: async () => serverHostPorts(commandLine, hosts, await this.engine.rules()),
     };
   }
 
@@ -226,7 +240,7 @@ export class PermissionGate {
     if (d.action === 'allow') return { allowed: true, named: d.named, reason: d.reason };
     const where = target.privateAddress && !target.privateAddress.startsWith(target.host) ? ` (${target.privateAddress})` : '';
     try {
-      await this.ask({ query: { kind: 'bash', command }, tool, summary: `${target.host}:${target.port}${where} from ${command}`, signal }, d, null, true);
+      await this.ask({ query: { kind: 'bash', command }, tool, summary: `${hostPort(target.host, target.port)}${where} from ${command}`, signal }, d, null, true);
     } catch (err) {
       // The card already named the host and the command: the reason says only who said no.
       const details = err instanceof PermissionDeniedError ? (err.details as { denied_by?: string; message?: string }) : undefined;

@@ -9,9 +9,10 @@ import { analyseCommand, type PathRef } from './commandAnalysis';
 import { judgePaths, mayMatchUnder } from './pathDecisions';
 import { coversPath, expandHome, matchCommand, matchPath, matchTool, matchUrl, pathCoverer, pathMatcher } from './patterns';
 import type { SandboxAvailability } from '../sandbox/types';
-import { planSandbox, type SandboxPlan } from './sandboxPlan';
+import { networkGrant, planSandbox, type SandboxPlan } from './sandboxPlan';
 import { readOnlyVerdict, type ReadOnlyVerdict } from './readOnly';
-import { decideHost, type HostDecision, type HostTarget } from './hostRules';
+import { commandHostPorts, decideHost, hostPortAdvice, loopbackAddresses, type HostDecision, type HostTarget } from './hostRules';
+import type { HostPort } from '../sandbox/net/types';
 import type { EditsMode, ProjectRules } from './projectConfig';
 import { describeRule, type Decision, type PermissionAction, type PermissionKind, type PermissionRule, type SourcedRule } from './types';
 
@@ -104,6 +105,32 @@ export class PermissionEngine {
     const { rules } = await this.loadRules();
     const parts = (await analyseCommand(command)).commands.filter((c) => !c.control).map((c) => c.text);
     return decideHost(parts, rules, target);
+  }
+
+  /** The ports of this machine the command's network rules forward into its sandbox (only with its network grant). */
+  async hostPorts(command: string): Promise<HostPort[]> {
+    const { rules } = await this.loadRules();
+    const parts = await this.commandParts(command);
+    return commandHostPorts(parts, rules, networkGrant(parts, rules).network);
+  }
+
+  /**
+   * Why the command could not reach this machine's `host:port`, and the rules that would let it;
+   * `offUntilTrusted`: a rule of the folder's own config would, once the folder is trusted.
+   */
+  async hostPortAdvice(command: string, host: string, port: number): Promise<ReturnType<typeof hostPortAdvice> & { offUntilTrusted: boolean }> {
+    const project = await this.opts.project.load();
+    const { rules } = await this.loadRules();
+    const parts = await this.commandParts(command);
+    const advice = hostPortAdvice(parts, rules, host, port);
+    const ignored = project.trusted === false ? (project.ignored?.rules ?? []) : [];
+    const all = [...rules, ...ignored];
+    const offUntilTrusted = ignored.length > 0 && !advice.deniedBy && commandHostPorts(parts, all, networkGrant(parts, all).network).some((f) => f.port === port && (loopbackAddresses(host) ?? []).includes(f.listen));
+    return { ...advice, offUntilTrusted };
+  }
+
+  private async commandParts(command: string): Promise<string[]> {
+    return (await analyseCommand(command)).commands.filter((c) => !c.control).map((c) => c.text);
   }
 
   /** A trusted project's key wins, then the user's; an untrusted "off" was already set aside. */

@@ -29,7 +29,7 @@ export function planSandbox(mode: 'auto' | 'off', availability: SandboxAvailabil
  * none by a network deny rule: the grant covers the whole process tree, so `npm install && curl x`
  * must not ride on a rule written for npm.
  */
-function networkGrant(parts: string[], rules: SourcedRule[]): SandboxGrant {
+export function networkGrant(parts: readonly string[], rules: readonly SourcedRule[]): SandboxGrant {
   const net = rules.filter((r) => r.kind === 'network');
   if (!parts.length || parts.some((p) => net.some((r) => r.action === 'deny' && matchCommand(r.pattern, p)))) return { network: false, networkRule: null };
   const allows = parts.map((p) => net.find((r) => r.action === 'allow' && matchCommand(r.pattern, p)));

@@ -1,5 +1,6 @@
 // The rule model (docs/architecture.md, permissions).
 import { z } from 'zod';
+import { HOST_ENTRY_HELP, parseHostEntry } from './hostEntry';
 
 export const PERMISSION_KINDS = ['read', 'edit', 'bash', 'webfetch', 'external_directory', 'test', 'network', 'mcp'] as const;
 export type PermissionKind = (typeof PERMISSION_KINDS)[number];
@@ -23,7 +24,8 @@ export interface PermissionRule {
   sandbox?: boolean;
   /**
    * network rules: the hosts the command may reach through the sandbox's proxy (`*.github.com`
-   * covers subdomains; no list: any public host). See hostRules.ts.
+   * covers subdomains; `host:port` that port only; no list: any public host), and the ports of
+   * this machine forwarded into it (`127.0.0.1:5432`, `localhost:6379`). See hostRules.ts.
    */
   hosts?: string[];
   /** mcp rules: apply only to tools the server marks read-only (`readOnlyHint`). */
@@ -36,7 +38,7 @@ export const PermissionRuleSchema = z.object({
   pattern: z.string().min(1),
   action: z.enum(PERMISSION_ACTIONS),
   sandbox: z.boolean().optional(),
-  hosts: z.array(z.string().min(1)).optional(),
+  hosts: z.array(z.string().min(1).refine((h) => parseHostEntry(h) !== null, { error: (i) => `${JSON.stringify(i.input)} is not ${HOST_ENTRY_HELP}` })).optional(),
   read_only: z.boolean().optional(),
 });
 

@@ -22,9 +22,27 @@ export interface HostQuery {
   privateAddress?: string | null;
 }
 
+/**
+ * A port of this machine's loopback that a rule names, forwarded into the sandbox's own loopback:
+ * the sandbox listens on `listen`:`port`, and each connection reaches `port` on this machine at
+ * the first of `connect` that answers (`localhost` stands for 127.0.0.1 and ::1; a literal only
+ * for itself). Nothing else of this machine is reached through it.
+ */
+export interface HostPort {
+  /** As the rule spells it (`localhost`, `127.0.0.1`, `::1`): the guard is asked about this name. */
+  host: string;
+  port: number;
+  /** The loopback address it listens on inside the sandbox. */
+  listen: string;
+  /** The loopback addresses of this machine it connects to, in order; `listen` first. */
+  connect: string[];
+}
+
 /** Decides, per host, for one sandboxed command; may wait for a person (an approval card). */
 export interface NetworkGuard {
   decide(target: HostQuery, signal: AbortSignal): Promise<HostDecision>;
+  /** The ports of this machine its rules forward into the sandbox (none when absent). */
+  hostPorts?(): Promise<HostPort[]>;
 }
 
 /** What one command's network did: hosts reached through the proxy and hosts refused. */
