@@ -1,7 +1,8 @@
 // Background processes: process_output's last 200 lines of a 100 MB log (budget 20 ms p50), and
 // what the sandbox's network adds to one HTTP GET (budget 2 ms p50 each): from this machine to
-// a sandboxed server through the port forward, and from a sandboxed client through the
-// filtering proxy, each against the same GET without the sandbox. Servers on 127.0.0.1 only.
+// a sandboxed server through the port forward, from a sandboxed client through the filtering
+// proxy, and from a sandboxed client to a port of this machine a rule names, each against the
+// same GET without the sandbox. Servers on 127.0.0.1 only.
 import { spawnSync } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -92,6 +93,20 @@ t.splice(0,30);t.sort((a,b)=>a-b);console.log('p50 '+t[Math.floor(t.length/2)])}
   const proxied = p50From(await runCommand({ command: `${node} client.cjs`, cwd: ws, timeoutMs: 120_000, sandbox: { root: ws, grant: { network: true, networkRule: 'bench' }, network: { guard, lookup } } }));
   report('proxy_get_p50', proxied, 'ms', { direct_p50: Math.round(outside * 1000) / 1000, gets: GETS });
   report('proxy_added_p50', proxied - outside, 'ms', { budget: 2 });
+
+  // A port of this machine a rule names: a client inside GETs 127.0.0.1:<port> directly, as it
+  // would outside; the bridge listens on that port inside and the host connects to its own.
+  await writeFile(
+    path.join(ws, 'direct.cjs'),
+    `const http=require('http');const t=[];
+(async()=>{for(let i=0;i<${GETS};i++){const t0=performance.now();await new Promise((ok,no)=>http.get({host:'127.0.0.1',port:${plainPort},path:'/',agent:false},r=>{r.resume();r.on('end',ok)}).on('error',no));t.push(performance.now()-t0)}
+t.splice(0,30);t.sort((a,b)=>a-b);console.log('p50 '+t[Math.floor(t.length/2)])})()`,
+  );
+  const outsideDirect = p50From(await runCommand({ command: `${node} direct.cjs`, cwd: ws, timeoutMs: 120_000 }));
+  const hostPorts = async () => [{ host: '127.0.0.1', port: plainPort, listen: '127.0.0.1', connect: ['127.0.0.1'] }];
+  const named = p50From(await runCommand({ command: `${node} direct.cjs`, cwd: ws, timeoutMs: 120_000, sandbox: { root: ws, grant: { network: true, networkRule: 'bench' }, network: { guard: { decide: async () => ({ allowed: true, named: true, reason: 'bench' }), hostPorts }, lookup } } }));
+  report('host_port_get_p50', named, 'ms', { direct_p50: Math.round(outsideDirect * 1000) / 1000, gets: GETS });
+  report('host_port_added_p50', named - outsideDirect, 'ms', { budget: 2 });
   plain.close();
 }
 await pm.dispose();

@@ -2,6 +2,7 @@
 // command's approval card carries data-sandboxed when the sandbox decides where it runs.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { type RecordedRequest, type ScriptedReply } from '../test/support/scriptedLlm';
@@ -94,5 +95,47 @@ test('by default a command runs sandboxed with no card; a blocked write says so;
   } finally {
     await app.stop();
     await rm(outside, { recursive: true, force: true });
+  }
+});
+
+test("a port of this machine a rule names is reached; another is refused on the card with the rule that would allow it", async ({ page }) => {
+  const servers = await Promise.all(
+    ['db', 'cache'].map(
+      (name) =>
+        new Promise<net.Server>((resolve) => {
+          const srv = net.createServer((c) => c.on('data', () => c.end(`${name} says hi\n`)).on('error', () => c.destroy()));
+          srv.listen(0, '127.0.0.1', () => resolve(srv));
+        }),
+    ),
+  );
+  const [db, cache] = servers.map((x) => (x.address() as AddressInfo).port) as [number, number];
+  const client = (port: number) => `node -e "const s=require('net').connect(${port},'127.0.0.1',()=>s.write('hi\\n'));s.on('data',d=>{console.log(String(d).trim());s.end()});s.on('error',e=>{console.error(e.message);process.exit(1)})"`;
+  const steps: ScriptedReply[] = [
+    { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: client(db), description: 'Ask the database' }) }] },
+    { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: client(cache), description: 'Ask the cache' }) }] },
+    { content: 'Done.' },
+  ];
+  // The person's own settings name the database's port for node (a repository's rule would wait for trust).
+  const settings = { permissions: [{ kind: 'network', pattern: 'node *', action: 'allow', hosts: [`127.0.0.1:${db}`] }] };
+  const app = await startAgentProject('sandbox-host-port', { 'README.md': '# demo\n' }, (req) => steps[(req.body.messages ?? []).filter((m) => m.role === 'tool').length]!, { settings });
+  try {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.goto(app.served.url);
+    await page.getByTestId('agent-tab').click();
+    await page.getByTestId('chat-input').fill('ask both');
+    await page.getByTestId('chat-input').press('Enter');
+    const tools = page.locator('[data-testid="tool-call"][data-tool="bash"]');
+    await expect(tools.nth(1)).toHaveAttribute('data-status', 'error', { timeout: 60_000 });
+    await expect(tools.nth(0)).toHaveAttribute('data-status', 'done');
+    await expect(tools.nth(0).getByTestId('tool-call-network')).toContainText(`Reached: 127.0.0.1:${db}`);
+    await expect(tools.nth(1).getByTestId('tool-call-network')).toContainText(`Refused 127.0.0.1:${cache}: this machine's 127.0.0.1:${cache} is outside the sandbox`);
+    await expect(tools.nth(1).getByTestId('tool-call-network')).toContainText(`"hosts":["127.0.0.1:${cache}"]`);
+    await expect(tools.nth(1).getByTestId('tool-call-blocked')).toContainText(`Blocked by the sandbox: network access to 127.0.0.1:${cache}`);
+    await page.screenshot({ path: path.join(SHOTS, 'host-port-1024.png') });
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.screenshot({ path: path.join(SHOTS, 'host-port-1920.png') });
+  } finally {
+    await app.stop();
+    for (const x of servers) x.close();
   }
 });

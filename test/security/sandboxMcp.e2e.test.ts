@@ -31,14 +31,21 @@ let client: Client | null = null;
 let asked: string[];
 let server: http.Server;
 let port: number;
+let other: http.Server;
+let otherPort: number;
 
 beforeAll(async () => {
   if (!existsSync(path.join(ROOT, 'out/main/cli.js'))) throw new Error('loupe is not built: run `npm run build` before this test.');
   server = http.createServer((_q, s) => s.end('reached'));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as AddressInfo).port;
+  other = http.createServer((_q, s) => s.end('the other service'));
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+  otherPort = (other.address() as AddressInfo).port;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(async () => {
+  for (const s of [server, other]) await new Promise<void>((r) => s.close(() => r()));
+});
 
 beforeEach(async () => {
   ws = await tempDir('loupe-sbx-mcp-');
@@ -51,7 +58,7 @@ beforeEach(async () => {
   mkdirSync(path.join(ws.dir, '.loupe'));
   writeFileSync(
     path.join(ws.dir, '.loupe', 'config.json'),
-    JSON.stringify({ sandbox: 'auto', permissions: [{ kind: 'bash', pattern: '*', action: 'allow' }, { kind: 'network', pattern: 'curl *network-ok*', action: 'allow', hosts: ['127.0.0.1'] }] }),
+    JSON.stringify({ sandbox: 'auto', permissions: [{ kind: 'bash', pattern: '*', action: 'allow' }, { kind: 'network', pattern: 'curl *network-ok*', action: 'allow', hosts: ['127.0.0.1'] }, { kind: 'network', pattern: 'curl *db-port*', action: 'allow', hosts: [`127.0.0.1:${port}`] }] }),
   );
   asked = [];
   const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k, v]) => v !== undefined && !k.startsWith('OPENAI_') && k !== 'LOUPE_MODEL')), LOUPE_HOME: user.configDir, HOME: home };
@@ -155,6 +162,21 @@ d('the sandbox through loupe mcp', () => {
     const ok = await bash(`curl -sS --noproxy '' --max-time 5 http://127.0.0.1:${port}/network-ok`);
     expect(ok.output).toContain('reached');
     expect((await control(`curl -sS --max-time 5 http://127.0.0.1:${port}/`)).output).toContain('reached');
+  });
+
+  it("a port of this machine a rule names with its port is reached directly; another is reported with the rule that would allow it", async () => {
+    // No proxy involved: NO_PROXY keeps 127.0.0.1 direct, and the rule forwards the port into the sandbox's loopback.
+    const ok = await bash(`curl -sS --max-time 5 http://127.0.0.1:${port}/db-port`);
+    expect(ok.error, JSON.stringify(ok)).toBeUndefined();
+    expect(ok.output).toContain('reached');
+    expect(ok.data).toMatchObject({ sandboxed: true, network: { reached: [`127.0.0.1:${port}`], refused: [] } });
+    const no = await bash(`curl -sS --max-time 5 http://127.0.0.1:${otherPort}/db-port`);
+    expect(no.output).not.toContain('the other service');
+    expect(no.error?.code).toBe('SANDBOX_BLOCKED');
+    expect(no.error?.message).toContain(`network access to 127.0.0.1:${otherPort}`);
+    expect(no.output).toContain(`"hosts":["127.0.0.1:${otherPort}"]`);
+    expect(no.output).toContain(`Network: refused 127.0.0.1:${otherPort}`);
+    expect(asked).toEqual([]);
   });
 
   it('leaves no process behind', async () => {

@@ -5,6 +5,7 @@ import { LoupeError } from '../../errors';
 import type { ProcessManager } from '../../services/processes/processManager';
 import type { ProcessInfo, WaitResult } from '../../services/processes/types';
 import type { ToolContext } from './types';
+import { describeNetwork } from './sandboxRun';
 
 export const DEFAULT_WAIT_MS = 60_000;
 export const MAX_WAIT_MS = 600_000;
@@ -34,7 +35,7 @@ export function processData(info: ProcessInfo): Record<string, unknown> {
 export function describeProcess(info: ProcessInfo): string {
   const state = info.status === 'exited' ? `exited ${info.exit_code ?? info.signal}` : info.status === 'killed' ? `killed (${info.kill_reason ?? 'stopped'})` : info.status;
   const where = info.forwards.length ? `; reachable from this machine at ${info.forwards.map((f) => `http://127.0.0.1:${f.host_port}/${f.host_port !== f.port ? ` (port ${f.port} inside)` : ''}`).join(', ')}` : '';
-  return `${info.process_id} [${state}] ${info.command}${info.sandboxed ? ' (sandboxed)' : ''}${info.ports.length ? `; listens on ${info.ports.join(', ')}` : ''}${where}`;
+  return `${info.process_id} [${state}] ${info.command}${info.sandboxed ? ' (sandboxed)' : ''}${info.ports.length ? `; listens on ${info.ports.join(', ')}` : ''}${where}${describeNetwork(info.network)}`;
 }
 
 export function describeWait(r: WaitResult, cond: WaitForArg, ms: number): string {

@@ -18,7 +18,8 @@ export async function sandboxPolicy(ctx: ToolContext, grant: SandboxGrant | null
   const { rules } = await ctx.permissions.project();
   const denyRead = rules.filter((r) => r.kind === 'read' && r.action === 'deny').map((r) => r.pattern);
   const network = grant.network ? { guard: ctx.permissions.networkGuard(command, tool), ...(ctx.lookup ? { lookup: ctx.lookup } : {}) } : undefined;
-  return { root: ctx.root, grant, hide: expandDenyGlobs(ctx.root, denyRead), ...(network ? { network } : {}) };
+  const explainHostPort = (host: string, port: number) => ctx.permissions.explainHostPort(command, host, port);
+  return { root: ctx.root, grant, hide: expandDenyGlobs(ctx.root, denyRead), explainHostPort, ...(network ? { network } : {}) };
 }
 
 /** A line for the model about the hosts the command's proxy let through or refused. */

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { InvalidArgumentError } from '../../errors';
 import { prepareLaunch, type Launch } from '../sandbox/launch';
+import { hostPortFindings } from '../sandbox/hostPortReport';
 import { commandEnv } from '../shell/cleanEnv';
 import { ProcessFamily } from '../shell/processReaper';
 import { selectShell } from '../shell/shellSelector';
@@ -55,6 +56,10 @@ export class ManagedProcess {
   private markExited!: () => void;
   private stopping: Promise<void> | null = null;
   private networkAtEnd: NetworkActivity | null = null;
+  /** Ports of this machine its output found closed to it (the result lists them as refused). */
+  private readonly hostPortNotes = new Map<string, string>();
+  /** The unfinished last line of its output, read for those. */
+  private lineCarry = '';
 
   constructor(
     readonly id: string,
@@ -126,7 +131,8 @@ export class ManagedProcess {
   async refreshPorts(): Promise<number[]> {
     if (!this.alive || this.pid === null) return this.ports;
     const net = this.launch?.net ?? null;
-    const found = uniquePorts(this.spec.sandbox ? sandboxPorts(this.pid, new Set(net?.proxyPort ? [net.proxyPort] : [])) : familyPorts(this.pid));
+    // The bridge's own listeners (its proxy, the ports of this machine a rule forwards in) are not the process's.
+    const found = uniquePorts(this.spec.sandbox ? sandboxPorts(this.pid, net?.bridgePorts() ?? new Set()) : familyPorts(this.pid));
     const now = found.map((l) => l.port);
     if (net) {
       for (const l of found) if (!this.ports.includes(l.port)) await net.forward(l.port, l.address === '::' || l.address === '0.0.0.0' ? '127.0.0.1' : l.address).catch(() => undefined);
@@ -194,8 +200,29 @@ export class ManagedProcess {
       correlation_id: this.spec.correlationId ?? null,
       output_bytes: this.ring.end,
       log_path: this.log ? toPosix(path.relative(this.deps.root, this.log.file)) : null,
-      network: this.spec.sandbox?.network && net ? net.activity() : this.networkAtEnd,
+      network: this.network(net),
     };
+  }
+
+  private network(net: Launch['net']): NetworkActivity | null {
+    const activity = this.spec.sandbox?.network && net ? net.activity() : this.networkAtEnd;
+    if (!this.hostPortNotes.size) return activity;
+    const noted = [...this.hostPortNotes].map(([host, reason]) => ({ host, reason }));
+    return { reached: activity?.reached ?? [], refused: [...(activity?.refused ?? []), ...noted] };
+  }
+
+  /** Reads whole lines of a sandboxed process's output for ports of this machine found closed to it. */
+  private watchHostPorts(chunk: Buffer): void {
+    const text = this.lineCarry + chunk.toString('utf8');
+    const nl = text.lastIndexOf('\n');
+    this.lineCarry = text.slice(nl + 1).slice(-4096);
+    if (nl < 0 || !/refused|connect|in ?use/i.test(text)) return;
+    const forwards = this.launch?.net?.hostPorts ?? null;
+    void hostPortFindings(text.slice(0, nl), forwards, this.spec.sandbox?.explainHostPort, new Set(this.hostPortNotes.keys())).then((found) => {
+      let added = false;
+      for (const f of found) if (!this.hostPortNotes.has(f.host)) added = !!this.hostPortNotes.set(f.host, f.reason);
+      if (added) this.deps.onChange(this);
+    });
   }
 
   /** Closes the log; the process must have exited. */
@@ -204,6 +231,7 @@ export class ManagedProcess {
   }
 
   private push(chunk: Buffer): void {
+    if (this.spec.sandbox) this.watchHostPorts(chunk);
     this.ring.write(chunk);
     this.log?.append(chunk);
     this.lastActivity = Date.now();

@@ -7,6 +7,7 @@ import { credentialPaths } from './credentials';
 import type { SandboxGrant } from './types';
 import type { NetworkGuard } from './net/types';
 import type { LookupAll } from '../web/addressClass';
+import type { ExplainHostPort } from './hostPortReport';
 
 export interface SandboxPolicy {
   /** The workspace: the only writable place besides the private temp folder. */
@@ -21,6 +22,11 @@ export interface SandboxPolicy {
    * resolve, for tests). Absent: no proxy, so no network, whatever the grant says.
    */
   network?: { guard: NetworkGuard; lookup?: LookupAll };
+  /**
+   * Says why a port of this machine the command found closed was out of its reach, and the rule
+   * that would forward it (the gate's words); without it the result says only that no rule names it.
+   */
+  explainHostPort?: ExplainHostPort;
 }
 
 function kindOf(p: string): 'dir' | 'file' | null {

@@ -1,6 +1,6 @@
 // How a command is started: plainly, or inside the OS sandbox with its private temp folder and,
-// when it needs one, its network (a filtering proxy for a network grant, port forwards for a
-// background process). Shared by the foreground runner, the process manager and the language
+// when it needs one, its network (a filtering proxy and the ports of this machine its rules name
+// for a network grant, port forwards for a background process). Shared by the foreground runner, the process manager and the language
 // servers (sandboxedArgv) so each runs by the same policy (docs/architecture.md, sandbox).
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -42,7 +42,9 @@ export async function prepareLaunch(spec: LaunchSpec): Promise<Launch> {
   try {
     const mac = process.platform === 'darwin';
     // macOS has no namespace to forward into: a local port the command binds is the host's already.
-    if (policy.network || (wantsNet && !mac)) net = await SandboxNet.open({ guard: policy.network?.guard, lookup: policy.network?.lookup, tcpProxy: mac });
+    // The ports of this machine its rules forward in are fixed when it starts, like its mounts.
+    const hostPorts = (await policy.network?.guard.hostPorts?.()) ?? [];
+    if (policy.network || (wantsNet && !mac)) net = await SandboxNet.open({ guard: policy.network?.guard, lookup: policy.network?.lookup, tcpProxy: mac, hostPorts });
   } catch (err) {
     rmSync(tmpDir, { recursive: true, force: true });
     throw err;
@@ -61,7 +63,7 @@ export async function prepareLaunch(spec: LaunchSpec): Promise<Launch> {
  * wrapper for commands, background processes and language servers, so each runs by the same policy.
  */
 export function sandboxedArgv(policy: SandboxPolicy, tmpDir: string, cwd: string, argv: readonly string[], net: SandboxNet | null = null): [string, string[]] {
-  if (process.platform === 'darwin') return ['/usr/bin/sandbox-exec', ['-p', sandboxExecProfile(policy, tmpDir, net?.proxyPort ?? 0), ...argv]];
+  if (process.platform === 'darwin') return ['/usr/bin/sandbox-exec', ['-p', sandboxExecProfile(policy, tmpDir, net?.proxyPort ?? 0, net?.hostPorts.insidePorts() ?? []), ...argv]];
   const inner: [string, readonly string[]] = net ? net.wrap(argv[0]!, argv.slice(1)) : [argv[0]!, argv.slice(1)];
   return ['bwrap', [...bwrapArgs(policy, tmpDir, cwd, net?.dir), inner[0], ...inner[1]]];
 }

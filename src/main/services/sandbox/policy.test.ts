@@ -82,6 +82,9 @@ describe('sandboxExecProfile', () => {
     const granted = sandboxExecProfile({ root: '/w', grant: { network: true, networkRule: 'r' }, home: '/h' }, '/t', 41234);
     expect(granted).toContain('(deny network*)');
     expect(granted.match(/allow network-outbound \(remote ip "[^"]+"\)/g)).toEqual(['allow network-outbound (remote ip "localhost:41234")']);
+    // And to the ports of this machine its rules name (no namespace there: the profile is the forward).
+    const ports = sandboxExecProfile({ root: '/w', grant: { network: true, networkRule: 'r' }, home: '/h' }, '/t', 41234, [5432, 6379]);
+    expect(ports.match(/allow network-outbound \(remote ip "[^"]+"\)/g)).toEqual(['localhost:41234', 'localhost:5432', 'localhost:6379'].map((a) => `allow network-outbound (remote ip "${a}")`));
     // Balanced parentheses outside string literals: the profile parses as s-expressions.
     for (const line of p.trim().split('\n')) {
       let depth = 0;

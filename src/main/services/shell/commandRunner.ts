@@ -13,6 +13,7 @@ import { OutputCapture, type CapturedOutput } from './outputCapture';
 import { ProcessFamily } from './processReaper';
 import type { SandboxPolicy } from '../sandbox/bwrapPolicy';
 import { detectBlocked } from '../sandbox/blocked';
+import { hostPortFindings, thisMachineListens } from '../sandbox/hostPortReport';
 import { prepareLaunch } from '../sandbox/launch';
 import type { NetworkActivity } from '../sandbox/net/types';
 import { credentialPaths } from '../sandbox/credentials';
@@ -53,7 +54,10 @@ export interface CommandResult extends CapturedOutput {
   sandboxed: boolean;
   /** What the sandbox stopped ("write to /etc/hosts"), when the command failed because of it. */
   blocked: string | null;
-  /** Hosts reached and refused through the sandbox's proxy; null without a network grant. */
+  /**
+   * Hosts reached and refused through the sandbox's proxy and ports of this machine (forwarded,
+   * or found closed to it in its output); null when it had no network grant and found none closed.
+   */
   network: NetworkActivity | null;
 }
 
@@ -134,13 +138,24 @@ export async function runCommand(opts: CommandOptions): Promise<CommandResult> {
     child.stdout.destroy();
     child.stderr.destroy();
   }
-  const network = opts.sandbox?.network && launch.net ? launch.net.activity() : null;
+  const granted = opts.sandbox?.network && launch.net ? launch.net : null;
+  const activity = granted?.activity() ?? null;
+  const refused = granted?.blocked() ?? null;
   launch.close();
   const { code, signal } = await Promise.race([exited, delay(CLOSE_WAIT_MS).then(() => ({ code: null, signal: null }))]);
   const captured = capture.finish();
   const failed = code !== 0 && !timedOut && !aborted;
-  const refused = network?.refused[0];
-  const blocked = opts.sandbox && failed ? (refused ? `network access to ${refused.host} (${refused.reason})` : detectBlocked(captured.text, { network: !!opts.sandbox.network, hidden: sandboxHidden(opts.sandbox, opts.cwd) })) : null;
+  // Ports of this machine the command found closed (or a forwarded one its own server wanted).
+  const local = opts.sandbox ? await hostPortFindings(captured.text, granted?.hostPorts ?? null, opts.sandbox.explainHostPort) : [];
+  const network = local.length ? { reached: activity?.reached ?? [], refused: [...(activity?.refused ?? []), ...local.map(({ host, reason }) => ({ host, reason }))] } : activity;
+  const blocked =
+    opts.sandbox && failed
+      ? refused
+        ? `network access to ${refused.host} (${refused.reason})`
+        : local[0]
+          ? `${local[0].what} ${local[0].host} (${local[0].why})`
+          : detectBlocked(captured.text, { network: !!opts.sandbox.network, hidden: sandboxHidden(opts.sandbox, opts.cwd), listens: thisMachineListens })
+      : null;
   return {
     id,
     ...captured,

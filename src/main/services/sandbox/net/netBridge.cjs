@@ -7,7 +7,10 @@
 //   (b) keeps a control connection to the host, which asks "connect me to inside port N", so
 //       127.0.0.1:N on the host reaches a server the command started in here (and a few idle
 //       connections the host can use for that at once, without a round trip);
-// then starts the command as its child and exits with its status. Every connection to the host
+//   (c) listens inside on the ports of this machine a rule names (`127.0.0.1:5432,[::1]:6379`)
+//       and pipes each connection to the host as `local <address> <port>`; the host decides
+//       and connects to that port of its own loopback;
+// then, once every listener is up, starts the command as its child and exits with its status. Every connection to the host
 // opens with a token line: other sandboxes can see the folder, but never this process's env.
 // Plain CommonJS with no dependencies: it runs with the same Node (or Electron as Node) as Loupe.
 const net = require('node:net');
@@ -15,9 +18,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 
-const [dir, proxyPortArg, sep, program, ...args] = process.argv.slice(2);
+const [dir, proxyPortArg, hostPortsArg, sep, program, ...args] = process.argv.slice(2);
 if (sep !== '--' || !program) {
-  process.stderr.write('loupe net bridge: usage: bridge <dir> <proxy port> -- program [args]\n');
+  process.stderr.write('loupe net bridge: usage: bridge <dir> <proxy port> <host ports|-> -- program [args]\n');
   process.exit(2);
 }
 const token = process.env.LOUPE_NET_TOKEN || '';
@@ -112,19 +115,30 @@ function run() {
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (os.constants.signals[signal] || 0)));
 }
 
+/** Listens on `host:port` inside; each connection goes to the host as `kind`. Resolves either way. */
+function listen(host, port, kind, what) {
+  return new Promise((resolve) => {
+    const server = net.createServer((c) => {
+      c.setNoDelay(true);
+      pipe(c, toHost(kind));
+    });
+    server.on('error', (e) => {
+      process.stderr.write(`loupe net bridge: cannot listen on ${what}: ${e.message}\n`);
+      resolve();
+    });
+    server.listen(port, host, resolve);
+    server.unref();
+  });
+}
+
 control();
 for (let i = 0; i < SPARES; i++) spare();
-if (proxyPort > 0) {
-  const server = net.createServer((c) => {
-    c.setNoDelay(true);
-    pipe(c, toHost('proxy'));
-  });
-  server.on('error', (e) => {
-    process.stderr.write(`loupe net bridge: cannot listen on 127.0.0.1:${proxyPort}: ${e.message}\n`);
-    run();
-  });
-  server.listen(proxyPort, '127.0.0.1', run);
-  server.unref();
-} else {
-  run();
+const listening = [];
+if (proxyPort > 0) listening.push(listen('127.0.0.1', proxyPort, 'proxy', `127.0.0.1:${proxyPort}`));
+for (const spec of hostPortsArg && hostPortsArg !== '-' ? hostPortsArg.split(',') : []) {
+  const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d+)$/.exec(spec);
+  if (!m) continue;
+  const host = m[1] || m[2];
+  listening.push(listen(host, Number(m[3]), `local ${host} ${m[3]}`, `${spec} (this machine's port, forwarded by a rule)`));
 }
+Promise.all(listening).then(run);

@@ -2,8 +2,9 @@
 // A private folder (0700) holds `host.sock`, the only thing the sandbox can connect out to, and
 // the bridge script that runs inside in front of the command (netBridge.cjs). Each connection
 // opens with `<token> <kind>`: `proxy` goes to the filtering proxy, `ctl` is the bridge's control
-// line, `conn <id>` is the inside end of a forwarded port. The token travels only in the
-// bridge's environment, which other sandboxes (other PID namespaces) cannot read.
+// line, `conn <id>` is the inside end of a forwarded port, `local <address> <port>` a connection
+// the command made to a port of this machine a rule names (hostPorts.ts). The token travels only
+// in the bridge's environment, which other sandboxes (other PID namespaces) cannot read.
 import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net, { type Server, type Socket } from 'node:net';
@@ -11,8 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import bridgeSource from './netBridge.cjs?raw';
 import { FilteringProxy } from './proxy';
+import { HostPortForwards } from './hostPorts';
 import type { LookupAll } from '../../web/addressClass';
-import type { NetworkActivity, NetworkGuard } from './types';
+import type { HostPort, NetworkActivity, NetworkGuard } from './types';
 
 export interface SandboxNetOptions {
   /** Present when the command may use the network: every host goes through it. */
@@ -23,6 +25,8 @@ export interface SandboxNetOptions {
    * one place the command's profile lets it connect to.
    */
   tcpProxy?: boolean;
+  /** Ports of this machine the rules name (from the guard): forwarded into the sandbox's loopback. */
+  hostPorts?: readonly HostPort[];
 }
 
 export interface Forward {
@@ -40,6 +44,7 @@ export class SandboxNet {
   private readonly token = randomBytes(16).toString('hex');
   private readonly server: Server;
   private readonly proxy: FilteringProxy | null;
+  readonly hostPorts: HostPortForwards;
   private readonly stop = new AbortController();
   /** 0 when the command has no network. */
   proxyPort: number;
@@ -58,8 +63,13 @@ export class SandboxNet {
     this.dir = dir;
     this.server = server;
     this.proxy = opts.guard ? new FilteringProxy(opts.guard, this.stop.signal, opts.lookup) : null;
-    // Inside, the namespace is empty: any port is free; a high one stays out of a dev server's way.
-    this.proxyPort = this.proxy ? randomInt(20000, 30000) : 0;
+    this.hostPorts = new HostPortForwards(opts.guard ? (opts.hostPorts ?? []) : [], opts.guard, this.stop.signal);
+    // Inside, the namespace is empty but for the forwarded ports of this machine: any other port
+    // is free; a high one stays out of a dev server's way.
+    const taken = new Set(this.hostPorts.insidePorts());
+    let port = 0;
+    while (this.proxy && (!port || taken.has(port))) port = randomInt(20000, 30000);
+    this.proxyPort = port;
     server.on('connection', (s) => this.accept(s));
   }
 
@@ -85,7 +95,7 @@ export class SandboxNet {
 
   /** The program and arguments that run `program args` behind the bridge, inside the sandbox. */
   wrap(program: string, args: readonly string[]): [string, string[]] {
-    return [process.execPath, [path.join(this.dir, 'bridge.cjs'), this.dir, String(this.proxyPort), '--', program, ...args]];
+    return [process.execPath, [path.join(this.dir, 'bridge.cjs'), this.dir, String(this.proxyPort), this.hostPorts.spec(), '--', program, ...args]];
   }
 
   /** Environment for the bridge and the command: the proxy variables only with a network. */
@@ -109,8 +119,21 @@ export class SandboxNet {
     };
   }
 
+  /** What the command's network did: hosts through the proxy, then ports of this machine. */
   activity(): NetworkActivity {
-    return this.proxy?.activity() ?? { reached: [], refused: [] };
+    const proxy = this.proxy?.activity() ?? { reached: [], refused: [] };
+    const local = this.hostPorts.activity();
+    return { reached: [...proxy.reached, ...local.reached], refused: [...proxy.refused, ...local.refused] };
+  }
+
+  /** The first thing the sandbox itself refused (a host or a port of this machine), if any. */
+  blocked(): { host: string; reason: string } | null {
+    return this.proxy?.activity().refused[0] ?? this.hostPorts.blocked()[0] ?? null;
+  }
+
+  /** Ports the bridge holds inside (its proxy, the forwarded ports of this machine): never the command's own. */
+  bridgePorts(): Set<number> {
+    return new Set([...(this.proxyPort && !this.tcpProxy ? [this.proxyPort] : []), ...this.hostPorts.insidePorts()]);
   }
 
   /** A connection to `address:port` inside the sandbox, through the bridge. */
@@ -252,6 +275,10 @@ export class SandboxNet {
       this.readControl(s);
       s.resume();
       for (const w of this.ctlWaiters.splice(0)) w(s);
+    } else if (kind.startsWith('local ')) {
+      const m = /^local (\S+) ([1-9]\d{0,4})$/.exec(kind);
+      if (!m) return void s.destroy();
+      this.hostPorts.handle(s, m[1]!, Number(m[2]));
     } else if (kind === 'spare') {
       this.spares.push(s);
       s.once('close', () => {
