@@ -250,7 +250,7 @@ d('a port of this machine, from a background process', () => {
   it('reaches the named port; the bridge holds it inside, so it is not listed as the process\'s own; its own server keeps its port', async () => {
     const c = await context([rule([`127.0.0.1:${db.port}`], 'node *')]);
     await h.write('both.cjs', `${CLIENT.replace("process.exit(0)", "require('net').createServer().listen(" + cache.port + ",'127.0.0.1',()=>console.log('own server up'))")}`);
-    const r = await bashTool.run({ command: `node both.cjs 127.0.0.1 ${db.port}`, description: 'bg', run_in_background: true, wait_for: { regex: 'own server up', timeout: 30_000 } }, c.ctx);
+    const r = await bashTool.run({ command: `node both.cjs 127.0.0.1 ${db.port}`, description: 'bg', run_in_background: true, wait_for: { regex: 'own server up', timeout: 60_000 } }, c.ctx);
     expect(r.ok, r.output).toBe(true);
     expect(r.output).toContain('got: db says ping');
     const data = r.data as { process_id: string; ports: number[]; forwards: { port: number; host_port: number }[]; network: { reached: string[] } };
@@ -267,7 +267,7 @@ d('a port of this machine, from a background process', () => {
 
   it('a port no rule names is reported on the process, with the rule that would allow it', async () => {
     const c = await context([rule([`127.0.0.1:${db.port}`], 'node *')]);
-    const r = await bashTool.run({ command: `node client.cjs 127.0.0.1 ${cache.port}`, description: 'bg', run_in_background: true, wait_for: { exit: true, timeout: 30_000 } }, c.ctx);
+    const r = await bashTool.run({ command: `node client.cjs 127.0.0.1 ${cache.port}`, description: 'bg', run_in_background: true, wait_for: { exit: true, timeout: 60_000 } }, c.ctx);
     const id = (r.data as { process_id: string }).process_id;
     const info = await waitFor(async () => {
       const i = c.ctx.processes!.get(id)!.info();
@@ -307,10 +307,10 @@ d('a port of this machine, from a sandboxed MCP server', () => {
       await services.dispose();
       await t.cleanup();
     }
-  }, 60_000);
+  });
 });
 
-async function waitFor<T>(probe: () => Promise<T | null>, ms = 20_000): Promise<T> {
+async function waitFor<T>(probe: () => Promise<T | null>, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await probe();
