@@ -5,11 +5,11 @@
 // refused with the place and the first line that differs, and never with a model call.
 // Ambiguity after normalising and content slips are in test/editAmbiguity.property.test.ts.
 import fc from 'fast-check';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deriveReindent } from '../src/main/agent/edit/strategies/indentation';
 import { noChangeReason } from '../src/main/agent/edit/noChange';
 import { RUNS, TIMEOUT, type ValueOf, attempt, canonText, expectApplied, expectRefused, holds, numbered, planFilled, show } from './support/editAttempt';
-import { editArb, faithful, fileArb, finishPlan, isBlank, join, planEdit, reindented, textOfLine, type EditSpec, type FileSpec, type Planned } from './support/editPlan';
+import { checkAgainstPlan, editArb, faithful, fileArb, finishPlan, isBlank, join, lead, planEdit, reindented, textOfLine, type EditSpec, type FileSpec, type Planned } from './support/editPlan';
 
 describe('partial line-number prefixes', () => {
   const prefixArb = fc.record({
@@ -73,25 +73,41 @@ describe('one misaligned line', () => {
   /** No consistent re-indentation explains old_str's lines (that is the indentation view's reading). */
   const unmapped = (f: FileSpec, e: EditSpec, oldLines: string[]) => deriveReindent(oldLines, f.lines.slice(e.a, e.b + 1).map(textOfLine)) === null;
 
-  it(`${RUNS} edits with one line misaligned are recovered, that line corrected where new_str keeps it`, async () => {
+  it(`${RUNS} edits with one line misaligned are recovered, that line corrected wherever new_str writes it`, async () => {
+    let applied = 0;
     await holds(misArb, async (raw) => {
       const { file, e } = planFilled(raw.file, raw.seed, 2, (a, b) => [a, b]);
       const t = { ...raw, file };
       fc.pre(e !== null);
       const ks = bodies(t.file, e!);
       const odd = ks[t.pick % ks.length];
-      // The misaligned line is kept or deleted: a rewrite of it is the model's own text.
-      fc.pre(!e!.planned.some((p) => 'text' in p && p.text.includes(`n${e!.a + odd}_`)));
       const line = t.file.lines[e!.a + odd];
-      const wrong = misindent(line.indent, t.how) + line.body + line.trail;
+      const wrongIndent = misindent(line.indent, t.how);
+      const wrong = wrongIndent + line.body + line.trail;
       const l = faithful(t.file, e!);
       const oldLines = l.oldLines.map((x, k) => (k === odd ? wrong : x));
-      const newLines = e!.planned.map((p, j) => ('keep' in p && p.keep === e!.a + odd ? wrong : l.newLines[j]));
+      // new_str as the model sees the file: the misaligned line, kept or rewritten, at its wrong indentation.
+      const newLines = e!.planned.map((p, j) =>
+        'keep' in p ? (p.keep === e!.a + odd ? wrong : l.newLines[j]) : p.text.includes(`n${e!.a + odd}_`) ? wrongIndent + p.text.slice(line.indent.length) : l.newLines[j],
+      );
       const oldStr = join(oldLines, e!);
       const newStr = join(newLines, e!);
       fc.pre(unmapped(t.file, e!, oldLines) && !canonText(t.file).includes(oldStr));
-      expectApplied(t.file, e!, oldStr, newStr, await attempt(t.file, oldStr, newStr), 'misaligned-line');
+      const got = await attempt(t.file, oldStr, newStr);
+      // Where the reading maps an indentation two ways (the misaligned one is also an aligned
+      // line's) and new_str writes a line of its own with it, that line may stand for either:
+      // refused, or written at either of the two, never anything else.
+      const twoWays = oldLines.some((x, k) => k !== odd && x.trim() && lead(x) === wrongIndent) && newLines.some((x) => x.trim() && !oldLines.includes(x) && lead(x) === wrongIndent);
+      if (!got.ok && twoWays) return expectRefused(t.file, oldStr, newStr, got, 'EDIT_NO_OCCURRENCE_FOUND', 'read as misaligned-line', 'Nothing was written');
+      if (twoWays && got.ok && got.strategy === 'misaligned-line') {
+        const either = (x: string) => (x.startsWith(wrongIndent) ? line.indent + x.slice(wrongIndent.length) : x);
+        const wrong = checkAgainstPlan(t.file, e!, got.text, either);
+        if (wrong) throw new Error(`${wrong}${show(t.file, oldStr, newStr, got)}`);
+      } else expectApplied(t.file, e!, oldStr, newStr, got, 'misaligned-line');
+      applied++;
     });
+    // Most runs apply: the refusals are the few the rule asks for.
+    expect(applied).toBeGreaterThan(RUNS * 0.9);
   }, TIMEOUT);
 
   it(`${RUNS} edits with two lines misaligned are refused, naming the first that differs`, async () => {
@@ -156,6 +172,7 @@ describe('stacked slips: compositions of the deterministic steps', () => {
   });
 
   it(`${RUNS} edits with two lines of a statement joined into one (and line-number prefixes on some)`, async () => {
+    let applied = 0;
     await holds(joinArb, async (t) => {
       const { file: f, e: e0 } = planFilled(t.file, t.seed, 2, (a) => [a, a + 1]);
       fc.pre(e0 !== null);
@@ -170,7 +187,8 @@ describe('stacked slips: compositions of the deterministic steps', () => {
         if (k === i + 1) continue;
         if (k === i) {
           if (t.mode === 'keep') planned.push({ keep: i }, { keep: i + 1 });
-          if (t.mode === 'append') planned.push({ text: textOfLine(f.lines[i]).trimEnd() }, { text: `${textOfLine(f.lines[i + 1])} z` });
+          // The piece left as it was keeps the file's bytes, trailing blanks and all.
+          if (t.mode === 'append') planned.push({ keep: i }, { text: `${textOfLine(f.lines[i + 1])} z` });
           if (t.mode !== 'delete') newLines.push(t.mode === 'append' ? `${joined} z` : joined);
         } else if (k === a + t.change && !isBlank(f.lines[k])) {
           const text = `${f.lines[k].indent}n${k}_ x`;
@@ -196,8 +214,16 @@ describe('stacked slips: compositions of the deterministic steps', () => {
         if (got.ok) throw new Error(`applied a request whose numbers do not line up${show(f, oldStr, newStr, got)}`);
         return;
       }
-      expectApplied(f, e!, oldStr, newStr, got, t.prefixes && oldLines.length > 1 ? 'line-number-prefix+joined-lines' : 'joined-lines');
+      // Refused only where where the file would break a line is not in the strings: a line
+      // new_str writes has text after the character the file breaks the joined statement at.
+      const tail = textOfLine(f.lines[i]).trimEnd().slice(-1);
+      const unclear = newLines.some((x) => !oldLines.includes(x) && x.trimEnd().slice(0, -1).includes(tail));
+      const strategy = t.prefixes && oldLines.length > 1 ? 'line-number-prefix+joined-lines' : 'joined-lines';
+      if (!got.ok && unclear) return expectRefused(f, oldStr, newStr, got, 'EDIT_NO_OCCURRENCE_FOUND', `read as ${strategy}`, 'Nothing was written');
+      expectApplied(f, e!, oldStr, newStr, got, strategy);
+      applied++;
     });
+    expect(applied).toBeGreaterThan(RUNS * 0.5);
   }, TIMEOUT);
 });
 

@@ -1,5 +1,7 @@
 // The edit pipeline's refusals, each saying what the model should do next.
 import { LoupeError } from '../../errors';
+import { numberLines } from '../../services/files/lineNumbers';
+import { clip } from '../../services/log/logger';
 
 export class EditInvalidPathError extends LoupeError {
   constructor(message: string) {
@@ -47,6 +49,27 @@ export class EditNoOccurrenceError extends LoupeError {
     );
   }
 }
+
+/**
+ * old_str found by a reading (joined lines, a misaligned line) whose mapping cannot carry a line
+ * of new_str: the edit is refused instead of written half corrected. Same code as a miss, since
+ * old_str as written is not in the file; the message shows the file's lines to copy.
+ */
+export class EditUnmappedError extends LoupeError {
+  constructor(rel: string, strategy: string, first: number, fileLines: string[], newLine: { at: number; line: string; why: string }) {
+    const shown = fileLines.length > MAX_SHOWN ? [...fileLines.slice(0, MAX_SHOWN), '…'] : fileLines;
+    const region = fileLines.length === 1 ? `line ${first}` : `lines ${first}-${first + fileLines.length - 1}`;
+    super(
+      'EDIT_NO_OCCURRENCE_FOUND',
+      `old_str is not in ${rel} as written; read as ${strategy} it is ${region}, but new_str line ${newLine.at + 1} (${JSON.stringify(clip(newLine.line, 120))}) ` +
+        `cannot be carried over the same way: ${newLine.why}. Nothing was written. Copy old_str from the file exactly, and write new_str the way the file writes its lines:\n` +
+        numberLines(shown, first),
+    );
+  }
+}
+
+/** Lines of the matched region a refusal shows. */
+const MAX_SHOWN = 20;
 
 export class EditOccurrenceMismatchError extends LoupeError {
   /** `by`: the corrections that found the places (empty for an exact match). */

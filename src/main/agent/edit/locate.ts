@@ -15,7 +15,7 @@ import { misalignedLine } from './strategies/misalignedLine';
 import { trailingWhitespace } from './strategies/trailingWhitespace';
 import { typography } from './strategies/typography';
 import { unescapeReadings } from './strategies/unescape';
-import type { EditInput, Located, Range, Reading, Strategy } from './types';
+import { Unmapped, type EditInput, type Located, type Range, type Reading, type Strategy } from './types';
 
 /** The views, least risky first; exact is step 4 for the request as given. */
 export const VIEWS: Strategy[] = [exact, trailingWhitespace, typography, indentation, misalignedLine, blankLines, joinedLines];
@@ -104,9 +104,10 @@ export function search(request: EditInput): Search {
   return { kind: 'none', tried: [...tried] };
 }
 
-/** The file after the edit as this composition reads it. */
-const resultOf = (input: EditInput, l: Located) => {
+/** The file after the edit as this composition reads it (null when it cannot carry new_str). */
+const resultOf = (input: EditInput, l: Located): string | null => {
   const replacements = l.render(l.newStr);
+  if (replacements instanceof Unmapped) return null;
   return applySplices(input.text, l.ranges.map((r, i) => ({ ...r, replacement: replacements[i] })));
 };
 

@@ -6,7 +6,7 @@ import type { Splice } from './canonical';
 import { toLf } from './canonical';
 import { closestRegion, describeClosest, isNearMiss } from './closest';
 import type { CorrectionStats, EditCorrector } from './corrector';
-import { DoubledPunctuationError, EditNoChangeError, EditNoOccurrenceError, EditOccurrenceMismatchError } from './errors';
+import { DoubledPunctuationError, EditNoChangeError, EditNoOccurrenceError, EditOccurrenceMismatchError, EditUnmappedError } from './errors';
 import { escapeSkeleton, looksOverEscaped } from './escaping';
 import { findAll } from './lines';
 import { search } from './locate';
@@ -15,7 +15,7 @@ import { clip, type Logger } from '../../services/log/logger';
 import { MIN_OVERLAP, wordOverlap } from './similarity';
 import { applySplices, doubledMarkAt } from './splice';
 import { exact } from './strategies/exact';
-import { countAccepted, rangesAt, type EditInput, type Located } from './types';
+import { Unmapped, countAccepted, rangesAt, type EditInput, type Located } from './types';
 
 export interface PipelineDeps {
   file: string;
@@ -62,8 +62,12 @@ export async function runPipeline(input: EditInput, deps: PipelineDeps): Promise
   }
 
   let newStr = located.newStr;
-  if (deps.corrector) newStr = await correctEscaping(input, located, newStr, deps, deps.corrector, stats);
-  const replacements = located.render(newStr);
+  // What the reading cannot carry is refused before any model is asked about its escaping.
+  let replacements = carried(input, located, newStr, deps.file);
+  if (deps.corrector) {
+    const escaped = await correctEscaping(input, located, newStr, deps, deps.corrector, stats);
+    if (escaped !== newStr) replacements = carried(input, located, (newStr = escaped), deps.file);
+  }
   const splices = located.ranges.map((r, i) => ({ ...r, replacement: replacements[i] }));
   for (const s of splices) {
     const at = doubledMarkAt(input.text, s);
@@ -87,6 +91,18 @@ export async function runPipeline(input: EditInput, deps: PipelineDeps): Promise
     ...(Object.keys(corrected).length ? { corrected } : {}),
     llmCalls: stats.calls,
   };
+}
+
+/** new_str through the reading that found old_str, once per place; a line it cannot carry refuses the edit. */
+function carried(input: EditInput, located: Located, newStr: string, file: string): string[] {
+  const out = located.render(newStr);
+  if (!(out instanceof Unmapped)) return out;
+  const { start, end } = located.ranges[0];
+  const first = input.lines.lineAt(start);
+  const last = input.lines.lineAt(Math.max(start, end - 1));
+  const to = input.text.indexOf('\n', input.lines.lineStart(last));
+  const fileLines = input.text.slice(input.lines.lineStart(first), to === -1 ? input.text.length : to).split('\n');
+  throw new EditUnmappedError(file, located.strategy, first, fileLines, out);
 }
 
 /** R2 then R3. Any failure returns null, so the caller reports the original error. */

@@ -65,9 +65,23 @@ describe('one misaligned line', () => {
     expect(text).toBe('x = call(a,\n         b,\n         c)\ny = 3\n');
   });
 
-  it('writes a line new_str rewrites as the model wrote it', async () => {
+  it('a rewrite of the misaligned line takes the file’s indentation, as the match did', async () => {
     const { text } = await editText(file, 'x = call(a,\n        b,\n         c)', 'x = call(a,\n        B,\n         c)');
-    expect(text).toBe('x = call(a,\n        B,\n         c)\ny = 2\n');
+    expect(text).toBe('x = call(a,\n         B,\n         c)\ny = 2\n');
+  });
+
+  it('a new line at the misaligned indentation goes where that indentation maps', async () => {
+    const { text } = await editText(file, 'x = call(a,\n        b,\n         c)', 'x = call(a,\n        b,\n        b2,\n         c)');
+    expect(text).toBe('x = call(a,\n         b,\n         b2,\n         c)\ny = 2\n');
+  });
+
+  it('a line whose indentation the reading maps two ways is refused, nothing written', async () => {
+    // old_str gives two spaces to a line the file has at three, and to one it has at two.
+    const twice = 'f(a,\n   b)\n  g()\n';
+    const err = await refusal(editText(twice, 'f(a,\n  b)\n  g()', 'f(a,\n  b)\n  h()\n  g()'));
+    expect(err.code).toBe('EDIT_NO_OCCURRENCE_FOUND');
+    expect(err.message).toContain('read as misaligned-line it is lines 1-3, but new_str line 3 ("  h()")');
+    expect(err.message).toContain('     2→   b)');
   });
 
   it('refuses two misaligned lines, naming the first that differs, without asking the model', async () => {
@@ -98,14 +112,48 @@ describe('a statement joined into one line', () => {
     }
   });
 
-  it('breaks a rewritten statement where the file breaks it', async () => {
-    expect((await editText(file, 'total = compute(price, qty)', 'total = compute(price, qty, tax)')).text).toBe('total = compute(price,\n                qty, tax)\nprint(total)\n');
+  it('breaks a rewritten statement where the file breaks it, each piece with the file’s indentation', async () => {
+    expect((await editText(file, 'total = compute(price, qty)', 'total = compute(price, qty * 2)')).text).toBe('total = compute(price,\n                qty * 2)\nprint(total)\n');
+    expect((await editText(file, 'total = compute(price,qty)', 'total = compute(cost,qty)')).text).toBe('total = compute(cost,\n                qty)\nprint(total)\n');
     expect((await editText('if (a) {\n  go();\n}\n', 'if (a) { go();', 'if (a) { stop();')).text).toBe('if (a) {\n  stop();\n}\n');
   });
 
-  it('writes a rewrite as given when where the break went is not clear', async () => {
-    expect((await editText(file, 'total = compute(price,qty)', 'total = compute(price,tax,qty)')).text).toBe('total = compute(price,tax,qty)\nprint(total)\n');
-    expect((await editText('v1_\nv2_\nv3_\n', 'v1_v2_\nv3_', 'n3_ x')).text).toBe('n3_ x\n');
+  it('a piece the rewrite leaves alone keeps the file’s bytes, trailing blanks included', async () => {
+    expect((await editText('let a = 1;  \n    let b = 2;\n', 'let a = 1; let b = 2;', 'let a = 1; let b = 3;')).text).toBe('let a = 1;  \n    let b = 3;\n');
+  });
+
+  it('statements the file writes one per line: a rewrite with more of them is refused, never half split', async () => {
+    const stmts = 'function f() {\n  let a = 1;\n  let b = 2;\n}\n';
+    for (const [oldStr, newStr] of [
+      ['  let a = 1; let b = 2;', '  let a = 1; let b = 2; let c = 3;'],
+      ['  let a = 1;let b = 2;', '  let a = 1;let c = 3;let b = 2;'],
+      // The new statement on a line of its own, still joined to another.
+      ['  let a = 1; let b = 2;\n}', '  let a = 1; let b = 2;\n  let c = 3; let d = 4;\n}'],
+    ]) {
+      const err = await refusal(editText(stmts, oldStr, newStr));
+      expect(err.code).toBe('EDIT_NO_OCCURRENCE_FOUND');
+      expect(err.message).toContain('read as joined-lines it is lines 2-');
+      expect(err.message).toContain('     3→  let b = 2;');
+    }
+    // One statement fewer, or one rewritten, is clear.
+    expect((await editText(stmts, '  let a = 1; let b = 2;', '  let a = 1;')).text).toBe('function f() {\n  let a = 1;\n}\n');
+    expect((await editText(stmts, '  let a = 1; let b = 2;', '  let a = 1; let b = 5;')).text).toBe('function f() {\n  let a = 1;\n  let b = 5;\n}\n');
+  });
+
+  it('refuses a rewrite when where the break went is not clear', async () => {
+    for (const [f, oldStr, newStr] of [
+      [file, 'total = compute(price, qty)', 'total = compute(price, qty, tax)'],
+      [file, 'total = compute(price,qty)', 'total = compute(price,tax,qty)'],
+      ['v1_\nv2_\nv3_\n', 'v1_v2_\nv3_', 'n3_ x'],
+      // Text inserted right at a break with no space: the end of one line or the start of the next.
+      ['f(a,\n  b)\n', 'f(a,b)', 'f(a,xb)'],
+    ]) {
+      expect((await refusal(editText(f, oldStr, newStr))).code).toBe('EDIT_NO_OCCURRENCE_FOUND');
+    }
+  });
+
+  it('a rewrite with nothing the file breaks after is one line, as the file would have it', async () => {
+    expect((await editText(file, 'total = compute(price, qty)\nprint(total)', 'total = 0\nprint(total)')).text).toBe('total = 0\nprint(total)\n');
   });
 
   it('refuses a joined statement the file has twice', async () => {

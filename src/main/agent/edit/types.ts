@@ -46,8 +46,27 @@ export interface Located {
    * exactly the lines it does, which the write checks before anything reaches the disk.
    */
   needle: string;
-  /** Applies to `newStr` the transformation that made old_str match, once per range. */
-  render(newStr: string): string[];
+  /**
+   * Applies to `newStr` the transformation that made old_str match, once per range, line by
+   * line; Unmapped when a line of `newStr` has no clear image under it.
+   */
+  render(newStr: string): string[] | Unmapped;
+}
+
+/**
+ * A line of new_str that a reading cannot carry into the file's text: the mapping that made
+ * old_str match says nothing certain about it (a rewrite with more statements than the line it
+ * replaces, a line with no counterpart in the misaligned indentation). Never written half
+ * mapped: the edit is refused instead (docs/architecture.md, the edit pipeline).
+ */
+export class Unmapped {
+  constructor(
+    /** The line of new_str (0-based) and its text. */
+    readonly at: number,
+    readonly line: string,
+    /** Why, in words for the refusal: "it holds more statements than …". */
+    readonly why: string,
+  ) {}
 }
 
 export type Outcome =
@@ -90,7 +109,12 @@ export function judge(
   const ranges = kept.map((i) => all[i]);
   if (countAccepted(ranges.length, input)) {
     const own = located.render;
-    const render = own ? (n: string) => (kept.length === all.length ? own(n) : pick(own(n), kept)) : (n: string) => ranges.map(() => n);
+    const render = own
+      ? (n: string) => {
+          const out = own(n);
+          return out instanceof Unmapped || kept.length === all.length ? out : pick(out, kept);
+        }
+      : (n: string) => ranges.map(() => n);
     return { kind: 'found', located: { ...located, ranges, render } };
   }
   if (ranges.length > 0) return { kind: 'ambiguous', strategy: located.strategy, ranges };

@@ -2,7 +2,7 @@
 // tab↔space mapping. The mapping is derived from every line of the match and must hold for
 // all of them; new_str is then re-indented the same way. No guessing beyond that.
 import { findAll, isLineStart } from '../lines';
-import { NONE, anchored, countAccepted, judge, type Range, type Strategy } from '../types';
+import { NONE, Unmapped, anchored, countAccepted, judge, type Range, type Strategy } from '../types';
 import { keepUnchangedLines } from '../keepLines';
 import { dropBlankTail, indentEnd, indentless, lstripLines, missingInner } from '../view';
 
@@ -131,13 +131,20 @@ export const indentation: Strategy = {
       newStr: cut.newStr,
       correctedOld: input.text.slice(hits[0].range.start, hits[0].range.end),
       needle: old,
-      // A line R4 later makes unmappable keeps the indentation it was given.
-      render: (n) =>
-        hits.map((h) => {
-          const newLines = n.split('\n');
-          const rendered = (reindent(n, h.map!) ?? n).split('\n');
-          return keepUnchangedLines(input.text.slice(h.range.start, h.range.end).split('\n'), oldLines, newLines, (a, b) => a === b, rendered);
-        }),
+      // new_str was mapped when found; a line R4 later makes unmappable is refused, never written as given.
+      render: (n) => {
+        const newLines = n.split('\n');
+        const out: string[] = [];
+        for (const h of hits) {
+          const rendered = reindent(n, h.map!);
+          if (rendered === null) {
+            const at = newLines.findIndex((l) => reindent(l, h.map!) === null);
+            return new Unmapped(at, newLines[at], 'its indentation has no counterpart under the re-indentation that made old_str match');
+          }
+          out.push(keepUnchangedLines(input.text.slice(h.range.start, h.range.end).split('\n'), oldLines, newLines, (a, b) => a === b, rendered.split('\n')));
+        }
+        return out;
+      },
     });
   },
 };

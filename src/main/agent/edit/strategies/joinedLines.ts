@@ -1,13 +1,18 @@
 // Step 6g: a statement the file breaks over two or three lines, written on one line in old_str
 // ("f(a,\n      b)" sent as "f(a, b)" or "f(a,b)"). Each line of old_str stands for one line
 // of the file or for a few joined: the line break and the blanks around it become one space
-// or nothing, and everything else must match exactly. new_str gets the file's own lines
-// wherever it repeats a joined line, and a line that rewrites one is broken where the file
-// breaks it when new_str kept the text at each break; otherwise it is the model's own line.
-import { diffChars } from 'diff';
+// or nothing, and everything else must match exactly. The reading is that map, and new_str
+// goes through it line by line: a line it repeats is the file's text; a rewrite of a joined
+// line is broken where the file breaks it, each piece on the file's line with the file's
+// indentation (a piece left as it was keeps the file's bytes). The file breaks after certain
+// characters (a `;`, a `,`): a line of new_str with more such places than the line it
+// rewrites, a new line with any, or a rewrite whose breaks cannot be placed says nothing
+// certain about where the file would break it, and the edit is refused rather than written
+// half split.
 import { alignLines } from '../../../services/modlog/lineAlign';
+import { opsOf, reversed, type Op } from '../charDiff';
 import { findAll } from '../lines';
-import { NONE, anchored, countAccepted, judge, shared, type EditInput, type Range, type Strategy } from '../types';
+import { NONE, Unmapped, anchored, countAccepted, judge, shared, type EditInput, type Range, type Strategy } from '../types';
 import { contentEnd, indentEnd } from '../view';
 
 /** The most file lines one line of old_str may stand for. */
@@ -27,6 +32,8 @@ interface Join {
 }
 
 interface Group {
+  /** The first file line it stands for (0-based). */
+  line: number;
   /** The [from, to) of the file text old_str's line stands for. */
   from: number;
   to: number;
@@ -114,7 +121,7 @@ function* groupFits(c: Ctx, i: number, j: number): Generator<Group & { r: number
           const next = lineOf(c, j + m + 1);
           return { at: parts[m + 1].at - sep.length - s, sep, indent: next.slice(0, indentEnd(next)) };
         });
-        if (from !== null && to !== null) yield { r, from, to, joins };
+        if (from !== null && to !== null) yield { r, line: j, from, to, joins };
       }
     }
   }
@@ -202,55 +209,170 @@ export const joinedLines: Strategy = {
       newStr: input.newStr,
       correctedOld: found.length ? input.text.slice(found[0].range.start, found[0].range.end) : undefined,
       needle: found.length ? input.text.slice(found[0].range.start, found[0].range.end) : input.oldStr,
-      render: (n) => found.map((f) => rejoin(input.text, oldLines, n.split('\n'), f)),
+      render: (n) => {
+        const out: string[] = [];
+        for (const f of found) {
+          const one = rejoin(c, oldLines, n.split('\n'), f);
+          if (one instanceof Unmapped) return one;
+          out.push(one);
+        }
+        return out;
+      },
     });
   },
 };
 
 /**
- * new_str with each line that repeats a line of old_str replaced by the file text it stood
- * for, and each line that rewrites a joined one broken where the file breaks it when that is
- * clear (else written as given: the model's own text).
+ * new_str through the fit's map, line by line: a line that repeats a line of old_str is the
+ * file text it stood for, a rewrite is broken where the file breaks the line it rewrites, and
+ * a line the map cannot place is Unmapped.
  */
-function rejoin(text: string, oldLines: string[], newLines: string[], f: Fit): string {
-  return alignLines(oldLines, newLines)
-    .map((o, j) => {
-      if (o.kind === 'inserted') return newLines[j];
-      const g = f.groups[o.from];
-      if (o.kind === 'equal') return text.slice(g.from, g.to);
-      return (g.joins.length && splitLike(oldLines[o.from], newLines[j], g.joins)) || newLines[j];
-    })
-    .join('\n');
+function rejoin(c: Ctx, oldLines: string[], newLines: string[], f: Fit): string | Unmapped {
+  // The characters the file breaks a line after, here: the last one before each join, and
+  // whether the join glued two word characters (then a break sits inside what looks a word).
+  const tails = new Map<string, boolean>();
+  f.groups.forEach((g, i) => {
+    for (const jn of g.joins) {
+      const t = oldLines[i][jn.at - 1];
+      const glued = !jn.sep && WORD.test(t) && WORD.test(oldLines[i][jn.at] ?? '');
+      tails.set(t, tails.get(t) || glued);
+    }
+  });
+  const shown = [...tails.keys()].map((t) => JSON.stringify(t)).join(' or ');
+  const out: string[] = [];
+  const origins = alignLines(oldLines, newLines);
+  for (let j = 0; j < newLines.length; j++) {
+    const o = origins[j];
+    const line = newLines[j];
+    if (o.kind === 'inserted') {
+      if (breaksIn(line, tails)) return new Unmapped(j, line, `it is a new line with text after ${shown}, where the file breaks its lines here, so whether the file would break it is not clear`);
+      out.push(line);
+      continue;
+    }
+    const g = f.groups[o.from];
+    if (o.kind === 'equal') {
+      out.push(c.input.text.slice(g.from, g.to));
+      continue;
+    }
+    const old = oldLines[o.from];
+    const more = breaksIn(line, tails) > breaksIn(old, tails);
+    if (more) return new Unmapped(j, line, `it has text after ${shown} in more places than the line of old_str it rewrites, and the file breaks its lines there, so which of them the file would break is not clear`);
+    if (!g.joins.length) {
+      out.push(line);
+      continue;
+    }
+    const at = splitLike(old, line, g.joins);
+    if (at) out.push(pieces(c, g, old, line, at));
+    // Nothing in it that the file breaks after: a statement the file would keep on one line.
+    else if (!breaksIn(line, tails)) out.push(line);
+    else return new Unmapped(j, line, `it rewrites a line the file breaks over ${g.joins.length + 1} lines, and where those breaks fall in it is not clear`);
+  }
+  return out.join('\n');
+}
+
+const WORD = /[\p{L}\p{N}_]/u;
+
+/**
+ * How many places `line` has text after one of `tails`: where the file could break it. Inside
+ * a word only for a tail the file breaks inside a word.
+ */
+function breaksIn(line: string, tails: Map<string, boolean>): number {
+  const last = contentEnd(line) - 1;
+  let n = 0;
+  for (let p = 0; p < last; p++) {
+    const glued = tails.get(line[p]);
+    if (glued === undefined) continue;
+    if (glued || !(WORD.test(line[p]) && WORD.test(line[p + 1]))) n++;
+  }
+  return n;
 }
 
 /**
- * `line` (a rewrite of `old`) broken at old's joins, or null when that is not clear: `line`
- * must keep most of `old`, and each break must sit in text it kept, beside kept text (a kept
- * space that was the break, or a spot with kept characters on both sides).
+ * A rewrite of a joined line laid out as the file lays out the original: piece m on the m-th
+ * file line, between the file's indentation and its trailing blanks; a piece new_str left as
+ * it was is the file's bytes. `at` holds where each join's separator starts in `line`.
  */
-function splitLike(old: string, line: string, joins: Join[]): string | null {
-  const runs: { o: number; n: number; len: number }[] = [];
-  let o = 0;
-  let n = 0;
-  for (const p of diffChars(old, line)) {
-    const len = p.value.length;
-    if (!p.added && !p.removed) runs.push({ o, n, len });
-    if (!p.added) o += len;
-    if (!p.removed) n += len;
+function pieces(c: Ctx, g: Group, old: string, line: string, at: number[]): string {
+  const { text, lines } = c.input;
+  const r = g.joins.length;
+  const oldCut = (m: number) => old.slice(m === 0 ? 0 : g.joins[m - 1].at + g.joins[m - 1].sep.length, m === r ? old.length : g.joins[m].at);
+  const newCut = (m: number) => line.slice(m === 0 ? 0 : at[m - 1] + g.joins[m - 1].sep.length, m === r ? line.length : at[m]);
+  const fileCut = (m: number) => {
+    const start = lines.lineStart(g.line + m + 1);
+    return text.slice(m === 0 ? g.from : start, m === r ? g.to : start + lineOf(c, g.line + m).length);
+  };
+  const out: string[] = [];
+  for (let m = 0; m <= r; m++) {
+    const piece = newCut(m);
+    if (piece === oldCut(m)) {
+      out.push(fileCut(m));
+      continue;
+    }
+    // The blanks the file has before a break are part of the break old_str wrote as a separator.
+    const file = m < r ? lineOf(c, g.line + m) : '';
+    const trail = contentEnd(piece) === piece.length ? file.slice(contentEnd(file)) : '';
+    out.push((m === 0 ? '' : g.joins[m - 1].indent) + piece + trail);
   }
-  if (2 * runs.reduce((sum, r) => sum + r.len, 0) < old.length) return null;
-  let out = '';
+  return out.join('\n');
+}
+
+/**
+ * Where each join's separator starts in `line` (a rewrite of `old`), or null when that is not
+ * clear: `line` must keep most of `old` or change it in one place; a separator that is a
+ * space must be kept; one that is nothing must sit in kept text or beside a change wholly on
+ * one side of it (text inserted right at it could belong to either line). Aligning the two
+ * lines from their ends must give the same answer, or a repeated character decided it.
+ */
+function splitLike(old: string, line: string, joins: Join[]): number[] | null {
+  const ahead = breakPositions(old, line, joins);
+  if (!ahead) return null;
+  const back = breakPositions(
+    reversed(old),
+    reversed(line),
+    [...joins].reverse().map((jn) => ({ ...jn, at: old.length - jn.at - jn.sep.length })),
+  );
+  if (!back) return null;
+  const fromEnd = back.reverse().map((p, m) => line.length - p - joins[m].sep.length);
+  if (!ahead.every((p, m) => p === fromEnd[m])) return null;
+  // A piece left with no text would be a line of nothing but the file's indentation.
+  const ends = [0, ...ahead.flatMap((p, m) => [p, p + joins[m].sep.length]), line.length];
+  for (let m = 0; m < ends.length; m += 2) if (!line.slice(ends[m], ends[m + 1]).trim()) return null;
+  return ahead;
+}
+
+function breakPositions(old: string, line: string, joins: Join[]): number[] | null {
+  const ops = opsOf(old, line);
+  if (!ops) return null;
+  // Text kept by chance inside a rewrite places nothing: most of old must be kept, or all of
+  // it but one change (then what is kept is what comes before and after it).
+  const changes = ops.filter((op) => !op.kept).length;
+  if (changes > 1 && 2 * ops.reduce((sum, op) => sum + (op.kept ? op.oLen : 0), 0) < old.length) return null;
+  const out: number[] = [];
   let from = 0;
   for (const jn of joins) {
-    const end = jn.at + jn.sep.length;
-    const run = runs.find((r) => (jn.sep ? r.o <= jn.at && end <= r.o + r.len : r.o < jn.at && jn.at < r.o + r.len) && r.len - jn.sep.length >= 2);
-    if (!run) return null;
-    const at = run.n + (jn.at - run.o);
-    if (at < from) return null;
-    out += line.slice(from, at) + '\n' + jn.indent;
+    const at = placeBreak(ops, jn.at, jn.sep.length);
+    if (at === null || at < from) return null;
+    out.push(at);
     from = at + jn.sep.length;
   }
-  return out + line.slice(from);
+  return out;
+}
+
+/** Where old's separator at [at, at + len) lands in the new line, or null. */
+function placeBreak(ops: Op[], at: number, len: number): number | null {
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i];
+    if (!op.kept) continue;
+    if (len > 0) {
+      if (op.o <= at && at + len <= op.o + op.oLen) return op.n + (at - op.o);
+      continue;
+    }
+    if (op.o < at && at < op.o + op.oLen) return op.n + (at - op.o);
+    // At the edge of kept text: the change beside it must have replaced text of its own side.
+    if (op.o + op.oLen === at && ops[i + 1] && ops[i + 1].oLen > 0) return op.n + op.nLen;
+    if (op.o === at && ops[i - 1] && ops[i - 1].oLen > 0) return op.n;
+  }
+  return null;
 }
 
 /**

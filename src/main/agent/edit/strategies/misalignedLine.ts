@@ -1,12 +1,17 @@
 // Step 6e: a multi-line old_str whose lines all match the file but one, and that one only in
 // its leading whitespace (a continuation line aligned a column short, a tab left in front).
-// No mapping explains it, so none is guessed: every other line must match exactly, the place
-// must be the only one, and new_str gets that one line's correction where it repeats the line
-// (the file's bytes). A line new_str writes anew is the model's own text, indentation and all:
-// whether it stands for the misaligned line or is a new one beside it is not in the strings.
-import { keepUnchangedLines } from '../keepLines';
+// No uniform re-indentation explains it, so none is guessed: every other line must match
+// exactly and the place must be the only one. The reading is then a map of indentations: the
+// misaligned line's to the file's, every other line's to itself. new_str goes through it line
+// by line: a line it repeats is the file's line; a rewrite known to stand for one line (its
+// hunk replaces line for line) that keeps that line's indentation takes that line's in the
+// file; any other line's indentation goes through the map, and one no line of old_str has
+// stays as it is. Where the map sends an indentation two ways (an aligned line has the
+// misaligned one too), a line there could belong with either: the edit is refused rather than
+// written half corrected.
+import { carryLines } from '../keepLines';
 import { deriveReindent, reindent } from './indentation';
-import { NONE, anchored, judge, type EditInput, type Range, type Strategy } from '../types';
+import { NONE, Unmapped, anchored, judge, type EditInput, type Range, type Strategy } from '../types';
 import { dropBlankTail, indentEnd, indentless, lstripLines, missingInner } from '../view';
 
 interface Fit {
@@ -70,7 +75,40 @@ export const misalignedLine: Strategy = {
       newStr: cut.newStr,
       correctedOld: found.length ? input.text.slice(found[0].range.start, found[0].range.end) : undefined,
       needle: old,
-      render: (n) => found.map((f) => keepUnchangedLines(input.text.slice(f.range.start, f.range.end).split('\n'), oldLines, n.split('\n'), (a, b) => a === b)),
+      render: (n) => {
+        const out: string[] = [];
+        for (const f of found) {
+          const one = carryThrough(input.text.slice(f.range.start, f.range.end).split('\n'), oldLines, n.split('\n'));
+          if (one instanceof Unmapped) return one;
+          out.push(one);
+        }
+        return out;
+      },
     });
   },
 };
+
+const indentOf = (line: string) => line.slice(0, indentEnd(line));
+
+/** new_str through the map of indentations that old_str's lines and the file's lines define. */
+function carryThrough(fileLines: string[], oldLines: string[], newLines: string[]) {
+  const images = new Map<string, Set<string>>();
+  oldLines.forEach((o, i) => {
+    if (!o.trim()) return;
+    const from = indentOf(o);
+    images.set(from, (images.get(from) ?? new Set()).add(indentOf(fileLines[i])));
+  });
+  const place = (line: string, j: number): string | Unmapped => {
+    if (!line.trim()) return line;
+    const indent = indentOf(line);
+    // An indentation no line of old_str has is not one the misalignment touched.
+    const to = images.get(indent) ?? new Set([indent]);
+    if (to.size > 1) return new Unmapped(j, line, `its indentation is the one old_str gives a misaligned line (${JSON.stringify(indent)}) and an aligned one, so where the file would put it is not clear`);
+    return [...to][0] + line.slice(indent.length);
+  };
+  return carryLines(fileLines, oldLines, newLines, (a, b) => a === b, {
+    // A certain rewrite that keeps its line's indentation stands where that line stands.
+    changed: (line, from, j, paired) => (paired && line.trim() && oldLines[from].trim() && indentOf(line) === indentOf(oldLines[from]) ? indentOf(fileLines[from]) + line.slice(indentOf(line).length) : place(line, j)),
+    inserted: place,
+  });
+}

@@ -1,7 +1,7 @@
 // Step 6c: typographic quotes, dashes and non-breaking spaces that a model typed plainly (or
 // the other way round). Each maps to one plain character, so offsets line up one to one; in
 // new_str, every character that corresponds to old_str gets the file's own character back.
-import { diffChars } from 'diff';
+import { keptOffsets } from '../charDiff';
 import { keepUnchangedLines } from '../keepLines';
 import { findAll } from '../lines';
 import { NONE, judge, rangesAt, shared, type Strategy } from '../types';
@@ -18,26 +18,16 @@ const EVERY_FANCY = new RegExp(CLASS, 'g');
 
 export const plainTypography = (s: string): string => (ANY_FANCY.test(s) ? s.replace(EVERY_FANCY, (c) => PLAIN[c]) : s);
 
-/** new_str with the file's characters wherever it keeps old_str's text. */
+/**
+ * new_str with the file's characters wherever it keeps old_str's text. A character whose
+ * counterpart is not certain (the alignments from either end pair it with two of the file's
+ * characters that differ, a plain space and a non-breaking one) stays the model's own.
+ */
 export function borrowFileChars(region: string, plainOld: string, newStr: string): string {
-  const parts = diffChars(plainOld, plainTypography(newStr), { maxEditLength: 4000 });
-  if (!parts) return newStr;
+  const kept = keptOffsets(plainOld, plainTypography(newStr));
+  if (!kept) return newStr;
   let out = '';
-  let o = 0;
-  let n = 0;
-  for (const p of parts) {
-    const len = p.value.length;
-    if (p.added) {
-      out += newStr.slice(n, n + len);
-      n += len;
-    } else if (p.removed) {
-      o += len;
-    } else {
-      out += region.slice(o, o + len);
-      o += len;
-      n += len;
-    }
-  }
+  for (let n = 0; n < newStr.length; n++) out += kept[n] >= 0 ? region[kept[n]] : newStr[n];
   return out;
 }
 
