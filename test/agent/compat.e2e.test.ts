@@ -138,6 +138,22 @@ describe.concurrent('loupe run against real servers’ dialects', () => {
     expect(answerText(r)).not.toContain(PONDER);
   });
 
+  it('deepseek: two parallel calls under one id (repeated on every piece) both run, each answered under its own id', async () => {
+    const dup = 'call_00_dS1Dnxavoyj3671yVxnr4217';
+    const reads = [{ ...READ, id: dup }, { ...tc('read_file', { path: 'notes.md' }), id: dup }];
+    const r = await run({ server: 'deepseek', variant: 'repeat-id' }, script({ read: { reasoning: `${PONDER} both`, toolCalls: reads }, edit: { reasoning: `${PONDER} fix` } }));
+    expectClean(r);
+    expect(of(r, 'tool_call_finished').filter((e) => e.tool === 'read_file' && e.ok)).toHaveLength(2);
+    const body = r.llm.completions[1].body;
+    const ids = body.messages!.flatMap((m) => m.tool_calls ?? []).map((c) => c.id);
+    expect(ids[0]).toBe(dup);
+    expect(new Set(ids).size).toBe(2);
+    const told = toolMessages(body);
+    expect(Object.keys(told).sort()).toEqual([...ids].sort());
+    expect(told[ids[0]]).toMatch(/a - b/);
+    expect(told[ids[1]]).toMatch(/add\(\) must add/);
+  });
+
   it('deepseek: a resumed session keeps the reasoning to send back', async () => {
     const r = await run({ server: 'deepseek' }, script({ read: { reasoning: `${PONDER} a` }, edit: { reasoning: `${PONDER} b` } }));
     expectClean(r);
@@ -304,9 +320,31 @@ describe.concurrent('loupe run against real servers’ dialects', () => {
     expectFailedFast(r, /the request exceeds the available context size/, 2);
   });
 
-  it('llamacpp: a template that opens <think> in the prompt (only </think> arrives) — the answer is clean', async () => {
-    const r = await run({ server: 'llamacpp' }, script({ read: { reasoning: `${PONDER} first`, thinkInContent: 'close-only' }, edit: { reasoning: `${PONDER} second`, thinkInContent: 'close-only' }, answer: { reasoning: `${PONDER} last`, thinkInContent: 'close-only' } }));
+  const closeOnly = script({ read: { reasoning: `${PONDER} first`, thinkInContent: 'close-only' }, edit: { reasoning: `${PONDER} second`, thinkInContent: 'close-only' }, answer: { reasoning: `${PONDER} last`, thinkInContent: 'close-only' } });
+
+  it('llamacpp: a template that opens <think> in the prompt (only </think> arrives) — never streamed as the answer, first turn included', async () => {
+    const r = await run({ server: 'llamacpp', variant: 'think-in-prompt' }, closeOnly);
+    expect(answerText(r)).toBe(ANSWER);
     expectClean(r);
+    // Asked once, before the first answer was read.
+    expect(r.llm.requests.filter((q) => q.path === '/apply-template')).toHaveLength(1);
+    expect(of(r, 'reasoning_delta').map((e) => e.text).join('')).toMatch(new RegExp(`^${PONDER} first[\\s\\S]*${PONDER} second[\\s\\S]*${PONDER} last`));
+    expect(of(r, 'notice')).toEqual([]);
+    const saved = await savedMessages(r);
+    expect(saved.filter((m) => m.role === 'assistant').some((m) => String(m.content ?? '').includes(PONDER))).toBe(false);
+  });
+
+  it('llamacpp: the same template on a server that parses the reasoning out — the answer still streams as the answer', async () => {
+    const r = await run({ server: 'llamacpp', variant: 'think-in-prompt' }, script({ read: { reasoning: `${PONDER} r` }, answer: { reasoning: `${PONDER} a` } }));
+    expectClean(r);
+    expect(answerText(r)).toBe(ANSWER);
+    expect(of(r, 'reasoning_delta').map((e) => e.text).join('')).toBe(`${PONDER} r${PONDER} a`);
+  });
+
+  it('llamacpp older than /apply-template: learned from the first lone </think>, said so, the answer clean', async () => {
+    const r = await run({ server: 'llamacpp', variant: 'before-apply-template' }, closeOnly);
+    expectClean(r);
+    expect(of(r, 'notice').map((e) => e.text).join(' ')).toMatch(/was the model’s reasoning/);
     const saved = await savedMessages(r);
     expect(saved.filter((m) => m.role === 'assistant').some((m) => String(m.content ?? '').includes(PONDER))).toBe(false);
   });
@@ -339,6 +377,16 @@ describe.concurrent('loupe run against real servers’ dialects', () => {
     const sent = r.llm.completions[2].body.messages!.filter((m) => m.role === 'assistant') as { reasoning_details?: { type: string }[] }[];
     expect(sent.every((m) => m.reasoning_details?.some((d) => d.type === 'reasoning.encrypted'))).toBe(true);
     expect(answerText(r)).not.toContain(PONDER);
+  });
+
+  it('openrouter: parallel calls at one index under one id are two calls, each answered under its own id', async () => {
+    const r = await run({ server: 'openrouter', variant: 'shared-index' }, script({ read: { toolCalls: [READ, tc('read_file', { path: 'notes.md' })] } }));
+    expectClean(r);
+    const body = r.llm.completions[1].body;
+    const calls = body.messages!.flatMap((m) => m.tool_calls ?? []);
+    expect(calls.map((c) => c.function.arguments)).toEqual(['{"path":"calc.js"}', '{"path":"notes.md"}']);
+    expect(new Set(calls.map((c) => c.id)).size).toBe(2);
+    expect(Object.keys(toolMessages(body)).sort()).toEqual(calls.map((c) => c.id).sort());
   });
 
   it('openrouter: a mid-stream error shows the provider’s own words from metadata.raw', async () => {

@@ -84,6 +84,57 @@ describe('LlmClient', () => {
   });
 });
 
+describe('two stream quirks, through the client’s own stream reading', () => {
+  const collect = () => {
+    const seen = { text: '', reasoning: '' };
+    return { seen, handlers: { onText: (t: string) => (seen.text += t), onReasoning: (t: string) => (seen.reasoning += t) } };
+  };
+
+  it('a template that opens <think> in the prompt: the first answer’s reasoning never streams as the answer', async () => {
+    const server = await startScriptedLlm([{ reasoning: 'PONDER one', thinkInContent: 'close-only', content: 'Answer one.' }, { reasoning: 'PONDER two', thinkInContent: 'close-only', content: 'Answer two.' }], { server: 'llamacpp', variant: 'think-in-prompt' });
+    try {
+      const client = new LlmClient({ baseURL: server.baseURL, apiKey: 'k', model: 'scripted' });
+      for (const n of ['one', 'two']) {
+        const { seen, handlers } = collect();
+        const turn = await client.streamChat({ messages: [{ role: 'user', content: 'hi' }] }, handlers);
+        expect(seen).toEqual({ text: `Answer ${n}.`, reasoning: `PONDER ${n}
+` });
+        expect(turn.content).toBe(`Answer ${n}.`);
+      }
+      // Asked once for the endpoint, with a stand-in conversation, never the person's.
+      const asked = server.requests.filter((q) => q.path === '/apply-template');
+      expect(asked).toHaveLength(1);
+      expect(JSON.stringify(asked[0].body)).not.toContain('hi"');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the same template on a server that parses the reasoning out: the answer streams as the answer', async () => {
+    const server = await startScriptedLlm([{ reasoning: 'PONDER', content: 'The answer.' }], { server: 'llamacpp', variant: 'think-in-prompt' });
+    try {
+      const { seen, handlers } = collect();
+      await new LlmClient({ baseURL: server.baseURL, apiKey: 'k', model: 'scripted' }).streamChat({ messages: [{ role: 'user', content: 'hi' }] }, handlers);
+      expect(seen).toEqual({ text: 'The answer.', reasoning: 'PONDER' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('two calls of one turn under one id come back as two calls with ids of their own', async () => {
+    const dup = 'call_00_dS1Dnxavoyj3671yVxnr4217';
+    const server = await startScriptedLlm([{ reasoning: 'r', toolCalls: [{ id: dup, name: 'read_file', arguments: '{"path":"a"}' }, { id: dup, name: 'read_file', arguments: '{"path":"b"}' }] }], { server: 'deepseek', variant: 'repeat-id' });
+    try {
+      const turn = await new LlmClient({ baseURL: server.baseURL, apiKey: 'k', model: 'scripted' }).streamChat({ messages: [{ role: 'user', content: 'hi' }], tools: [{ name: 'read_file', description: 'r', parameters: { type: 'object' } }] });
+      expect(turn.toolCalls.map((c) => c.function.arguments)).toEqual(['{"path":"a"}', '{"path":"b"}']);
+      expect(turn.toolCalls[0].id).toBe(dup);
+      expect(new Set(turn.toolCalls.map((c) => c.id)).size).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('retry policy', () => {
   const err = (status: number, headers: Record<string, string> = {}) => new APIError(status, undefined, 'x', new Headers(headers));
 

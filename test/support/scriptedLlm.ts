@@ -9,7 +9,7 @@
 // `usage` says exactly what to report for it. `models` replaces the /v1/models entries.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerFrames, callIdFor, pieces, refusal, type ServerOptions } from './serverDialects';
+import { answerFrames, callIdFor, pieces, refusal, sideRoute, type ServerOptions } from './serverDialects';
 import { countAnswer, countRequest } from './tokenCount';
 
 export { pieces };
@@ -206,6 +206,8 @@ export async function startScriptedLlm(script: ScriptedReply[] | Responder = [],
     if (req.method === 'GET' && url.pathname === '/v1/models') {
       return sendJson(res, 200, { object: 'list', data: opts.models ?? [{ id: 'scripted', object: 'model', created: 0, owned_by: 'test' }] });
     }
+    const side = opts.server ? sideRoute(opts.server, opts.variant, recorded.method, url.pathname, body) : null;
+    if (side) return sendJson(res, side.status, side.body);
     if (req.method !== 'POST' || url.pathname !== '/v1/chat/completions') {
       return sendJson(res, 404, { error: { message: `no route ${req.method} ${url.pathname}`, type: 'invalid_request_error' } });
     }

@@ -13,7 +13,11 @@ export interface ServerOptions {
    * ollama 'legacy' (tool-call deltas without index, before 0.4.7);
    * vllm 'no-reasoning-parser' (reasoning inside <think> in the content);
    * openrouter 'gemini-3' (the upstream model wants reasoning_details back);
-   * litellm 'name-every-delta' (a backend that repeats the tool name on every piece).
+   * openrouter 'shared-index' (an upstream that sends parallel calls at one index under one id);
+   * litellm 'name-every-delta' (a backend that repeats the tool name on every piece);
+   * deepseek 'repeat-id' (the call's id repeated on every piece);
+   * llamacpp 'think-in-prompt' (a chat template that opens <think> in the generation prompt),
+   * 'before-apply-template' (a llama-server older than POST /apply-template).
    */
   variant?: string;
   /** How usage is reported when asked for (scriptedLlm.ts): fixed 10/5/15 (default), counted with a real tokenizer, or never. */
@@ -77,6 +81,16 @@ export function refusal(kind: ServerKind, variant: string | undefined, body: Rec
   const msgs = (body.messages ?? []) as Msg[];
   switch (kind) {
     case 'deepseek': {
+      // Two calls answered under one id are refused: "Duplicate value for 'tool_call_id'"
+      // (HKUDS/nanobot#3943, seen with DeepSeek and GLM).
+      for (const [i, m] of msgs.entries()) {
+        const ids = ((m.tool_calls ?? []) as { id: string }[]).map((c) => c.id);
+        const twice = ids.find((id, k) => ids.indexOf(id) !== k);
+        if (twice) return { status: 400, body: { error: { message: `Duplicate value for 'tool_call_id' of ${twice} in message[${i}]`, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } } };
+      }
+      const answered = msgs.filter((m) => m.role === 'tool').map((m) => m.tool_call_id);
+      const again = answered.find((id, k) => answered.indexOf(id) !== k);
+      if (again) return { status: 400, body: { error: { message: `Duplicate value for 'tool_call_id' of ${again}`, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } } };
       // Thinking mode with tool calls: "the reasoning_content must be passed back to the API",
       // answered 400 otherwise. https://api-docs.deepseek.com/guides/thinking_mode#tool-calls
       // (error text as reported in continuedev/continue#10193, QwenLM/qwen-code#3578).
@@ -377,11 +391,42 @@ function toolCallFrames(kind: ServerKind, variant: string | undefined, calls: Ca
         // ollama_chat through LiteLLM: arguments as an object, every call at index 0
         // (BerriAI/litellm#33678, PR #37792).
         return chunk({ tool_calls: [{ index: 0, id: c.id, type: 'function', function: { name: c.name, arguments: JSON.parse(c.arguments) } }] });
+      case 'openrouter':
+        if (variant === 'shared-index') {
+          // "Some mystery engine from OpenRouter uses the same index and ID across parallel tool
+          // requests" (skye-harris/hass_local_openai_llm#92).
+          chunk({ tool_calls: [{ index: 0, id: calls[0].id, type: 'function', function: { name: c.name, arguments: '' } }] });
+          for (const p of pieces(c.arguments, 5)) chunk({ tool_calls: [{ index: 0, function: { arguments: p } }] });
+          return;
+        }
+        return defaultCall(c, index, chunk, false);
+      case 'deepseek':
+        // DeepSeek (and Qwen) repeat the whole id on every piece (langchain4j/langchain4j#4544).
+        return defaultCall(c, index, chunk, variant === 'repeat-id');
       default:
-        chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] });
-        for (const p of pieces(c.arguments, 5)) chunk({ tool_calls: [{ index, function: { arguments: p } }] });
+        return defaultCall(c, index, chunk, false);
     }
   });
+}
+
+/** OpenAI's shape: the id and name once, then the arguments in pieces (`idEveryPiece`: the id on each). */
+function defaultCall(c: Call, index: number, chunk: (delta: Record<string, unknown>, finish?: string | null) => void, idEveryPiece: boolean): void {
+  chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] });
+  for (const p of pieces(c.arguments, 5)) chunk({ tool_calls: [{ index, ...(idEveryPiece ? { id: c.id } : {}), function: { arguments: p } }] });
+}
+
+// ---- routes beside the chat endpoint -------------------------------------------------------
+
+/**
+ * llama-server renders a conversation with the model's chat template on POST /apply-template
+ * and answers `{prompt}`, without inference (ggml-org/llama.cpp#11489, January 2025). Templates
+ * like DeepSeek-R1's and QwQ's end the generation prompt with `<think>\n` ('think-in-prompt');
+ * 'before-apply-template' is a llama-server from before that route (a 404). Null: no such route.
+ */
+export function sideRoute(kind: ServerKind, variant: string | undefined, method: string, path: string, body: RecordedRequest['body']): Refusal | null {
+  if (kind !== 'llamacpp' || method !== 'POST' || path !== '/apply-template' || variant === 'before-apply-template') return null;
+  const turns = ((body.messages ?? []) as Msg[]).map((m) => `<|im_start|>${m.role}\n${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}<|im_end|>\n`);
+  return { status: 200, body: { prompt: `${turns.join('')}<|im_start|>assistant\n${variant === 'think-in-prompt' ? '<think>\n' : ''}` } };
 }
 
 /** Ids as each server makes them. */

@@ -21,23 +21,26 @@ function split(text: string, cuts: number[]): string[] {
   return out;
 }
 
-/** The deltas a server of that style sends for these calls. */
-function deltas(style: Style, calls: Spec[], cuts: number[], ids: 'unique' | 'empty' | 'none'): ToolCallDelta[] {
-  const idOf = (i: number) => (ids === 'unique' ? `id_${i}` : ids === 'empty' ? '' : undefined);
+type Ids = 'unique' | 'empty' | 'none' | 'same';
+
+/** The deltas a server of that style sends for these calls; `same`: every call under one id (DeepSeek, GLM). */
+function deltas(style: Style, calls: Spec[], cuts: number[], ids: Ids): ToolCallDelta[] {
+  const idOf = (i: number) => (ids === 'unique' ? `id_${i}` : ids === 'same' ? 'call_00_dup' : ids === 'empty' ? '' : undefined);
+  const own = (i: number) => (ids === 'same' ? 'call_00_dup' : `id_${i}`);
   return calls.flatMap((c, i): ToolCallDelta[] => {
     const text = JSON.stringify(c.args);
     const parts = split(text, cuts);
     switch (style) {
       case 'openai':
-        return [{ index: i, id: idOf(i) ?? `id_${i}`, function: { name: c.name, arguments: '' } }, ...parts.map((p) => ({ index: i, function: { arguments: p } }))];
+        return [{ index: i, id: idOf(i) ?? `id_${i}`, function: { name: c.name, arguments: '' } }, ...parts.map((p) => ({ index: i, ...(ids === 'same' ? { id: idOf(i) } : {}), function: { arguments: p } }))];
       case 'no-index-whole':
         return [{ id: idOf(i), function: { name: c.name, arguments: text } }];
       case 'no-index-split':
         return [{ id: idOf(i), function: { name: c.name, arguments: parts[0] } }, ...parts.slice(1).map((p) => ({ function: { arguments: p } }))];
       case 'index0-whole':
-        return [{ index: 0, id: `id_${i}`, function: { name: c.name, arguments: text } }];
+        return [{ index: 0, id: own(i), function: { name: c.name, arguments: text } }];
       case 'object-args':
-        return [{ index: 0, id: `id_${i}`, function: { name: c.name, arguments: c.args } }];
+        return [{ index: 0, id: own(i), function: { name: c.name, arguments: c.args } }];
       case 'name-every-delta':
         return parts.map((p) => ({ index: i, ...(idOf(i) ? { id: idOf(i) } : {}), function: { name: c.name, arguments: p } }));
     }
@@ -56,9 +59,12 @@ describe('ToolCallAssembler', () => {
         fc.constantFrom<Style>('openai', 'no-index-whole', 'no-index-split', 'index0-whole', 'object-args', 'name-every-delta'),
         fc.array(spec, { minLength: 1, maxLength: 4 }),
         fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 }),
-        fc.constantFrom<'unique' | 'empty' | 'none'>('unique', 'empty', 'none'),
+        fc.constantFrom<Ids>('unique', 'empty', 'none', 'same'),
         fc.integer({ min: 1, max: 3 }),
         (style, calls, cuts, ids, batch) => {
+          // Under one id, the same call twice is that call said again, not two calls.
+          const keyOf = (c: Spec) => JSON.stringify([c.name, c.args]);
+          fc.pre(ids !== 'same' || new Set(calls.map(keyOf)).size === calls.length);
           const a = new ToolCallAssembler();
           const ds = deltas(style, calls, cuts, ids);
           // Deltas arrive one or a few per chunk.
@@ -69,8 +75,20 @@ describe('ToolCallAssembler', () => {
           expect(new Set(out.map((c) => c.id)).size).toBe(out.length);
         },
       ),
-      { numRuns: 600 },
+      { numRuns: 1000 },
     );
+  });
+
+  it('two calls under one id stay two calls, the second under a distinct id of the same shape', () => {
+    const a = new ToolCallAssembler();
+    a.add([{ index: 0, id: 'call_00_dS1D', function: { name: 'read_file', arguments: '' } }]);
+    a.add([{ index: 0, id: 'call_00_dS1D', function: { arguments: '{"path":"a"}' } }]);
+    a.add([{ index: 1, id: 'call_00_dS1D', function: { name: 'read_file', arguments: '' } }]);
+    a.add([{ index: 1, id: 'call_00_dS1D', function: { arguments: '{"path":"b"}' } }]);
+    expect(a.result().map((c) => [c.id, c.function.arguments])).toEqual([
+      ['call_00_dS1D', '{"path":"a"}'],
+      ['call_00_dS11', '{"path":"b"}'],
+    ]);
   });
 
   it('keeps Gemini’s thought signature on its call', () => {

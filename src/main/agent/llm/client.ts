@@ -12,6 +12,7 @@ import { modelFacts, readModelList, type ModelFacts, type ServerModelFacts } fro
 import { endpointProfile, type EndpointProfile } from './profile';
 import { DEFAULT_RETRY, backoffMs, fromHeaders, isRetryable, sleep, type RetryPolicy } from './retry';
 import { errorCode, serverMessage, serverMessageFromText } from './serverMessage';
+import { templateOpensThink } from './template';
 import { splitThink } from './thinkSplitter';
 import { TurnReader } from './turnReader';
 import type { AssistantTurn, ChatMessage, ChatToolSpec, StreamHandlers, Usage } from './types';
@@ -128,7 +129,7 @@ export class LlmClient {
       if (u && typeof u.prompt_tokens === 'number') req.onUsage?.({ prompt_tokens: u.prompt_tokens, completion_tokens: Number(u.completion_tokens) || 0, total_tokens: Number(u.total_tokens) || 0 });
       const raw = res.choices[0]?.message?.content;
       // A summary is the answer, not the model's thinking before it.
-      const content = raw ? splitThink(raw, this.profile.thinkOpensInPrompt).content.trim() || raw : raw;
+      const content = raw ? splitThink(raw, this.profile.thinkOpensInPrompt && !this.profile.reasoningSeparated).content.trim() || raw : raw;
       if (!content) throw new LlmError('The model returned an empty answer.');
       return content;
     });
@@ -205,6 +206,18 @@ export class LlmClient {
     }
   }
 
+  /**
+   * Once per endpoint: whether its template opens the think block in the prompt (template.ts),
+   * so the first answer's reasoning is never read as the answer. Asked again after an abort.
+   */
+  private learnTemplate(signal?: AbortSignal): Promise<void> {
+    this.profile.templateAsked ??= templateOpensThink(this.baseURL, this.config.apiKey, signal).then((opens) => {
+      if (opens) this.profile.thinkOpensInPrompt = true;
+      if (opens === null && signal?.aborted) this.profile.templateAsked = null;
+    });
+    return this.profile.templateAsked;
+  }
+
   /** One attempt; a refusal naming an optional field is learned and asked again without it. */
   private async streamLearning(req: ChatRequest, handlers: StreamHandlers): Promise<AssistantTurn> {
     for (;;) {
@@ -238,6 +251,8 @@ export class LlmClient {
     };
     const signal = req.signal ? AbortSignal.any([req.signal, idle.signal]) : idle.signal;
     arm();
+    // Asked beside the request, and settled before its answer is read.
+    const template = this.learnTemplate(req.signal);
     try {
       const res = await fetch(`${this.baseURL.replace(/\/+$/, '')}/chat/completions`, {
         method: 'POST',
@@ -249,6 +264,7 @@ export class LlmClient {
         const text = await res.text().catch(() => '');
         throw serverError(res.status, serverMessageFromText(text) ?? res.statusText, this.baseURL, fromHeaders(res.headers));
       }
+      await template;
       const reader = new TurnReader(this.profile, handlers, { toolNames: (req.tools ?? []).map((t) => t.name), onContent: arm });
       const type = res.headers.get('content-type') ?? '';
       if (!type.includes('text/event-stream')) {

@@ -29,7 +29,11 @@ export class EndpointProfile {
   reasoningReplayed = false;
   thinkInText = false;
   thinkOpensInPrompt = false;
+  /** The server sends reasoning in its own fields: the text is never inside a think block. */
+  reasoningSeparated = false;
   textualToolCalls = false;
+  /** The question to the server about its template (template.ts), asked once. */
+  templateAsked: Promise<void> | null = null;
 
   constructor(readonly baseURL: string) {}
 

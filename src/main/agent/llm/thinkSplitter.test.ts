@@ -70,4 +70,15 @@ describe('ThinkSplitter', () => {
     expect(splitThink('mull</think>answer', true)).toEqual({ content: 'answer', reasoning: 'mull' });
     expect(splitThink('only thoughts', true)).toEqual({ content: '', reasoning: 'only thoughts' });
   });
+
+  it('a block the template opened, parsed out by the server: the text is the answer', () => {
+    const s = new ThinkSplitter(true);
+    s.notInThink();
+    expect(s.push('The answer.')).toEqual({ content: 'The answer.', reasoning: '' });
+    // Once text came, it is too late to change what it was.
+    const t = new ThinkSplitter(true);
+    expect(t.push('PONDER')).toEqual({ content: '', reasoning: 'PONDER' });
+    t.notInThink();
+    expect(t.push(' more</think>Answer')).toEqual({ content: 'Answer', reasoning: ' more' });
+  });
 });

@@ -27,12 +27,21 @@ export class ThinkSplitter {
   /** After a think block: the blank lines before the answer are not part of it. */
   private trimStart = false;
 
+  /** No text yet: a block the template opened may still turn out to have been parsed out by the server. */
+  private fresh = true;
+
   /** `startInThink`: the endpoint's template opens the think block in the prompt. */
   constructor(startInThink = false) {
     this.inThink = startInThink;
   }
 
+  /** Before any text: the text is not inside a think block after all (the server separated it). */
+  notInThink(): void {
+    if (this.fresh) this.inThink = false;
+  }
+
   push(text: string): SplitPiece {
+    if (text) this.fresh = false;
     let s = this.held + text;
     this.held = '';
     const out: SplitPiece = { content: '', reasoning: '' };

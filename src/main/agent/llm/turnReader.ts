@@ -88,7 +88,7 @@ export class TurnReader {
     private readonly opts: TurnReaderOptions,
   ) {
     this.calls = new ToolCallAssembler(handlers);
-    this.think = new ThinkSplitter(profile.thinkOpensInPrompt);
+    this.think = new ThinkSplitter(profile.thinkOpensInPrompt && !profile.reasoningSeparated);
   }
 
   /** Reads an SSE body to the end. */
@@ -160,16 +160,19 @@ export class TurnReader {
     if (r) this.fields.reasoning += r;
     if (rc || r) {
       got = true;
+      this.separated();
       this.showReasoning(rc || r);
     }
     if (Array.isArray(delta.reasoning_details) && delta.reasoning_details.length) {
       got = true;
+      this.separated();
       for (const d of delta.reasoning_details) this.addDetail(d as Json);
       if (!rc && !r) this.showReasoning(delta.reasoning_details.map((d) => str((d as Json).text) || str((d as Json).summary)).join(''));
     }
     const { text, thinking } = contentParts(delta.content);
     if (thinking) {
       got = true;
+      this.separated();
       this.showReasoning(thinking);
     }
     if (text) {
@@ -187,6 +190,15 @@ export class TurnReader {
       this.finishReason = finish;
     }
     if (got) this.opts.onContent?.();
+  }
+
+  /**
+   * The server sent reasoning in its own field: it parsed the think block out, even one its
+   * template opened, so the text is the answer.
+   */
+  private separated(): void {
+    this.profile.reasoningSeparated = true;
+    this.think.notInThink();
   }
 
   private text(text: string): void {
