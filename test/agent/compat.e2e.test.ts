@@ -64,7 +64,8 @@ async function run(server: ServerOptions, replies: ScriptedReply[], env: Record<
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));
       child.stderr.on('data', (d) => (stderr += d));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      // A bound for a run that is stuck, not a budget: beside a busy machine one run took over 20 s.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
       child.on('error', reject);
       child.on('close', (code) => {
         clearTimeout(timer);
