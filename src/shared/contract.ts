@@ -443,8 +443,8 @@ export type EditsModeName = 'review' | 'ask';
 
 export type PermissionKindName = 'read' | 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'test' | 'network' | 'mcp';
 
-/** A permission kind, or a question that is not a rule: starting a repository's MCP server, a server's own question. */
-export type ApprovalKindName = PermissionKindName | 'mcp-server' | 'elicitation';
+/** A permission kind, or a question that is not a rule: starting a repository's MCP server, a server's own question, running a repository's hook. */
+export type ApprovalKindName = PermissionKindName | 'mcp-server' | 'elicitation' | 'hook';
 
 /** A question from the permission engine waiting for the person. */
 export interface ApprovalRequestView {

@@ -7,6 +7,7 @@ import type { NetworkLogEntry, SandboxStatusView } from '../../shared/contract';
 import type { LanguageServers } from './lsp/languageServers';
 import type { Logger } from './log/logger';
 import type { McpServers } from './mcp/manager';
+import type { Hooks } from './hooks/hooks';
 import type { ModificationLog } from './modlog/modificationLog';
 import type { ApprovalQueue } from './permissions/approvalQueue';
 import type { PermissionGate } from './permissions/permissionGate';
@@ -48,6 +49,8 @@ export interface WorkspaceServices {
   readonly processes: ProcessManager;
   /** The MCP servers of the person and of the repository; started by whoever opens the folder (`mcp.sync()`). */
   readonly mcp: McpServers;
+  /** The hooks of the person and of the repository: fired by the agent loop and the host (docs/architecture.md, "Hooks"). */
+  readonly hooks: Hooks;
   /** The hosts sandboxed commands' proxies asked about lately (the settings show them). */
   readonly networkLog: NetworkLogEntry[];
   /** The language servers of this folder: the problems each write introduces. */

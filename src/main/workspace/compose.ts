@@ -25,6 +25,8 @@ import { FileIndex } from '../services/workspace/fileIndex';
 import { DEFAULT_WAIT_MS, LanguageServers } from '../services/lsp/languageServers';
 import { lspSettings } from '../services/lsp/lspSettings';
 import { McpServers } from '../services/mcp/manager';
+import { Hooks } from '../services/hooks/hooks';
+import { ClaudeUserSettings } from '../services/hooks/claudeUserSettings';
 import { ServerSignIn } from '../services/mcp/signIn';
 import { McpSignInStore } from '../services/mcp/signInStore';
 import { mcpSignInItem, systemKeyStore } from '../services/settings/keyStore';
@@ -83,6 +85,7 @@ class ComposedWorkspace implements WorkspaceServices {
   readonly captures: CommandCapture;
   readonly processes: ProcessManager;
   readonly mcp: McpServers;
+  readonly hooks: Hooks;
   readonly networkLog: NetworkLogEntry[] = [];
   readonly lsp: LanguageServers;
   readonly worktrees: Worktrees;
@@ -170,6 +173,31 @@ class ComposedWorkspace implements WorkspaceServices {
       clientInfo: { name: 'loupe', version: LOUPE_VERSION },
       signIn: (decl, show) => new ServerSignIn(decl, { store: signIns, show, follow: env.LOUPE_TEST_OAUTH_CONSENT === 'follow' }),
     });
+    this.hooks = new Hooks({
+      root,
+      user,
+      claudeUser: new ClaudeUserSettings(env, reportConfig ?? ((problem) => logger.warn('config.problem', { ...problem }))),
+      project: this.project,
+      ask: (request, signal) => this.queue.request(request, signal),
+      sandbox: (hosts, label) => this.hookSandbox(hosts, label),
+      capture: (req, run) => this.captures.around(req, run),
+      logger,
+      env,
+    });
+  }
+
+  /**
+   * The sandbox a repository's command hook runs in: a command's policy (the workspace writable,
+   * credentials and read-denied paths hidden), its network only to the hosts its configuration
+   * lists; outside it where commands run outside it.
+   */
+  private async hookSandbox(hosts: readonly string[], label: string): Promise<SandboxPolicy | undefined> {
+    const project = await this.project.load();
+    if (this.engine.sandboxMode(project) === 'off' || !(await this.sandbox.status()).available) return undefined;
+    const denyRead = (await this.engine.rules()).filter((r) => r.kind === 'read' && r.action === 'deny').map((r) => r.pattern);
+    const grant = { network: hosts.length > 0, networkRule: hosts.length ? `hook network (${label})` : null };
+    const network = grant.network ? { guard: this.permissions.serverNetworkGuard(label, label, hosts) } : undefined;
+    return { root: this.root, grant, hide: expandDenyGlobs(this.root, denyRead), ...(network ? { network } : {}) };
   }
 
   /**
@@ -210,6 +238,7 @@ class ComposedWorkspace implements WorkspaceServices {
   async dispose(): Promise<void> {
     this.warningListeners.clear();
     this.index.dispose();
+    this.hooks.dispose();
     // Processes and servers first: what each wrote is recorded as it stops, before the log and snapshots close.
     await Promise.all([this.processes.dispose(), this.mcp.dispose()]);
     await Promise.all([this.sessions.flush(), this.modlog.dispose(), this.captures.dispose(), this.lsp.dispose(), this.worktrees.dispose()]);

@@ -86,6 +86,7 @@ const KIND_LABEL: Record<ApprovalRequestView['kind'], string> = {
   mcp: 'MCP tool',
   'mcp-server': 'Start an MCP server',
   elicitation: 'A server asks',
+  hook: "Run a repository's hook",
 };
 
 function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus: boolean }) {

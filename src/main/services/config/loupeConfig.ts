@@ -3,6 +3,7 @@
 // consumer (permissions, search excludes, test commands, edits.mode, limits) reads through it.
 import { z } from 'zod';
 import { PermissionRuleSchema } from '../permissions/types';
+import { HooksSchema } from './hooksConfig';
 import { McpServersSchema } from './mcpServers';
 import { checkDocument, checkText, type Checked } from './validate';
 
@@ -40,6 +41,10 @@ export const LoupeConfigSchema = z.object({
   search: z.object({ exclude: z.array(z.string().min(1)).optional() }).optional(),
   /** The repository's MCP servers (started only in a trusted folder, each after the person approved it). */
   mcpServers: McpServersSchema.optional(),
+  /** The repository's hooks, in Claude Code's shape (run only in a trusted folder, each after the person approved it). */
+  hooks: HooksSchema.optional(),
+  /** true: none of the repository's own hooks run (the person's still do). */
+  disableAllHooks: z.boolean().optional(),
   limits: z
     .object({
       max_file_bytes: z.number().int().positive().optional(),

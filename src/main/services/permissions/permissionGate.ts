@@ -10,7 +10,7 @@ import type { NetworkLogEntry } from '../../../shared/contract';
 import type { PermissionEngine, PermissionQuery } from './ruleEngine';
 import { decideServerHost, serverHostPorts } from './hostRules';
 import { hostPort } from './hostEntry';
-import { describeRule, type Decision, type PermissionAction, type PermissionMode, type PermissionRule } from './types';
+import { describeRule, type Decision, type HookVerdict, type PermissionAction, type PermissionMode, type PermissionRule } from './types';
 import { modeRefusal, planCommandRefusal, type ActionFacts } from './planMode';
 import type { ReadOnlyVerdict } from './readOnly';
 
@@ -36,8 +36,8 @@ export interface AuthorizeInput {
 export interface Authorized {
   decision: Decision;
   /** How it was allowed: by a rule or default, or by the person just now. */
-  /** `sandbox`: it would have asked, but the OS sandbox contains what the question was about. */
-  by: 'rule' | 'once' | 'always' | 'sandbox';
+  /** `sandbox`: it would have asked, but the OS sandbox contains what the question was about. `hook`: the person's own hook allowed what the defaults would ask. */
+  by: 'rule' | 'once' | 'always' | 'sandbox' | 'hook';
   /** Commands only: run inside the OS sandbox with this grant, or outside it when null. */
   sandbox: SandboxGrant | null;
 }
@@ -68,7 +68,13 @@ export interface CallRef {
   session_id?: string;
 }
 
+/** A decision after the call's hook: `forced`, a hook's question; `lifted`, a default's ask the person's hook allowed. */
+type HookedDecision = Decision & { forced?: boolean; lifted?: boolean };
+
 export class PermissionGate {
+  /** A hook's `ask` is one card: once answered, the call's later questions go by the rules. */
+  private hookAsked = false;
+
   constructor(
     private readonly engine: PermissionEngine,
     private readonly queue: ApprovalQueue,
@@ -76,16 +82,54 @@ export class PermissionGate {
     private readonly call?: CallRef,
     /** `plan`: only what reads is allowed (docs/architecture.md, "Plan mode"). */
     readonly mode: PermissionMode = 'act',
+    /** What the call's PreToolUse hooks said (docs/architecture.md, "Hooks"). */
+    private readonly hook?: HookVerdict,
   ) {}
 
-  /** The same gate, its questions naming one tool call. */
-  forCall(call: CallRef): PermissionGate {
-    return new PermissionGate(this.engine, this.queue, this.opts, call, this.mode);
+  /** The same gate, its questions naming one tool call, with what that call's PreToolUse hooks said. */
+  forCall(call: CallRef, hook?: HookVerdict): PermissionGate {
+    return new PermissionGate(this.engine, this.queue, this.opts, call, this.mode, hook);
   }
 
   /** The same gate in another mode: a request in plan mode gets one whose writes are refused. */
   inMode(mode: PermissionMode): PermissionGate {
-    return mode === this.mode ? this : new PermissionGate(this.engine, this.queue, this.opts, this.call, mode);
+    return mode === this.mode ? this : new PermissionGate(this.engine, this.queue, this.opts, this.call, mode, this.hook);
+  }
+
+  /** The call's hook asked and no card has shown it yet (a tool that never asks the rules calls `confirm`). */
+  get hookAskPending(): boolean {
+    return this.hook?.decision === 'ask' && !this.hookAsked;
+  }
+
+  /**
+   * The card a hook's `ask` needs for a tool that consults no rule: the person answers it, or the
+   * call is refused as any denied question is.
+   */
+  async confirm(input: { tool: string; summary: string; kind: Decision['kind']; signal?: AbortSignal }): Promise<void> {
+    if (!this.hookAskPending) return;
+    const decision: Decision = { action: 'ask', kind: input.kind, subject: input.summary, rule: null, reason: '', always: [] };
+    await this.ask({ query: { kind: 'read', path: '.' }, tool: input.tool, summary: input.summary, ...(input.signal ? { signal: input.signal } : {}) }, this.withHook(decision), null, undefined);
+  }
+
+  /**
+   * The rules' decision with the call's hook applied: a hook's ask (once per call) turns anything
+   * but a deny into a question naming the hook; the person's own hook's allow lifts an ask that
+   * only the built-in defaults made. Deny and ask rules stand, and a repository's hook never
+   * loosens anything.
+   */
+  private withHook(decision: Decision): HookedDecision {
+    const h = this.hook;
+    if (!h || decision.action === 'deny') return decision;
+    if (h.decision === 'ask' && !this.hookAsked) {
+      this.hookAsked = true;
+      const why = `${h.hook} asks${h.reason ? `: ${h.reason}` : ''}`;
+      return { ...decision, action: 'ask', reason: decision.reason ? `${why} (${decision.reason})` : why, always: decision.action === 'ask' ? decision.always : [], forced: true };
+    }
+    const asks = (decision.parts ?? [decision]).filter((p) => p.action === 'ask');
+    if (h.decision === 'allow' && h.owner === 'user' && decision.action === 'ask' && asks.every((p) => p.byDefault)) {
+      return { ...decision, action: 'allow', reason: `${decision.reason}; ${h.hook} allows it${h.reason ? `: ${h.reason}` : ''}`, always: [], parts: decision.parts?.map((p) => (p.action === 'ask' ? { ...p, action: 'allow' as const } : p)), lifted: true };
+    }
+    return decision;
   }
 
   /**
@@ -105,14 +149,16 @@ export class PermissionGate {
 
   async authorize(input: AuthorizeInput): Promise<Authorized> {
     const readOnly = this.mode === 'plan' ? await this.planCheck(input) : null;
-    const decision = await this.engine.decide(input.query);
-    if (decision.action === 'deny') {
-      const by = decision.rule ? `the rule ${describeRule(decision.rule)}` : 'the default';
-      throw new PermissionDeniedError(`Denied by ${by}: ${decision.reason}. Do not try to get around it; choose another approach or ask the user.`, {
-        denied_by: decision.rule ? 'rule' : 'default',
-        ...(decision.rule ? { rule: describeRule(decision.rule) } : {}),
+    const ruled = await this.engine.decide(input.query);
+    if (ruled.action === 'deny') {
+      const by = ruled.rule ? `the rule ${describeRule(ruled.rule)}` : 'the default';
+      throw new PermissionDeniedError(`Denied by ${by}: ${ruled.reason}. Do not try to get around it; choose another approach or ask the user.`, {
+        denied_by: ruled.rule ? 'rule' : 'default',
+        ...(ruled.rule ? { rule: describeRule(ruled.rule) } : {}),
       });
     }
+    // A question about running outside the sandbox is the person's alone: no hook lifts it.
+    const decision: HookedDecision = input.outsideSandbox && this.hook?.decision === 'allow' ? ruled : this.withHook(ruled);
     const q = input.query;
     const plan = q.kind === 'bash' || q.kind === 'test' ? await this.engine.sandboxPlan(q.command) : null;
     if (plan && readOnly) {
@@ -124,7 +170,7 @@ export class PermissionGate {
     // Off or unavailable: exactly the questions of a Loupe without a sandbox (the settings say why).
     if (!plan?.active) return this.ask(input, decision, null, undefined);
     if (readOnly) return this.inSandbox(input, decision, plan.grant);
-    if (outsideByRule(decision)) return { decision: { ...decision, reason: `${decision.reason}; the rule says "sandbox": false, so it runs outside the sandbox` }, by: 'rule', sandbox: null };
+    if (outsideByRule(decision) && !decision.forced) return { decision: { ...decision, reason: `${decision.reason}; the rule says "sandbox": false, so it runs outside the sandbox` }, by: 'rule', sandbox: null };
     if (input.outsideSandbox) {
       // The model's retry after SANDBOX_BLOCKED: only a person lifts the sandbox, and an "always"
       // answer writes a rule that says so.
@@ -135,10 +181,10 @@ export class PermissionGate {
     return this.inSandbox(input, decision, plan.grant);
   }
 
-  private inSandbox(input: AuthorizeInput, decision: Decision, grant: SandboxGrant): Promise<Authorized> | Authorized {
+  private inSandbox(input: AuthorizeInput, decision: HookedDecision, grant: SandboxGrant): Promise<Authorized> | Authorized {
     const sandboxed = { ...decision, reason: `${decision.reason}; ${describeGrant(grant)}` };
-    if (decision.action === 'allow') return { decision: sandboxed, by: 'rule', sandbox: grant };
-    if (containedBySandbox(decision)) return { decision: sandboxed, by: 'sandbox', sandbox: grant };
+    if (decision.action === 'allow') return { decision: sandboxed, by: decision.lifted ? 'hook' : 'rule', sandbox: grant };
+    if (containedBySandbox(decision) && !decision.forced) return { decision: sandboxed, by: 'sandbox', sandbox: grant };
     return this.ask({ ...input, outsideSandbox: false }, sandboxed, grant, true);
   }
 
@@ -154,14 +200,14 @@ export class PermissionGate {
 
 
 
-  private async ask(input: AuthorizeInput, decision: Decision, grant: SandboxGrant | null, sandboxed: boolean | undefined): Promise<Authorized> {
-    if (decision.action === 'allow') return { decision, by: 'rule', sandbox: grant };
-    if (input.alreadyApproved) return { decision, by: 'once', sandbox: grant };
+  private async ask(input: AuthorizeInput, decision: HookedDecision, grant: SandboxGrant | null, sandboxed: boolean | undefined): Promise<Authorized> {
+    if (decision.action === 'allow') return { decision, by: decision.lifted ? 'hook' : 'rule', sandbox: grant };
+    if (input.alreadyApproved && !decision.forced) return { decision, by: 'once', sandbox: grant };
 
     // An untrusted folder's own config may hold the rule that would allow this: the card says so.
     const ifTrusted = await this.engine.decideIfTrusted(input.query).catch(() => null);
     const trustWould = ifTrusted?.action === 'allow' && ifTrusted.rule ? describeRule(ifTrusted.rule) : undefined;
-    const reason = trustWould ? `${decision.subject}: the folder's own config allows it, but that rule is off until the folder is trusted, so ${decision.kind} asks` : decision.reason;
+    const reason = trustWould && !decision.forced ? `${decision.subject}: the folder's own config allows it, but that rule is off until the folder is trusted, so ${decision.kind} asks` : decision.reason;
     const answer = await this.queue.request(
       {
         kind: decision.kind,
@@ -178,8 +224,8 @@ export class PermissionGate {
         ...(trustWould ? { trust_would_allow: trustWould } : {}),
       },
       input.signal,
-      // Asked again when trust changes: a rule that now applies lets it through.
-      async () => (await this.engine.decide(input.query)).action === 'allow',
+      // Asked again when trust changes: a rule that now applies lets it through (never a hook's question).
+      decision.forced ? undefined : async () => (await this.engine.decide(input.query)).action === 'allow',
     );
     if (answer.answer === 'deny') {
       if (answer.unattended) {

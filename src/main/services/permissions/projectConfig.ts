@@ -8,6 +8,8 @@
 import path from 'node:path';
 import { CONFIG_REL, LoupeConfigSchema, type LoupeConfig } from '../config/loupeConfig';
 import { MCP_JSON_REL, McpJsonSchema, declaredServers, type McpServerDecl } from '../config/mcpServers';
+import { CLAUDE_LOCAL_REL, CLAUDE_SETTINGS_REL, projectHookFiles } from '../config/projectHooks';
+import type { HookDecl } from '../config/hooksConfig';
 import { ProblemReporter, checkDocument, checkText, parseJsonWithPosition, problemAt, type ConfigProblem } from '../config/validate';
 import { lstatInside, readInside } from '../files/safeOpen';
 import { writeAtomicInside } from '../files/safeWrite';
@@ -31,6 +33,10 @@ export interface ProjectRules {
   tests?: Record<string, string>;
   /** The repository's MCP servers (`.loupe/config.json`'s, then `.mcp.json`'s); absent while untrusted. */
   mcpServers?: McpServerDecl[];
+  /** The repository's hooks (`.claude/settings.json`, `.claude/settings.local.json`, `.loupe/config.json`); absent while untrusted. */
+  hooks?: HookDecl[];
+  /** One of those files says `"disableAllHooks": true`: none of the repository's hooks run. */
+  hooksDisabled?: boolean;
   /** False while the files' grants are ignored for want of trust (absent: true). */
   trusted?: boolean;
   /**
@@ -39,7 +45,7 @@ export interface ProjectRules {
    */
   trustedByPerson?: boolean;
   /** What untrusted files would have granted: allow rules, test commands, language server and MCP servers. */
-  ignored?: { rules: SourcedRule[]; tests: Record<string, string>; mcpServers?: McpServerDecl[]; sandboxOff?: true; servers?: string[] };
+  ignored?: { rules: SourcedRule[]; tests: Record<string, string>; mcpServers?: McpServerDecl[]; hooks?: HookDecl[]; sandboxOff?: true; servers?: string[] };
 }
 
 const NO_CONFIG: ProjectRules = { rules: [], problems: [], config: {} };
@@ -88,16 +94,16 @@ export class ProjectConfig {
   private async parsed(): Promise<{ digest: string; value: ProjectRules } | null> {
     let key: string;
     try {
-      key = `${this.statKey(CONFIG_REL)}|${this.statKey(MCP_JSON_REL)}`;
+      key = `${this.statKey(CONFIG_REL)}|${this.statKey(MCP_JSON_REL)}|${this.statKey(CLAUDE_SETTINGS_REL)}|${this.statKey(CLAUDE_LOCAL_REL)}`;
     } catch (err) {
       this.reporter.found([{ file: CONFIG_REL, line: null, column: null, message: `cannot be read: ${(err as Error).message}` }]);
       return null;
     }
-    if (key === '|') return this.forget();
+    if (key === '|||') return this.forget();
     if (this.cached?.key === key) return this.cached;
     // One read each: the bytes hashed for trust are the bytes parsed. Never blocks on a FIFO.
     const files = await this.readFiles();
-    const value = parseProjectFiles(files.config?.toString('utf8') ?? null, files.mcp?.toString('utf8') ?? null);
+    const value = parseProjectFiles(files.config?.toString('utf8') ?? null, files.mcp?.toString('utf8') ?? null, files.claude ?? null, files.claudeLocal ?? null);
     this.cached = { key, digest: trustDigest(files) ?? '', value };
     this.reporter.found(value.problems);
     return this.cached;
@@ -109,8 +115,8 @@ export class ProjectConfig {
         (r) => r?.buf ?? null,
         () => null,
       );
-    const [config, mcp] = await Promise.all([read(CONFIG_REL), read(MCP_JSON_REL)]);
-    return { config, mcp };
+    const [config, mcp, claude, claudeLocal] = await Promise.all([read(CONFIG_REL), read(MCP_JSON_REL), read(CLAUDE_SETTINGS_REL), read(CLAUDE_LOCAL_REL)]);
+    return { config, mcp, claude, claudeLocal };
   }
 
   private forget(): null {
@@ -153,12 +159,12 @@ export class ProjectConfig {
     const run = this.writing.then(async () => {
       let doc: Record<string, unknown> = {};
       let mode = 0o644;
-      const { mcp } = await this.readFiles();
+      const { mcp, claude, claudeLocal } = await this.readFiles();
       const mcpDoc = mcp ? (safeJson(mcp.toString('utf8')) ?? undefined) : undefined;
       const read = await readInside(this.root, this.file);
       const raw = read?.buf ?? null;
       // Files that granted nothing held only the person's own choices.
-      const wasTrusted = this.trust.trustedDigest(this.root) === trustDigest({ config: raw, mcp }) || grantCount(grantsOf(raw ? safeJson(raw.toString('utf8')) : {}, mcpDoc)) === 0;
+      const wasTrusted = this.trust.trustedDigest(this.root) === trustDigest({ config: raw, mcp, claude, claudeLocal }) || grantCount(grantsOf(raw ? safeJson(raw.toString('utf8')) : {}, mcpDoc, { claude, claudeLocal })) === 0;
       if (read) {
         const text = read.buf.toString('utf8');
         mode = read.st.mode & 0o777;
@@ -172,7 +178,7 @@ export class ProjectConfig {
       const bytes = Buffer.from(JSON.stringify(change(doc), null, 2) + '\n');
       await writeAtomicInside(this.root, this.file, bytes, { mode, mkdirs: true });
       this.cached = null;
-      if (wasTrusted) await this.trust.trust(this.root, trustDigest({ config: bytes, mcp })!);
+      if (wasTrusted) await this.trust.trust(this.root, trustDigest({ config: bytes, mcp, claude, claudeLocal })!);
     });
     this.writing = run.catch(() => {});
     return run;
@@ -190,9 +196,9 @@ function safeJson(text: string): unknown {
 /** The config with its grants set aside: deny and ask rules and edits.mode still apply. */
 function withoutGrants(value: ProjectRules): ProjectRules {
   const allow = value.rules.filter((r) => r.action === 'allow');
-  const { tests, mcpServers, ...rest } = value;
+  const { tests, mcpServers, hooks, ...rest } = value;
   // "sandbox": "off" lifts a protection, so a file nobody trusted cannot turn the sandbox off.
-  const { tests: _tests, sandbox, lsp, mcpServers: _servers, ...config } = value.config;
+  const { tests: _tests, sandbox, lsp, mcpServers: _servers, hooks: _hooks, ...config } = value.config;
   // Turning servers off only narrows; a server command is a program to run.
   const servers = typeof lsp === 'object' ? Object.keys(lsp).filter((k) => lsp[k] !== false) : [];
   const keptLsp = typeof lsp === 'object' ? Object.fromEntries(Object.entries(lsp).filter(([, v]) => v === false)) : lsp;
@@ -202,8 +208,8 @@ function withoutGrants(value: ProjectRules): ProjectRules {
     ...(keptLsp !== undefined ? { lsp: keptLsp } : {}),
     ...(config.permissions ? { permissions: config.permissions.filter((r) => r.action !== 'allow') } : {}),
   };
-  if (!allow.length && !tests && !mcpServers?.length && sandbox !== 'off' && !servers.length) return { ...rest, config: kept };
-  const ignored = { rules: allow, tests: tests ?? {}, ...(mcpServers?.length ? { mcpServers } : {}), ...(sandbox === 'off' ? { sandboxOff: true as const } : {}), ...(servers.length ? { servers } : {}) };
+  if (!allow.length && !tests && !mcpServers?.length && !hooks?.length && sandbox !== 'off' && !servers.length) return { ...rest, config: kept };
+  const ignored = { rules: allow, tests: tests ?? {}, ...(mcpServers?.length ? { mcpServers } : {}), ...(hooks?.length ? { hooks } : {}), ...(sandbox === 'off' ? { sandboxOff: true as const } : {}), ...(servers.length ? { servers } : {}) };
   return { ...rest, config: kept, rules: value.rules.filter((r) => r.action !== 'allow'), trusted: false, ignored };
 }
 
@@ -211,7 +217,7 @@ function withoutGrants(value: ProjectRules): ProjectRules {
  * Both project files as rules and settings. `.loupe/config.json`'s servers come first and win a
  * name both files use (the other is reported); a file that is absent is null.
  */
-export function parseProjectFiles(configText: string | null, mcpText: string | null): ProjectRules {
+export function parseProjectFiles(configText: string | null, mcpText: string | null, claude: Buffer | null = null, claudeLocal: Buffer | null = null): ProjectRules {
   const base = configText === null ? { rules: [], problems: [], config: {} } : parseProjectRules(configText);
   const own = declaredServers(base.config.mcpServers, 'project', CONFIG_REL, configText ?? undefined);
   const problems = [...base.problems, ...own.problems];
@@ -225,7 +231,9 @@ export function parseProjectFiles(configText: string | null, mcpText: string | n
       else servers.push(d);
     }
   }
-  return { ...base, problems, ...(servers.length ? { mcpServers: servers } : {}) };
+  const hooks = projectHookFiles(base.config, claude, claudeLocal, configText ?? undefined);
+  problems.push(...hooks.problems);
+  return { ...base, problems, ...(servers.length ? { mcpServers: servers } : {}), ...(hooks.hooks.length ? { hooks: hooks.hooks } : {}), ...(hooks.disableAll ? { hooksDisabled: true } : {}) };
 }
 
 /** The file's text as rules and settings: every valid key applies, every other one is a problem. */

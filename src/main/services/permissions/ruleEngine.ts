@@ -198,7 +198,7 @@ export class PermissionEngine {
 
   private byRuleOrDefault(kind: PermissionKind, subject: string, hit: { action: PermissionAction; rule: SourcedRule } | null, always: PermissionRule[], fallback = DEFAULTS[kind]): Decision {
     if (hit) return { action: hit.action, kind, subject, rule: hit.rule, reason: `${subject}: matches the rule ${describeRule(hit.rule)}`, always: hit.action === 'allow' ? [] : always };
-    return { action: fallback, kind, subject, rule: null, reason: `${subject}: no rule matches, so the default for ${kind} applies (${fallback})`, always: fallback === 'allow' ? [] : always };
+    return { action: fallback, kind, subject, rule: null, reason: `${subject}: no rule matches, so the default for ${kind} applies (${fallback})`, always: fallback === 'allow' ? [] : always, byDefault: true };
   }
 
   private async file(kind: 'read' | 'edit', requested: string, rules: SourcedRule[], editsMode: EditsMode): Promise<Decision> {
@@ -214,7 +214,10 @@ export class PermissionEngine {
     // no allow rule or default lets a write there through.
     if (kind === 'edit' && isProtectedPath(rel)) return this.protectedWrite(rel, hit);
     const d = this.byRuleOrDefault(kind, rel || '.', hit, [{ kind, pattern: rel, action: 'allow' }], fallback);
-    if (!hit && fallback !== DEFAULTS[kind]) d.reason = `${rel}: edits.mode is "ask" in .loupe/config.json, so every edit waits for approval before it is written`;
+    if (!hit && fallback !== DEFAULTS[kind]) {
+      d.reason = `${rel}: edits.mode is "ask" in .loupe/config.json, so every edit waits for approval before it is written`;
+      d.byDefault = false;
+    }
     return d;
   }
 
@@ -276,7 +279,10 @@ export class PermissionEngine {
       // A wildcard such as `https://*` was written for the internet, not for 169.254.169.254.
       return { ...d, action: 'ask', reason: `${subject} resolves to ${privateAddress}; the rule ${describeRule(d.rule!)} does not name this host, so it needs approval`, always };
     }
-    if (privateAddress && d.action === 'ask' && !hit) d.reason = `${subject} resolves to ${privateAddress}; no rule matches, so it needs approval`;
+    if (privateAddress && d.action === 'ask' && !hit) {
+      d.reason = `${subject} resolves to ${privateAddress}; no rule matches, so it needs approval`;
+      d.byDefault = false;
+    }
     return d;
   }
 

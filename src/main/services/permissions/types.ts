@@ -7,9 +7,10 @@ export type PermissionKind = (typeof PERMISSION_KINDS)[number];
 
 /**
  * What an approval card asks about: a permission kind, or one of the questions that are not rules:
- * starting a repository's MCP server (`mcp-server`), a server's own question (`elicitation`).
+ * starting a repository's MCP server (`mcp-server`), a server's own question (`elicitation`),
+ * running a repository's hook (`hook`).
  */
-export type ApprovalKind = PermissionKind | 'mcp-server' | 'elicitation';
+export type ApprovalKind = PermissionKind | 'mcp-server' | 'elicitation' | 'hook';
 export const PERMISSION_ACTIONS = ['allow', 'ask', 'deny'] as const;
 export type PermissionAction = (typeof PERMISSION_ACTIONS)[number];
 /** `act`: the rules decide; `plan`: only what reads is allowed, whatever the rules say. */
@@ -64,6 +65,22 @@ export interface Decision {
   always: PermissionRule[];
   /** For compound commands: the decision for each command and path inside. */
   parts?: Decision[];
+  /** No rule matched and the kind's built-in default decided (a person's hook may lift such an ask). */
+  byDefault?: boolean;
+}
+
+/**
+ * What the PreToolUse hooks said about one tool call, for the gate to combine with the rules
+ * (docs/architecture.md, "Hooks"). `ask`: a card even where the rules allow (a hook that failed
+ * asks too). `allow` from the person's own hook lifts what the built-in defaults would ask, as
+ * Claude Code documents; deny and ask rules still decide. A repository's `allow` never loosens.
+ */
+export interface HookVerdict {
+  decision: 'allow' | 'ask';
+  owner: 'user' | 'project';
+  /** The hook as a person reads it: `PreToolUse hook "python3 check.py" (.claude/settings.json)`. */
+  hook: string;
+  reason: string;
 }
 
 export function describeRule(r: SourcedRule | PermissionRule): string {

@@ -13,6 +13,7 @@ import { ProblemReporter, checkText, describeProblem, type ConfigProblem } from 
 import { PermissionRuleSchema, type PermissionRule } from '../permissions/types';
 import { ProcessLimitsSchema } from '../config/loupeConfig';
 import { McpServersSchema, declaredServers, type McpServerDecl } from '../config/mcpServers';
+import { HOOK_SOURCES, HooksSettingsShape, NO_FILE_HOOKS, fileHooks, type FileHooks } from '../config/hooksConfig';
 import { writeJsonAtomic } from './atomicJson';
 
 const ModelRowSchema = z.strictObject({
@@ -48,6 +49,12 @@ export const SettingsSchema = z.object({
   mcp_oauth: z
     .record(z.string(), z.looseObject({ client: z.record(z.string(), z.unknown()).optional(), tokens: z.record(z.string(), z.unknown()).optional(), store: z.literal('keychain').optional(), rev: z.string().optional() }))
     .optional(),
+  /** The person's own hooks for every folder, in Claude Code's shape; `disableAllHooks`; the URLs http hooks may post to. */
+  ...HooksSettingsShape,
+  /** Realpath of a workspace → the digests of the repository's hooks the person approved running there. */
+  hooks_approved: z.record(z.string(), z.array(z.string().regex(/^[0-9a-f]{64}$/))).optional(),
+  /** Realpath of a workspace → the digests of hooks the person turned off there. */
+  hooks_disabled: z.record(z.string(), z.array(z.string().regex(/^[0-9a-f]{64}$/))).optional(),
   /** Realpath of a workspace → rules for that folder only, kept out of its shared config ("allow always", only me). */
   folder_permissions: z.record(z.string(), z.array(PermissionRuleSchema)).optional(),
   /** Where Loupe keeps its git worktrees (an absolute folder outside every workspace; default beside each repository). */
@@ -97,13 +104,15 @@ type Loaded = {
   llm: LlmSection;
   mcpServers: McpServerDecl[];
   mcp: McpState;
+  hooks: FileHooks;
+  hookState: { approved: Record<string, string[]>; disabled: Record<string, string[]> };
   worktreesFolder?: string;
   worktreeSetup: { copy: string[]; link: string[] };
   worktreeSpare: boolean;
   problems: ConfigProblem[];
 };
 
-const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, worktreeSetup: { copy: [], link: [] }, worktreeSpare: true, problems: [] };
+const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, hooks: NO_FILE_HOOKS, hookState: { approved: {}, disabled: {} }, worktreeSetup: { copy: [], link: [] }, worktreeSpare: true, problems: [] };
 
 export interface UserSettingsOptions {
   /** Told each problem of the file once (a bad or unknown key: where, and what is wrong). */
@@ -184,6 +193,27 @@ export class UserSettings {
       const list = Array.isArray(all[root]) ? (all[root] as unknown[]).filter((n): n is string => typeof n === 'string' && n !== name) : [];
       return { ...doc, mcp_servers_disabled: { ...all, [root]: disabled ? [...list, name] : list } };
     });
+  }
+
+  /** The person's hooks in this file, its `disableAllHooks` and `allowedHttpHookUrls`. */
+  hooks = (): FileHooks => this.load().hooks;
+
+  /** The digests of the repository's hooks the person approved running in this folder. */
+  hookApprovals(root: string): string[] {
+    return this.load().hookState.approved[root] ?? [];
+  }
+
+  approveHook(root: string, digest: string): Promise<void> {
+    return this.update((doc) => addToList(doc, 'hooks_approved', root, digest, true));
+  }
+
+  /** The digests of the hooks the person turned off in this folder. */
+  hooksDisabled(root: string): string[] {
+    return this.load().hookState.disabled[root] ?? [];
+  }
+
+  setHookDisabled(root: string, digest: string, disabled: boolean): Promise<void> {
+    return this.update((doc) => addToList(doc, 'hooks_disabled', root, digest, disabled));
   }
 
   /** A remote MCP server's sign-in as this file holds it: client and tokens, or where they are (mcp/signInStore.ts reads it). */
@@ -270,7 +300,8 @@ export class UserSettings {
     const checked = checkText(text, SettingsSchema, this.file);
     const { value } = checked;
     const servers = declaredServers(value.mcpServers, 'user', this.file, text);
-    const problems = [...checked.problems, ...servers.problems];
+    const hooks = fileHooks(value, HOOK_SOURCES.loupeUser, this.file, text);
+    const problems = [...checked.problems, ...servers.problems, ...hooks.problems];
     const trusted = Object.fromEntries(Object.entries(value.trusted_folders ?? {}).map(([root, t]) => [root, t.config_sha256]));
     const mcp = { approved: value.mcp_servers_approved ?? {}, disabled: value.mcp_servers_disabled ?? {} };
     this.cache = {
@@ -283,6 +314,8 @@ export class UserSettings {
       llm: value.llm ?? {},
       mcpServers: servers.servers,
       mcp,
+      hooks,
+      hookState: { approved: value.hooks_approved ?? {}, disabled: value.hooks_disabled ?? {} },
       ...(value.worktrees?.folder ? { worktreesFolder: value.worktrees.folder } : {}),
       worktreeSetup: { copy: value.worktrees?.copy ?? [], link: value.worktrees?.link ?? [] },
       worktreeSpare: value.worktrees?.spare ?? true,
@@ -291,6 +324,13 @@ export class UserSettings {
     this.reporter.found(problems);
     return this.cache;
   }
+}
+
+/** `doc[key][root]` as a list of strings with `item` in it (`on`) or not. */
+function addToList(doc: Record<string, unknown>, key: string, root: string, item: string, on: boolean): Record<string, unknown> {
+  const all = objectAt(doc, key);
+  const list = Array.isArray(all[root]) ? (all[root] as unknown[]).filter((d): d is string => typeof d === 'string' && d !== item) : [];
+  return { ...doc, [key]: { ...all, [root]: on ? [...list, item] : list } };
 }
 
 /** `doc[key]` when it is an object, else a fresh one: a hand-edited file may hold anything there. */
