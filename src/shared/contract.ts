@@ -319,12 +319,51 @@ export type ChatEventBody =
   | { type: 'steer'; text: string }
   /** A plan-mode request's answer, saved as the session's Markdown artifact at `path` (workspace-relative). */
   | { type: 'plan'; path: string; text: string }
+  /**
+   * A hook that decided something (docs/architecture.md, "Hooks"): `source` is the file it comes
+   * from, `hook` its command line; `call_id` names the tool call it was about (PreToolUse,
+   * PostToolUse), so the chat shows it under that card.
+   */
+  | { type: 'hook'; event: HookEventName; source: string; decision: HookDecisionName; ms: number; hook: string; call_id?: string; reason?: string }
   /** ABORTED: `message` says what the stop kept, cancelled and left unrun. */
   | { type: 'error'; code: ErrorCode; message: string }
   /** `usage`: the meter after the request's last model call, absent when no call was answered. */
   | { type: 'request_finished'; status: 'done' | 'error' | 'aborted' | 'turn_limit'; text: string; turns: number; usage?: UsageView };
 
 export type ChatEvent = ChatEventBody & { correlation_id: string; t: number };
+
+/** The events hooks run at, named as Claude Code names them. */
+export type HookEventName = 'SessionStart' | 'SessionEnd' | 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure' | 'PreCompact' | 'Stop' | 'Notification' | 'SubagentStart' | 'SubagentStop';
+
+/**
+ * What a hook's run said. allow | deny | ask: its PreToolUse decision. block: it stopped a prompt
+ * or a stop, or told the model something after a tool. context: it added context for the model.
+ * warn: it exited non-zero (the work went on). error: it timed out, was killed or could not start.
+ * none: it said nothing. overruled: a Stop hook's third block in a row, set aside.
+ */
+export type HookDecisionName = 'allow' | 'deny' | 'ask' | 'block' | 'context' | 'warn' | 'error' | 'none' | 'overruled';
+
+/** One hook as the settings list it (`hook-row`). */
+export interface HookView {
+  /** `<source>#<place in the file>`: what hooks.approve and hooks.setDisabled take. */
+  id: string;
+  event: HookEventName;
+  matcher: string;
+  /** The file it is written in: `~/.claude/settings.json`, `settings.json`, `.claude/settings.json`, `.claude/settings.local.json`, `.loupe/config.json`. */
+  source: string;
+  /** The person's own, or the repository's (asks before it first runs, runs in the sandbox). */
+  owner: 'user' | 'project';
+  kind: 'command' | 'http';
+  /** The command line, or `POST <url>`. */
+  command: string;
+  /** approved: it runs; waiting: the person's move (trust the folder, approve it); disabled: it does not run. */
+  status: 'approved' | 'waiting' | 'disabled';
+  detail: string | null;
+  sandboxed: boolean | null;
+  timeout_s: number;
+  /** Its last run while this host runs. */
+  last: { at: string; event: HookEventName; decision: HookDecisionName; ms: number; reason?: string } | null;
+}
 
 export interface TokenUsage {
   prompt_tokens: number;
@@ -500,6 +539,8 @@ export interface TrustView {
   servers?: { language: string; command: string[] }[];
   /** MCP servers from `.loupe/config.json` or `.mcp.json` (each still asks before it first starts): the command line or URL. */
   mcp_servers: { name: string; file: string; target: string }[];
+  /** Hooks from `.claude/settings.json`, `.claude/settings.local.json` or `.loupe/config.json` (each still asks before it first runs). */
+  hooks?: { event: HookEventName; matcher: string; command: string; file: string }[];
 }
 
 /** One row of the settings' model table: what Loupe knows of a model that its server may not say. */
@@ -720,6 +761,12 @@ export interface HostRequests {
   'mcp.restart': { params: { name: string }; result: McpServerView[] };
   /** Disables (stops, and keeps stopped in this folder) or enables a server. */
   'mcp.setDisabled': { params: { name: string; disabled: boolean }; result: McpServerView[] };
+  /** Every hook of the open folder (the person's and the repository's) with its status and last result. */
+  'hooks.list': { params: void; result: HookView[] };
+  /** Approves a repository's hook in this folder (as "always" on its card). */
+  'hooks.approve': { params: { id: string }; result: HookView[] };
+  /** Turns a hook off (or on again) in this folder. */
+  'hooks.setDisabled': { params: { id: string; disabled: boolean }; result: HookView[] };
   /** The folded modification log, newest first. */
   'modlog.list': { params: ModificationQuery; result: { modifications: ModificationView[]; total: number } };
   /** Before/after content of one modification. */
@@ -832,6 +879,8 @@ export interface HostEvents {
   'processes.data': { id: string; data: string; offset: number; skipped?: number };
   /** An MCP server's status or tools changed: the whole list. */
   'mcp.changed': { servers: McpServerView[] };
+  /** A hook ran, was approved, or the files that declare hooks changed: the whole list. */
+  'hooks.changed': { hooks: HookView[] };
   'chat.event': { session_id: string; event: ChatEvent };
   /** The session's queued messages changed (sent, edited, removed, given to the model). */
   'chat.queued': { session_id: string; messages: QueuedMessageView[] };
@@ -901,6 +950,9 @@ const requestChannelMap = {
   'mcp.list': true,
   'mcp.restart': true,
   'mcp.setDisabled': true,
+  'hooks.list': true,
+  'hooks.approve': true,
+  'hooks.setDisabled': true,
   'modlog.list': true,
   'modlog.diff': true,
   'modlog.fileDiff': true,
@@ -962,6 +1014,7 @@ const eventChannelMap = {
   'processes.changed': true,
   'processes.data': true,
   'mcp.changed': true,
+  'hooks.changed': true,
   'chat.event': true,
   'chat.queued': true,
   'approvals.changed': true,

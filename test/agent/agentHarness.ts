@@ -6,6 +6,7 @@ import { LlmClient } from '../../src/main/agent/llm/client';
 import { Agent, type AgentOptions } from '../../src/main/agent/loop/agentLoop';
 import type { AgentEvent } from '../../src/main/agent/loop/events';
 import { createToolContext } from '../../src/main/agent/tools/context';
+import { AgentHooks } from '../../src/main/agent/hooks/agentHooks';
 import { testServices } from '../support/services';
 import { createToolRegistry } from '../../src/main/agent/tools/registry';
 import type { ApprovalQueue } from '../../src/main/services/permissions/approvalQueue';
@@ -37,6 +38,10 @@ export interface AgentHarnessOptions extends Partial<Omit<AgentOptions, 'llm' | 
   server?: ServerOptions;
   /** More of the model's settings (the model table's row, a context window). */
   config?: Partial<LlmConfig>;
+  /** The workspace's hooks run around this agent's requests, as the app's sessions have them. */
+  withHooks?: boolean;
+  /** The user's settings to use (a test that writes hooks or approvals there); default: a fresh config folder. */
+  user?: import('../../src/main/services/settings/userSettings').UserSettings;
 }
 
 export async function agentHarness(opts: AgentHarnessOptions = {}): Promise<AgentHarness> {
@@ -48,11 +53,12 @@ export async function agentHarness(opts: AgentHarnessOptions = {}): Promise<Agen
   const llm = await startScriptedLlm([], opts.server);
   const client = new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'scripted', ...opts.config }, { retry: { baseDelayMs: 5, maxDelayMs: 50 } });
   const user = testTrust({ sandbox: opts.sandbox });
-  const services = testServices(root, { user: user.store, asker: { kind: opts.unattended === 'wait' ? 'person' : 'deny' } });
+  const services = testServices(root, { user: opts.user ?? user.store, asker: { kind: opts.unattended === 'wait' ? 'person' : 'deny' } });
   const queue = services.queue;
   const { signal: _s, ...toolContext } = createToolContext(services, { corrector: null });
-  const { server: _server, config: _config, ...agentOpts } = opts;
-  const agent = new Agent({ llm: client, registry: opts.registry ?? createToolRegistry(), toolContext, systemPrompt: 'You are a test agent.', ...agentOpts });
+  const { server: _server, config: _config, withHooks, user: _user, ...agentOpts } = opts;
+  const hooks = withHooks ? new AgentHooks(services.hooks, { root, sessionId: toolContext.session.id }) : undefined;
+  const agent = new Agent({ llm: client, registry: opts.registry ?? createToolRegistry(), toolContext, systemPrompt: 'You are a test agent.', ...(hooks ? { hooks } : {}), ...agentOpts });
   const events: AgentEvent[] = [];
   agent.events.on((e) => events.push(e));
   return {

@@ -212,7 +212,7 @@ export class ChatSessions {
       await s.running.done;
     }
     w.live.delete(id);
-    await s?.runner?.dispose();
+    await s?.runner?.dispose('deleted');
     await w.services.sessions.delete(id).catch((err) => {
       if (!s) throw err; // never saved: nothing on disk to remove
     });

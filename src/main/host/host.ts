@@ -17,6 +17,7 @@ import { TrustHost } from './trust';
 import { ProcessesHost } from './processes';
 import { Workspace } from './workspace';
 import { WorktreeSessions } from './worktreeSessions';
+import { listHooks } from './hooks';
 import { LOUPE_VERSION } from './version';
 import { describeProblem, type ConfigProblem } from '../services/config/validate';
 import { composeWorkspace, openTerminals, openUserSettings, type WorkspaceServices } from '../workspace/compose';
@@ -139,6 +140,18 @@ export class Host {
     const services = composeWorkspace({ root, user: this.user, asker: { kind: 'person' }, logger: this.logger, reportConfig: (p) => this.configProblem(p) });
     services.onWarning((message) => this.emit('workspace.notice', { root, message }));
     services.mcp.onChange(() => this.workspace?.services === services && this.emit('mcp.changed', { servers: services.mcp.list() }));
+    // A run, an answer or a new card: the settings' rows follow, at most once per 100 ms.
+    let pending: NodeJS.Timeout | null = null;
+    services.hooks.onChange(() => {
+      pending ??= setTimeout(() => {
+        pending = null;
+        if (this.workspace?.services !== services) return;
+        void listHooks(services.hooks).then(
+          (hooks) => this.workspace?.services === services && this.emit('hooks.changed', { hooks }),
+          () => undefined,
+        );
+      }, 100);
+    });
     return services;
   }
 
@@ -268,6 +281,16 @@ export class Host {
         if (!mcp.list().some((v) => v.name === name)) throw new InvalidArgumentError(`There is no MCP server named "${name}" here.`);
         void mcp.setDisabled(name, p.disabled).catch((err: unknown) => this.logger.warn('mcp.disable_failed', { error: err }));
         return mcp.list();
+      },
+      'hooks.list': () => listHooks(this.ws().services.hooks),
+      'hooks.approve': async (p) => {
+        await this.ws().services.hooks.approve(str(obj(p).id, 'id'));
+        return listHooks(this.ws().services.hooks);
+      },
+      'hooks.setDisabled': async (p) => {
+        if (typeof obj(p).disabled !== 'boolean') throw new InvalidArgumentError('disabled must be true or false');
+        await this.ws().services.hooks.setDisabled(str(p.id, 'id'), p.disabled);
+        return listHooks(this.ws().services.hooks);
       },
       'modlog.list': (p) => this.ws().review.list(p ?? {}),
       'modlog.diff': (p) => this.ws().review.diff(str(obj(p).modification_id, 'modification_id')),

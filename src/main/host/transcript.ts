@@ -125,6 +125,7 @@ const SHAPES: Record<ChatTranscriptEntry['type'], (e: Record<string, unknown>) =
   plan: (e) => str(e.path) && str(e.text),
   compacted: (e) => (e.mode === 'summary' || e.mode === 'dropped') && typeof e.removed_messages === 'number' && (e.summary === undefined || str(e.summary)),
   error: (e) => str(e.code) && str(e.message),
+  hook: (e) => str(e.event) && str(e.source) && str(e.decision) && typeof e.ms === 'number' && str(e.hook) && (e.call_id === undefined || str(e.call_id)) && (e.reason === undefined || str(e.reason)),
   request_finished: () => true,
 };
 

@@ -23,6 +23,7 @@ export class TrustHost {
       tests: s.grants.tests.map((t) => ({ ...t })),
       ...(s.grants.servers.length ? { servers: s.grants.servers.map((t) => ({ language: t.language, command: [...t.command] })) } : {}),
       mcp_servers: s.grants.mcp.map((m) => ({ ...m })),
+      ...(s.grants.hooks.length ? { hooks: s.grants.hooks.map((h) => ({ ...h })) } : {}),
     };
   }
 

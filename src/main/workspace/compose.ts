@@ -184,6 +184,18 @@ class ComposedWorkspace implements WorkspaceServices {
       logger,
       env,
     });
+    // Notification hooks hear each question that waits for the person (not a hook's own card, which
+    // a Notification hook of the repository's would otherwise raise again and again). A worktree
+    // asks in the main folder's queue, whose own services tell its hooks.
+    if (!queue) {
+      this.queue.onEvent((e) => {
+        if (e.type !== 'requested' || e.request.kind === 'hook') return;
+        const message = `Loupe needs your permission: ${e.request.summary}`;
+        void this.hooks
+          .fire({ event: 'Notification', sessionId: e.request.session_id ?? '', ...(e.request.correlation_id ? { correlationId: e.request.correlation_id } : {}), target: () => 'permission_prompt', input: () => ({ message, notification_type: 'permission_prompt' }) })
+          .catch((err: unknown) => logger.warn('hooks.notification_failed', { error: err }));
+      });
+    }
   }
 
   /**

@@ -19,7 +19,8 @@ import { TurnLimitError } from './errors';
 import { AgentEvents, now, type AgentEventBody, type RunStatus } from './events';
 import { PLAN_MODE_PROMPT, type AgentMode } from './planMode';
 import { StopReport } from './stopReport';
-import { assistantMessage, prepareCall, runToolCalls } from './toolCalls';
+import { assistantMessage, prepareCall, runToolCalls, type ToolHooks } from './toolCalls';
+import type { AgentHooks, HookRun } from '../hooks/agentHooks';
 import { UsageTally } from './usage';
 import type { SessionUsage, UsageView } from '../../../shared/contract';
 
@@ -47,6 +48,8 @@ export interface AgentOptions {
   usage?: { session?: SessionUsage; last?: UsageView };
   /** Keeps a plan-mode answer as the session's Markdown artifact; returns its workspace-relative path. */
   savePlan?: (correlationId: string, text: string) => Promise<string>;
+  /** The workspace's hooks for this session (docs/architecture.md, "Hooks"); absent: none run. */
+  hooks?: AgentHooks;
 }
 
 export interface RunOptions {
@@ -58,6 +61,8 @@ export interface RunOptions {
   content?: string | UserContentPart[];
   /** Messages the person sent meanwhile with "send now": given to the model at the next tool boundary. */
   steering?: { take(): string[] };
+  /** The session's SessionStart hooks, when this is its first request here: what they give the model goes with it. */
+  sessionStart?: (run: HookRun) => Promise<string[]>;
 }
 
 export interface RunResult {
@@ -76,6 +81,8 @@ interface LoopState {
   steering: RunOptions['steering'];
   /** What was under way, for the words a stop ends with. */
   stop: StopReport;
+  /** Hook firings of this request, and how many times in a row the Stop hooks sent the model back. */
+  hooks: (ToolHooks & { stopBlocks: number }) | null;
 }
 
 export const newCorrelationId = (): string => `req-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(4).toString('hex')}`;
@@ -110,16 +117,24 @@ export class Agent {
     const signal = opts.signal ?? new AbortController().signal;
     const emit = (e: AgentEventBody) => this.events.emit({ ...e, correlation_id: correlationId, t: now() });
     const mode = opts.mode ?? 'act';
-    const state: LoopState = { turns: 0, text: '', mode, steering: opts.steering, stop: new StopReport() };
+    const run: HookRun = { correlationId, signal, permissionMode: mode === 'plan' ? 'plan' : 'default', emit };
+    const state: LoopState = { turns: 0, text: '', mode, steering: opts.steering, stop: new StopReport(), hooks: this.opts.hooks ? { hooks: this.opts.hooks, run, stopBlocks: 0 } : null };
     emit({ type: 'request_started', session_id: this.sessionId, prompt, ...(mode === 'plan' ? { mode } : {}) });
-    const request: ChatMessage = { role: 'user', content: opts.content ?? prompt };
-    this.messages.push(request);
     const lastBefore = this.usage.last;
     let status: RunStatus = 'done';
     let error: RunResult['error'];
     try {
       if (!this.opts.llm) throw new NoModelError(this.opts.noModelHint);
-      await this.loop(this.opts.llm, request, correlationId, signal, emit, state);
+      const started = opts.sessionStart ? await opts.sessionStart(run) : [];
+      // UserPromptSubmit: a block keeps the words from the model; what the hooks add goes with them.
+      const submitted = this.opts.hooks ? await this.opts.hooks.promptSubmit(prompt, run) : null;
+      if (submitted?.blocked || submitted?.stop) {
+        emit({ type: 'notice', text: submitted.blocked ? `The prompt was not sent to the model: blocked by ${submitted.blocked}` : `A hook stopped the request: ${submitted.stop}` });
+      } else {
+        const request: ChatMessage = { role: 'user', content: withNotes(opts.content ?? prompt, [...started, ...(submitted?.notes ?? [])]) };
+        this.messages.push(request);
+        await this.loop(this.opts.llm, request, correlationId, signal, emit, state);
+      }
       if (mode === 'plan' && state.text.trim() && this.opts.savePlan) {
         emit({ type: 'plan', path: await this.opts.savePlan(correlationId, state.text), text: state.text });
       }
@@ -164,16 +179,38 @@ export class Agent {
       this.messages.push(assistantMessage(turn));
       if (!turn.toolCalls.length) {
         if (turn.finishReason === 'length') throw new LoupeError('LLM_ERROR', 'The answer hit the model’s output limit and was cut. Ask it to continue, or raise the model’s max tokens.');
+        if (await this.stopHooks(turn.content, state, signal, emit)) continue;
         return;
       }
-      await this.runTools(turn, correlationId, ctx, emit, state.stop, facts.images);
+      await this.runTools(turn, correlationId, ctx, emit, state.stop, facts.images, state.hooks ?? undefined);
       if (signal.aborted) throw new AbortedError('The request');
+      if (state.hooks?.stop) {
+        emit({ type: 'notice', text: `A hook stopped the agent: ${state.hooks.stop}` });
+        return;
+      }
       // A tool boundary: what the person sent meanwhile reaches the model before its next turn.
       for (const text of state.steering?.take() ?? []) {
         this.messages.push({ role: 'user', content: text });
         emit({ type: 'steer', text });
       }
     }
+  }
+
+  /**
+   * The Stop hooks, when the model would end its turn: true sends it back to work with their
+   * reason. The third block in a row is overruled, so a hook cannot hold the turn open.
+   */
+  private async stopHooks(text: string, state: LoopState, signal: AbortSignal, emit: (e: AgentEventBody) => void): Promise<boolean> {
+    const h = state.hooks;
+    if (!h) return false;
+    const said = await h.hooks.stop(text, h.stopBlocks, h.run);
+    if (signal.aborted) throw new AbortedError('The request');
+    if (said.overruled) emit({ type: 'notice', text: `Stop hook overruled: ${said.overruled}` });
+    if (said.stop) emit({ type: 'notice', text: `A hook stopped the agent: ${said.stop}` });
+    if (!said.block || said.stop) return false;
+    h.stopBlocks++;
+    this.messages.push({ role: 'user', content: `A Stop hook sent you back to work:\n${said.block}` });
+    return true;
   }
 
   /** The turn's system prompt; announced when it differs from what the session was last told. */
@@ -222,7 +259,7 @@ export class Agent {
   }
 
   /** `images`: the model takes images, so the images tools returned are shown to it. */
-  private async runTools(turn: AssistantTurn, correlationId: string, ctx: ToolContext, emit: (e: AgentEventBody) => void, stop: StopReport, images: boolean): Promise<void> {
+  private async runTools(turn: AssistantTurn, correlationId: string, ctx: ToolContext, emit: (e: AgentEventBody) => void, stop: StopReport, images: boolean, toolHooks?: ToolHooks): Promise<void> {
     const prepared = turn.toolCalls.map((c) => prepareCall(c, this.opts.registry, correlationId));
     const cap = toolOutputCap(this.contextTokens, prepared.length);
     const results = await runToolCalls(prepared, this.opts.registry, ctx, {
@@ -236,7 +273,7 @@ export class Agent {
         stop.callFinished(p.call.id, r, ctx.signal.aborted);
         emit({ type: 'tool_call_finished', call_id: p.call.id, tool: p.call.function.name, ok: r.ok, output: r.output, ...(r.data ? { data: r.data } : {}), ...(r.error ? { error: r.error } : {}), duration_ms: ms });
       },
-    });
+    }, toolHooks);
     // Every call gets its answer, in order, even when stopped: the conversation stays valid to resume.
     prepared.forEach((p, i) => this.messages.push({ role: 'tool', tool_call_id: p.call.id, content: truncateMiddle(results[i].output || (results[i].ok ? '(no output)' : 'Failed.'), cap) }));
     // Tool messages carry text only on most servers: the images follow in one user message.
@@ -250,6 +287,7 @@ export class Agent {
     const before = Math.max(conversationTokens([system, ...this.messages], tools), last);
     if (before <= this.contextTokens * COMPACT_AT) return;
     const prompt = request.role === 'user' && typeof request.content === 'string' ? request.content : '';
+    await this.opts.hooks?.preCompact('auto', { signal, emit });
     const done = await compact(this.messages, { llm, contextTokens: this.contextTokens, currentPrompt: prompt, request, signal });
     if (!done) return;
     this.messages = done.messages;
@@ -257,6 +295,13 @@ export class Agent {
     if (done.call) this.usage.aside(done.call.reported, done.call.estimate, facts);
     emit({ type: 'compacted', mode: done.mode, removed_messages: done.removed, tokens_before: before, tokens_after: conversationTokens([system, ...this.messages], tools), summary: done.summary });
   }
+}
+
+/** The person's message with what hooks added for the model after it. */
+function withNotes(content: string | UserContentPart[], notes: string[]): string | UserContentPart[] {
+  if (!notes.length) return content;
+  const text = notes.join('\n\n');
+  return typeof content === 'string' ? `${content}\n\n${text}` : [...content, { type: 'text', text }];
 }
 
 /** The images of a turn's tool results as one user message after the results; null when there are none. */

@@ -8,6 +8,7 @@ import type { ToolOutputHook } from '../tools/bash';
 import { failure, type ToolRegistry } from '../tools/registry';
 import { runsConcurrently, type ToolContext, type ToolFacts, type ToolResult } from '../tools/types';
 import type { PermissionGate } from '../../services/permissions/permissionGate';
+import { cardKind, type AgentHooks, type HookRun } from '../hooks/agentHooks';
 
 export interface PreparedCall {
   call: ChatToolCall;
@@ -56,21 +57,55 @@ export interface RunHooks {
   output(p: PreparedCall, text: string): void;
 }
 
-async function runOne(p: PreparedCall, registry: ToolRegistry, ctx: ToolContext, hooks: RunHooks): Promise<ToolResult> {
+/** The workspace's hooks around each call (docs/architecture.md, "Hooks"); `stop` is set when one said `continue: false`. */
+export interface ToolHooks {
+  hooks: AgentHooks;
+  run: HookRun;
+  stop?: string;
+}
+
+async function runOne(p: PreparedCall, registry: ToolRegistry, ctx: ToolContext, hooks: RunHooks, toolHooks?: ToolHooks): Promise<ToolResult> {
   hooks.started(p);
   const t0 = performance.now();
   let result: ToolResult;
   if (p.rejected) result = p.rejected;
   else if (ctx.signal.aborted) result = failure(new LoupeError('ABORTED', 'Not run: the user stopped the request.'));
   else {
-    // The gate's questions name this call, so the approval card and the chat card meet by id.
-    const permissions = ctx.permissions?.forCall({ call_id: p.call.id, correlation_id: ctx.correlationId ?? '', session_id: ctx.session.id });
-    const callCtx: ToolContext & ToolOutputHook = { ...ctx, ...(permissions ? { permissions } : {}), onToolOutput: (_tool, text) => hooks.output(p, text) };
-    const refused = modeRefusal(permissions, registry.facts(p.call.function.name));
-    result = refused ?? (await registry.call(p.call.function.name, p.args, callCtx));
+    const name = p.call.function.name;
+    const facts = registry.facts(name);
+    const refused = modeRefusal(ctx.permissions, facts);
+    if (refused) result = refused;
+    else {
+      const call = { id: p.call.id, name, args: p.args };
+      const before = toolHooks ? await toolHooks.hooks.beforeTool(registry, call, toolHooks.run) : null;
+      if (before?.stop) toolHooks!.stop ??= before.stop;
+      // The gate's questions name this call, so the approval card and the chat card meet by id.
+      const permissions = ctx.permissions?.forCall({ call_id: p.call.id, correlation_id: ctx.correlationId ?? '', session_id: ctx.session.id }, before?.verdict);
+      const callCtx: ToolContext & ToolOutputHook = { ...ctx, ...(permissions ? { permissions } : {}), onToolOutput: (_tool, text) => hooks.output(p, text) };
+      const args = before?.args ?? p.args;
+      if (before?.refused) result = before.refused;
+      else {
+        result = (await hookQuestion(permissions, facts, registry.summarize(name, args), ctx.signal)) ?? (await registry.call(name, args, callCtx));
+        const after = toolHooks ? await toolHooks.hooks.afterTool(registry, { ...call, args }, result, toolHooks.run) : null;
+        if (after?.stop) toolHooks!.stop ??= after.stop;
+        const notes = [...(before?.notes ?? []), ...(after?.notes ?? [])];
+        if (notes.length) result = { ...result, output: [result.output, ...notes].filter(Boolean).join('\n\n') };
+      }
+    }
   }
   hooks.finished(p, result, performance.now() - t0);
   return result;
+}
+
+/** A hook asked about a tool that consults no rule: its card comes first; a refusal is the call's answer. */
+async function hookQuestion(gate: PermissionGate | undefined, facts: ToolFacts, summary: string, signal: AbortSignal): Promise<ToolResult | null> {
+  if (!gate?.hookAskPending || facts.permission !== null) return null;
+  try {
+    await gate.confirm({ tool: facts.name, summary: `${facts.name}${summary ? ` ${summary}` : ''}`, kind: cardKind(facts), signal });
+    return null;
+  } catch (err) {
+    return failure(err);
+  }
 }
 
 /** The mode's answer to a call before it runs (plan mode refuses tools that say they write), from the tool's own facts. */
@@ -83,10 +118,10 @@ function modeRefusal(gate: PermissionGate | undefined, facts: ToolFacts): ToolRe
   }
 }
 
-export async function runToolCalls(calls: PreparedCall[], registry: ToolRegistry, ctx: ToolContext, hooks: RunHooks): Promise<ToolResult[]> {
+export async function runToolCalls(calls: PreparedCall[], registry: ToolRegistry, ctx: ToolContext, hooks: RunHooks, toolHooks?: ToolHooks): Promise<ToolResult[]> {
   const parallel = calls.length > 1 && calls.every((p) => p.rejected || runsConcurrently(registry.facts(p.call.function.name)));
-  if (parallel) return Promise.all(calls.map((p) => runOne(p, registry, ctx, hooks)));
+  if (parallel) return Promise.all(calls.map((p) => runOne(p, registry, ctx, hooks, toolHooks)));
   const results: ToolResult[] = [];
-  for (const p of calls) results.push(await runOne(p, registry, ctx, hooks));
+  for (const p of calls) results.push(await runOne(p, registry, ctx, hooks, toolHooks));
   return results;
 }

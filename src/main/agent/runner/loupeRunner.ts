@@ -15,6 +15,7 @@ import { toolContextOf } from '../tools/context';
 import type { ToolRegistry } from '../tools/registry';
 import type { RunnerReadiness, RunnerRequest, RunnerResult, RunnerState, SessionRunner } from './types';
 import type { AgentEvent } from '../loop/events';
+import { AgentHooks } from '../hooks/agentHooks';
 
 export interface LoupeRunnerOptions {
   services: WorkspaceServices;
@@ -36,8 +37,13 @@ export class LoupeRunner implements SessionRunner {
   readonly agent = 'loupe';
   /** The model client `ready` made, used by the request that follows it. */
   private prepared: { config: LlmConfig; llm: LlmClient } | null = null;
+  private readonly hooks: AgentHooks;
+  /** SessionStart has fired for this session in this process (its first request here). */
+  private started = false;
 
-  constructor(private readonly opts: LoupeRunnerOptions) {}
+  constructor(private readonly opts: LoupeRunnerOptions) {
+    this.hooks = new AgentHooks(opts.services.hooks, { root: opts.services.root, sessionId: opts.files.id });
+  }
 
   private async client(): Promise<{ config: LlmConfig; llm: LlmClient }> {
     const config = (await this.opts.model()) ?? (await this.opts.noModel());
@@ -70,9 +76,13 @@ export class LoupeRunner implements SessionRunner {
         maxTurns: this.opts.maxTurns,
         usage: { session: usage?.session === undefined ? undefined : sessionUsageFrom(usage.session), last: usage?.last },
         savePlan: this.opts.savePlan,
+        hooks: this.hooks,
       },
       state.messages,
     );
+    // A session's first request in this process starts it: a new one, or one saved before (resumed).
+    const sessionStart = this.started ? undefined : (run: Parameters<AgentHooks['sessionStart']>[2]) => this.hooks.sessionStart(state.messages.length ? 'resume' : 'startup', config.model, run);
+    this.started = true;
     const off = agent.events.on((event) => {
       if (event.type === 'system_prompt') state.announcedPrompt = event.text;
       // Brought up to date before anyone hears the request is over, so they can save it then.
@@ -83,13 +93,17 @@ export class LoupeRunner implements SessionRunner {
       emit(event);
     });
     try {
-      return await agent.run(request.prompt, { signal: request.signal, correlationId: request.correlationId, mode: request.mode, content: request.content, steering: request.steering });
+      return await agent.run(request.prompt, { signal: request.signal, correlationId: request.correlationId, mode: request.mode, content: request.content, steering: request.steering, ...(sessionStart ? { sessionStart } : {}) });
     } finally {
       off();
     }
   }
 
-  async dispose(): Promise<void> {
+  async dispose(why: 'deleted' | 'closed' = 'closed'): Promise<void> {
     this.prepared = null;
+    if (!this.started) return;
+    this.started = false;
+    // Nobody watches a closed session's chat: SessionEnd's hooks run, their answers are in the settings.
+    await this.hooks.sessionEnd(why === 'deleted' ? 'clear' : 'other', { emit: () => undefined }).catch((err: unknown) => this.opts.logger.warn('hooks.session_end_failed', { error: err }));
   }
 }

@@ -61,6 +61,6 @@ export interface SessionRunner {
    * Never throws for the model's or a tool's failure: the request ends with a status.
    */
   run(request: RunnerRequest, state: RunnerState, emit: (event: AgentEvent) => void): Promise<RunnerResult>;
-  /** The session is closed (its folder released, the host quitting): ends whatever the runner keeps running. */
-  dispose(): Promise<void>;
+  /** The session is closed (`deleted`, or its folder released, the host quitting): ends whatever the runner keeps running. */
+  dispose(why?: 'deleted' | 'closed'): Promise<void>;
 }

@@ -12,6 +12,7 @@ import { SANDBOX_ARG_DESCRIPTION, describeNetwork, sandboxBlockedError, sandboxP
 import { CORRELATION_ARG, changesData, changesSchema, describeChanges } from './commandChanges';
 import { runInBackground } from './backgroundBash';
 import { waitForSchema } from './processArgs';
+import { defined, take } from './claudeShapes';
 
 /** Hosts that show live output set this on the context (the chat's tool card, the MCP progress). */
 export interface ToolOutputHook {
@@ -65,6 +66,11 @@ export const bashTool = defineTool({
     `Timeout ${DEFAULT_TIMEOUT_MS} ms by default (max ${MAX_TIMEOUT_MS}). When the command returns or times out, every process it started is ` +
     'killed, background jobs included: to start a dev server, a watcher or a long build, pass run_in_background (with wait_for to return once it is ready).',
   schema,
+  claudeCode: {
+    name: 'Bash',
+    input: (a) => defined({ command: a.command, description: a.description, timeout: a.timeout, run_in_background: a.run_in_background }),
+    args: (i, was) => ({ ...was, command: take(i, 'command', was.command), description: take(i, 'description', was.description), timeout: take(i, 'timeout', was.timeout), run_in_background: take(i, 'run_in_background', was.run_in_background) }),
+  },
   async run(args, ctx: ToolContext & ToolOutputHook): Promise<ToolResult> {
     const cwd = (await resolveInWorkspace(ctx.root, args.workdir ?? '')).abs;
     const auth = await ctx.permissions.authorize({

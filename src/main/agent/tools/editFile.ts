@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { editFile } from '../edit/runEdit';
 import { diagnosticsSchema, withDiagnostics } from './diagnosticsText';
 import { defineTool, success } from './types';
+import { absolute, defined, fromHookPath, take } from './claudeShapes';
 
 const schema = z.object({
   path: z.string().min(1).describe('File path, relative to the workspace.'),
@@ -45,6 +46,11 @@ export const editFileTool = defineTool({
     'is refused, nothing is written, and the error shows the closest text and its first differing line. An empty old_str creates a ' +
     'file that does not exist yet.',
   schema,
+  claudeCode: {
+    name: 'Edit',
+    input: (a, root) => defined({ file_path: absolute(root, a.path), old_string: a.old_str, new_string: a.new_str, replace_all: a.replace_all }),
+    args: (i, was, root) => ({ ...was, path: fromHookPath(root, i.file_path, was.path), old_str: take(i, 'old_string', was.old_str), new_str: take(i, 'new_string', was.new_str), replace_all: take(i, 'replace_all', was.replace_all) }),
+  },
   async run(args, ctx) {
     const data = await editFile(args, ctx);
     const what = data.strategy === 'create' ? `Created ${data.path}` : `Edited ${data.path}: ${data.occurrences} replacement${data.occurrences === 1 ? '' : 's'}`;

@@ -5,6 +5,7 @@ import { grep, GREP_DEFAULT_LIMIT, GREP_MAX_LIMIT } from '../../services/search/
 import { formatGrep } from '../../services/search/grepFormat';
 import { authorizeSearch, configuredExcludes, searchSummary } from './searchAccess';
 import { defineTool, READS_WORKSPACE, success } from './types';
+import { absolute, defined, fromHookPath, take } from './claudeShapes';
 
 const lines = (what: string) => z.number().int().min(0).max(50).optional().describe(what);
 
@@ -41,6 +42,11 @@ export const grepTool = defineTool({
     'Search file contents with ripgrep (.gitignore aware). Modes: content (`file:line: text`, with -A/-B/-C context), files_with_matches, count. ' +
     `Returns ${GREP_DEFAULT_LIMIT} results per call with a note saying how many more; page with offset.`,
   schema,
+  claudeCode: {
+    name: 'Grep',
+    input: (a, root) => defined({ pattern: a.pattern, path: absolute(root, a.path), glob: a.glob, type: a.type, output_mode: a.output_mode, '-A': a['-A'], '-B': a['-B'], '-C': a['-C'], '-i': a.case_insensitive, multiline: a.multiline, head_limit: a.head_limit, offset: a.offset }),
+    args: (i, was, root) => ({ ...was, pattern: take(i, 'pattern', was.pattern), path: fromHookPath(root, i.path, was.path), glob: take(i, 'glob', was.glob), type: take(i, 'type', was.type), output_mode: take(i, 'output_mode', was.output_mode), case_insensitive: take(i, '-i', was.case_insensitive), head_limit: take(i, 'head_limit', was.head_limit) }),
+  },
   async run(args, ctx) {
     const reads = await authorizeSearch(ctx, args.path, 'grep', `search ${args.path ?? 'the workspace'} for ${args.pattern}`);
     const r = await grep(ctx.root, {

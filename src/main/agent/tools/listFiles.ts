@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { formatListFiles, LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT, listFiles } from '../../services/search/listFiles';
 import { authorizeSearch, configuredExcludes } from './searchAccess';
 import { defineTool, READS_WORKSPACE, success } from './types';
+import { absolute, defined, fromHookPath, take } from './claudeShapes';
 
 const schema = z.object({
   pattern: z.string().optional().describe('Glob such as "*.ts" or "src/**/*.test.ts" (default: every file).'),
@@ -24,6 +25,11 @@ export const listFilesTool = defineTool({
   outputSchema,
   description: `List workspace files matching a glob (.gitignore aware), most recently modified first; ${LIST_DEFAULT_LIMIT} by default with a note when there are more.`,
   schema,
+  claudeCode: {
+    name: 'Glob',
+    input: (a, root) => defined({ pattern: a.pattern ?? '**/*', path: absolute(root, a.path) }),
+    args: (i, was, root) => ({ ...was, pattern: take(i, 'pattern', was.pattern), path: fromHookPath(root, i.path, was.path) }),
+  },
   async run(args, ctx) {
     const reads = await authorizeSearch(ctx, args.path, 'list_files', `list ${args.pattern ?? 'files'} in ${args.path ?? 'the workspace'}`);
     const r = await listFiles(ctx.root, { pattern: args.pattern, path: args.path, limit: args.limit, exclude: await configuredExcludes(ctx), visible: reads.visible, signal: ctx.signal });

@@ -7,6 +7,7 @@ import { numberLines } from '../../services/files/lineNumbers';
 import { languageOf } from '../../services/workspace/language';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { defineTool, READS_WORKSPACE, success } from './types';
+import { absolute, defined, fromHookPath, take } from './claudeShapes';
 
 export const DEFAULT_LINE_WINDOW = 2000;
 export const MAX_LINE_CHARS = 2000;
@@ -47,6 +48,11 @@ export const readFileTool = defineTool({
     'Read a text file of the workspace. Returns `cat -n` style numbered lines (`     N→text`) by default; with offset/limit, plain lines ' +
     `(set line_numbers to keep numbers). At most ${DEFAULT_LINE_WINDOW} lines per call. A file must be read before write_file or edit_file may change it.`,
   schema,
+  claudeCode: {
+    name: 'Read',
+    input: (a, root) => defined({ file_path: absolute(root, a.path), offset: a.offset, limit: a.limit }),
+    args: (i, was, root) => ({ ...was, path: fromHookPath(root, i.file_path, was.path), offset: take(i, 'offset', was.offset), limit: take(i, 'limit', was.limit) }),
+  },
   async run(args, ctx) {
     const { abs, rel } = await resolveInWorkspace(ctx.root, args.path);
     if (rel === '') throw new NotAFileError(rel);

@@ -104,7 +104,21 @@ export interface Tool<S extends z.ZodType = z.ZodType, O extends z.ZodType = z.Z
   summary(args: z.output<S>): string;
   /** The workspace paths (files or folders, as given) this call works in: their folders' instructions apply. */
   paths?(args: z.output<S>): (string | undefined)[];
+  /** How hooks written for Claude Code see this tool (its name there and input shape); absent: by Loupe's name and arguments. */
+  claudeCode?: ClaudeCodeShape<z.output<S>>;
   run(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/**
+ * A tool as Claude Code's hooks know it (docs/architecture.md, "Hooks"): a hook from a Claude
+ * Code settings file matches `name` and reads `input(args)` (paths absolute, as Claude Code gives
+ * them); its `updatedInput` comes back through `args`.
+ */
+export interface ClaudeCodeShape<A> {
+  name: string;
+  input(args: A, root: string): Record<string, unknown>;
+  /** The tool's arguments from a hook's rewritten input (checked by the tool's schema afterwards); `was`: the call's own. */
+  args(input: Record<string, unknown>, was: A, root: string): Record<string, unknown>;
 }
 
 /** Keeps the argument type of `run` and `summary` tied to the schema. */

@@ -12,6 +12,7 @@ import { landWrite } from '../edit/foresee';
 import { canonicalise } from '../edit/canonical';
 import { diagnosticsSchema, withDiagnostics } from './diagnosticsText';
 import { defineTool, success } from './types';
+import { absolute, fromHookPath, take } from './claudeShapes';
 
 const schema = z.object({
   path: z.string().min(1).describe('File path, relative to the workspace.'),
@@ -64,6 +65,11 @@ export const writeFileTool = defineTool({
     'Create a file, or replace an existing file whole. An existing file must have been read in this session (read_file) and be ' +
     'unchanged since. Prefer edit_file for changes to part of a file.',
   schema,
+  claudeCode: {
+    name: 'Write',
+    input: (a, root) => ({ file_path: absolute(root, a.path), content: a.content }),
+    args: (i, was, root) => ({ ...was, path: fromHookPath(root, i.file_path, was.path), content: take(i, 'content', was.content) }),
+  },
   async run(args, ctx) {
     const { abs, rel } = await resolveInWorkspace(ctx.root, args.path);
     if (rel === '') throw new NotAFileError(rel);

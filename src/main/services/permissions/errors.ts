@@ -3,11 +3,11 @@ import { describeProblem, type ConfigProblem } from '../config/validate';
 
 export { describeProblem };
 
-/** Who said no: a rule, the built-in default, the person, nobody being there to ask, or the mode (plan mode only reads). */
-export type DeniedBy = 'rule' | 'default' | 'user' | 'unattended' | 'mode';
+/** Who said no: a rule, the built-in default, the person, nobody being there to ask, the mode (plan mode only reads), or a PreToolUse hook. */
+export type DeniedBy = 'rule' | 'default' | 'user' | 'unattended' | 'mode' | 'hook';
 
 export class PermissionDeniedError extends LoupeError {
-  constructor(message: string, details: { denied_by: DeniedBy; message?: string; rule?: string } = { denied_by: 'default' }) {
+  constructor(message: string, details: { denied_by: DeniedBy; message?: string; rule?: string; hook?: string; source?: string } = { denied_by: 'default' }) {
     super('PERMISSION_DENIED', message, details);
   }
 }
