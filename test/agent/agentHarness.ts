@@ -40,6 +40,8 @@ export interface AgentHarnessOptions extends Partial<Omit<AgentOptions, 'llm' | 
   config?: Partial<LlmConfig>;
   /** The workspace's hooks run around this agent's requests, as the app's sessions have them. */
   withHooks?: boolean;
+  /** The environment the workspace's services see (HOME for `~/.claude/settings.json`). */
+  env?: NodeJS.ProcessEnv;
   /** The user's settings to use (a test that writes hooks or approvals there); default: a fresh config folder. */
   user?: import('../../src/main/services/settings/userSettings').UserSettings;
 }
@@ -53,10 +55,10 @@ export async function agentHarness(opts: AgentHarnessOptions = {}): Promise<Agen
   const llm = await startScriptedLlm([], opts.server);
   const client = new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'scripted', ...opts.config }, { retry: { baseDelayMs: 5, maxDelayMs: 50 } });
   const user = testTrust({ sandbox: opts.sandbox });
-  const services = testServices(root, { user: opts.user ?? user.store, asker: { kind: opts.unattended === 'wait' ? 'person' : 'deny' } });
+  const services = testServices(root, { user: opts.user ?? user.store, asker: { kind: opts.unattended === 'wait' ? 'person' : 'deny' }, ...(opts.env ? { env: opts.env } : {}) });
   const queue = services.queue;
   const { signal: _s, ...toolContext } = createToolContext(services, { corrector: null });
-  const { server: _server, config: _config, withHooks, user: _user, ...agentOpts } = opts;
+  const { server: _server, config: _config, withHooks, user: _user, env: _env, ...agentOpts } = opts;
   const hooks = withHooks ? new AgentHooks(services.hooks, { root, sessionId: toolContext.session.id }) : undefined;
   const agent = new Agent({ llm: client, registry: opts.registry ?? createToolRegistry(), toolContext, systemPrompt: 'You are a test agent.', ...(hooks ? { hooks } : {}), ...agentOpts });
   const events: AgentEvent[] = [];
