@@ -7,6 +7,7 @@ import { Agent, type AgentOptions } from '../../src/main/agent/loop/agentLoop';
 import type { AgentEvent } from '../../src/main/agent/loop/events';
 import { createToolContext } from '../../src/main/agent/tools/context';
 import { AgentHooks } from '../../src/main/agent/hooks/agentHooks';
+import type { UserSettings } from '../../src/main/services/settings/userSettings';
 import { testServices } from '../support/services';
 import { createToolRegistry } from '../../src/main/agent/tools/registry';
 import type { ApprovalQueue } from '../../src/main/services/permissions/approvalQueue';
@@ -43,7 +44,7 @@ export interface AgentHarnessOptions extends Partial<Omit<AgentOptions, 'llm' | 
   /** The environment the workspace's services see (HOME for `~/.claude/settings.json`). */
   env?: NodeJS.ProcessEnv;
   /** The user's settings to use (a test that writes hooks or approvals there); default: a fresh config folder. */
-  user?: import('../../src/main/services/settings/userSettings').UserSettings;
+  user?: UserSettings;
 }
 
 export async function agentHarness(opts: AgentHarnessOptions = {}): Promise<AgentHarness> {

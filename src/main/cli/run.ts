@@ -104,6 +104,10 @@ function humanPrinter(): (e: AgentEvent) => void {
         return out(e.ok ? `  ✓ ${e.tool}: ${oneLine(e.output) || 'done'}\n` : `  ✗ ${e.tool}: ${e.error ? `${e.error.code}: ${oneLine(e.error.message, 200)}` : oneLine(e.output, 200)}\n`);
       case 'notice':
         return void process.stderr.write(`(${oneLine(e.text, 300)})\n`);
+      case 'hook':
+        // One line per hook that decided something, under the call it was about.
+        newline();
+        return out(`  ${e.call_id ? '↳' : '•'} hook ${e.event} ${e.decision} (${e.source}: ${oneLine(e.hook, 80)}, ${e.ms} ms)${e.reason ? `: ${oneLine(e.reason, 200)}` : ''}\n`);
       case 'retry':
         return void process.stderr.write(`(model request failed: ${oneLine(e.reason)}; retry ${e.attempt} in ${(e.delay_ms / 1000).toFixed(1)}s)\n`);
       case 'system_prompt': {
@@ -235,7 +239,11 @@ export async function runRun(args: string[]): Promise<number> {
   await settleTrust(root, flags.trust === true, (line) => process.stderr.write(`${line}\n`), user);
   await services.project.load();
   // --trust is the approval of the servers the trusted config names; one line per server, on stderr.
-  if (flags.trust === true) services.mcp.approveConfigured();
+  if (flags.trust === true) {
+    services.mcp.approveConfigured();
+    // And of the hooks it names: they run without a card (still only in a trusted folder, inside the sandbox).
+    services.hooks.approveConfigured();
+  }
   // A remote server that needs sign-in: the page to open, said as soon as it is known.
   const shown = new Set<string>();
   const offSignIn = services.mcp.onChange(() => {

@@ -103,7 +103,7 @@ export async function runCommandHook(spec: CommandRunSpec): Promise<RawRun> {
   const onAbort = () => stop('aborted');
   spec.signal?.addEventListener('abort', onAbort, { once: true });
   let failure: RawRun['failure'] = null;
-  let result: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
+  let result: { code: number | null; signal: NodeJS.Signals | null };
   try {
     const first = await Promise.race([exited, stopped]);
     if (first === 'timeout' || first === 'aborted') {
