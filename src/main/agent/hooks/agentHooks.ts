@@ -88,22 +88,11 @@ export class AgentHooks {
     );
     const notes = results.flatMap((r) => (r.answer.context ? [note(r, r.answer.context)] : []));
     const stop = results.find((r) => r.answer.stop)?.answer.stop;
-    const denied = results.filter((r) => r.answer.decision === 'deny');
-    if (denied.length) {
-      const why = denied.map((r) => `Blocked by ${hookLabel(r)}: ${r.answer.reason}`).join('\n');
-      const first = denied[0]!;
-      return { refused: failure(new PermissionDeniedError(`${why}\nDo not try to get around it; choose another approach or ask the user.`, { denied_by: 'hook', hook: first.hook.line, source: first.hook.source })), args: call.args, notes, ...(stop ? { stop } : {}) };
-    }
+    const said = preToolUseVerdict(results);
+    if (said.refused) return { refused: said.refused, args: call.args, notes, ...(stop ? { stop } : {}) };
     let args = call.args;
     for (const r of results) if (r.answer.updatedInput) args = argsFromHook(registry, call.name, r.answer.updatedInput, args, r.hook.dialect, root);
-    // A hook that could not answer is a question for the person, never a silent yes.
-    const asking = results.find((r) => r.answer.decision === 'error') ?? results.find((r) => r.answer.decision === 'ask');
-    if (asking) {
-      const reason = asking.answer.decision === 'error' ? `it ${asking.answer.reason}, so it could not check this call` : (asking.answer.reason ?? '');
-      return { verdict: { decision: 'ask', owner: asking.hook.owner, hook: hookLabel(asking), reason }, args, notes, ...(stop ? { stop } : {}) };
-    }
-    const allow = results.find((r) => r.answer.decision === 'allow' && r.hook.owner === 'user') ?? results.find((r) => r.answer.decision === 'allow');
-    return { ...(allow ? { verdict: { decision: 'allow', owner: allow.hook.owner, hook: hookLabel(allow), reason: allow.answer.reason ?? '' } } : {}), args, notes, ...(stop ? { stop } : {}) };
+    return { ...(said.verdict ? { verdict: said.verdict } : {}), args, notes, ...(stop ? { stop } : {}) };
   }
 
   /** PostToolUse (or PostToolUseFailure): what the hooks tell the model is added to the tool's answer. */
@@ -187,6 +176,28 @@ export class AgentHooks {
     if (overrule) return { overruled: `${why}\nThis is the third block in a row, so it is overruled and the agent stops here.`, ...(stop ? { stop } : {}) };
     return { block: why, ...(stop ? { stop } : {}) };
   }
+}
+
+/**
+ * What a call's PreToolUse hooks said, together (Claude Code's order: deny, then ask, then
+ * allow): any deny refuses the call; a hook that failed or asked is a question; an allow goes to
+ * the gate, which lets the person's own lift the defaults' questions and the repository's nothing.
+ */
+export function preToolUseVerdict(results: HookResult[]): { refused?: ToolResult; verdict?: HookVerdict } {
+  const denied = results.filter((r) => r.answer.decision === 'deny');
+  if (denied.length) {
+    const why = denied.map((r) => `Blocked by ${hookLabel(r)}: ${r.answer.reason}`).join('\n');
+    const first = denied[0]!;
+    return { refused: failure(new PermissionDeniedError(`${why}\nDo not try to get around it; choose another approach or ask the user.`, { denied_by: 'hook', hook: first.hook.line, source: first.hook.source })) };
+  }
+  // A hook that could not answer is a question for the person, never a silent yes.
+  const asking = results.find((r) => r.answer.decision === 'error') ?? results.find((r) => r.answer.decision === 'ask');
+  if (asking) {
+    const reason = asking.answer.decision === 'error' ? `it ${asking.answer.reason}, so it could not check this call` : (asking.answer.reason ?? '');
+    return { verdict: { decision: 'ask', owner: asking.hook.owner, hook: hookLabel(asking), reason } };
+  }
+  const allow = results.find((r) => r.answer.decision === 'allow' && r.hook.owner === 'user') ?? results.find((r) => r.answer.decision === 'allow');
+  return allow ? { verdict: { decision: 'allow', owner: allow.hook.owner, hook: hookLabel(allow), reason: allow.answer.reason ?? '' } } : {};
 }
 
 /** A tool that asks no rule still shows a hook's question: the kind its card is drawn as. */
