@@ -15,6 +15,7 @@ import { PlanCard } from './PlanCard';
 import { QueuedMessages } from './QueuedMessages';
 import { SessionBar } from './SessionBar';
 import { ToolCard } from './ToolCard';
+import { HookDecision } from './HookDecision';
 import { UsageMeter } from './UsageMeter';
 import { UserMessage } from './UserMessage';
 import { useFollowLatest } from './useFollowLatest';
@@ -44,6 +45,8 @@ function Item({ item }: { item: ChatItem }) {
       return <CompactionNote item={item} />;
     case 'plan':
       return <PlanCard item={item} />;
+    case 'hook':
+      return <HookDecision mark={item.mark} />;
     case 'error':
       return (
         <div className="chat-error" role="alert" data-testid="chat-error">

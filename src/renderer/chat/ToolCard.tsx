@@ -2,6 +2,7 @@ import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useApp, type ChatItem } from '../store';
 import { compactDiffOf } from './compactDiff';
 import { CompactDiffView } from './CompactDiffView';
+import { HookDecision } from './HookDecision';
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
@@ -124,6 +125,7 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
           ))}
         </div>
       )}
+      {item.hooks?.map((m, i) => <HookDecision key={i} mark={m} />)}
       {showArgs && <pre className="tool-args">{pretty(item.args, item.argsText)}</pre>}
       {/* A sandbox block is told once, in the person's words below; the model's wording stays in the output. */}
       {item.error && item.errorCode !== 'SANDBOX_BLOCKED' && (

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { LlmProbe, LlmSettingsView, SandboxStatusView, SystemPromptView } from '../../shared/contract';
 import { useApp } from '../store';
 import { McpServersSection } from './McpServers';
+import { HooksSection } from './Hooks';
 import { ModelTable } from './ModelTable';
 import './settings.css';
 
@@ -167,6 +168,7 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
         )}
         {sandbox && <SandboxLine status={sandbox} />}
         <McpServersSection />
+        <HooksSection />
         {systemPrompt && <SystemPromptSection prompt={systemPrompt} />}
         <div className="settings-actions">
           <button type="button" className="btn" disabled={busy !== null || !baseUrl.trim()} onClick={() => void test(probe())}>

@@ -1,6 +1,16 @@
 // The chat's one fold: live loop events and a reopened session's kept entries both become the
 // rendered conversation through applyChatEvent, so a reload draws what was drawn live.
-import type { AttachmentView, ChatEvent, ChatMode, ChatTranscriptEntry, ToolEffect } from '../../shared/contract';
+import type { AttachmentView, ChatEvent, ChatMode, ChatTranscriptEntry, HookDecisionName, HookEventName, ToolEffect } from '../../shared/contract';
+
+/** A hook that decided something: under its tool card, or on its own line (a prompt's, a stop's). */
+export interface HookMark {
+  event: HookEventName;
+  source: string;
+  decision: HookDecisionName;
+  ms: number;
+  hook: string;
+  reason?: string;
+}
 
 /** `failed`: the call worked but the command it ran exited non-zero (`exitCode` says how). */
 export type ToolStatus = 'running' | 'done' | 'error' | 'failed';
@@ -17,8 +27,9 @@ export type ChatItem =
   /** The model's reasoning: shown collapsed, apart from the answer. */
   | { kind: 'reasoning'; id: string; text: string; streaming: boolean }
   /** title, effect and summary: what the tool says of itself and of this call (summary: once the arguments are complete). */
-  /** correlationId: the request the call was made for (its undo marks the card undone). */
-  | { kind: 'tool'; id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; errorCode?: string; data?: Record<string, unknown>; durationMs?: number; exitCode?: number; correlationId?: string }
+  /** correlationId: the request the call was made for (its undo marks the card undone). hooks: the hooks that decided something about it. */
+  | { kind: 'tool'; id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; errorCode?: string; data?: Record<string, unknown>; durationMs?: number; exitCode?: number; correlationId?: string; hooks?: HookMark[] }
+  | { kind: 'hook'; id: string; mark: HookMark }
   | { kind: 'error'; id: string; code: string; message: string }
   /** `retry`: the model request is being retried; the next retry updates this line instead of adding one. */
   | { kind: 'note'; id: string; text: string; retry?: boolean }
@@ -126,6 +137,11 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
           ...(e.error ? { error: `${e.error.code}: ${e.error.message}`, errorCode: e.error.code } : {}),
         })) ?? items
       );
+    }
+    case 'hook': {
+      const mark: HookMark = { event: e.event, source: e.source, decision: e.decision, ms: e.ms, hook: e.hook, ...(e.reason ? { reason: e.reason } : {}) };
+      const under = e.call_id ? updateTool(e.call_id, (t) => ({ ...t, hooks: [...(t.hooks ?? []), mark] })) : null;
+      return under ?? [...settle(items), { kind: 'hook', id: nextId('h'), mark }];
     }
     case 'retry': {
       // Whatever streamed in the failed attempt is void.

@@ -10,6 +10,7 @@ import { createPromptSlice } from './promptSlice';
 import { createProblemsSlice } from './problemsSlice';
 import { createProcessesSlice } from './processesSlice';
 import { createMcpSlice } from './mcpSlice';
+import { createHooksSlice } from './hooksSlice';
 import { createReviewSlice } from './reviewSlice';
 import { createSettingsSlice } from './settingsSlice';
 import { createSteerSlice } from './steerSlice';
@@ -46,6 +47,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createProcessesSlice(set, get, deps),
     ...createProblemsSlice(set, get, deps),
     ...createMcpSlice(set, get, deps),
+    ...createHooksSlice(set, get, deps),
     ...createWorktreeSessionsSlice(set, get, deps),
   }));
 }
@@ -101,6 +103,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
     client.on('terminal.exit', ({ id, exitCode }) => act().terminalExited(id, exitCode)),
     client.on('processes.changed', ({ processes }) => act().processesChanged(processes)),
     client.on('mcp.changed', ({ servers }) => act().mcpChanged(servers)),
+    client.on('hooks.changed', ({ hooks }) => act().hooksChanged(hooks)),
     client.on('processes.data', ({ id, data, skipped }) => act().processData(id, data, skipped)),
     client.on('chat.event', ({ session_id, event }) => act().chatEvent(session_id, event)),
     client.on('chat.queued', ({ session_id, messages }) => act().queuedChanged(session_id, messages)),
@@ -131,6 +134,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
           void act().loadEditsMode();
           void act().loadProcesses();
           void act().loadMcpServers();
+          void act().loadHooks();
           void act().loadWorktreeSessions();
         }
       } else if (s.openFile !== prev.openFile && s.openFile?.status === 'loading' && s.diff) act().closeDiff();

@@ -54,6 +54,7 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, { cli
     void get().loadEditsMode();
     void get().loadSystemPrompt();
     void get().loadMcpServers();
+    void get().loadHooks();
     void client.request('settings.sandbox', undefined).then(
       (sandboxStatus) => set({ sandboxStatus }),
       () => set({ sandboxStatus: null }),

@@ -10,6 +10,7 @@ import type { PromptSlice } from './promptSlice';
 import type { ProblemsSlice } from './problemsSlice';
 import type { ProcessesSlice } from './processesSlice';
 import type { McpSlice } from './mcpSlice';
+import type { HooksSlice } from './hooksSlice';
 import type { ReviewSlice } from './reviewSlice';
 import type { SettingsSlice } from './settingsSlice';
 import type { SteerSlice } from './steerSlice';
@@ -39,6 +40,7 @@ export type AppState = ConnectionSlice &
   ProcessesSlice &
   ProblemsSlice &
   McpSlice &
+  HooksSlice &
   WorktreeSessionsSlice;
 
 /** What the slices reach beyond the store: injected at startup, faked in tests. */

@@ -14,6 +14,8 @@ export function TrustPrompt() {
   const accept = useApp((s) => s.acceptTrust);
   const decline = useApp((s) => s.declineTrust);
   if (!trustPromptShown(trust)) return null;
+  // The files whose entries trusting would turn on, the config first.
+  const files = [...new Set(['.loupe/config.json', ...trust.mcp_servers.map((m) => m.file), ...(trust.hooks ?? []).map((h) => h.file)])].filter((f) => f !== '.loupe/config.json' || trust.allow.length || trust.tests.length || trust.servers?.length || trust.mcp_servers.some((m) => m.file === f) || (trust.hooks ?? []).some((h) => h.file === f));
   return (
     <div className="dialog-backdrop">
       <div
@@ -28,15 +30,13 @@ export function TrustPrompt() {
           Trust this folder’s settings?
         </div>
         <p className="trust-text">
-          {trust.mcp_servers.some((m) => m.file === '.mcp.json') ? (
-            <>
-              <code>{trust.root}/.loupe/config.json</code> and <code>.mcp.json</code> came
-            </>
-          ) : (
-            <>
-              <code>{trust.root}/.loupe/config.json</code> came
-            </>
-          )}{' '}
+          {files.map((f, i) => (
+            <span key={f}>
+              {i > 0 && (i === files.length - 1 ? ' and ' : ', ')}
+              <code>{i === 0 ? `${trust.root}/${f}` : f}</code>
+            </span>
+          ))}{' '}
+          came{' '}
           with the folder and would let the agent do the following without asking you. Until you trust it, these entries are ignored (its deny and ask rules apply
           either way).
         </p>
@@ -83,6 +83,22 @@ export function TrustPrompt() {
               {trust.mcp_servers.map((m) => (
                 <li key={m.name}>
                   <span className="trust-kind">{m.name}</span> <code>{m.target}</code> <span className="muted">{m.file}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        {!!trust.hooks?.length && (
+          <>
+            <div className="trust-heading">Hooks (programs of this repository: each asks once more before it first runs, and runs in the sandbox)</div>
+            <ul className="trust-list" data-testid="trust-hooks">
+              {trust.hooks.map((h, i) => (
+                <li key={i} data-testid="trust-hook" data-event={h.event}>
+                  <span className="trust-kind">
+                    {h.event}
+                    {h.matcher ? ` ${h.matcher}` : ''}
+                  </span>{' '}
+                  <code>{h.command}</code> <span className="muted">{h.file}</span>
                 </li>
               ))}
             </ul>
