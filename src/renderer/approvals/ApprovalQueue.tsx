@@ -194,7 +194,12 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
         <button type="button" className="btn btn-primary" data-testid="approval-allow-once" disabled={busy} onClick={once} title="Allow once (Ctrl+Enter)">
           Allow once
         </button>
-        {editing ? (
+        {req.kind === 'hook' ? (
+          // Running a hook is no rule: "always" keeps the approval of this exact command line for this folder.
+          <button type="button" className="btn" data-testid="approval-allow-always" disabled={busy} onClick={() => void answer(req.id, { answer: 'always' })} title="Run it now and from now on in this folder, until its command line changes">
+            Always in this folder
+          </button>
+        ) : editing ? (
           <button type="button" className="btn" data-testid="approval-allow-always" disabled={busy || !patterns.trim()} onClick={always} title="Save the rule and allow (Ctrl+Enter)">
             Save rule & allow
           </button>
