@@ -158,7 +158,9 @@ export function declaredHooks(hooks: z.output<typeof HooksSchema> | undefined, s
         if (!parsed.success) {
           for (const issue of parsed.error.issues) {
             const sub = issue.path.map((k) => (typeof k === 'symbol' ? String(k) : k));
-            problems.push(problemAt(file, text, [...where, ...sub], `${issue.message}; this hook does not run`));
+            const at = problemAt(file, text, [...where, ...sub], `${issue.message}; this hook does not run`);
+            // A key that is missing is said where the hook is written.
+            problems.push(at.line === null && text !== undefined ? problemAt(file, text, where, `${sub.join('.')}: ${issue.message}; this hook does not run`) : at);
           }
           return;
         }
