@@ -192,6 +192,7 @@ export class Host {
       void this.agent.checkConfig().catch(() => undefined);
       // The folder's servers follow its config and its trust: started, stopped or asked about again.
       void this.workspace.services.mcp.sync({ wait: false }).catch((err: unknown) => this.logger.warn('mcp.sync_failed', { error: err }));
+      this.workspace.services.hooks.refresh();
     }
     void this.trust.get(root).then(
       (view) => this.workspace?.info.root === root && this.emit('trust.changed', view),
@@ -203,6 +204,7 @@ export class Host {
     const v = await view;
     this.emit('trust.changed', v);
     void this.workspace?.services.mcp.sync({ wait: false }).catch((err: unknown) => this.logger.warn('mcp.sync_failed', { error: err }));
+    this.workspace?.services.hooks.refresh();
     // Questions waiting now may be answered by the rules trust turned on (or no longer be).
     await this.workspace?.services.queue.recheck();
     return v;

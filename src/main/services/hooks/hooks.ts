@@ -135,6 +135,11 @@ export class Hooks {
     this.changed();
   }
 
+  /** The files or the folder's trust changed: listeners read the list again. */
+  refresh(): void {
+    this.changed();
+  }
+
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
