@@ -29,6 +29,12 @@ describe('hooks in a Claude Code settings file', () => {
     ]);
   });
 
+  it('"*" and "" match every tool and are no problem', () => {
+    const r = claudeFileHooks(JSON.stringify({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'a' }] }, { matcher: '', hooks: [{ type: 'command', command: 'b' }] }] } }), '.claude/settings.json', '.claude/settings.json');
+    expect(r.problems).toEqual([]);
+    expect(r.hooks.map((x) => x.matcher)).toEqual(['*', '']);
+  });
+
   it('a file that does not parse is one problem and no hooks', () => {
     const r = claudeFileHooks('{"hooks": {', '~/.claude/settings.json', '/home/p/.claude/settings.json');
     expect(r.hooks).toEqual([]);

@@ -177,7 +177,7 @@ export function declaredHooks(hooks: z.output<typeof HooksSchema> | undefined, s
 
 /** Why a matcher cannot be used (a regular expression that does not compile), or null. */
 export function matcherProblem(matcher: string): string | null {
-  if (isPlainMatcher(matcher)) return null;
+  if (matcher === '*' || isPlainMatcher(matcher)) return null;
   try {
     new RegExp(matcher);
     return null;
