@@ -25,7 +25,8 @@ import { systemKeyStore, type KeyStore } from '../services/settings/keyStore';
 import { LlmSettingsFile, llmConfigFromSettings } from '../host/llmSettings';
 import { AgentHost } from '../host/agent';
 import type { HostEvents } from '../../shared/contract';
-import { composeWorkspace, openUserSettings, openWorktrees, type Asker } from '../workspace/compose';
+import { composeWorkspace, openUserSettings, openWorktrees, type Asker, type WorkspaceServices } from '../workspace/compose';
+import type { WorkspaceWatcher } from '../services/workspace/watcher';
 import type { Worktrees } from '../services/worktrees/worktrees';
 import { parseArgs } from './args';
 import type { ProcessManager } from '../services/processes/processManager';
@@ -256,6 +257,7 @@ export async function runRun(args: string[]): Promise<number> {
   await services.mcp.sync();
   offSignIn();
   for (const v of services.mcp.list()) process.stderr.write(`${describeServerLine(v)}\n`);
+  const watcher = await watchForHooks(services);
 
   // Ctrl-C stops the request (the stream and every running tool); a second one quits at once.
   let stopping = false;
@@ -291,8 +293,26 @@ export async function runRun(args: string[]): Promise<number> {
     queue?.close();
     process.off('SIGINT', onSigint);
     await agent.dispose();
+    await watcher?.stop();
     await Promise.all([services.dispose(), worktrees?.dispose()]);
   }
+}
+
+/**
+ * A hook around every tool call is a process whose writes are recorded, each between two
+ * snapshots of the work tree. The app makes those from the paths its watcher saw change; without
+ * one, each walks the tree (two git runs per call). So when hooks fire around tool calls, the run
+ * watches the folder too (docs/architecture.md, "Hooks").
+ */
+async function watchForHooks(services: WorkspaceServices): Promise<WorkspaceWatcher | null> {
+  const around = await Promise.all((['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] as const).map((e) => services.hooks.has(e)));
+  if (!around.some(Boolean)) return null;
+  const watcher = services.watch(
+    () => undefined,
+    () => undefined,
+  );
+  await watcher.start();
+  return watcher;
 }
 
 /**
