@@ -94,7 +94,7 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
           </span>
         )}
         {problems && (
-          <span className={`tl-diag tl-diag-${problems.tone}`} title={problems.title} data-testid="timeline-diagnostics" data-errors={m.diagnostics?.errors} data-warnings={m.diagnostics?.warnings}>
+          <span className={`tl-diag tl-diag-${problems.tone}`} title={problems.title} data-testid="timeline-diagnostics" data-available={m.diagnostics?.available ? 'true' : 'false'} data-errors={m.diagnostics?.errors} data-warnings={m.diagnostics?.warnings}>
             {problems.label}
           </span>
         )}

@@ -85,7 +85,19 @@ export interface TestResultsLine {
   timestamp: string;
 }
 
-export type LogLine = ModificationEntry | VerdictLine | TestResultsLine;
+/**
+ * What the language server said about a modification after it was written: its problems came
+ * after the write's bound (a cold server), so they are a later fact, never a rewrite of the line.
+ * The latest one replaces the line's own `diagnostics` in the folded view.
+ */
+export interface DiagnosticsLine {
+  type: 'diagnostics';
+  modification_id: string;
+  diagnostics: DiagnosticsView;
+  timestamp: string;
+}
+
+export type LogLine = ModificationEntry | VerdictLine | TestResultsLine | DiagnosticsLine;
 
 export interface ApplyRequest {
   /** Workspace-relative, forward slashes. */
