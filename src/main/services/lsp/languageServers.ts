@@ -6,8 +6,9 @@
 import path from 'node:path';
 import type { Logger } from '../log/logger';
 import { compareProblems } from './introduced';
-import { fileUri, LspClient, ServerGoneError } from './lspClient';
-import { groupOf, isNoServer, specFor, type LspSettings, type ServerSpec } from './serverTable';
+import { ServerGoneError } from './errors';
+import type { LspClient } from './lspClient';
+import { fileUri, groupOf, isNoServer, specFor, type LspSettings, type ServerSpec } from './serverTable';
 import type { LateProblems, Problem, ServerState, ServerStatus, WriteProblems } from './types';
 
 export const DEFAULT_WAIT_MS = 3000;
@@ -334,6 +335,9 @@ export class LanguageServers {
   }
 
   private async start(slot: Slot, spec: ServerSpec, settings: LspSettings): Promise<LspClient> {
+    // The protocol library is loaded with the first server: most workspace opens start none.
+    const { LspClient } = await import('./lspClient');
+    if (this.disposed) throw new ServerGoneError('the workspace closed');
     this.started++;
     const client = new LspClient(spec, this.root, settings, this.opts.logger, {
       onPush: (uri, problems) => this.pushed(slot, uri, problems),

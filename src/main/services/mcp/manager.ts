@@ -14,7 +14,7 @@ import type { ProjectRules } from '../permissions/projectConfig';
 import type { SandboxPolicy } from '../sandbox/bwrapPolicy';
 import type { CallToolResult, ElicitRequest, ElicitResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpConnection, type CallOptions, type ServerStatus } from './connection';
+import type { CallOptions, McpConnection, ServerStatus } from './connection';
 import { McpServerUnavailableError } from './errors';
 import type { ServerSignIn } from './signIn';
 
@@ -103,8 +103,12 @@ export class McpServers {
       this.connections.delete(name);
       await c.stop('removed from the configuration');
     }
-    for (const decl of wanted) {
-      if (this.connections.has(decl.name)) continue;
+    const fresh = wanted.filter((d) => !this.connections.has(d.name));
+    // The MCP SDK (its schemas, its validator) is loaded only once a server is named: most folders name none.
+    const { McpConnection } = fresh.length ? await import('./connection') : { McpConnection: null };
+    if (this.disposed) return;
+    for (const decl of fresh) {
+      if (!McpConnection || this.connections.has(decl.name)) continue;
       const c = new McpConnection(decl, serverDigest(decl), {
         root: this.opts.root,
         logger: this.opts.logger,
