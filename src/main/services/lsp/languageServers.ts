@@ -72,9 +72,10 @@ export interface FileProblems {
  * Node 20 holds those sources weakly, and a collected timeout never fires (a look then waited for
  * the 120 s start bound instead of its 15 s). Here the timer holds the controller.
  */
-function deadline(ms: number, signal?: AbortSignal): { signal: AbortSignal; done(): void; abort(): void } {
+function deadline(ms: number, signal?: AbortSignal, opts: { unref?: boolean } = {}): { signal: AbortSignal; done(): void; abort(): void } {
   const ctl = new AbortController();
   const timer = setTimeout(() => ctl.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError')), ms);
+  if (opts.unref) timer.unref();
   const onAbort = () => ctl.abort(signal?.reason);
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
@@ -151,7 +152,8 @@ export class LanguageServers {
     }
     const waitMs = await this.waitMs();
     // The work's own end: the write was abandoned, or it took longer than anyone would wait.
-    const job = deadline(Math.max(LATE_WAIT_MS, waitMs));
+    // Nothing waits for a late answer to end the process (`loupe run` exits after its reply).
+    const job = deadline(Math.max(LATE_WAIT_MS, waitMs), undefined, { unref: true });
     const work = this.inTurn(target.uri, async (): Promise<WriteProblems> => {
       const client = await this.client(target, job.signal);
       const baseline = before === null ? [] : await this.problemsFor(client, target, before, job.signal);
