@@ -57,6 +57,13 @@ export class Workspace {
   private rescanTimer: NodeJS.Timeout | null = null;
   /** Starts the background index once (see open); null once started. */
   private startIndex: (() => void) | null = null;
+  /**
+   * Settles once the first listing has been answered (or INDEX_DELAY_MS after the opening): the
+   * first screen is up. Work the first screen does not need (a whole-tree git status for the
+   * system prompt, the worktrees' git) waits for it.
+   */
+  readonly firstScreen: Promise<void>;
+  private shown: () => void = () => undefined;
   private indexTimer: NodeJS.Timeout | null = null;
   private rescanning = false;
   /** Changed paths waiting for the next index update; one update runs at a time. */
@@ -73,6 +80,7 @@ export class Workspace {
     private readonly onConfigChanged: (root: string) => void,
   ) {
     this.index = services.index;
+    this.firstScreen = new Promise((resolve) => (this.shown = resolve));
     this.review = new ReviewService(services.modlog, emit, services.lsp);
     this.problems = new ProblemsHost(info.root, services.lsp, emit);
     this.badges = new GitBadges(info.root, {
@@ -123,6 +131,7 @@ export class Workspace {
     const before = await Promise.all(WATCHED_BEFORE.map((rel) => statKey(root, rel)));
     ws.startIndex = () => {
       ws.startIndex = null;
+      ws.shown();
       if (ws.indexTimer) clearTimeout(ws.indexTimer);
       // Watch, then walk: a change after the subscription reaches the index as a batch, one
       // before it is in the walk, so nothing falls between them.
@@ -306,6 +315,7 @@ export class Workspace {
   async dispose(): Promise<void> {
     this.disposed = true;
     this.startIndex = null;
+    this.shown();
     if (this.indexTimer) clearTimeout(this.indexTimer);
     if (this.rescanTimer) clearInterval(this.rescanTimer);
     await this.watching;

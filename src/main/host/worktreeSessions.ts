@@ -41,7 +41,8 @@ export interface WorktreeSessionsOptions {
   main: () => WorkspaceServices;
   /** Builds a worktree's services, asking in the open folder's queue. */
   compose: (root: string, main: WorkspaceServices) => WorkspaceServices;
-  agent: AgentHost;
+  /** The sessions side of the agent (the host loads the agent itself on first use). */
+  agent: Pick<AgentHost, 'sessionIn' | 'release' | 'sessionState' | 'waitingSessions'>;
   emit: Emit;
   logger: Logger;
 }
