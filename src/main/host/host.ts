@@ -273,7 +273,10 @@ export class Host {
     };
     return {
       'app.info': () => ({ version: LOUPE_VERSION, transport: this.opts.transport, platform: process.platform }),
-      'workspace.current': () => this.current,
+      'workspace.current': () => {
+        this.workspace?.expectListing();
+        return this.current;
+      },
       'workspace.open': (p) => this.open(str(obj(p).path, 'path')),
       'workspace.pick': async () => {
         if (!this.opts.pickFolder) throw new InvalidArgumentError('No native folder picker here; type a path instead.');

@@ -65,6 +65,7 @@ export class Workspace {
   readonly firstScreen: Promise<void>;
   private shown: () => void = () => undefined;
   private indexTimer: NodeJS.Timeout | null = null;
+  private waitedForClient = false;
   private rescanning = false;
   /** Changed paths waiting for the next index update; one update runs at a time. */
   private readonly pendingPaths = new Set<string>();
@@ -153,6 +154,19 @@ export class Workspace {
     ws.indexTimer = setTimeout(() => ws.startIndex?.(), INDEX_DELAY_MS);
     ws.indexTimer.unref();
     return ws;
+  }
+
+  /**
+   * A client asked which folder is open: it lists it next. On a loaded machine a page took more
+   * than the fallback delay to boot, and the index's walk and the watcher's subscription then
+   * started just before its first listing and slowed it. Once, the fallback starts over.
+   */
+  expectListing(): void {
+    if (!this.startIndex || !this.indexTimer || this.waitedForClient) return;
+    this.waitedForClient = true;
+    clearTimeout(this.indexTimer);
+    this.indexTimer = setTimeout(() => this.startIndex?.(), INDEX_DELAY_MS);
+    this.indexTimer.unref();
   }
 
   /**
