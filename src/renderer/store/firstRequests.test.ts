@@ -13,7 +13,7 @@ it('asks for the root listing before any panel asks the host about the folder', 
   const listing = asked.indexOf('tree.list');
   expect(listing).toBeGreaterThan(opened);
   // Every request about the open folder's panels comes after it.
-  for (const ch of ['trust.get', 'lsp.status', 'modlog.list', 'chat.sessions', 'approvals.list', 'settings.editsMode', 'processes.list', 'mcp.list', 'worktree.sessions', 'chat.systemPrompt'] as const) {
+  for (const ch of ['trust.get', 'lsp.status', 'modlog.list', 'chat.sessions', 'approvals.list', 'settings.editsMode', 'processes.list', 'mcp.list', 'hooks.list', 'worktree.sessions', 'chat.systemPrompt'] as const) {
     expect(asked.indexOf(ch), ch).toBeGreaterThan(listing);
   }
 });
