@@ -1,7 +1,6 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { modKey } from '../app/platform';
 import { ApprovalQueue } from '../approvals/ApprovalQueue';
-import { SettingsDialog } from '../settings/SettingsDialog';
 import { useApp, type ChatItem } from '../store';
 import { AttachmentChips } from './AttachmentChips';
 import { CompactionNote } from './CompactionNote';
@@ -20,6 +19,24 @@ import { UsageMeter } from './UsageMeter';
 import { UserMessage } from './UserMessage';
 import { useFollowLatest } from './useFollowLatest';
 import './chat.css';
+import { loadable } from '../app/loadable';
+// Other dialogs (the trust prompt, the approval cards, the connect card) share its styles.
+import '../settings/settings.css';
+
+// The settings dialog (model table, MCP servers, hooks) is code for when it is opened: the first
+// screen does not evaluate it.
+const settingsDialog = loadable(() => import('../settings/SettingsDialog'));
+
+function LazySettingsDialog() {
+  const open = useApp((s) => s.settingsOpen);
+  return open ? <LoadedSettingsDialog /> : null;
+}
+
+function LoadedSettingsDialog() {
+  const { Component: SettingsDialog, error } = settingsDialog.use();
+  if (error) return <div className="chat-error" role="alert">The settings could not be loaded: {error}. Reload the page.</div>;
+  return SettingsDialog ? <SettingsDialog /> : null;
+}
 
 function Item({ item }: { item: ChatItem }) {
   switch (item.kind) {
@@ -215,7 +232,7 @@ export function ChatPanel() {
       <ApprovalQueue />
       <QueuedMessages />
       <Composer />
-      <SettingsDialog />
+      <LazySettingsDialog />
     </div>
   );
 }
