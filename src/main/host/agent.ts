@@ -39,6 +39,8 @@ import { findMentions } from './mentions';
 import { ModelSettings } from './modelSettings';
 import { savePlan } from './plans';
 import { Requests, type Started } from './requests';
+import { SubagentHost, type Isolation, type SubagentListener } from './subagents';
+import type { LlmConfig } from '../agent/llm/config';
 import { undoPreview } from './undo';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
@@ -65,6 +67,8 @@ export interface AgentHostOptions {
    * runner emits them (`loupe run`, which prints each as it comes).
    */
   joinDeltas?: boolean;
+  /** Makes a worktree for a subagent that asks for isolation (the app's worktree sessions); absent: refused. */
+  isolate?: (name: string) => Promise<Isolation>;
 }
 
 export class AgentHost {
@@ -72,6 +76,7 @@ export class AgentHost {
   private readonly sessions: ChatSessions;
   private readonly requests: Requests;
   private readonly approvals: Approvals;
+  private readonly subagents: SubagentHost;
   private readonly env: NodeJS.ProcessEnv;
   private readonly registry: ToolRegistry;
   /** Every chat event goes out through it: tokens joined, order kept (deltaBatcher.ts). */
@@ -95,6 +100,23 @@ export class AgentHost {
     });
     this.approvals = new Approvals({ sessions: this.sessions, worktreeOf: opts.worktreeOf });
     this.requests = new Requests({ sessions: this.sessions, deltas: this.deltas, runner: (w, s) => this.runnerFor(w, s) });
+    this.subagents = new SubagentHost({
+      sessions: this.sessions,
+      requests: this.requests,
+      model: (name) => this.childModel(name),
+      noModel: () => this.settings.noModel(),
+      savePlan,
+      logger: this.logger,
+      ...(opts.isolate ? { isolate: opts.isolate } : {}),
+    });
+  }
+
+  /** A subagent's model: the one its definition names when the person's model table has it, else the session's. */
+  private async childModel(name?: string): Promise<LlmConfig | null> {
+    const base = await this.settings.config();
+    if (!name || !base || name === base.model) return base;
+    const named = await this.settings.config({ base_url: '', model: name });
+    return named?.modelRow ? named : base;
   }
 
   private get logger(): Logger {
@@ -118,6 +140,7 @@ export class AgentHost {
       logger: this.logger,
       maxTurns: envInt(this.env.LOUPE_MAX_TURNS),
       savePlan: (c, text) => savePlan(w.services, sessionId, c, text),
+      children: this.subagents.factory(w, s, 0),
     });
   }
 
@@ -276,6 +299,20 @@ export class AgentHost {
 
   stop(sessionId: string): Promise<void> {
     return this.requests.stop(sessionId);
+  }
+
+  /** Stops one subagent of the session's running request; the request and its other subagents go on. */
+  stopAgent(p: Params<'chat.stopAgent'>): Promise<void> {
+    if (typeof p?.session_id !== 'string' || typeof p?.agent_id !== 'string') throw new InvalidArgumentError('session_id and agent_id must be strings');
+    return this.subagents.stopAgent(p.session_id, p.agent_id);
+  }
+
+  /**
+   * Hears each subagent start and end (Claude Code's SubagentStart and SubagentStop), awaited
+   * before it runs and after it ends: the seam hooks listen at. Returns the unsubscribe.
+   */
+  onSubagent(listener: SubagentListener): () => void {
+    return this.subagents.onSubagent(listener);
   }
 
   // ---- undo ---------------------------------------------------------------------------------

@@ -310,6 +310,7 @@ export class Host {
       'chat.edit': (p) => this.agent.edit({ ...obj(p), session_id: str(p.session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id') }),
       'chat.switchBranch': (p) => this.agent.switchBranch({ session_id: str(obj(p).session_id, 'session_id'), branch_id: str(p.branch_id, 'branch_id') }),
       'chat.stop': (p) => this.agent.stop(str(obj(p).session_id, 'session_id')),
+      'chat.stopAgent': (p) => this.agent.stopAgent({ session_id: str(obj(p).session_id, 'session_id'), agent_id: str(obj(p).agent_id, 'agent_id') }),
       'chat.sessions': () => this.agent.listSessions(),
       'chat.session': (p) => this.agent.getSession(str(obj(p).id, 'id')),
       'chat.newSession': () => this.agent.newSession(),

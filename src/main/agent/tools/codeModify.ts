@@ -96,7 +96,7 @@ export const codeModifyTool = defineTool({
         content: bytes,
         tool: 'code_modify',
         operation: args.operation,
-        sessionId: ctx.session.id,
+        ...ctx.session.writer,
         reason: args.reason,
         correlationId: args.correlation_id,
         linesAffected: edit.linesAffected,

@@ -52,7 +52,7 @@ async function rollbackMany(args: Args, ctx: ToolContext, seen: ForeseenFiles): 
   }
   const what = `group ${args.modification_id}`;
   const out = await rollbackGroup(ctx.modlog, args.modification_id!, {
-    sessionId: ctx.session.id,
+    ...ctx.session.writer,
     tool: 'code_rollback',
     reason: args.reason ?? `roll back ${what}`,
     correlationId: args.correlation_id,
@@ -97,7 +97,7 @@ export const codeRollbackTool = defineTool({
     const out = await seen.land(() => rollbackModification(ctx.modlog, {
       modificationId: args.modification_id!,
       hunk: args.hunk,
-      sessionId: ctx.session.id,
+      ...ctx.session.writer,
       tool: 'code_rollback',
       reason: args.reason,
       correlationId: args.correlation_id,

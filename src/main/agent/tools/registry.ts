@@ -21,6 +21,9 @@ import { processOutputTool } from './processOutput';
 import { processKillTool } from './processKill';
 import { processWaitTool } from './processWait';
 import { portableSchema } from './portableSchema';
+import { agentTool } from './agent';
+import { agentWaitTool } from './agentWait';
+import { agentStopTool } from './agentStop';
 
 export function failure(err: unknown): ToolResult {
   const e = toWireError(err);
@@ -49,15 +52,27 @@ export class ToolRegistry {
   /**
    * @param tools Loupe's own tools.
    * @param extra Tools known only at run time (a workspace's MCP servers), asked for at each use.
+   * @param offered Which tools the model is offered (a subagent's narrowing); absent: all.
    */
   constructor(
     private readonly tools = new Map<string, Tool>(),
     private readonly extra: () => Tool[] = () => [],
+    private readonly offered?: (tool: Tool) => boolean,
   ) {}
 
   /** The same tools plus those `extra` gives at each use (a workspace's MCP servers' tools). */
   withTools(extra: () => Tool[]): ToolRegistry {
-    return new ToolRegistry(this.tools, extra);
+    return new ToolRegistry(this.tools, extra, this.offered);
+  }
+
+  /**
+   * The same tools, offering only those `keep` accepts (within what this one offers). A tool left
+   * out is still known by name, so a call to it reaches the permission layer, which refuses it
+   * (a subagent's gate is narrowed the same way).
+   */
+  only(keep: (tool: Tool) => boolean): ToolRegistry {
+    const mine = this.offered;
+    return new ToolRegistry(this.tools, this.extra, mine ? (t) => mine(t) && keep(t) : keep);
   }
 
   register(tool: Tool): this {
@@ -66,9 +81,12 @@ export class ToolRegistry {
     return this;
   }
 
+  /** The tools offered to the model, in registry order. */
   list(): Tool[] {
     const own = [...this.tools.values()];
-    return [...own, ...this.extra().filter((t) => !this.tools.has(t.name))];
+    const all = [...own, ...this.extra().filter((t) => !this.tools.has(t.name))];
+    const offered = this.offered;
+    return offered ? all.filter((t) => offered(t)) : all;
   }
 
   get(name: string): Tool | undefined {
@@ -92,8 +110,8 @@ export class ToolRegistry {
   facts(name: string): ToolFacts {
     const tool = this.get(name);
     if (!tool) return { name, title: name, description: '', effect: 'execute', permission: null, correlated: false, idempotent: false, openWorld: true };
-    const { name: _n, title, description, effect, permission, correlated, idempotent, openWorld, guidance } = tool;
-    return { name, title, description, effect, permission, correlated, idempotent, openWorld, ...(guidance ? { guidance } : {}) };
+    const { name: _n, title, description, effect, permission, correlated, idempotent, openWorld, delegates, guidance } = tool;
+    return { name, title, description, effect, permission, correlated, idempotent, openWorld, ...(delegates ? { delegates } : {}), ...(guidance ? { guidance } : {}) };
   }
 
   /** What a chat card or a `loupe run` line shows of one call. */
@@ -157,5 +175,8 @@ export function createToolRegistry(): ToolRegistry {
     .register(processOutputTool)
     .register(processKillTool)
     .register(processWaitTool)
-    .register(diagnosticsTool);
+    .register(diagnosticsTool)
+    .register(agentTool)
+    .register(agentWaitTool)
+    .register(agentStopTool);
 }

@@ -13,6 +13,7 @@ import type { EditCorrector } from '../edit/corrector';
 import type { Logger } from '../../services/log/logger';
 import type { LanguageServers } from '../../services/lsp/languageServers';
 import type { ProcessManager } from '../../services/processes/processManager';
+import type { Subagents } from '../subagents/types';
 
 export type { ToolEffect };
 
@@ -57,12 +58,16 @@ export interface ToolContext {
   permissions: PermissionGate;
   /** The request this context serves, when an agent loop runs it: approvals name it. */
   correlationId?: string;
+  /** The model's tool call this context serves, when an agent loop runs it (a subagent's card sits under it). */
+  callId?: string;
   /** Resolves host names for webfetch and the sandbox's proxy; absent: the system resolver. */
   lookup?: LookupAll;
   /** The workspace's language servers: what each write introduces; absent: none run here. */
   lsp?: LanguageServers;
   /** The workspace's background processes; absent where a caller gives tools no workspace services. */
   processes?: ProcessManager;
+  /** The request's children (subagents); absent where no runner can start any (`loupe mcp`, a child at the depth limit). */
+  subagents?: Subagents;
 }
 
 /**
@@ -84,6 +89,12 @@ export interface ToolFacts {
   idempotent: boolean;
   /** It reaches beyond the workspace (the network, any program). */
   openWorld: boolean;
+  /**
+   * It starts or follows child sessions (subagents), whose own narrowed gate judges each of their
+   * calls: offered only where the runner gives its tools children (`ToolContext.subagents`), and
+   * never refused by plan mode itself (a child of a plan-mode request only reads).
+   */
+  delegates?: boolean;
   /**
    * What the system prompt adds about using it well, beyond its description. Never names another
    * tool: the prompt lists only the tools that exist.
@@ -127,7 +138,10 @@ export const defineTool = <S extends z.ZodType, O extends z.ZodType>(tool: Tool<
 /** The facts of a tool that reads workspace files under the read rules and changes nothing. */
 export const READS_WORKSPACE = { effect: 'read', permission: 'read', correlated: false, idempotent: true, openWorld: false } as const satisfies Partial<ToolFacts>;
 
-/** Calls that change nothing and reach nothing outside can run together. */
-export const runsConcurrently = (tool: ToolFacts): boolean => tool.effect === 'read' && !tool.openWorld;
+/**
+ * Calls that change nothing and reach nothing outside can run together; so can calls that start
+ * or follow children, each of which works through its own gate, under the per-file locks.
+ */
+export const runsConcurrently = (tool: ToolFacts): boolean => (tool.effect === 'read' && !tool.openWorld) || !!tool.delegates;
 
 export const success = (output: string, data?: Record<string, unknown>): ToolResult => ({ ok: true, output, ...(data ? { data } : {}) });
