@@ -53,9 +53,9 @@ describe('delegating to subagents', () => {
             { content: 'All four agents reported.' },
           ],
         },
-        explore(1) as never,
-        explore(2) as never,
-        explore(3) as never,
+        explore(1),
+        explore(2),
+        explore(3),
         {
           when: 'GENERAL:',
           replies: [

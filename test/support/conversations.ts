@@ -9,7 +9,7 @@ export interface Conversation {
   /** Matches the conversation's first user message: its task. */
   when: string | RegExp;
   /** The reply for each turn (0-based); past the end, the last one again. */
-  replies: ScriptedReply[] | ((turn: number, req: RecordedRequest) => ScriptedReply);
+  replies: ScriptedReply[] | ((turn: number, req: RecordedRequest) => ScriptedReply | Promise<ScriptedReply>);
 }
 
 export interface Routed {

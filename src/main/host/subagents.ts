@@ -18,7 +18,8 @@ import { now } from '../agent/loop/events';
 import { LoupeRunner } from '../agent/runner/loupeRunner';
 import { catalogOf } from '../agent/subagents/catalog';
 import { subagentLimits, type SubagentLimits } from '../agent/subagents/limits';
-import { childScope } from '../agent/subagents/scope';
+import { childScope, type ChildScope } from '../agent/subagents/scope';
+import type { AgentDefinition } from '../services/agents/definitions';
 import type { ChildOutcome, ChildrenFactory, ChildrenOfRequest, DelegatedWork, SpawnRequest, StopCause, Subagents } from '../agent/subagents/types';
 import { describeOutcome } from '../agent/tools/agentArgs';
 import { FileSession } from '../services/files/readTracker';
@@ -104,6 +105,8 @@ export class SubagentHost {
   /** Every child of this host, while it runs and until its parent's request ends. */
   private readonly children = new Map<string, Child>();
   private isolated = 0;
+  /** Children being made, per parent session: counted against the limit before they are registered. */
+  private readonly slots = new Map<string, number>();
 
   constructor(private readonly opts: SubagentHostOptions) {}
 
@@ -168,10 +171,6 @@ export class SubagentHost {
     const limits = await this.limits(w.services);
     const topSessionId = s.files.writer.sessionId;
     if (depth + 1 > limits.maxDepth) throw new LoupeError('AGENT_LIMIT', `No subagent here: agents may nest ${limits.maxDepth} deep ("subagents.max_depth"), and this one is at that depth. Do the task yourself.`, { limit: 'max_depth' });
-    const running = this.runningUnder(s.record.id);
-    if (running.length >= limits.maxParallel) {
-      throw new LoupeError('AGENT_LIMIT', `This session already runs ${running.length} subagents (${running.map((c) => c.id).join(', ')}), its limit ("subagents.max_parallel" is ${limits.maxParallel}). Wait for one to finish, or do this yourself.`, { limit: 'max_parallel' });
-    }
     const top = this.opts.sessions.holder(topSessionId)?.live.get(topSessionId);
     const spentBySession = top?.record.subagent_tokens ?? 0;
     if (spentBySession >= limits.tokensPerSession) {
@@ -194,6 +193,29 @@ export class SubagentHost {
       parentReadOnly: req.permissions.mode === 'plan',
       canDelegate,
     });
+    // Counted and held in one step, with no wait between: agents asked for at once cannot all pass the count.
+    const sid = s.record.id;
+    const running = this.runningUnder(sid);
+    const held = this.slots.get(sid) ?? 0;
+    if (running.length + held >= limits.maxParallel) {
+      throw new LoupeError('AGENT_LIMIT', `This session already runs ${running.length + held} subagents${running.length ? ` (${running.map((c) => c.id).join(', ')})` : ''}, its limit ("subagents.max_parallel" is ${limits.maxParallel}). Wait for one to finish, or do this yourself.`, { limit: 'max_parallel' });
+    }
+    this.slots.set(sid, held + 1);
+    try {
+      return await this.make(parent, spawn, signal, { limits, definition, scope, isolation, canDelegate, topSessionId });
+    } finally {
+      this.slots.set(sid, (this.slots.get(sid) ?? 1) - 1);
+    }
+  }
+
+  private async make(
+    parent: RequestChildren,
+    spawn: SpawnRequest,
+    signal: AbortSignal,
+    k: { limits: SubagentLimits; definition: AgentDefinition; scope: ChildScope; isolation: 'worktree' | undefined; canDelegate: boolean; topSessionId: string },
+  ): Promise<Child> {
+    const { w, s, depth, req } = parent;
+    const { limits, definition, scope, isolation, canDelegate, topSessionId } = k;
     const where = isolation === 'worktree' ? await this.opts.isolate!(`agent-${Date.now().toString(36)}-${++this.isolated}`) : null;
     const tw = where ? this.opts.sessions.attach(where.services) : w;
     // An isolated child works in another folder: the open folder's MCP servers are not its.
