@@ -189,6 +189,7 @@ export class SubagentHost {
     const scope = childScope({
       definition,
       parent: req.registry.list(),
+      parentAllowed: req.permissions.scope?.tools ?? null,
       parentKinds: req.permissions.scope?.kinds ?? null,
       parentReadOnly: req.permissions.mode === 'plan',
       canDelegate,

@@ -70,6 +70,9 @@ function wordMatcher(word: string, dialect: DefinitionDialect, known: ReadonlySe
   if (call && DELEGATE === (WORDS[dialect][call[1].toLowerCase()] ?? CLAUDE[call[1].toLowerCase()])) {
     return { match: (t) => !!t.delegates, agentTypes: call[2].split(',').map((s) => s.trim()).filter(Boolean) };
   }
+  // Another agent's own word means what it means there ("bash" in OpenCode also runs its tests); Loupe's names, exactly.
+  const own = dialect === 'loupe' ? undefined : WORDS[dialect][w.toLowerCase()];
+  if (own) return { match: (t) => own.some((g) => (g === 'delegate' ? !!t.delegates : t.permission === g)) };
   if (known.has(w)) return { match: (t) => t.name === w };
   // MCP tools: Claude's mcp__server__tool, mcp__server (all of it), a trailing *; Copilot's server/tool and server/*.
   const slash = /^([\w.-]+)\/(\*|[\w.-]+)$/.exec(w);
@@ -118,6 +121,8 @@ export interface ScopeInput {
   definition: AgentDefinition;
   /** The parent's tools as it holds them now (its own narrowing included). */
   parent: ScopeTool[];
+  /** The tools the parent's gate lets run, when it is itself a child; null: any it is offered. */
+  parentAllowed: ReadonlySet<string> | null;
   /** The parent's permission kinds, when it is itself a child; null: the workspace's rules, whole. */
   parentKinds: ReadonlySet<PermissionKind> | null;
   /** The parent only reads (plan mode, or a read-only child). */
@@ -140,6 +145,7 @@ export function childScope(input: ScopeInput): ChildScope {
     if (allow && !(allow.match(t) || (quiet(t) && d.tools!.length > 0))) return false;
     if (deny.match(t)) return false;
     if (t.permission && deniedKinds.has(t.permission)) return false;
+    if (input.parentAllowed && !input.parentAllowed.has(t.name)) return false;
     if (t.permission && input.parentKinds && !input.parentKinds.has(t.permission)) return false;
     if (t.delegates && !input.canDelegate) return false;
     // A read-only child is not offered what plan mode refuses before it runs.
