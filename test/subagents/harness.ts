@@ -1,5 +1,6 @@
 // A Host on a real temp workspace whose model is a scripted server answering the parent and each
 // subagent by its own script (support/conversations.ts); the host's events are collected.
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatEvent, EventChannel, HostEvents } from '../../src/shared/contract';
 import { Host } from '../../src/main/host/host';
@@ -77,3 +78,20 @@ export async function subagentWorld(conversations: Conversation[], opts: WorldOp
 }
 
 export const call = (id: string, name: string, args: unknown) => ({ id, name, arguments: JSON.stringify(args) });
+
+/** Processes whose command line is exactly these words, from the process table. */
+export function processesRunning(argv: string[]): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const words = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // A zombie has exited: it only waits to be reaped.
+      if (words.join(' ') === argv.join(' ') && !/\) Z /.test(stat)) out.push(Number(name));
+    } catch {
+      // It ended while being looked at.
+    }
+  }
+  return out;
+}

@@ -1,34 +1,16 @@
 // Stop reaches every subagent: Stop on the request during four running children leaves no child
 // running once it returns — neither its session nor the command it ran (the process table says
 // so) — and one child can be stopped alone from its card while the others go on.
-import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../src/shared/contract';
 import { until } from '../support/tmp';
-import { call, subagentWorld, type SubagentWorld } from './harness';
+import { call, processesRunning, subagentWorld, type SubagentWorld } from './harness';
 
 let world: SubagentWorld | null = null;
 afterEach(async () => {
   await world?.close();
   world = null;
 });
-
-/** Processes whose command line is exactly these words, from the process table. */
-function processesRunning(argv: string[]): number[] {
-  const out: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const words = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // A zombie has exited: it only waits to be reaped.
-      if (words.join(' ') === argv.join(' ') && !/\) Z /.test(stat)) out.push(Number(name));
-    } catch {
-      // It ended while being looked at.
-    }
-  }
-  return out;
-}
 
 const sleeper = (n: number, seconds: number) => ({ when: `SLEEPER-${n}:`, replies: [{ toolCalls: [call(`s${n}`, 'bash', { command: `sleep ${seconds}`, description: 'wait a long time' })] }, { content: `SLEEPER-${n} woke` }] });
 

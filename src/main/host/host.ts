@@ -68,6 +68,7 @@ export class Host {
       logger: this.logger,
       logFile: opts.logFile,
       worktreeOf: (services) => this.worktreeSessions.nameOf(services),
+      isolate: (name) => this.worktreeSessions.isolate(name),
     });
     this.worktreeSessions = new WorktreeSessions({ main: () => this.ws().services, compose: (root, main) => this.composeWorktree(root, main), agent: this.agent, emit: (e, p) => this.emit(e, p), logger: this.logger });
     this.trust = new TrustHost(this.user);
