@@ -23,16 +23,8 @@ export const SubagentCard = memo(function SubagentCard({ item, renderItems }: { 
           {open ? '▾' : '▸'}
         </button>
         <span className={`tool-dot ${item.status === 'running' ? 'running' : item.status === 'done' ? 'done' : 'error'}`} aria-hidden="true" />
-        <span className="subagent-type" title={item.readOnly ? 'Only reads: anything that would change the workspace is refused' : `Tools: ${item.tools.join(', ')}`}>
-          {item.agentType}
-          {item.readOnly ? ' · read-only' : ''}
-          {item.background ? ' · background' : ''}
-        </span>
         <span className="subagent-description" data-testid="subagent-description" title={item.description}>
           {item.description}
-        </span>
-        <span className="subagent-figures" data-testid="subagent-figures" title={`Turns ${item.turns}${item.maxTurns ? ` of ${item.maxTurns}` : ''}; tokens ${item.tokens.toLocaleString('en-US')}${item.tokenBudget ? ` of ${item.tokenBudget.toLocaleString('en-US')}` : ''}`}>
-          {item.turns} turn{item.turns === 1 ? '' : 's'} · {compact(item.tokens)} tokens{item.costUsd !== undefined && item.tokens > 0 ? ` · ${usd(item.costUsd)}` : ''}
         </span>
         <span className="subagent-state" data-testid="subagent-state">
           {label}
@@ -53,11 +45,21 @@ export const SubagentCard = memo(function SubagentCard({ item, renderItems }: { 
           </button>
         )}
       </div>
-      {!open && item.status === 'running' && calls > 0 && (
-        <div className="subagent-latest" data-testid="subagent-latest">
-          {latestCall(item.items)}
-        </div>
-      )}
+      <div className="subagent-meta">
+        <span className="subagent-type" title={item.readOnly ? 'Only reads: anything that would change the workspace is refused' : `Tools: ${item.tools.join(', ')}`}>
+          {item.agentType}
+          {item.readOnly ? ' · read-only' : ''}
+          {item.background ? ' · background' : ''}
+        </span>
+        <span className="subagent-figures" data-testid="subagent-figures" title={`Turns ${item.turns}${item.maxTurns ? ` of ${item.maxTurns}` : ''}; tokens ${item.tokens.toLocaleString('en-US')}${item.tokenBudget ? ` of ${item.tokenBudget.toLocaleString('en-US')}` : ''}`}>
+          {item.turns} turn{item.turns === 1 ? '' : 's'} · {compact(item.tokens)} tokens{item.costUsd !== undefined && item.tokens > 0 ? ` · ${usd(item.costUsd)}` : ''}
+        </span>
+        {!open && item.status === 'running' && calls > 0 && (
+          <span className="subagent-latest" data-testid="subagent-latest">
+            {latestCall(item.items)}
+          </span>
+        )}
+      </div>
       {item.reason && (
         <div className="subagent-reason" data-testid="subagent-reason">
           {item.reason}
