@@ -87,6 +87,13 @@ describe('delegating to subagents', () => {
     expect(started.find((e) => e.agent_type === 'explore')!.tools).not.toContain('edit_file');
     expect(started.find((e) => e.agent_type === 'explore')!.tools).not.toContain('agent');
 
+    // The parent's model is told the types it may start; a child is told what it is, and (at depth 1) no types.
+    const system = (req: { body: { messages?: { role: string; content: unknown }[] } }) => String(req.body.messages![0].content);
+    expect(system(w.seen[0][0])).toMatch(/^# Agent types\n[^\n]*\n- `explore`: \[read-only\] Read-only: searches[^\n]*\n- `general`: General-purpose/m);
+    expect(system(w.seen[4][0])).toContain('# You are a subagent\nAnother agent started you for one task ("Fix both files")');
+    expect(system(w.seen[4][0])).not.toContain('# Agent types');
+    expect(system(w.seen[1][0])).toContain('You only read: every tool call that would change the workspace is refused.');
+
     // The parent's model got four results, each the child's own final words.
     const second = w.seen[0][1].body;
     const results = toolResults(second);
