@@ -1,17 +1,12 @@
 // Background subagents, approvals a child asks for, and the hooks' seam: a background child
 // returns its id at once and is collected by agent_wait; one nobody collected is waited for and
 // its result given to the model before the request ends; agent_stop stops one; a child's
-// question waits in the one queue naming the child; SubagentStart and SubagentStop are heard.
+// question waits in the one queue naming the child; the subagent hooks fire for it, the session's not.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../src/shared/contract';
-import { AgentHost } from '../../src/main/host/agent';
-import type { SubagentLifecycle } from '../../src/main/host/subagents';
-import { byConversation } from '../support/conversations';
-import { startScriptedLlm } from '../support/scriptedLlm';
-import { testServices } from '../support/services';
-import { tempDir, until, writeTree } from '../support/tmp';
-import { writeUserSettings } from '../support/userSettings';
+import { until } from '../support/tmp';
 import { call, processesRunning, subagentWorld, type SubagentWorld } from './harness';
 
 let world: SubagentWorld | null = null;
@@ -102,38 +97,43 @@ describe('a child’s question', () => {
   }, 60_000);
 });
 
-describe('the hooks’ seam', () => {
-  it('SubagentStart is heard (and awaited) before the child runs, SubagentStop after it ends', async () => {
-    const { dir, cleanup } = await tempDir('loupe-seam-');
-    const root = path.join(dir, 'ws');
-    await writeTree(root, { 'a.txt': 'x\n' });
-    writeUserSettings(path.join(dir, 'config'), { sandbox: 'off' });
-    const routed = byConversation([
-      { when: 'Hooked', replies: [{ toolCalls: [call('a1', 'agent', { description: 'Hooked child', prompt: 'HOOKED: hi', agent_type: 'explore' })] }, { content: 'ok' }] },
-      { when: 'HOOKED:', replies: [{ content: 'child words' }] },
+describe('the subagent hooks', () => {
+  it('SubagentStart gives the child context before it starts; SubagentStop can send it back; neither SessionStart nor Stop fires for it', async () => {
+    const log = (event: string) => ({ type: 'command', command: `cat >> "$CLAUDE_PROJECT_DIR/${event}.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/${event}.jsonl"` });
+    world = await subagentWorld(
+      [
+        { when: 'Hooked', replies: [{ toolCalls: [call('a1', 'agent', { description: 'Hooked child', prompt: 'HOOKED: hi', agent_type: 'explore' })] }, { content: 'parent done' }] },
+        { when: 'HOOKED:', replies: [{ content: 'first words' }, { content: 'words with a summary' }] },
+      ],
+      {
+        settings: {
+          hooks: {
+            SubagentStart: [{ matcher: 'explore', hooks: [{ type: 'command', command: 'echo "only read src/"' }, log('SubagentStart')] }],
+            // Blocks while its input says stop_hook_active is false, then lets it stop.
+            SubagentStop: [{ hooks: [log('SubagentStop'), { type: 'command', command: `grep -qE '"stop_hook_active": ?true' || printf '%s' '{"decision":"block","reason":"add a summary"}'` }] }],
+            SessionStart: [{ hooks: [log('SessionStart')] }],
+            Stop: [{ hooks: [log('Stop')] }],
+          },
+        },
+      },
+    );
+    const { session_id, correlation_id } = await world.host.handle('chat.send', { text: 'Hooked' });
+    expect((await world.finished(correlation_id)).status).toBe('done');
+    const started = ofType(world.chat(session_id), 'subagent_started')[0];
+    const read = async (event: string) => (await readFile(path.join(world!.root, `${event}.jsonl`), 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const transcript = path.join(world.root, '.loupe/sessions', `${started.agent_id}.json`);
+    expect(await read('SubagentStart')).toEqual([expect.objectContaining({ hook_event_name: 'SubagentStart', session_id, agent_id: started.agent_id, agent_type: 'explore', agent_transcript_path: transcript })]);
+    // Its context reached the child with its task.
+    expect(String(world.seen[1][0].body.messages!.find((m) => m.role === 'user')!.content)).toContain('only read src/');
+    // Blocked once, the child went on, and its second words are its result.
+    const stops = await read('SubagentStop');
+    expect(stops.map((e) => [e.agent_id, e.stop_hook_active, e.last_assistant_message])).toEqual([
+      [started.agent_id, false, 'first words'],
+      [started.agent_id, true, 'words with a summary'],
     ]);
-    const llm = await startScriptedLlm(routed.respond);
-    const services = testServices(root, { configDir: path.join(dir, 'config') });
-    const heard: (SubagentLifecycle & { childAsked: number })[] = [];
-    const agent = new AgentHost({ user: services.user, services: () => services, emit: () => undefined, env: { OPENAI_BASE_URL: llm.baseURL, OPENAI_API_KEY: 'k', LOUPE_MODEL: 'scripted' }, joinDeltas: false });
-    agent.onSubagent(async (e) => {
-      heard.push({ ...e, childAsked: routed.seen[1].length });
-      // A hook that takes its time holds the child until it is done.
-      await new Promise((r) => setTimeout(r, 50));
-    });
-    try {
-      const id = agent.newSession().id;
-      expect(await (await agent.request({ session_id: id, text: 'Hooked' })).finished).toBe('done');
-      expect(heard.map((h) => [h.hook, h.agent_type, h.description, h.session_id, h.childAsked])).toEqual([
-        ['SubagentStart', 'explore', 'Hooked child', id, 0],
-        ['SubagentStop', 'explore', 'Hooked child', id, 1],
-      ]);
-      expect(heard[1]).toMatchObject({ status: 'done', result: 'child words', cwd: services.root, agent_id: heard[0].agent_id });
-    } finally {
-      await agent.dispose();
-      await services.dispose();
-      await llm.close();
-      await cleanup();
-    }
+    expect(ofType(world.chat(session_id), 'subagent_finished')[0]).toMatchObject({ status: 'done', text: 'words with a summary' });
+    // The parent's own SessionStart and Stop fired once each; the child fired neither.
+    expect((await read('SessionStart')).map((e) => e.session_id)).toEqual([session_id]);
+    expect((await read('Stop')).map((e) => e.session_id)).toEqual([session_id]);
   }, 60_000);
 });

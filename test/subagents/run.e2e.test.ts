@@ -28,7 +28,8 @@ const script = () =>
   ]).respond;
 
 const loupe = (args: string[]) =>
-  runLoupe(['run', ...args], { env: { HOME: path.join(fx.sandbox, 'home'), LOUPE_HOME: path.join(fx.sandbox, 'loupe-home'), LOUPE_KEYCHAIN: 'off', LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: fx.llm.baseURL, OPENAI_API_KEY: 'k' } });
+  // A stuck run is killed after 90 s: two models' turns and a child's beside a full test run took over 30.
+  runLoupe(['run', ...args], { killAfterMs: 90_000, env: { HOME: path.join(fx.sandbox, 'home'), LOUPE_HOME: path.join(fx.sandbox, 'loupe-home'), LOUPE_KEYCHAIN: 'off', LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: fx.llm.baseURL, OPENAI_API_KEY: 'k' } });
 
 describe('loupe run with subagents', () => {
   it('--json: a child’s events carry agent_id and parent_session_id; its edit is the request’s', async () => {

@@ -39,7 +39,7 @@ import { findMentions } from './mentions';
 import { ModelSettings } from './modelSettings';
 import { savePlan } from './plans';
 import { Requests, type Started } from './requests';
-import { SubagentHost, type Isolation, type SubagentListener } from './subagents';
+import { SubagentHost, type Isolation } from './subagents';
 import type { LlmConfig } from '../agent/llm/config';
 import { undoPreview } from './undo';
 
@@ -307,13 +307,6 @@ export class AgentHost {
     return this.subagents.stopAgent(p.session_id, p.agent_id);
   }
 
-  /**
-   * Hears each subagent start and end (Claude Code's SubagentStart and SubagentStop), awaited
-   * before it runs and after it ends: the seam hooks listen at. Returns the unsubscribe.
-   */
-  onSubagent(listener: SubagentListener): () => void {
-    return this.subagents.onSubagent(listener);
-  }
 
   // ---- undo ---------------------------------------------------------------------------------
 

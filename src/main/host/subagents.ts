@@ -9,7 +9,9 @@
 //     request (settled before the request says it finished);
 //   - its parent's stream: its card (`subagent_started` / `subagent_finished`) and every event it
 //     emits, tagged with `agent_id` and `parent_session_id`; its usage counted in the parent's.
+import path from 'node:path';
 import { LoupeError } from '../errors';
+import { SESSIONS_REL } from '../services/sessions/sessionStore';
 import type { ChatEvent, SessionUsage } from '../../shared/contract';
 import type { LlmConfig } from '../agent/llm/config';
 import type { RunStatus } from '../agent/loop/events';
@@ -27,25 +29,6 @@ import type { Logger } from '../services/log/logger';
 import type { WorkspaceServices } from '../services/workspaceServices';
 import type { ChatSessions, LiveSession, WorkspaceChats } from './chatSessions';
 import type { Requests } from './requests';
-
-/** What a hook of the session's lifecycle hears (Claude Code's SubagentStart / SubagentStop). */
-export interface SubagentLifecycle {
-  hook: 'SubagentStart' | 'SubagentStop';
-  /** The parent's session, the child's (its agent id), the request. */
-  session_id: string;
-  agent_id: string;
-  correlation_id: string;
-  agent_type: string;
-  description: string;
-  /** The folder it works in (a worktree, for an isolated one). */
-  cwd: string;
-  /** SubagentStop: how it ended and its last words. */
-  status?: ChildOutcome['status'];
-  result?: string;
-}
-
-/** Told when a child starts and when it ends, and awaited: the seam the hooks feature listens at. */
-export type SubagentListener = (event: SubagentLifecycle) => void | Promise<void>;
 
 /** An isolated child's folder: a worktree of the open folder with its own services, attached to the host's sessions. */
 export interface Isolation {
@@ -101,7 +84,6 @@ interface Child {
 const n = (x: number) => x.toLocaleString('en-US');
 
 export class SubagentHost {
-  private readonly listeners = new Set<SubagentListener>();
   /** Every child of this host, while it runs and until its parent's request ends. */
   private readonly children = new Map<string, Child>();
   private isolated = 0;
@@ -109,12 +91,6 @@ export class SubagentHost {
   private readonly slots = new Map<string, number>();
 
   constructor(private readonly opts: SubagentHostOptions) {}
-
-  /** Hears each child start and end; returns the unsubscribe. Listeners are awaited (a failing one is logged). */
-  onSubagent(listener: SubagentListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
 
   /** The limits as the person's settings and the folder's config say them now. */
   async limits(services: WorkspaceServices): Promise<SubagentLimits> {
@@ -152,16 +128,6 @@ export class SubagentHost {
     c.stopCause = cause;
     c.reason = reason;
     c.controller.abort();
-  }
-
-  async tell(event: SubagentLifecycle): Promise<void> {
-    for (const l of this.listeners) {
-      try {
-        await l(event);
-      } catch (err) {
-        this.opts.logger.error('subagent.hook_failed', { hook: event.hook, agent_id: event.agent_id, error: err });
-      }
-    }
   }
 
   /** Starts a child of `s` for the request `req`. */
@@ -245,6 +211,8 @@ export class SubagentHost {
       savePlan: (c, text) => this.opts.savePlan(tw.services, id, c, text),
       permissions: gate,
       role,
+      // Its hooks are the subagent events (SubagentStart, SubagentStop), naming the request's session.
+      agent: { type: definition.name, transcriptPath: path.join(tw.services.root, SESSIONS_REL, `${id}.json`) },
       ...(canDelegate ? { children: this.factory(tw, live, depth + 1, scope.agentTypes) } : {}),
     });
     const controller = new AbortController();
@@ -289,7 +257,6 @@ export class SubagentHost {
       correlation_id: req.correlationId,
       t: now(),
     });
-    await this.tell({ hook: 'SubagentStart', session_id: s.record.id, agent_id: id, correlation_id: req.correlationId, agent_type: definition.name, description: spawn.description, cwd: tw.services.root });
     const notes = scope.unknown.length ? `\n\n(Its definition names tools Loupe does not have here, left out: ${scope.unknown.join(', ')}.)` : '';
     child.done = this.run(child, req, spawn.prompt, limits, up, notes);
     return child;
@@ -330,7 +297,6 @@ export class SubagentHost {
       correlation_id: req.correlationId,
       t: now(),
     });
-    await this.tell({ hook: 'SubagentStop', session_id: c.parentSessionId, agent_id: c.id, correlation_id: req.correlationId, agent_type: c.type, description: c.description, cwd: c.w.services.root, status: outcome.status, result: outcome.text });
     return outcome;
   }
 

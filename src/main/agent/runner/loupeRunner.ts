@@ -39,6 +39,8 @@ export interface LoupeRunnerOptions {
   role?: string;
   /** Makes each request's children (subagents); absent or null: this session starts none, and is not offered the tools that would. */
   children?: ChildrenFactory;
+  /** This session is a subagent: its hooks fire SubagentStart and SubagentStop instead of SessionStart and Stop, and no SessionEnd. */
+  agent?: { type: string; transcriptPath: string };
 }
 
 export class LoupeRunner implements SessionRunner {
@@ -50,7 +52,9 @@ export class LoupeRunner implements SessionRunner {
   private started = false;
 
   constructor(private readonly opts: LoupeRunnerOptions) {
-    this.hooks = new AgentHooks(opts.services.hooks, { root: opts.services.root, sessionId: opts.files.id });
+    // A subagent's hooks name the session whose request it serves, and the subagent itself.
+    const agent = opts.agent ? { agent_id: opts.files.id, agent_type: opts.agent.type, agent_transcript_path: opts.agent.transcriptPath } : undefined;
+    this.hooks = new AgentHooks(opts.services.hooks, { root: opts.services.root, sessionId: opts.files.writer.sessionId, ...(agent ? { agent } : {}) });
   }
 
   private async client(): Promise<{ config: LlmConfig; llm: LlmClient }> {
@@ -132,6 +136,7 @@ export class LoupeRunner implements SessionRunner {
     this.prepared = null;
     if (!this.started) return;
     this.started = false;
+    if (this.hooks.forAgent) return;
     // Nobody watches a closed session's chat: SessionEnd's hooks run, their answers are in the settings.
     await this.hooks.sessionEnd(why === 'deleted' ? 'clear' : 'other', { emit: () => undefined }).catch((err: unknown) => this.opts.logger.warn('hooks.session_end_failed', { error: err }));
   }
