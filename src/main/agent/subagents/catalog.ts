@@ -52,6 +52,10 @@ export function catalogOf(list: DefinitionList): AgentCatalog {
   return {
     definitions,
     problems: list.problems,
-    find: (name) => byName.get((name ?? GENERAL).trim().toLowerCase()),
+    find: (name) => {
+      const key = (name ?? GENERAL).trim().toLowerCase();
+      // Claude Code's name for its general agent, as models and instructions written for it say it.
+      return byName.get(key) ?? (key === 'general-purpose' ? byName.get(GENERAL) : undefined);
+    },
   };
 }

@@ -74,3 +74,16 @@ describe('a child’s tools, read in its definition’s words', () => {
     expect(names(s)).toEqual(['read_file']);
   });
 });
+
+describe('the agent types', () => {
+  it('a file may reword explore but never make it write; Claude Code’s general-purpose is general', async () => {
+    const { catalogOf } = await import('./catalog');
+    const files = { definitions: [{ ...def(['Edit', 'Bash']), name: 'Explore', description: 'Our explorer.' }], problems: [] };
+    const c = catalogOf(files);
+    expect(c.definitions.map((d) => d.name)).toEqual(['explore', 'general']);
+    expect(c.find('explore')).toMatchObject({ description: 'Our explorer.', readOnly: true });
+    expect(c.find('general-purpose')?.name).toBe('general');
+    expect(c.find(undefined)?.name).toBe('general');
+    expect(c.find('nope')).toBeUndefined();
+  });
+});
