@@ -13,6 +13,7 @@ import { sessionUsageFrom } from '../loop/usage';
 import { workspacePromptSource } from '../prompts/workspacePrompt';
 import { toolContextOf } from '../tools/context';
 import type { ToolRegistry } from '../tools/registry';
+import type { EditorBuffers } from '../tools/types';
 import type { RunnerReadiness, RunnerRequest, RunnerResult, RunnerState, SessionRunner } from './types';
 import type { AgentEvent } from '../loop/events';
 import { AgentHooks } from '../hooks/agentHooks';
@@ -31,6 +32,8 @@ export interface LoupeRunnerOptions {
   maxTurns?: number;
   /** Keeps a plan-mode answer as the session's Markdown artifact; returns its workspace-relative path. */
   savePlan: (correlationId: string, text: string) => Promise<string>;
+  /** The person's editor's copy of files (an ACP client's), read instead of the disk where it differs. */
+  buffers?: EditorBuffers;
 }
 
 export class LoupeRunner implements SessionRunner {
@@ -63,7 +66,11 @@ export class LoupeRunner implements SessionRunner {
     const { services, files } = this.opts;
     // While the model thinks: the first command's snapshot is the one that reads every file.
     services.captures.warm();
-    const { signal: _own, ...toolContext } = toolContextOf(services, { session: files, corrector: new LlmEditCorrector(createJsonChat(config), this.opts.logger) });
+    const { signal: _own, ...toolContext } = toolContextOf(services, {
+      session: files,
+      corrector: new LlmEditCorrector(createJsonChat(config), this.opts.logger),
+      ...(this.opts.buffers ? { buffers: this.opts.buffers } : {}),
+    });
     const registry = this.opts.tools();
     const usage = state.usage;
     const agent = new Agent(

@@ -65,8 +65,8 @@ export function describeResult(r: CallToolResult): { text: string; images: { mim
   return { text, images, sendable };
 }
 
-/** One Loupe tool for one server tool. */
-export function mcpTool(mcp: McpServers, server: string, spec: McpTool): Tool {
+/** One Loupe tool for one server tool; `session`: the chat session whose own server it may be. */
+export function mcpTool(mcp: McpServers, server: string, spec: McpTool, session?: string): Tool {
   const readOnly = spec.annotations?.readOnlyHint === true;
   const name = mcpToolName(server, spec.name);
   const label = `${server}/${spec.name}`;
@@ -93,10 +93,10 @@ export function mcpTool(mcp: McpServers, server: string, spec: McpTool): Tool {
       });
       // A server's progress reports show on the chat's card as they come.
       const onProgress = ctx.onToolOutput && ((done: number, total: number | undefined, message: string | undefined) => ctx.onToolOutput!(name, `${message ?? 'progress'} (${done}${total ? ` of ${total}` : ''})\n`));
-      const call = () => mcp.call(server, spec.name, args, { signal: ctx.signal, ...(onProgress ? { onProgress } : {}) });
+      const call = () => mcp.call(server, spec.name, args, { signal: ctx.signal, ...(onProgress ? { onProgress } : {}), ...(session ? { session } : {}) });
       // A server on this machine may write the workspace itself: what it wrote is recorded.
       const { value: r, capture } =
-        !readOnly && mcp.local(server)
+        !readOnly && mcp.local(server, session)
           ? await ctx.captures.around({ tool: name, command: label, sessionId: ctx.session.id, correlationId: ctx.correlationId, reason: `MCP ${label}`, signal: ctx.signal }, call)
           : { value: await call(), capture: null };
       const { text, images, sendable } = describeResult(r);
@@ -118,7 +118,7 @@ export function mcpTool(mcp: McpServers, server: string, spec: McpTool): Tool {
   });
 }
 
-/** Every tool of every server that has listed some, as Loupe tools. */
-export function mcpTools(mcp: McpServers): Tool[] {
-  return mcp.tools().map((t) => mcpTool(mcp, t.server, t.tool));
+/** Every tool of every server that has listed some, as Loupe tools; with `session`, that session's own servers' too. */
+export function mcpTools(mcp: McpServers, session?: string): Tool[] {
+  return mcp.tools(session).map((t) => mcpTool(mcp, t.server, t.tool, session));
 }

@@ -92,8 +92,8 @@ export class ToolRegistry {
   facts(name: string): ToolFacts {
     const tool = this.get(name);
     if (!tool) return { name, title: name, description: '', effect: 'execute', permission: null, correlated: false, idempotent: false, openWorld: true };
-    const { name: _n, title, description, effect, permission, correlated, idempotent, openWorld, guidance } = tool;
-    return { name, title, description, effect, permission, correlated, idempotent, openWorld, ...(guidance ? { guidance } : {}) };
+    const { name: _n, title, description, effect, permission, correlated, idempotent, openWorld, guidance, kind } = tool;
+    return { name, title, description, effect, permission, correlated, idempotent, openWorld, ...(guidance ? { guidance } : {}), ...(kind ? { kind } : {}) };
   }
 
   /** What a chat card or a `loupe run` line shows of one call. */

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PERMISSION_KINDS } from '../../services/permissions/types';
 import { createToolRegistry } from './registry';
-import type { Tool } from './types';
+import { kindOf, type Tool } from './types';
 
 const registry = createToolRegistry();
 const tools = registry.list();
@@ -93,6 +93,18 @@ describe('tools describe themselves', () => {
     // The process tools only read what a background process printed, or wait for it.
     expect(together).toEqual(['code_search', 'diagnostics', 'grep', 'list_files', 'modification_log', 'process_list', 'process_output', 'process_wait', 'read_file']);
     expect(tools.filter((t) => t.correlated).map((t) => t.name).sort()).toEqual(['bash', 'code_modify', 'code_rollback', 'edit_file', 'run_tests', 'write_file']);
+  });
+
+  it('says what kind of action each call is, as an editor draws it: a search and a fetch by their own fact, the rest by effect', () => {
+    const kinds = Object.fromEntries(tools.map((t) => [t.name, kindOf(registry.facts(t.name))]));
+    expect(kinds).toMatchObject({ read_file: 'read', grep: 'search', code_search: 'search', list_files: 'search', webfetch: 'fetch', edit_file: 'edit', write_file: 'edit', bash: 'execute', run_tests: 'execute' });
+    for (const t of tools) {
+      if (t.effect === 'write') expect(kinds[t.name], t.name).toBe('edit');
+      if (t.effect === 'execute') expect(kinds[t.name], t.name).toBe('execute');
+      if (t.effect === 'read') expect(['read', 'search', 'fetch'], t.name).toContain(kinds[t.name]);
+    }
+    // A tool the registry does not know is run as something that executes.
+    expect(kindOf(registry.facts('no_such_tool'))).toBe('execute');
   });
 
   it('leaves no list of tool names and no guessing at argument names outside the tools', () => {

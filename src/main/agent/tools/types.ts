@@ -41,6 +41,15 @@ export interface ToolImage {
   data: string;
 }
 
+/**
+ * What the person's editor holds of a file, unsaved changes included: offered by a client that
+ * shows the workspace in an editor (an ACP client's `fs/read_text_file`). `abs` is a realpath
+ * inside the workspace, already allowed by the read rules; null: the editor cannot say, read the disk.
+ */
+export interface EditorBuffers {
+  read(abs: string, signal: AbortSignal): Promise<string | null>;
+}
+
 export interface ToolContext {
   /** Realpath of the workspace root. */
   root: string;
@@ -63,7 +72,15 @@ export interface ToolContext {
   lsp?: LanguageServers;
   /** The workspace's background processes; absent where a caller gives tools no workspace services. */
   processes?: ProcessManager;
+  /** The person's editor's view of files (unsaved changes); absent: the disk is all there is. */
+  buffers?: EditorBuffers;
 }
+
+/**
+ * What kind of action a call is, for clients that draw it (an ACP client's icon): the names ACP
+ * gives. `delete` and `move` are said of a call once its changes show it deleted or moved files.
+ */
+export type ToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'fetch' | 'other';
 
 /**
  * What a tool says about itself, read by the loop (which calls may run together), the chat's
@@ -84,6 +101,8 @@ export interface ToolFacts {
   idempotent: boolean;
   /** It reaches beyond the workspace (the network, any program). */
   openWorld: boolean;
+  /** What kind of action it is, where its effect does not say it: a search, a fetch (kindOf). */
+  kind?: ToolKind;
   /**
    * What the system prompt adds about using it well, beyond its description. Never names another
    * tool: the prompt lists only the tools that exist.
@@ -126,6 +145,9 @@ export const defineTool = <S extends z.ZodType, O extends z.ZodType>(tool: Tool<
 
 /** The facts of a tool that reads workspace files under the read rules and changes nothing. */
 export const READS_WORKSPACE = { effect: 'read', permission: 'read', correlated: false, idempotent: true, openWorld: false } as const satisfies Partial<ToolFacts>;
+
+/** The kind of a tool's calls: its own `kind` fact, else what its effect says. */
+export const kindOf = (tool: Pick<ToolFacts, 'effect' | 'kind'>): ToolKind => tool.kind ?? (tool.effect === 'read' ? 'read' : tool.effect === 'write' ? 'edit' : 'execute');
 
 /** Calls that change nothing and reach nothing outside can run together. */
 export const runsConcurrently = (tool: ToolFacts): boolean => tool.effect === 'read' && !tool.openWorld;
