@@ -123,6 +123,8 @@ describe('loupe acp', () => {
     expect(writes.map((l) => l.file).sort()).toEqual(['out.txt', 'src/a.ts', 'src/b.ts']);
     expect(new Set(writes.map((l) => `${l.session_id} ${l.correlation_id}`)).size).toBe(1);
 
+    // The first request names the session.
+    expect(ofType(updates, 'session_info_update')).toEqual([expect.objectContaining({ title: 'Change a and b, then build.' })]);
     expect(agentText(updates)).toContain('Reading first.');
     expect(agentText(updates)).toContain('All done.');
     const usage = ofType(updates, 'usage_update');

@@ -2,6 +2,7 @@
 // folders' AgentHosts. A session is a Loupe chat session (its id is the saved session's), so
 // `session/load` replays the kept transcript and `loupe run --session` continues it; a prompt is
 // one request of that session, answered with its stop reason once every update has been sent.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
   RequestError,
@@ -26,6 +27,7 @@ import type { Logger } from '../../services/log/logger';
 import type { ApprovalAnswer, ApprovalRequest } from '../../services/permissions/approvalQueue';
 import type { PermissionRule } from '../../services/permissions/types';
 import { LOUPE_VERSION } from '../../host/version';
+import { SESSIONS_REL } from '../../services/sessions/sessionStore';
 import { advertised, commandIn, listCommands, requestsOf, type CommandSession, type CommandSource } from './commands';
 import { configOptions, modeOf, modeState, type ModelChoice } from './config';
 import type { AcpFolder, AcpFolders } from './folders';
@@ -154,6 +156,7 @@ export class AcpAgent {
   private async open(cwd: string, id: string | null, servers: McpServer[], replay: boolean) {
     if (!path.isAbsolute(cwd)) throw new RequestError(-32602, `cwd must be an absolute path (got ${JSON.stringify(cwd)}).`);
     const folder = await this.folders.get(cwd);
+    await folder.servers();
     let view: ChatSessionView | null = null;
     if (id !== null) {
       view = await folder.host.getSession(id).catch(() => {
@@ -166,6 +169,7 @@ export class AcpAgent {
     const mode: ChatMode = previous?.mode ?? (view ? (requestsOf(view).at(-1)?.mode ?? 'act') : 'act');
     previous?.close();
     const s = new AcpSession({ id: sessionId, folder, cwd, client: this.client, capabilities: this.capabilities, logger: this.opts.logger, mode });
+    s.title = view?.session.title ?? folder.host.sessionState(sessionId)?.title;
     this.sessions.set(sessionId, s);
     await this.connectServers(s, servers);
     if (view && replay) {
@@ -210,9 +214,11 @@ export class AcpAgent {
     return { sessions: page, ...(start + LIST_PAGE < all.length ? { nextCursor: String(start + LIST_PAGE) } : {}) };
   }
 
+  /** The folders opened so far, and the start folder when it keeps sessions (it is not opened otherwise). */
   private async homeAndOpen(): Promise<AcpFolder[]> {
-    const home = await this.folders.get(this.opts.home);
-    return [home, ...(await this.folders.all()).filter((f) => f !== home)];
+    const open = await this.folders.all();
+    if (open.some((f) => f.root === this.opts.home) || !existsSync(path.join(this.opts.home, SESSIONS_REL))) return open;
+    return [await this.folders.get(this.opts.home), ...open];
   }
 
   private async close(id: string): Promise<Record<string, never>> {
@@ -329,6 +335,12 @@ export class AcpAgent {
     s.running = started.finished;
     try {
       const status = await started.finished;
+      // A session's first request names it: the editor's list can show that name.
+      const title = host.sessionState(s.id)?.title;
+      if (title && title !== s.title) {
+        s.title = title;
+        await s.send({ sessionUpdate: 'session_info_update', title, updatedAt: new Date().toISOString() });
+      }
       await s.drained();
       return { stopReason: stopReasonOf(status, s) };
     } finally {

@@ -16,6 +16,8 @@ export interface AcpFolder {
   root: string;
   services: WorkspaceServices;
   host: AgentHost;
+  /** Starts the folder's MCP servers once, before its first session is answered (listing its sessions starts none). */
+  servers(): Promise<void>;
 }
 
 export interface AcpFoldersOptions {
@@ -25,8 +27,10 @@ export interface AcpFoldersOptions {
   keys: LlmSettingsFileOptions;
   /** The composition root, for one folder asking through `asker`. */
   compose(root: string, asker: Asker): WorkspaceServices;
-  /** Before the first session: trust, the config read (its problems said), the MCP servers started. */
+  /** When the folder is opened: its trust said, its config read (its problems said). */
   prepare(folder: AcpFolder): Promise<void>;
+  /** Before its first session is answered: its MCP servers started. */
+  startServers(folder: AcpFolder): Promise<void>;
   /** Answers the folder's questions (through the editor of the session that asked). */
   respond(root: string): Responder;
   /** A session's chat event. */
@@ -66,7 +70,8 @@ export class AcpFolders {
       logger: o.logger,
       editorBuffers: (id) => o.buffers(id),
     });
-    const folder = { root, services, host };
+    let servers: Promise<void> | null = null;
+    const folder: AcpFolder = { root, services, host, servers: () => (servers ??= o.startServers(folder)) };
     try {
       await o.prepare(folder);
     } catch (err) {

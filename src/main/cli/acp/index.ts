@@ -70,6 +70,8 @@ export async function runAcp(args: string[]): Promise<number> {
           services.onWarning(warn);
           await services.project.load();
           if (trust && root === home) services.mcp.approveConfigured();
+        },
+        startServers: async ({ services }) => {
           const started = services.mcp.sync();
           await Promise.race([started, new Promise((r) => setTimeout(r, SERVERS_WAIT_MS).unref())]);
           for (const v of services.mcp.list()) if (v.status !== 'ready') say(`loupe: MCP server ${v.name}: ${v.status}${v.detail ? `: ${v.detail}` : ''}`);

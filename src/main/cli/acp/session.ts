@@ -37,6 +37,8 @@ export class AcpSession {
   mode: ChatMode;
   /** The model chosen for this session (session/set_config_option), instead of the settings'. */
   model?: string;
+  /** The session's title as the client was last told it. */
+  title?: string;
   /** A request of this session is under way (its status when it ends). */
   running: Promise<unknown> | null = null;
   /** What the last request said before it ended: its error, and how its last model call finished. */
