@@ -91,10 +91,12 @@ describe('loupe acp modes, options and commands', () => {
     expect((await say(p, id, '/execute-plan')).stopReason).toBe('end_turn');
     expect(agentText(p.updates(id).slice(before))).toContain('no plan yet');
     expect(llm.completions.length).toBe(asked);
-    // A slash that names no command is a message for the model.
+    // A slash that names no command is a message for the model, which hears of the undo with it.
     llm.enqueue({ content: 'A path, then.' });
     await say(p, id, '/usr/bin is where it lives');
-    expect(userPrompt(llm.completions.at(-1)!)).toBe('/usr/bin is where it lives');
+    const told = userPrompt(llm.completions.at(-1)!);
+    expect(told).toContain('/usr/bin is where it lives');
+    expect(told).toMatch(/undid request req-\S+: a\.ts changed back/);
     expect(p.problems).toEqual([]);
   });
 
