@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call, toolMessages } from '../agent/agentHarness';
 import { acpWorkspace, agentText, useAcpProcesses, type AcpProcess } from '../support/acpClient';
 import { runLoupe, useCliFixture } from '../support/cli';
-import { committedRepo } from '../support/tmp';
+import { committedRepo, until } from '../support/tmp';
 
 const fx = useCliFixture('loupe-acp-');
 const start = useAcpProcesses();
@@ -65,8 +65,8 @@ describe('loupe acp', () => {
       expect.objectContaining({ id: 'model', category: 'model', type: 'select', currentValue: 'scripted' }),
     ]);
     // The commands follow the answer.
-    await p.frame((f) => f.method === 'session/update' && (f.params as { update: SessionUpdate }).update.sessionUpdate === 'available_commands_update');
-    const commands = ofType(p.updates(s.sessionId), 'available_commands_update')[0].availableCommands.map((c) => c.name);
+    const advertised = await until(() => ofType(p.updates(s.sessionId), 'available_commands_update')[0]);
+    const commands = advertised.availableCommands.map((c) => c.name);
     expect(commands).toEqual(expect.arrayContaining(['execute-plan', 'undo']));
     expect(p.problems).toEqual([]);
   });

@@ -6,20 +6,20 @@ import { rpcError, serverDecl } from './agent';
 
 describe("an ACP client's MCP servers", () => {
   it('become the person\'s own server declarations, of each transport', () => {
-    expect(serverDecl({ name: 'fs', command: '/usr/bin/node', args: ['srv.js'], env: [{ name: 'TOKEN', value: 't' }] }, 'ses-1')).toEqual({
+    expect(serverDecl({ name: 'fs', command: '/usr/bin/node', args: ['srv.js'], env: [{ name: 'TOKEN', value: 't' }] })).toEqual({
       name: 'fs',
       source: 'user',
-      file: 'the editor (session ses-1)',
+      file: 'the editor (its session)',
       entry: { command: '/usr/bin/node', args: ['srv.js'], env: { TOKEN: 't' } },
     });
-    expect(serverDecl({ type: 'http', name: 'api', url: 'https://example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer x' }] }, 's')).toMatchObject({ entry: { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } } });
-    expect(serverDecl({ type: 'sse', name: 'old', url: 'http://127.0.0.1:9/sse', headers: [] }, 's')).toMatchObject({ entry: { type: 'sse', url: 'http://127.0.0.1:9/sse' } });
+    expect(serverDecl({ type: 'http', name: 'api', url: 'https://example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer x' }] })).toMatchObject({ entry: { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } } });
+    expect(serverDecl({ type: 'sse', name: 'old', url: 'http://127.0.0.1:9/sse', headers: [] })).toMatchObject({ entry: { type: 'sse', url: 'http://127.0.0.1:9/sse' } });
   });
 
   it('refuse a name a tool name cannot hold, and a URL that is not http(s)', () => {
-    expect(serverDecl({ name: 'has space', command: 'x', args: [], env: [] }, 's')).toMatch(/must be 1-40 letters/);
-    expect(serverDecl({ name: 'x'.repeat(41), command: 'x', args: [], env: [] }, 's')).toMatch(/must be 1-40 letters/);
-    expect(serverDecl({ type: 'http', name: 'f', url: 'file:///etc/passwd', headers: [] }, 's')).toMatch(/http:\/\/ or https:\/\//);
+    expect(serverDecl({ name: 'has space', command: 'x', args: [], env: [] })).toMatch(/must be 1-40 letters/);
+    expect(serverDecl({ name: 'x'.repeat(41), command: 'x', args: [], env: [] })).toMatch(/must be 1-40 letters/);
+    expect(serverDecl({ type: 'http', name: 'f', url: 'file:///etc/passwd', headers: [] })).toMatch(/http:\/\/ or https:\/\//);
   });
 });
 

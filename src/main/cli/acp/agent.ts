@@ -33,6 +33,7 @@ import { configOptions, modeOf, modeState, type ModelChoice } from './config';
 import type { AcpFolder, AcpFolders } from './folders';
 import { askEditor, permissionOptions, permissionToolCall } from './permissions';
 import { promptRequest } from './prompt';
+import { usageUpdate } from './updates';
 import { AcpSession } from './session';
 
 /** Sessions listed per page of `session/list`. */
@@ -73,9 +74,9 @@ const stopReasonOf = (status: string, s: AcpSession): StopReason => {
 const without = <T extends { sessionId: string }>({ sessionId: _id, ...rest }: T): Omit<T, 'sessionId'> => rest;
 
 /** A client's MCP server as one of the person's own (`mcpServers` of the settings' shape). */
-export function serverDecl(s: McpServer, sessionId: string): McpServerDecl | string {
+export function serverDecl(s: McpServer): McpServerDecl | string {
   if (!SERVER_NAME.test(s.name)) return `the name ${JSON.stringify(s.name)} must be 1-40 letters, digits, "_", "." or "-"`;
-  const file = `the editor (session ${sessionId})`;
+  const file = 'the editor (its session)';
   if ('url' in s) {
     if (!/^https?:\/\//i.test(s.url)) return `${s.name}: the URL must start with http:// or https://`;
     const entry: McpServerEntry = { type: s.type === 'sse' ? 'sse' : 'http', url: s.url, ...(s.headers.length ? { headers: Object.fromEntries(s.headers.map((h) => [h.name, h.value])) } : {}) };
@@ -155,6 +156,13 @@ export class AcpAgent {
   /** session/new (id null), session/load (replay) and session/resume. */
   private async open(cwd: string, id: string | null, servers: McpServer[], replay: boolean) {
     if (!path.isAbsolute(cwd)) throw new RequestError(-32602, `cwd must be an absolute path (got ${JSON.stringify(cwd)}).`);
+    // Checked before anything is made: a server that cannot be used refuses the whole request.
+    const decls = servers.map((server) => {
+      const d = serverDecl(server);
+      if (typeof d === 'string') throw new RequestError(-32602, `The MCP server cannot be used: ${d}.`);
+      return d;
+    });
+    if (id !== null && this.sessions.get(id)?.running) throw new RequestError(-32600, `Session ${id} is working on a prompt here: cancel it first.`);
     const folder = await this.folders.get(cwd);
     await folder.servers();
     let view: ChatSessionView | null = null;
@@ -171,23 +179,18 @@ export class AcpAgent {
     const s = new AcpSession({ id: sessionId, folder, cwd, client: this.client, capabilities: this.capabilities, logger: this.opts.logger, mode });
     s.title = view?.session.title ?? folder.host.sessionState(sessionId)?.title;
     this.sessions.set(sessionId, s);
-    await this.connectServers(s, servers);
+    await this.connectServers(s, decls);
     if (view && replay) {
       await s.replay(view.entries);
-      if (view.usage) await s.send({ sessionUpdate: 'usage_update', used: view.usage.conversation_tokens, size: view.usage.context_window, ...(view.usage.session.cost_usd !== undefined ? { cost: { amount: view.usage.session.cost_usd, currency: 'USD' } } : {}) });
+      if (view.usage) await s.send(usageUpdate(view.usage));
     }
-    // The commands follow the answer, once the client knows the session.
+    const answer = { sessionId, modes: modeState(s.mode), configOptions: await this.configOptions(s) };
+    // The commands follow the answer (sent once this returns), when the client knows the session.
     setImmediate(() => void this.advertiseCommands(s));
-    return { sessionId, modes: modeState(s.mode), configOptions: await this.configOptions(s) };
+    return answer;
   }
 
-  private async connectServers(s: AcpSession, servers: McpServer[]): Promise<void> {
-    const decls: McpServerDecl[] = [];
-    for (const server of servers) {
-      const d = serverDecl(server, s.id);
-      if (typeof d === 'string') throw new RequestError(-32602, `The MCP server cannot be used: ${d}.`);
-      decls.push(d);
-    }
+  private async connectServers(s: AcpSession, decls: McpServerDecl[]): Promise<void> {
     const mcp = s.folder.services.mcp;
     if (!decls.length) return void (await mcp.removeSessionServers(s.id));
     const { skipped } = await mcp.addSessionServers(s.id, decls);
