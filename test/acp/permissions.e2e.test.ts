@@ -4,7 +4,7 @@
 // approval timeout refuses. `session/cancel` stops the turn with `cancelled`, also while a
 // question waits. Needs `npm run build` first.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { RequestPermissionResponse, SessionUpdate } from '@agentclientprotocol/sdk';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -104,6 +104,26 @@ describe('loupe acp asks the editor', () => {
     expect(p.frames.some((f) => f.method === '$/cancel_request')).toBe(true);
     expect(p.stderr()).toMatch(/No answer from the editor within 1.5 s/);
     expect(p.problems).toEqual([]);
+  });
+
+  it("--trust trusts the --cwd folder's config, so its allow rules apply; without it they wait for trust", async () => {
+    await mkdir(path.join(ws, '.loupe'), { recursive: true });
+    await writeFile(path.join(ws, '.loupe/config.json'), JSON.stringify({ permissions: [{ kind: 'bash', pattern: 'echo *', action: 'allow' }] }));
+    const untrusted = await acp({ cwd: ws, env });
+    const a = await untrusted.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    untrusted.answer = () => pick('reject_once');
+    fx.llm.enqueue({ toolCalls: [bash('u1', 'echo a > a.txt')] }, { content: 'Refused.' });
+    await untrusted.agent.request('session/prompt', { sessionId: a.sessionId, prompt: [{ type: 'text', text: 'write a' }] });
+    expect(untrusted.permissions.map((r) => r.toolCall.toolCallId)).toEqual(['u1']);
+    expect(untrusted.stderr()).toMatch(/not trusted|untrusted|trust/i);
+
+    const trusted = await acp({ cwd: ws, env, args: ['--cwd', ws, '--trust'] });
+    const b = await trusted.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    fx.llm.enqueue({ toolCalls: [bash('t1', 'echo b > b.txt')] }, { content: 'Written.' });
+    await trusted.agent.request('session/prompt', { sessionId: b.sessionId, prompt: [{ type: 'text', text: 'write b' }] });
+    expect(trusted.permissions).toEqual([]);
+    expect(await readFile(path.join(ws, 'b.txt'), 'utf8')).toBe('b\n');
+    expect(trusted.stderr()).toMatch(/loupe: trusted /);
   });
 
   it('session/cancel stops a turn while a question waits, and while the model streams, with `cancelled`', async () => {

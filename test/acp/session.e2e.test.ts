@@ -76,7 +76,8 @@ describe('loupe acp', () => {
     const s = await p.agent.request('session/new', { cwd: ws, mcpServers: [] });
     sessionId = s.sessionId;
     fx.llm.enqueue(
-      { content: 'Reading first.', toolCalls: [call('r1', 'read_file', { path: 'src/a.ts' }), call('r2', 'read_file', { path: 'src/b.ts' })] },
+      // A model that writes its reasoning in <think> tags, as many local ones do.
+      { content: '<think>Both files first.</think>Reading first.', toolCalls: [call('r1', 'read_file', { path: 'src/a.ts' }), call('r2', 'read_file', { path: 'src/b.ts' })] },
       { toolCalls: [call('e1', 'edit_file', { path: 'src/a.ts', old_str: 'a = 1', new_str: 'a = 2' })] },
       { toolCalls: [call('e2', 'edit_file', { path: 'src/b.ts', old_str: 'return "b";', new_str: 'return "B";' })] },
       { toolCalls: [call('x1', 'bash', { command: 'echo built > out.txt', description: 'write a file' })] },
@@ -126,6 +127,9 @@ describe('loupe acp', () => {
     // The first request names the session.
     expect(ofType(updates, 'session_info_update')).toEqual([expect.objectContaining({ title: 'Change a and b, then build.' })]);
     expect(agentText(updates)).toContain('Reading first.');
+    // The reasoning is a thought, never part of the answer.
+    expect(ofType(updates, 'agent_thought_chunk').map((u) => (u.content.type === 'text' ? u.content.text : '')).join('')).toBe('Both files first.');
+    expect(agentText(updates)).not.toContain('Both files first.');
     expect(agentText(updates)).toContain('All done.');
     const usage = ofType(updates, 'usage_update');
     expect(usage.length).toBeGreaterThan(0);
