@@ -198,7 +198,7 @@ export class AcpAgent {
   }
 
   private async advertiseCommands(s: AcpSession): Promise<void> {
-    const commands = await listCommands(this.opts.commands).catch(() => []);
+    const commands = await listCommands(this.opts.commands, s.folder.root).catch(() => []);
     await s.send({ sessionUpdate: 'available_commands_update', availableCommands: advertised(commands) });
   }
 
@@ -316,7 +316,7 @@ export class AcpAgent {
     const host = s.folder.host;
     let spec: { text: string; mode: ChatMode; plan?: string; attachments?: Awaited<ReturnType<typeof promptRequest>>['attachments'] };
     const only = blocks.every((b) => b.type === 'text') ? blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '';
-    const command = only.trimStart().startsWith('/') ? commandIn(only, await listCommands(this.opts.commands)) : null;
+    const command = only.trimStart().startsWith('/') ? commandIn(only, await listCommands(this.opts.commands, s.folder.root)) : null;
     if (command) {
       const outcome = await command.command.run(this.commandSession(s), command.input);
       if ('reply' in outcome) {

@@ -24,8 +24,8 @@ export interface AcpCommand {
   run(session: CommandSession, input: string): Promise<CommandOutcome>;
 }
 
-/** Where commands come from: the built-ins now, the person's and the project's own later. */
-export type CommandSource = () => AcpCommand[] | Promise<AcpCommand[]>;
+/** Where commands come from, for a session in the folder `root`: the built-ins, the person's and the project's own. */
+export type CommandSource = (root: string) => AcpCommand[] | Promise<AcpCommand[]>;
 
 /** The requests of a session in order, with their mode and whether a plan was saved for each. */
 export function requestsOf(view: ChatSessionView): { correlationId: string; mode?: ChatMode; plan: boolean }[] {
@@ -57,10 +57,10 @@ export const BUILTIN_COMMANDS: AcpCommand[] = [
   },
 ];
 
-/** The commands of every source, the first of a name winning. */
-export async function listCommands(sources: CommandSource[]): Promise<AcpCommand[]> {
+/** The commands of every source for a folder, the first of a name winning. */
+export async function listCommands(sources: CommandSource[], root: string): Promise<AcpCommand[]> {
   const out = new Map<string, AcpCommand>();
-  for (const source of sources) for (const c of await source()) if (!out.has(c.name)) out.set(c.name, c);
+  for (const source of sources) for (const c of await source(root)) if (!out.has(c.name)) out.set(c.name, c);
   return [...out.values()];
 }
 
