@@ -304,7 +304,7 @@ export async function runRun(args: string[]): Promise<number> {
  * one, each walks the tree (two git runs per call). So when hooks fire around tool calls, the run
  * watches the folder too (docs/architecture.md, "Hooks").
  */
-async function watchForHooks(services: WorkspaceServices): Promise<WorkspaceWatcher | null> {
+export async function watchForHooks(services: WorkspaceServices): Promise<WorkspaceWatcher | null> {
   const around = await Promise.all((['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] as const).map((e) => services.hooks.has(e)));
   if (!around.some(Boolean)) return null;
   const watcher = services.watch(

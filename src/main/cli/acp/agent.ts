@@ -356,10 +356,11 @@ export class AcpAgent {
 
   /**
    * A question of `root`'s folder, asked in the editor of the session that asked (a server's own
-   * question, which no session asks: the session working there now). Null: nobody to ask, refused.
+   * question or a repository's hook, which no session asks: the session working there now).
+   * Null: nobody to ask, refused.
    */
   async ask(root: string, req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer | null> {
-    const s = this.session(req.session_id) ?? [...this.sessions.values()].reverse().find((x) => x.folder.root === root && x.running);
+    const s = this.session(req.session_id) ?? [...this.sessions.values()].reverse().find((x) => x.folder.root === root && x.folder.host.sessionState(x.id)?.running);
     if (!s || !this.client) return null;
     const toolCallId = req.call_id ?? `approval-${req.id}`;
     if (!req.call_id) await s.send({ sessionUpdate: 'tool_call', toolCallId, title: `${req.tool}: ${req.summary}`.slice(0, 200), kind: 'other', status: 'pending' });

@@ -27,8 +27,8 @@ export interface AcpFoldersOptions {
   keys: LlmSettingsFileOptions;
   /** The composition root, for one folder asking through `asker`. */
   compose(root: string, asker: Asker): WorkspaceServices;
-  /** When the folder is opened: its trust said, its config read (its problems said). */
-  prepare(folder: AcpFolder): Promise<void>;
+  /** When the folder is opened: its trust said, its config read (its problems said); returns what to stop before its services go. */
+  prepare(folder: AcpFolder): Promise<(() => Promise<void>) | void>;
   /** Before its first session is answered: its MCP servers started. */
   startServers(folder: AcpFolder): Promise<void>;
   /** Answers the folder's questions (through the editor of the session that asked). */
@@ -41,6 +41,8 @@ export interface AcpFoldersOptions {
 
 export class AcpFolders {
   private readonly open = new Map<string, Promise<AcpFolder>>();
+  /** What each folder's preparation left running (a watcher), stopped before its services. */
+  private readonly cleanups = new Map<string, () => Promise<void>>();
 
   constructor(private readonly opts: AcpFoldersOptions) {}
 
@@ -73,7 +75,8 @@ export class AcpFolders {
     let servers: Promise<void> | null = null;
     const folder: AcpFolder = { root, services, host, servers: () => (servers ??= o.startServers(folder)) };
     try {
-      await o.prepare(folder);
+      const cleanup = await o.prepare(folder);
+      if (cleanup) this.cleanups.set(root, cleanup);
     } catch (err) {
       await host.dispose().catch(() => undefined);
       await services.dispose().catch(() => undefined);
@@ -93,6 +96,8 @@ export class AcpFolders {
     const folders = await this.all();
     this.open.clear();
     await Promise.all(folders.map((f) => f.host.dispose().catch(() => undefined)));
+    await Promise.all([...this.cleanups.values()].map((stop) => stop().catch(() => undefined)));
+    this.cleanups.clear();
     await Promise.all(folders.map((f) => f.services.dispose().catch(() => undefined)));
   }
 }

@@ -12,6 +12,7 @@ import { defaultConfigDir } from '../../services/settings/configDir';
 import { systemKeyStore } from '../../services/settings/keyStore';
 import { composeWorkspace, openUserSettings } from '../../workspace/compose';
 import { parseArgs } from '../args';
+import { watchForHooks } from '../run';
 import { settleTrust } from '../trust';
 import { workspaceRoot } from '../workspaceRoot';
 import { AcpAgent } from './agent';
@@ -69,7 +70,13 @@ export async function runAcp(args: string[]): Promise<number> {
           if (root !== home) await settleTrust(root, false, say, user);
           services.onWarning(warn);
           await services.project.load();
-          if (trust && root === home) services.mcp.approveConfigured();
+          // --trust approves the servers and hooks the trusted config names, as for `loupe run`.
+          if (trust && root === home) {
+            services.mcp.approveConfigured();
+            services.hooks.approveConfigured();
+          }
+          const watcher = await watchForHooks(services);
+          return watcher ? () => watcher.stop() : undefined;
         },
         startServers: async ({ services }) => {
           const started = services.mcp.sync();

@@ -25,6 +25,8 @@ describe('the questions loupe acp asks', () => {
     expect(permissionOptions(req({ always: [] })).map((o) => o.kind)).toEqual(['allow_once', 'reject_once']);
     // Starting a repository's server: "always" approves its configuration; there is no rule to deny by.
     expect(permissionOptions(req({ kind: 'mcp-server', always: [] })).map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once']);
+    expect(permissionOptions(req({ kind: 'hook', always: [] })).map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once']);
+    expect(answerOf(req({ kind: 'hook', always: [] }), selected('allow_always')).answer).toEqual({ answer: 'always' });
   });
 
   it('shows an edit as its diff and says why it asks, and that a command runs outside the sandbox', () => {

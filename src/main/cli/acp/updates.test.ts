@@ -87,5 +87,7 @@ describe('chat events as ACP updates', () => {
   it('sends notices as notices to a client that shows them, else as thoughts', async () => {
     expect((await translator([], { notices: true }).translate({ type: 'notice', text: 'Read tool calls from text.' }, false)).updates).toEqual([{ sessionUpdate: 'notice', severity: 'info', title: 'Read tool calls from text.' }]);
     expect((await translator().translate({ type: 'notice', text: 'Read tool calls from text.' }, false)).updates[0]).toMatchObject({ sessionUpdate: 'agent_thought_chunk' });
+    const hook = await translator([], { notices: true }).translate({ type: 'hook', event: 'PreToolUse', source: '.claude/settings.json', decision: 'deny', ms: 12, hook: './guard.sh', call_id: 'c1', reason: 'no rm here' }, false);
+    expect(hook.updates).toEqual([{ sessionUpdate: 'notice', severity: 'info', title: 'Hook PreToolUse deny (.claude/settings.json: ./guard.sh): no rm here' }]);
   });
 });

@@ -150,6 +150,9 @@ export class UpdateTranslator {
         return one(this.say(e.text));
       case 'retry':
         return one(this.say(`The model request failed (${oneLine(e.reason)}); trying again in ${(e.delay_ms / 1000).toFixed(1)} s.`));
+      case 'hook':
+        // A hook that decided something, said where the chat shows it under its call.
+        return one(this.say(`Hook ${e.event} ${e.decision} (${e.source}: ${oneLine(e.hook, 80)})${e.reason ? `: ${oneLine(e.reason, 300)}` : ''}`));
       case 'compacted':
         return one(this.say(`The conversation was compacted: ${e.removed_messages} older messages ${e.mode === 'summary' ? 'summarised' : 'dropped'}.`));
       case 'error':
