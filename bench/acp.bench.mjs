@@ -4,35 +4,12 @@
 // joins tokens per 16 ms) and the CPU the Loupe process spent. The client is the official SDK's.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { client, ndJsonStream } from '@agentclientprotocol/sdk';
-import { ROOT, report, tempDir } from './lib.mjs';
+import { ROOT, report, streamingModel, tempDir } from './lib.mjs';
 
 const TOKENS = 10_000;
-
-function scriptedModel() {
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', async () => {
-      if (!req.url.includes('/chat/completions')) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'bench', object: 'model' }] }));
-        return;
-      }
-      const base = { id: 'c', object: 'chat.completion.chunk', created: 0, model: 'bench' };
-      const frame = (delta, finish = null) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(frame({ role: 'assistant', content: '' }));
-      for (let i = 0; i < TOKENS; i++) {
-        res.write(frame({ content: ` token${i}` }));
-        if (i % 10 === 9) await new Promise((r) => setTimeout(r, 10));
-      }
-      res.end(`${frame({}, 'stop')}data: [DONE]\n\n`);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, baseURL: `http://127.0.0.1:${server.address().port}/v1` })));
-}
 
 /** CPU time (user + system) of a Linux process so far, in ms; null elsewhere. */
 function cpuMs(pid) {
@@ -47,7 +24,7 @@ function cpuMs(pid) {
 const ws = await tempDir('loupe-bench-acp-');
 writeFileSync(path.join(ws, 'README.md'), '# bench\n');
 const home = await tempDir('loupe-bench-acp-home-');
-const model = await scriptedModel();
+const model = await streamingModel(() => Array.from({ length: TOKENS }, (_, i) => ` token${i}`));
 const started = performance.now();
 const child = spawn(process.execPath, [path.join(ROOT, 'bin/loupe.mjs'), 'acp', '--cwd', ws], {
   env: { ...process.env, LOUPE_HOME: home, LOUPE_KEYCHAIN: 'off', OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'k', LOUPE_MODEL: 'bench', LOUPE_LSP: 'off' },
