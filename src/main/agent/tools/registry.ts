@@ -21,6 +21,9 @@ import { processOutputTool } from './processOutput';
 import { processKillTool } from './processKill';
 import { processWaitTool } from './processWait';
 import { portableSchema } from './portableSchema';
+import type { Logger } from '../../services/log/logger';
+
+type Check = (value: unknown) => { valid: boolean; errorMessage?: string };
 
 export function failure(err: unknown): ToolResult {
   const e = toWireError(err);
@@ -44,6 +47,46 @@ export const resultSchema = <O extends z.ZodType>(data: O) =>
     data: data.optional(),
     error: z.looseObject({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }).optional(),
   });
+
+/** The envelope of a result as it crosses a wire (MCP structuredContent): the fields `resultSchema` names, nothing else. */
+export function envelope(result: ToolResult): Record<string, unknown> {
+  return { ok: result.ok, output: result.output, ...(result.data !== undefined ? { data: result.data } : {}), ...(result.error ? { error: result.error } : {}) };
+}
+
+/**
+ * The published output schema of each data schema, and its validator once a result needed it:
+ * keyed by the zod schema, a constant of its tool's module (MCP tools are rebuilt at each listing
+ * and share theirs).
+ */
+const published = new WeakMap<z.ZodType, { schema: Record<string, unknown>; check?: Promise<Check> }>();
+
+/**
+ * The one place where what a tool returns meets what it declares: every result is checked
+ * against the outputSchema `loupe mcp` publishes, with the validator MCP clients use (the SDK's),
+ * so a result that would break a client's call is caught here, for every caller. Such a result is
+ * a bug: it is logged (`tool.result_invalid`) and answered without its data, keeping the text.
+ */
+async function checkResult(tool: Tool, result: ToolResult, logger: Logger): Promise<ToolResult> {
+  const entry = publishedSchema(tool.outputSchema);
+  // Loaded at the first result, not with the registry: the app's start does not pay for it.
+  entry.check ??= import('@modelcontextprotocol/sdk/validation/ajv').then(({ AjvJsonSchemaValidator }) => new AjvJsonSchemaValidator().getValidator(entry.schema as never) as Check);
+  const verdict = (await entry.check)(envelope(result));
+  if (verdict.valid) return result;
+  logger.error('tool.result_invalid', { tool: tool.name, problems: verdict.errorMessage, ok: result.ok });
+  const { data: _broken, error, ...rest } = result;
+  const details = error?.details && typeof error.details === 'object' && !Array.isArray(error.details) ? { details: error.details } : {};
+  return { ...rest, ok: result.ok === true, output: String(result.output ?? ''), ...(error ? { error: { code: error.code, message: String(error.message), ...details } } : {}) };
+}
+
+/** JSON Schema of the envelope every call answers with, `data` in this shape. */
+function publishedSchema(data: z.ZodType): { schema: Record<string, unknown>; check?: Promise<Check> } {
+  let entry = published.get(data);
+  if (!entry) {
+    entry = { schema: portableSchema(jsonSchema(resultSchema(data), 'output', 'draft-7')) };
+    published.set(data, entry);
+  }
+  return entry;
+}
 
 export class ToolRegistry {
   /**
@@ -85,7 +128,7 @@ export class ToolRegistry {
    * what MCP clients validate structuredContent with (a tuple in 2020-12 terms fails there).
    */
   outputSchema(tool: Tool): Record<string, unknown> {
-    return portableSchema(jsonSchema(resultSchema(tool.outputSchema), 'output', 'draft-7'));
+    return publishedSchema(tool.outputSchema).schema;
   }
 
   /** The tool's facts for a name the model used; a stand-in for a name it made up. */
@@ -132,13 +175,15 @@ export class ToolRegistry {
     if (!tool) return failure(new LoupeError('INVALID_ARGUMENT', `Unknown tool: ${name}. Available: ${this.list().map((t) => t.name).join(', ')}.`));
     const parsed = tool.schema.safeParse(args ?? {});
     if (!parsed.success) return failure(new LoupeError('INVALID_ARGUMENT', `Invalid arguments for ${name}: ${describeIssues(parsed.error)}.`));
+    let result: ToolResult;
     try {
-      return await tool.run(parsed.data, ctx);
+      result = await tool.run(parsed.data, ctx);
     } catch (err) {
       // A LoupeError is an answer the model can act on; anything else is a bug whose stack is kept.
       if (!(err instanceof LoupeError)) ctx.logger.error('tool.crashed', { tool: name, error: err });
-      return failure(err);
+      result = failure(err);
     }
+    return checkResult(tool, result, ctx.logger);
   }
 }
 
