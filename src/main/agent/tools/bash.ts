@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, runCommand } from '../../services/shell/commandRunner';
 import { formatCommandResult } from '../../services/shell/formatResult';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
-import { defineTool, type ToolContext, type ToolResult } from './types';
+import { correlationOf, defineTool, type ToolContext, type ToolResult } from './types';
 import { SANDBOX_ARG_DESCRIPTION, describeNetwork, sandboxBlockedError, sandboxPolicy } from './sandboxRun';
 import { CORRELATION_ARG, changesData, changesSchema, describeChanges } from './commandChanges';
 import { runInBackground } from './backgroundBash';
@@ -88,7 +88,7 @@ export const bashTool = defineTool({
     const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS;
     const sandbox = await sandboxPolicy(ctx, auth.sandbox, args.command, 'bash');
     const { value: r, capture } = await ctx.captures.around(
-      { tool: 'bash', command: args.command, sessionId: ctx.session.id, correlationId: args.correlation_id, reason: args.description, signal: ctx.signal },
+      { tool: 'bash', command: args.command, sessionId: ctx.session.id, correlationId: correlationOf(ctx, args), reason: args.description, signal: ctx.signal },
       () =>
         runCommand({
           command: args.command,

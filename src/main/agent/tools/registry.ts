@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { LoupeError, toWireError } from '../../errors';
 import { editFileTool } from './editFile';
 import { readFileTool } from './readFile';
-import type { Tool, ToolContext, ToolEffect, ToolFacts, ToolResult } from './types';
+import type { Tool, ToolContext, ToolEffect, ToolFacts, ToolFamily, ToolResult } from './types';
 import { writeFileTool } from './writeFile';
 import { grepTool } from './grep';
 import { codeSearchTool } from './codeSearch';
@@ -22,8 +22,7 @@ import { processKillTool } from './processKill';
 import { processWaitTool } from './processWait';
 import { portableSchema } from './portableSchema';
 import type { Logger } from '../../services/log/logger';
-
-type Check = (value: unknown) => { valid: boolean; errorMessage?: string };
+import { schemaCheck } from './schemaCheck';
 
 export function failure(err: unknown): ToolResult {
   const e = toWireError(err);
@@ -54,11 +53,10 @@ export function envelope(result: ToolResult): Record<string, unknown> {
 }
 
 /**
- * The published output schema of each data schema, and its validator once a result needed it:
- * keyed by the zod schema, a constant of its tool's module (MCP tools are rebuilt at each listing
- * and share theirs).
+ * The published output schema of each data schema, keyed by the zod schema, a constant of its
+ * tool's module (MCP tools are rebuilt at each listing and share theirs).
  */
-const published = new WeakMap<z.ZodType, { schema: Record<string, unknown>; check?: Promise<Check> }>();
+const published = new WeakMap<z.ZodType, Record<string, unknown>>();
 
 /**
  * The one place where what a tool returns meets what it declares: every result is checked
@@ -67,10 +65,8 @@ const published = new WeakMap<z.ZodType, { schema: Record<string, unknown>; chec
  * a bug: it is logged (`tool.result_invalid`) and answered without its data, keeping the text.
  */
 async function checkResult(tool: Tool, result: ToolResult, logger: Logger): Promise<ToolResult> {
-  const entry = publishedSchema(tool.outputSchema);
-  // Loaded at the first result, not with the registry: the app's start does not pay for it.
-  entry.check ??= import('@modelcontextprotocol/sdk/validation/ajv').then(({ AjvJsonSchemaValidator }) => new AjvJsonSchemaValidator().getValidator(entry.schema as never) as Check);
-  const verdict = (await entry.check)(envelope(result));
+  const check = await schemaCheck(publishedSchema(tool.outputSchema));
+  const verdict = check?.(envelope(result)) ?? { valid: true };
   if (verdict.valid) return result;
   logger.error('tool.result_invalid', { tool: tool.name, problems: verdict.errorMessage, ok: result.ok });
   const { data: _broken, error, ...rest } = result;
@@ -79,14 +75,16 @@ async function checkResult(tool: Tool, result: ToolResult, logger: Logger): Prom
 }
 
 /** JSON Schema of the envelope every call answers with, `data` in this shape. */
-function publishedSchema(data: z.ZodType): { schema: Record<string, unknown>; check?: Promise<Check> } {
-  let entry = published.get(data);
-  if (!entry) {
-    entry = { schema: portableSchema(jsonSchema(resultSchema(data), 'output', 'draft-7')) };
-    published.set(data, entry);
+function publishedSchema(data: z.ZodType): Record<string, unknown> {
+  let schema = published.get(data);
+  if (!schema) {
+    schema = portableSchema(jsonSchema(resultSchema(data), 'output', 'draft-7'));
+    published.set(data, schema);
   }
-  return entry;
+  return schema;
 }
+
+const isFamily = (t: Tool | ToolFamily): t is ToolFamily => !('run' in t);
 
 export class ToolRegistry {
   /**
@@ -95,11 +93,11 @@ export class ToolRegistry {
    */
   constructor(
     private readonly tools = new Map<string, Tool>(),
-    private readonly extra: () => Tool[] = () => [],
+    private readonly extra: () => (Tool | ToolFamily)[] = () => [],
   ) {}
 
-  /** The same tools plus those `extra` gives at each use (a workspace's MCP servers' tools). */
-  withTools(extra: () => Tool[]): ToolRegistry {
+  /** The same tools plus those `extra` gives at each use (a workspace's MCP servers' tools, and each server's family). */
+  withTools(extra: () => (Tool | ToolFamily)[]): ToolRegistry {
     return new ToolRegistry(this.tools, extra);
   }
 
@@ -111,11 +109,18 @@ export class ToolRegistry {
 
   list(): Tool[] {
     const own = [...this.tools.values()];
-    return [...own, ...this.extra().filter((t) => !this.tools.has(t.name))];
+    return [...own, ...this.extra().filter((t): t is Tool => !isFamily(t) && !this.tools.has(t.name))];
   }
 
+  /** The tool of this name: Loupe's own, a listed one, or else the family whose prefix it has (the longest). */
   get(name: string): Tool | undefined {
-    return this.tools.get(name) ?? this.extra().find((t) => t.name === name);
+    const own = this.tools.get(name);
+    if (own) return own;
+    const extra = this.extra();
+    const listed = extra.find((t): t is Tool => !isFamily(t) && t.name === name);
+    if (listed) return listed;
+    const family = extra.filter((t): t is ToolFamily => isFamily(t) && name.startsWith(t.prefix) && name.length > t.prefix.length).sort((a, b) => b.prefix.length - a.prefix.length)[0];
+    return family?.tool(name);
   }
 
   /** JSON Schema of a tool's arguments, as MCP and the chat API want it: the portable subset (portableSchema.ts). */
@@ -128,7 +133,7 @@ export class ToolRegistry {
    * what MCP clients validate structuredContent with (a tuple in 2020-12 terms fails there).
    */
   outputSchema(tool: Tool): Record<string, unknown> {
-    return publishedSchema(tool.outputSchema).schema;
+    return publishedSchema(tool.outputSchema);
   }
 
   /** The tool's facts for a name the model used; a stand-in for a name it made up. */

@@ -64,7 +64,7 @@ export interface ToolContext {
   logger: Logger;
   /** The workspace's gate: its rules, and whoever answers its questions (the composition root's). */
   permissions: PermissionGate;
-  /** The request this context serves, when an agent loop runs it: approvals name it. */
+  /** The request this context serves, when an agent loop runs it: approvals name it, and writes are recorded under it (correlationOf). */
   correlationId?: string;
   /** Resolves host names for webfetch and the sandbox's proxy; absent: the system resolver. */
   lookup?: LookupAll;
@@ -95,7 +95,7 @@ export interface ToolFacts {
   effect: ToolEffect;
   /** The permission kind it asks for before acting; null: it never asks. */
   permission: PermissionKind | null;
-  /** Its changes follow the request's correlation id, which the loop fills in. */
+  /** Its changes follow the request's correlation id (the loop's, from the context; else its `correlation_id` argument). */
   correlated: boolean;
   /** Calling it again with the same arguments changes nothing more. */
   idempotent: boolean;
@@ -139,6 +139,22 @@ export interface ClaudeCodeShape<A> {
   /** The tool's arguments from a hook's rewritten input (checked by the tool's schema afterwards); `was`: the call's own. */
   args(input: Record<string, unknown>, was: A, root: string): Record<string, unknown>;
 }
+
+/**
+ * Tools known by name only: a name with this prefix that no listed tool has belongs to the family
+ * (an MCP server's tools while it lists none: down, starting, waiting for the person). Never
+ * listed to the model; the registry asks it for the tool when such a name is called.
+ */
+export interface ToolFamily {
+  prefix: string;
+  tool(name: string): Tool;
+}
+
+/**
+ * The request a call's changes are recorded under: the agent loop's (it travels in the context,
+ * never added to anyone's arguments), else the caller's `correlation_id` argument (`loupe mcp`).
+ */
+export const correlationOf = (ctx: ToolContext, args: { correlation_id?: string }): string | undefined => ctx.correlationId || args.correlation_id;
 
 /** Keeps the argument type of `run` and `summary` tied to the schema. */
 export const defineTool = <S extends z.ZodType, O extends z.ZodType>(tool: Tool<S, O>): Tool<S, O> => tool;

@@ -227,8 +227,29 @@ export class McpServers {
 
   call(server: string, tool: string, args: Record<string, unknown>, opts: CallOptions & { session?: string }): Promise<CallToolResult> {
     const c = this.find(server, opts.session);
-    if (!c) return Promise.reject(new McpServerUnavailableError(server, 'it is not configured any more.'));
+    if (!c) return Promise.reject(this.unavailable(server, opts.session));
     return c.call(tool, args, opts);
+  }
+
+  /** Every server the configuration names, started or not, and `session`'s own (a tool name of theirs is theirs even while they list none). */
+  names(session?: string): string[] {
+    const own = session ? [...(this.sessionServers.get(session)?.keys() ?? [])] : [];
+    return [...new Set([...this.connections.keys(), ...this.untrusted.map((d) => d.name), ...own])];
+  }
+
+  /** Waits while the server is starting, at most its call timeout (or until `signal` aborts). */
+  async settled(server: string, signal: AbortSignal, session?: string): Promise<void> {
+    const c = this.find(server, session);
+    await c?.settled(c.callTimeoutMs, signal);
+  }
+
+  /** Why a call cannot go to this server now: its status, what it waits for, the end of its stderr. */
+  unavailable(server: string, session?: string): McpServerUnavailableError {
+    const c = this.find(server, session);
+    if (c) return c.unavailable();
+    const held = this.untrusted.find((d) => d.name === server);
+    if (held) return new McpServerUnavailableError(server, `not started: waiting for you to trust this folder with ${held.file}.`, { status: 'pending' });
+    return new McpServerUnavailableError(server, 'it is not configured (any more).');
   }
 
   /** Whether a call to this server could write the workspace (a local program, or a server on this machine). */
