@@ -102,7 +102,9 @@ export function mcpTool(mcp: McpServers, server: string, spec: McpTool, session?
       });
       // A server's progress reports show on the chat's card as they come.
       const onProgress = ctx.onToolOutput && ((done: number, total: number | undefined, message: string | undefined) => ctx.onToolOutput!(name, `${message ?? 'progress'} (${done}${total ? ` of ${total}` : ''})\n`));
-      const call = () => mcp.call(server, spec.name, args, { signal: ctx.signal, ...(onProgress ? { onProgress } : {}), ...(session ? { session } : {}) });
+      // A server that wants more access for this call: the page to open shows on the call's card too.
+      const onSignIn = ctx.onToolOutput && ((url: string) => ctx.onToolOutput!(name, `Waiting for you to sign in to ${server} again (it asks for more access): open ${url}\n`));
+      const call = () => mcp.call(server, spec.name, args, { signal: ctx.signal, ...(onProgress ? { onProgress } : {}), ...(onSignIn ? { onSignIn } : {}), ...(session ? { session } : {}) });
       // A server on this machine may write the workspace itself: what it wrote is recorded.
       const { value: r, capture } =
         !readOnly && mcp.local(server, session)

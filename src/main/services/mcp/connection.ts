@@ -55,6 +55,8 @@ export interface ConnectionDeps {
 export interface CallOptions {
   signal: AbortSignal;
   onProgress?: (progress: number, total: number | undefined, message: string | undefined) => void;
+  /** The call waits for the person to sign in again (a scope it needs): the page to open. */
+  onSignIn?: (url: string) => void;
 }
 
 export class McpConnection {
@@ -303,7 +305,7 @@ export class McpConnection {
         ...(opts.onProgress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => opts.onProgress!(p.progress, p.total, p.message) } : {}),
       })) as CallToolResult;
     try {
-      return await this.signedIn(send);
+      return await this.signedIn(send, opts);
     } catch (err) {
       if (opts.signal.aborted) throw new AbortedError(`The call to ${this.name}/${tool}`);
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) throw new McpTimeoutError(this.name, tool, timeoutMs);
@@ -322,18 +324,25 @@ export class McpConnection {
 
   /**
    * Runs `request`; when the server asks for (more) sign-in on the way (a 401, or a 403 for a
-   * scope this request needs), waits for the person to sign in, then runs it again (twice at most).
+   * scope this request needs), the page is shown (the settings row, `loupe run`, and the call's
+   * own `onSignIn`), the person's sign-in awaited (until `signal` aborts), then the request runs
+   * again (twice at most). The status it had before comes back either way.
    */
-  private async signedIn<T>(request: () => Promise<T>): Promise<T> {
+  private async signedIn<T>(request: () => Promise<T>, opts: { signal?: AbortSignal; onSignIn?: (url: string) => void } = {}): Promise<T> {
     for (let attempt = 0; ; attempt++) {
+      const was = this.status;
+      const detail = this.detail;
       try {
         return await request();
       } catch (err) {
         if (!(err instanceof UnauthorizedError) || !this.signIn || !this.http || attempt >= 2) throw err;
-        const was = this.status;
-        await this.http.finishAuth(await this.signIn.received());
-        this.signInUrl = null;
-        if (was === 'ready' || this.status === 'pending') this.set(was === 'ready' ? 'ready' : 'connecting', was === 'ready' ? null : 'signed in; connecting');
+        if (this.signInUrl) opts.onSignIn?.(this.signInUrl);
+        try {
+          await this.http.finishAuth(await untilAborted(this.signIn.received(), opts.signal));
+        } finally {
+          this.signInUrl = null;
+          this.set(was, was === 'ready' ? null : was === 'connecting' ? 'signed in; connecting' : detail);
+        }
       }
     }
   }
@@ -405,6 +414,17 @@ export class McpConnection {
     if ((err as NodeJS.ErrnoException)?.code === 'ENOENT') return `${commandLine(this.decl.entry).split(' ')[0]} was not found (${message})`;
     return `${message}${printed}${this.stderrWords()}`;
   }
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts (the promise itself goes on). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new AbortedError('Waiting for the sign-in'));
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(new AbortedError('Waiting for the sign-in'));
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }
 
 /** Every page of tools/list. */
