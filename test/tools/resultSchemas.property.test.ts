@@ -14,6 +14,7 @@ import { toCallToolResult } from '../../src/main/cli/mcp';
 import { LoupeError } from '../../src/main/errors';
 import { createToolContext } from '../../src/main/agent/tools/context';
 import { createToolRegistry, failure } from '../../src/main/agent/tools/registry';
+import type { ToolOutputHook } from '../../src/main/agent/tools/bash';
 import type { ToolContext, ToolResult } from '../../src/main/agent/tools/types';
 import { recordLogger, type LogRecord } from '../../src/main/services/log/logger';
 import type { WorkspaceServices } from '../../src/main/workspace/compose';
@@ -57,9 +58,9 @@ afterAll(async () => {
  * Calls a tool as `loupe mcp` does and checks its structuredContent against the tool's published
  * schema; the registry must not have had to drop a result's data for breaking it either.
  */
-async function call(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+async function call(tool: string, args: Record<string, unknown>, stop?: Stop): Promise<ToolResult> {
   const before = logged.length;
-  const result = await registry.call(tool, args, signal ? { ...ctx, signal } : ctx);
+  const result = await registry.call(tool, args, stop ? stop(ctx) : ctx);
   const dropped = logged.slice(before).find((l) => l.event === 'tool.result_invalid' || l.event === 'tool.crashed');
   if (dropped) throw new Error(`${tool} ${JSON.stringify(args)}: ${dropped.event}: ${JSON.stringify(dropped)}`);
   const structured = toCallToolResult(result, 0).structuredContent;
@@ -79,7 +80,26 @@ function freePort(): Promise<number> {
   });
 }
 
-const aborting = (ms: number): AbortSignal => AbortSignal.timeout(ms);
+/** How a call is stopped: the person presses Stop once the call is under way, never by a clock. */
+type Stop = (base: ToolContext) => ToolContext & ToolOutputHook;
+/** Stop once the command has printed something: it runs. */
+const onOutput: Stop = (base) => {
+  const stop = new AbortController();
+  return { ...base, signal: stop.signal, onToolOutput: () => stop.abort() };
+};
+/** Stop once the background process has started: the call waits for it now. */
+const onStarted: Stop = (base) => {
+  const stop = new AbortController();
+  const off = services.processes.subscribe({
+    onStarted: () => {
+      off();
+      stop.abort();
+    },
+  });
+  return { ...base, signal: stop.signal };
+};
+/** Stop at once: the process was started before the call. */
+const atOnce: Stop = (base) => ({ ...base, signal: AbortSignal.abort() });
 
 /** What the shape must have produced, so a shape that silently became another fails. */
 type Outcome = 'ok' | (typeof ERROR_CODES)[number];
@@ -97,9 +117,9 @@ let n = 0;
 const fresh = (ext = 'txt') => `gen/f${++n}.${ext}`;
 
 /** A background process, and the process tools' shapes on it; every process is stopped after its shape. */
-async function background(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult> {
+async function background(args: Record<string, unknown>, stop?: Stop): Promise<ToolResult> {
   try {
-    return await call('bash', { description: 'background', run_in_background: true, ...args }, signal);
+    return await call('bash', { description: 'background', run_in_background: true, ...args }, stop);
   } finally {
     await services.processes.stopAll('the shape was checked');
   }
@@ -192,7 +212,7 @@ const SHAPES: Record<string, Record<string, Shape>> = {
   bash: {
     exits: shape(fc.integer({ min: 0, max: 3 }), (code) => call('bash', { command: `echo out; exit ${code}`, description: 'exits' }), 'ok'),
     timed_out: shape(fc.integer({ min: 100, max: 300 }), (ms) => call('bash', { command: 'echo before; sleep 20', description: 'sleeps', timeout: ms }), 'TIMEOUT'),
-    aborted: shape(fc.integer({ min: 100, max: 300 }), (ms) => call('bash', { command: 'echo before; sleep 20', description: 'sleeps' }, aborting(ms)), 'ABORTED'),
+    aborted: shape(text, (s) => call('bash', { command: `echo ${JSON.stringify(`before ${s}`)}; sleep 20`, description: 'sleeps' }, onOutput), 'ABORTED'),
     background: shape(text, (s) => background({ command: `echo ${JSON.stringify(s)}; sleep 20` }), 'ok'),
     wait_regex_met: shape(word, (w) => background({ command: `echo ready-${w}; sleep 20`, wait_for: { regex: `ready-${w}` } }), 'ok'),
     wait_regex_timed_out: shape(fc.integer({ min: 100, max: 300 }), (ms) => background({ command: 'echo partial; sleep 20', wait_for: { regex: 'never printed', timeout: ms } }), 'TIMEOUT'),
@@ -203,7 +223,7 @@ const SHAPES: Record<string, Record<string, Shape>> = {
     wait_port_timed_out: shape(fc.integer({ min: 100, max: 300 }), (ms) => background({ command: 'sleep 20', wait_for: { port: 1, timeout: ms } }), 'TIMEOUT'),
     wait_exit_met: shape(fc.integer({ min: 0, max: 3 }), (code) => background({ command: `echo bye; exit ${code}`, wait_for: { exit: true } }), 'ok'),
     wait_exit_timed_out: shape(fc.integer({ min: 100, max: 300 }), (ms) => background({ command: 'sleep 20', wait_for: { exit: true, timeout: ms } }), 'TIMEOUT'),
-    wait_aborted: shape(fc.integer({ min: 100, max: 300 }), (ms) => background({ command: 'sleep 20', wait_for: { exit: true } }, aborting(ms)), 'ok'),
+    wait_aborted: shape(fc.constantFrom<Record<string, unknown>>({ exit: true }, { regex: 'never' }, { port: 1 }), (w) => background({ command: 'sleep 20', wait_for: w }, onStarted), 'ok'),
     wait_without_background: shape(fc.constant(null), () => call('bash', { command: 'true', description: 'x', wait_for: { exit: true } }), 'INVALID_ARGUMENT'),
   },
   run_tests: {
@@ -222,7 +242,7 @@ const SHAPES: Record<string, Record<string, Shape>> = {
     met: shape(fc.constantFrom<Record<string, unknown>>({ regex: 'go' }, { exit: true }), (w) => withProcess('echo go; sleep 0.2', (id) => call('process_wait', { id, wait_for: w })), 'ok'),
     timed_out: shape(fc.integer({ min: 100, max: 300 }), (ms) => withProcess('sleep 20', (id) => call('process_wait', { id, wait_for: { regex: 'never' }, timeout: ms })), 'TIMEOUT'),
     port_timed_out: shape(fc.integer({ min: 100, max: 300 }), (ms) => withProcess('sleep 20', (id) => call('process_wait', { id, wait_for: { port: 1, timeout: ms } })), 'TIMEOUT'),
-    aborted: shape(fc.integer({ min: 100, max: 300 }), (ms) => withProcess('sleep 20', (id) => call('process_wait', { id, wait_for: { exit: true } }, aborting(ms))), 'ok'),
+    aborted: shape(fc.constantFrom<Record<string, unknown>>({ exit: true }, { regex: 'never' }, { port: 1 }), (w) => withProcess('sleep 20', (id) => call('process_wait', { id, wait_for: w }, atOnce)), 'ok'),
   },
   process_kill: {
     running: shape(fc.constantFrom('SIGTERM', 'SIGINT', 'SIGKILL'), (signal) => withProcess('sleep 20', (id) => call('process_kill', { id, signal })), 'ok'),
@@ -249,7 +269,7 @@ describe('every tool result matches its own outputSchema', () => {
             // The shape is what it says it is: its result, not another's, was checked.
             expect(r.ok ? 'ok' : r.error?.code, r.output).toBe(s.outcome);
           }),
-          { numRuns: 4 },
+          { numRuns: 3 },
         );
         expect(logged.filter((l) => l.event === 'tool.result_invalid' || l.event === 'tool.crashed')).toEqual([]);
       }, 120_000);
