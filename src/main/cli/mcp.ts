@@ -5,7 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidArgumentError } from '../errors';
 import { createToolContext, newSessionId, type ToolContextOptions } from '../agent/tools/context';
-import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
+import { createToolRegistry, envelope, type ToolRegistry } from '../agent/tools/registry';
 import type { ToolFacts, ToolResult } from '../agent/tools/types';
 import { userLog } from '../services/log/userLog';
 import { LlmEditCorrector } from '../agent/edit/corrector';
@@ -39,7 +39,7 @@ export function toolAnnotations(tool: ToolFacts): ToolAnnotations {
 export function toCallToolResult(result: ToolResult, durationMs: number): CallToolResult {
   return {
     content: [{ type: 'text', text: result.output }],
-    structuredContent: { ...result },
+    structuredContent: envelope(result),
     ...(result.ok ? {} : { isError: true }),
     // Server-side time of the tool itself, so benchmarks can leave the transport out.
     _meta: { 'loupe/duration_ms': durationMs },

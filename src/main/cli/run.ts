@@ -272,7 +272,8 @@ export async function runRun(args: string[]): Promise<number> {
     // And of the hooks it names: they run without a card (still only in a trusted folder, inside the sandbox).
     services.hooks.approveConfigured();
   }
-  // A remote server that needs sign-in: the page to open, said as soon as it is known.
+  // A remote server that needs sign-in: the page to open, said as soon as it is known, for the
+  // whole run (a server that asks for more access mid-request signs in again), and awaited.
   const shown = new Set<string>();
   const offSignIn = services.mcp.onChange(() => {
     for (const v of services.mcp.list()) {
@@ -282,7 +283,6 @@ export async function runRun(args: string[]): Promise<number> {
     }
   });
   await services.mcp.sync();
-  offSignIn();
   for (const v of services.mcp.list()) process.stderr.write(`${describeServerLine(v)}\n`);
   const watcher = await watchForHooks(services);
 
@@ -317,6 +317,7 @@ export async function runRun(args: string[]): Promise<number> {
     return EXIT[status];
   } finally {
     quit.abort();
+    offSignIn();
     queue?.close();
     process.off('SIGINT', onSigint);
     await agent.dispose();
@@ -331,7 +332,7 @@ export async function runRun(args: string[]): Promise<number> {
  * one, each walks the tree (two git runs per call). So when hooks fire around tool calls, the run
  * watches the folder too (docs/architecture.md, "Hooks").
  */
-async function watchForHooks(services: WorkspaceServices): Promise<WorkspaceWatcher | null> {
+export async function watchForHooks(services: WorkspaceServices): Promise<WorkspaceWatcher | null> {
   const around = await Promise.all((['PreToolUse', 'PostToolUse', 'PostToolUseFailure'] as const).map((e) => services.hooks.has(e)));
   if (!around.some(Boolean)) return null;
   const watcher = services.watch(

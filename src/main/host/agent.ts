@@ -24,6 +24,7 @@ import { workspacePromptSource } from '../agent/prompts/workspacePrompt';
 import { LoupeRunner } from '../agent/runner/loupeRunner';
 import type { SessionRunner } from '../agent/runner/types';
 import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
+import type { EditorBuffers } from '../agent/tools/types';
 import { mcpTools } from '../agent/tools/mcpTool';
 import { ConfigMalformedError, describeProblem } from '../services/permissions/errors';
 import { CONFIG_REL } from '../services/permissions/projectConfig';
@@ -69,6 +70,8 @@ export interface AgentHostOptions {
   joinDeltas?: boolean;
   /** Makes a worktree for a subagent that asks for isolation (the app's worktree sessions); absent: refused. */
   isolate?: (name: string) => Promise<Isolation>;
+  /** The person's editor's copy of files for a session's tools, where its client offers one (`loupe acp`). */
+  editorBuffers?: (sessionId: string) => EditorBuffers | undefined;
 }
 
 export class AgentHost {
@@ -123,24 +126,35 @@ export class AgentHost {
     return this.opts.logger ?? nullLogger;
   }
 
-  /** Loupe's tools and those of the workspace's MCP servers, as they are at each use. */
-  private tools(w: WorkspaceChats): ToolRegistry {
-    return this.registry.withTools(() => mcpTools(w.services.mcp));
+  /** Loupe's tools and those of the workspace's MCP servers (and the session's own), as they are at each use. */
+  private tools(w: WorkspaceChats, sessionId?: string): ToolRegistry {
+    return this.registry.withTools(() => mcpTools(w.services.mcp, sessionId));
+  }
+
+  /** The tools a session's requests are offered: their facts name what each call is. */
+  toolsFor(sessionId: string): ToolRegistry {
+    return this.tools(this.sessions.wsFor(sessionId), sessionId);
   }
 
   /** The runner of a session: Loupe's own loop over the workspace's tools and the configured model. */
   private runnerFor(w: WorkspaceChats, s: LiveSession): SessionRunner {
     const sessionId = s.record.id;
+    const buffers = this.opts.editorBuffers?.(sessionId);
     return new LoupeRunner({
       services: w.services,
       files: s.files,
-      tools: () => this.tools(w),
-      model: () => this.settings.config(),
+      tools: () => this.tools(w, sessionId),
+      // The settings' model, or the one chosen for this session.
+      model: async () => {
+        const config = await this.settings.config();
+        return config && s.model ? { ...config, model: s.model } : config;
+      },
       noModel: () => this.settings.noModel(),
       logger: this.logger,
       maxTurns: envInt(this.env.LOUPE_MAX_TURNS),
       savePlan: (c, text) => savePlan(w.services, sessionId, c, text),
       children: this.subagents.factory(w, s, 0),
+      ...(buffers ? { buffers } : {}),
     });
   }
 
@@ -258,6 +272,13 @@ export class AgentHost {
 
   getSession(id: string): Promise<ChatSessionView> {
     return this.sessions.view(id);
+  }
+
+  /** The model a session's next requests use instead of the settings' (null: the settings' again). */
+  async setSessionModel(id: string, model: string | null): Promise<void> {
+    const s = await this.sessions.session(this.sessions.wsFor(id), id);
+    if (model?.trim()) s.model = model.trim();
+    else delete s.model;
   }
 
   // ---- requests ----------------------------------------------------------------------------

@@ -34,6 +34,8 @@ export interface LiveSession {
   queue: MessageQueue;
   /** What does the session's work; made at its first request, disposed with the session. */
   runner: SessionRunner | null;
+  /** The model chosen for this session instead of the settings' (kept while the host runs). */
+  model?: string;
 }
 
 /** The sessions of one workspace, over its own services. */

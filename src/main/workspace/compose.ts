@@ -174,7 +174,7 @@ class ComposedWorkspace implements WorkspaceServices {
       logger,
       env,
       clientInfo: { name: 'loupe', version: LOUPE_VERSION },
-      signIn: (decl, show) => new ServerSignIn(decl, { store: signIns, show, follow: env.LOUPE_TEST_OAUTH_CONSENT === 'follow' }),
+      signIn: (decl, show) => new ServerSignIn(decl, { store: signIns, show }),
     });
     this.hooks = new Hooks({
       root,

@@ -274,7 +274,7 @@ export class Agent {
 
   /** `images`: the model takes images, so the images tools returned are shown to it. */
   private async runTools(turn: AssistantTurn, correlationId: string, ctx: ToolContext, emit: (e: AgentEventBody) => void, stop: StopReport, images: boolean, toolHooks?: ToolHooks): Promise<void> {
-    const prepared = turn.toolCalls.map((c) => prepareCall(c, this.opts.registry, correlationId));
+    const prepared = turn.toolCalls.map((c) => prepareCall(c, this.opts.registry));
     const cap = toolOutputCap(this.contextTokens, prepared.length);
     const results = await runToolCalls(prepared, this.opts.registry, ctx, {
       started: (p) => {

@@ -17,7 +17,11 @@ export interface PreparedCall {
   rejected?: ToolResult;
 }
 
-export function prepareCall(call: ChatToolCall, registry: ToolRegistry, correlationId: string): PreparedCall {
+/**
+ * The call's arguments as the model gave them, parsed; the request's correlation id is not among
+ * them (it travels in the tool context, so a server tool receives exactly the model's arguments).
+ */
+export function prepareCall(call: ChatToolCall, registry: ToolRegistry): PreparedCall {
   const name = call.function.name;
   const tool = registry.get(name);
   if (!tool) {
@@ -34,7 +38,6 @@ export function prepareCall(call: ChatToolCall, registry: ToolRegistry, correlat
   if (!args || typeof args !== 'object' || Array.isArray(args)) {
     return { call, args, rejected: failure(new LoupeError('INVALID_ARGUMENT', `The arguments for ${name} must be a JSON object.`)) };
   }
-  if (tool.correlated) args = { ...args, correlation_id: correlationId };
   return { call, args };
 }
 

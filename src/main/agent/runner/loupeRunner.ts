@@ -13,6 +13,7 @@ import { sessionUsageFrom } from '../loop/usage';
 import { workspacePromptSource } from '../prompts/workspacePrompt';
 import { toolContextOf } from '../tools/context';
 import type { ToolRegistry } from '../tools/registry';
+import type { EditorBuffers } from '../tools/types';
 import type { RunnerReadiness, RunnerRequest, RunnerResult, RunnerState, SessionRunner } from './types';
 import { now, type AgentEvent } from '../loop/events';
 import { AgentHooks } from '../hooks/agentHooks';
@@ -41,6 +42,8 @@ export interface LoupeRunnerOptions {
   children?: ChildrenFactory;
   /** This session is a subagent: its hooks fire SubagentStart and SubagentStop instead of SessionStart and Stop, and no SessionEnd. */
   agent?: { type: string; transcriptPath: string };
+  /** The person's editor's copy of files (an ACP client's), read instead of the disk where it differs. */
+  buffers?: EditorBuffers;
 }
 
 export class LoupeRunner implements SessionRunner {
@@ -75,7 +78,11 @@ export class LoupeRunner implements SessionRunner {
     const { services, files } = this.opts;
     // While the model thinks: the first command's snapshot is the one that reads every file.
     services.captures.warm();
-    const own = toolContextOf(services, { session: files, corrector: new LlmEditCorrector(createJsonChat(config), this.opts.logger) });
+    const own = toolContextOf(services, {
+      session: files,
+      corrector: new LlmEditCorrector(createJsonChat(config), this.opts.logger),
+      ...(this.opts.buffers ? { buffers: this.opts.buffers } : {}),
+    });
     const permissions = this.opts.permissions ?? own.permissions;
     const offered = this.opts.tools();
     let agent: Agent | null = null;

@@ -10,7 +10,7 @@ import { rollbackModification } from '../../services/modlog/rollback';
 import { authorizeWrite } from '../edit/authorizeWrite';
 import { foreseeFiles, mergeViews, type ForeseenFiles } from '../edit/foresee';
 import { diagnosticsSchema, withDiagnostics } from './diagnosticsText';
-import { defineTool, success, type ToolContext } from './types';
+import { correlationOf, defineTool, success, type ToolContext } from './types';
 
 const schema = z.object({
   modification_id: z.string().min(1).optional().describe('The modification to reverse (mod-…), or a group id (cmd-…, undo-…, redo-…, grp-…) to reverse the whole group.'),
@@ -55,7 +55,7 @@ async function rollbackMany(args: Args, ctx: ToolContext, seen: ForeseenFiles): 
     ...ctx.session.writer,
     tool: 'code_rollback',
     reason: args.reason ?? `roll back ${what}`,
-    correlationId: args.correlation_id,
+    correlationId: correlationOf(ctx, args),
     signal: ctx.signal,
     confirm,
   });
@@ -100,7 +100,7 @@ export const codeRollbackTool = defineTool({
       ...ctx.session.writer,
       tool: 'code_rollback',
       reason: args.reason,
-      correlationId: args.correlation_id,
+      correlationId: correlationOf(ctx, args),
       signal: ctx.signal,
       confirm: seen.confirmOne,
     }));
