@@ -33,7 +33,9 @@ export const agentTool = defineTool({
     const children = childrenOf(ctx);
     const started = await children.start({ description: args.description, prompt: args.prompt, agentType: args.agent_type, isolation: args.isolation, background: args.background, callId: ctx.callId ?? '' }, ctx.signal);
     if (args.background) {
-      return { ok: true, output: `Started agent ${started.agentId} (${args.description}) in the background. Collect its result by this id when you need it; it is stopped when this request ends.`, data: { agent_id: started.agentId, status: 'running' } };
+      // The same shape as an outcome, so a client reads every result of this tool alike.
+      const running = { agent_id: started.agentId, agent_type: args.agent_type ?? 'general', description: args.description, status: 'running' as const, text: '', turns: 0, tokens: 0, files: [] };
+      return { ok: true, output: `Started agent ${started.agentId} (${args.description}) in the background. Collect its result by this id when you need it; it is stopped when this request ends.`, data: running };
     }
     return outcomeResult(await started.result);
   },
