@@ -3,11 +3,10 @@
 // fast local model (~1,000 tokens/s). Goal: no long task over 100 ms. Two replies: prose, then
 // prose with fenced TypeScript blocks of ~12 and ~58 lines, which Monaco colours as they stream.
 /* global window, document -- page functions run in the browser */
-import { createServer } from 'node:http';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium } from 'playwright';
-import { CHROMIUM, report, startServe, tempDir } from './lib.mjs';
+import { CHROMIUM, report, startServe, streamingModel, tempDir } from './lib.mjs';
 
 const TOKENS = 10_000;
 const WORDS = ['the', 'loop', 'streams', 'tokens', 'into', 'the', 'chat', 'pane,', 'with', '`code`', 'and', 'prose.'];
@@ -38,34 +37,14 @@ function codeTokens() {
 }
 const CODE_TOKENS = codeTokens();
 
-function scriptedModel() {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d) => (body += d));
-    req.on('end', async () => {
-      if (!req.url.includes('/chat/completions')) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'bench', object: 'model' }] }));
-        return;
-      }
-      const base = { id: 'c', object: 'chat.completion.chunk', created: 0, model: 'bench' };
-      const frame = (delta, finish = null) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(frame({ role: 'assistant', content: '' }));
-      const code = JSON.parse(body).messages.at(-1).content.includes('code');
-      for (let i = 0; i < (code ? CODE_TOKENS.length : TOKENS); i++) {
-        res.write(frame({ content: code ? CODE_TOKENS[i] : proseToken(i) }));
-        if (i % 10 === 9) await new Promise((r) => setTimeout(r, 10));
-      }
-      res.end(`${frame({}, 'stop')}data: [DONE]\n\n`);
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, baseURL: `http://127.0.0.1:${server.address().port}/v1` })));
-}
+/** The prose reply, or the code reply when the message asks for code. */
+const PROSE_TOKENS = Array.from({ length: TOKENS }, (_, i) => proseToken(i));
+const tokensFor = (body) => (body.messages.at(-1).content.includes('code') ? CODE_TOKENS : PROSE_TOKENS);
 
 const dir = await tempDir('loupe-bench-chat-');
 await writeFile(path.join(dir, 'README.md'), '# bench\n');
 const home = await tempDir('loupe-bench-home-');
-const model = await scriptedModel();
+const model = await streamingModel(tokensFor);
 const s = await startServe(dir, { LOUPE_HOME: home, OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'k', LOUPE_MODEL: 'bench' });
 const browser = await chromium.launch({ ...CHROMIUM, headless: true });
 const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });

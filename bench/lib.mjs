@@ -266,3 +266,31 @@ export async function longTaskPage(browser, url, viewport = { width: 1400, heigh
   await page.getByTestId('file-tree').waitFor();
   return page;
 }
+
+/**
+ * A model server that streams `tokensFor(request body)` one SSE delta per token, ten tokens per
+ * 10 ms (~1,000 tokens/s, a fast local model); /v1/models lists one model, `bench`.
+ */
+export function streamingModel(tokensFor) {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', async () => {
+      if (!req.url.includes('/chat/completions')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'bench', object: 'model' }] }));
+        return;
+      }
+      const base = { id: 'c', object: 'chat.completion.chunk', created: 0, model: 'bench' };
+      const frame = (delta, finish = null) => `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(frame({ role: 'assistant', content: '' }));
+      const tokens = tokensFor(JSON.parse(body));
+      for (let i = 0; i < tokens.length; i++) {
+        res.write(frame({ content: tokens[i] }));
+        if (i % 10 === 9) await new Promise((r) => setTimeout(r, 10));
+      }
+      res.end(`${frame({}, 'stop')}data: [DONE]\n\n`);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, baseURL: `http://127.0.0.1:${server.address().port}/v1` })));
+}

@@ -172,6 +172,8 @@ describe('one owner per workspace', () => {
       'main/services/web/addressClass.ts: lists', // constant address block lists
       'main/agent/llm/profile.ts: profiles', // what each model endpoint taught, keyed by base URL
       'main/services/files/safeOpen.ts: realRoots', // realpath of a root, a pure function cached
+      'main/agent/tools/registry.ts: published', // tools' published output schemas, keyed by a module's constant zod schema
+      'main/agent/tools/schemaCheck.ts: compiled', // compiled JSON Schema validators, keyed by the schema object
     ]);
     const found = files
       .filter((f) => rel(f).startsWith('main/'))

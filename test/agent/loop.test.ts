@@ -31,10 +31,9 @@ describe('agent loop', () => {
     expect(reqs[0].body.tools).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'function', function: expect.objectContaining({ name: 'edit_file' }) })]));
     expect(toolMessages(reqs[1].body).c1).toContain('1→export const port = 3000;');
     expect(toolMessages(reqs[2].body).c2).toMatch(/8080/);
-    // The loop filled correlation_id for the writing tool; the modification log carries it.
+    // The request's id travels in the tool context, not in the model's arguments; the modification log carries it.
     const edit = h.of('tool_call_started').find((e) => e.tool === 'edit_file')!;
-    expect(edit.args).toMatchObject({ correlation_id: r.correlationId });
-    expect(h.of('tool_call_started').find((e) => e.tool === 'read_file')!.args).not.toHaveProperty('correlation_id');
+    expect(edit.args).toEqual({ path: 'src/a.ts', old_str: '3000', new_str: '8080' });
     const log = await readFile(path.join(h.root, '.loupe/modifications.jsonl'), 'utf8');
     expect(JSON.parse(log.trim().split('\n')[0])).toMatchObject({ correlation_id: r.correlationId, tool: 'edit_file' });
     expect(h.of('text_delta').map((e) => e.text).join('')).toBe('Let me look.Changed the port to 8080.');

@@ -7,16 +7,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LlmClient } from '../../src/main/agent/llm/client';
 import type { ModelRow } from '../../src/main/agent/llm/config';
-import { Agent } from '../../src/main/agent/loop/agentLoop';
 import type { AgentEvent } from '../../src/main/agent/loop/events';
-import { createToolContext } from '../../src/main/agent/tools/context';
-import { mcpTools } from '../../src/main/agent/tools/mcpTool';
-import { createToolRegistry } from '../../src/main/agent/tools/registry';
 import { UserSettings } from '../../src/main/services/settings/userSettings';
 import type { WorkspaceServices } from '../../src/main/workspace/compose';
 import { call } from '../agent/agentHarness';
+import { mcpAgent } from '../support/mcpAgent';
 import { everythingStdio, filesystemStdio, fixture, writeServers } from '../support/mcpServers';
 import { startScriptedLlm, type ScriptedLlm } from '../support/scriptedLlm';
 import { testServices } from '../support/services';
@@ -39,21 +35,8 @@ afterEach(async () => {
   await t.cleanup();
 });
 
-type Finished = Extract<AgentEvent, { type: 'tool_call_finished' }>;
-
 /** The agent of this workspace, its MCP servers' tools among its own. */
-function agentOf(s: WorkspaceServices, modelRow?: ModelRow): { agent: Agent; finished: Record<string, Finished>; events: AgentEvent[] } {
-  const { signal: _s, ...toolContext } = createToolContext(s, { corrector: null });
-  const registry = createToolRegistry().withTools(() => mcpTools(s.mcp));
-  const agent = new Agent({ llm: new LlmClient({ baseURL: llm.baseURL, apiKey: 'k', model: 'scripted', ...(modelRow ? { modelRow } : {}) }), registry, toolContext, systemPrompt: 'test' });
-  const events: AgentEvent[] = [];
-  const finished: Record<string, Finished> = {};
-  agent.events.on((e) => {
-    events.push(e);
-    if (e.type === 'tool_call_finished') finished[e.call_id] = e;
-  });
-  return { agent, finished, events };
-}
+const agentOf = (s: WorkspaceServices, modelRow?: ModelRow) => mcpAgent(s, llm, modelRow);
 
 const allow = (pattern: string) => ({ kind: 'mcp', pattern, action: 'allow' });
 

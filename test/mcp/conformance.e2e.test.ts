@@ -1,9 +1,10 @@
 // The official MCP conformance suite's client scenarios with Loupe as the client: configured
 // through `mcpServers`, driven by `loupe run --yes` with the scripted model, which calls every
-// tool the scenario's server offers; the auth scenarios sign in with the test-only consent
-// (LOUPE_TEST_OAUTH_CONSENT=follow: the authorization redirect is followed without a browser).
+// tool the scenario's server offers. In the auth scenarios a test browser plays the person: it
+// opens each sign-in page `loupe run` prints on stderr (the second one of a step-up included) and
+// follows its redirects back to Loupe (test/support/testBrowser.cjs); Loupe runs its one path.
 // Needs `npm run build` and Node 22 (test/support/node22.ts).
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +39,15 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-function runScenario(scenario: string): Promise<{ code: number | null; out: string }> {
+interface Visit {
+  opened?: string;
+  ended?: string;
+  status?: number;
+  text?: string;
+  error?: string;
+}
+
+function runScenario(scenario: string): Promise<{ code: number | null; out: string; visits: () => Visit[] }> {
   const cwd = path.join(t.dir, scenario.replace(/\W/g, '_'));
   const ws = path.join(cwd, 'ws');
   mkdirSync(ws, { recursive: true });
@@ -52,9 +61,9 @@ function runScenario(scenario: string): Promise<{ code: number | null; out: stri
     LOUPE_NODE: process.execPath,
     LOUPE_BIN: BIN,
     LOUPE_WS: ws,
-    // The test-only consent: the authorization page's redirect is followed without a browser.
-    LOUPE_TEST_OAUTH_CONSENT: 'follow',
+    TEST_BROWSER_LOG: path.join(cwd, 'browser.jsonl'),
   };
+  const visits = () => (existsSync(env.TEST_BROWSER_LOG) ? readFileSync(env.TEST_BROWSER_LOG, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Visit) : []);
   const command = `${process.execPath} ${path.join(FIXTURES, 'conformanceClient.cjs')}`;
   return new Promise((resolve, reject) => {
     const child = spawn((node as { bin: string }).bin, [SUITE, 'client', '--command', command, '--scenario', scenario, '--timeout', '60000'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -65,7 +74,7 @@ function runScenario(scenario: string): Promise<{ code: number | null; out: stri
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, out });
+      resolve({ code, out, visits });
     });
   });
 }
@@ -93,6 +102,12 @@ describe.skipIf('skip' in node)('MCP conformance, Loupe as the client', () => {
       const plain = r.out.replace(/\x1b\[[0-9;]*m/g, '');
       const warned = [...plain.matchAll(/\[([\w-]+)\s*\] WARNING/g)].map((w) => w[1]);
       expect(warned.filter((id) => !(ACCEPTED_WARNINGS[scenario] ?? []).includes(id)), r.out).toEqual([]);
+      // The person opened each page loupe run showed, and got back to Loupe: one sign-in in each
+      // auth scenario, a second one for the step-up's larger scope.
+      const visits = r.visits();
+      for (const v of visits) expect(v, r.out).toMatchObject({ status: 200, ended: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/callback\?/), text: expect.stringContaining('Signed in') });
+      if (scenario.startsWith('auth/')) expect(visits.length, r.out).toBeGreaterThanOrEqual(scenario === 'auth/scope-step-up' ? 2 : 1);
+      else expect(visits, r.out).toEqual([]);
       expect(total).toBeGreaterThan(0);
       // The suite counts any warning as an overall failure: only where none is accepted must it say PASSED.
       if (!warned.length) {

@@ -56,18 +56,21 @@ describe('servers that go wrong', () => {
   }, 60_000);
 
   it('one that crashes mid-call: the call fails with MCP_SERVER_UNAVAILABLE naming the exit and its stderr, then it is restarted', async () => {
-    writeServers(home, { crashy: fixture('crashMidCall.cjs') });
+    // A call waits for a server that is starting, at most its timeout: shorter here than the first restart's pause.
+    writeServers(home, { crashy: fixture('crashMidCall.cjs', { timeout_ms: 300 }) });
     services = testServices(root, { configDir: home });
     await services.mcp.sync();
     expect(view('crashy')).toMatchObject({ status: 'ready', tools: ['ok', 'boom'] });
     const err = await failure(services.mcp.call('crashy', 'boom', {}, { signal: signal() }));
     expect(err.code).toBe('MCP_SERVER_UNAVAILABLE');
     expect(err.message).toMatch(/it stopped during the call \(it exited with code 3\); its stderr ends: .*segmentation fault \(simulated\)/);
-    // Down, its tools are still known and answer the same code, saying it is restarting.
+    // Down, its tools are still known and answer the same code, saying it is restarting, with its stderr.
     await until(() => view('crashy').status === 'connecting');
     expect(view('crashy').detail).toMatch(/exited with code 3; restarting in 1 s \(attempt 1 of 5\)/);
     expect(services.mcp.tools().map((x) => `${x.tool.name} ${x.available}`)).toEqual(['ok false', 'boom false']);
-    expect((await failure(services.mcp.call('crashy', 'ok', {}, { signal: signal() }))).message).toContain('restarting');
+    const down = await failure(services.mcp.call('crashy', 'ok', {}, { signal: signal() }));
+    expect(down.message).toMatch(/"crashy" is not available \(connecting\): it exited with code 3; restarting in 1 s .*its stderr ends: .*segmentation fault \(simulated\)/);
+    expect(down.details).toMatchObject({ server: 'crashy', status: 'connecting', stderr: expect.arrayContaining(['Error: segmentation fault (simulated)']) });
     await until(() => view('crashy').status === 'ready', 15_000);
     expect(view('crashy').restarts).toBe(1);
     expect((await services.mcp.call('crashy', 'ok', {}, { signal: signal() })).content).toEqual([{ type: 'text', text: 'fine' }]);

@@ -52,7 +52,9 @@ describe.skipIf('skip' in node)('MCP Inspector --strict against server tools as 
     try {
       await services.mcp.sync();
       const registry = createToolRegistry();
-      const tools = [...mcpTools(services.mcp), mcpTool(services.mcp, 'odd', HOSTILE as never)];
+      // What the model is offered: the servers' listed tools (a family of names is never offered).
+      const listed = createToolRegistry().withTools(() => mcpTools(services.mcp)).list().filter((x) => x.name.startsWith('mcp__'));
+      const tools = [...listed, mcpTool(services.mcp, 'odd', HOSTILE as never)];
       expect(tools.length).toBeGreaterThan(20);
       const offered = tools.map((x) => ({ name: x.name, description: x.description, inputSchema: registry.inputSchema(x) }));
       const sanitised = path.join(t.dir, 'sanitised.json');

@@ -82,3 +82,27 @@ describe('server-everything over HTTP', () => {
     expect(text(await services.mcp.call('older', 'echo', { message: 'over sse' }, { signal }))).toContain('over sse');
   }, 60_000);
 });
+
+describe("servers a chat session brings (an ACP client's mcpServers)", () => {
+  it('start as the person\'s own, serve that session only, keep a configured name, and stop with the session', async () => {
+    writeServers(home, { configured: everythingStdio() });
+    services = testServices(root, { configDir: home });
+    await services.mcp.sync();
+    const decl = (name: string) => ({ name, source: 'user' as const, file: 'the editor', entry: everythingStdio() });
+    const { skipped } = await services.mcp.addSessionServers('s1', [decl('editor'), decl('configured')]);
+    expect(skipped).toEqual(['configured']);
+    const servers = (session?: string) => [...new Set(services!.mcp.tools(session).map((t) => t.server))].sort();
+    expect(servers('s1')).toEqual(['configured', 'editor']);
+    expect(servers('s2')).toEqual(['configured']);
+    expect(servers()).toEqual(['configured']);
+    // The settings list only configured servers: the session's are the editor's to show.
+    expect(services.mcp.list().map((v) => v.name)).toEqual(['configured']);
+    const signal = new AbortController().signal;
+    expect(text(await services.mcp.call('editor', 'echo', { message: 'from the editor' }, { signal, session: 's1' }))).toContain('from the editor');
+    await expect(services.mcp.call('editor', 'echo', { message: 'x' }, { signal, session: 's2' })).rejects.toMatchObject({ code: 'MCP_SERVER_UNAVAILABLE' });
+    expect(services.mcp.local('editor', 's1')).toBe(true);
+    await services.mcp.removeSessionServers('s1');
+    expect(servers('s1')).toEqual(['configured']);
+    await expect(services.mcp.call('editor', 'echo', { message: 'x' }, { signal, session: 's1' })).rejects.toMatchObject({ code: 'MCP_SERVER_UNAVAILABLE' });
+  }, 60_000);
+});

@@ -1,6 +1,9 @@
 // A remote MCP server that requires sign-in, on 127.0.0.1: the SDK's own authorization server
 // pieces (metadata, dynamic registration, PKCE, tokens; its in-memory demo provider consents at
-// once) in front of a streamable HTTP server with one tool. Real protocol, no stand-in.
+// once, redirecting the browser straight back) in front of a streamable HTTP server with two
+// tools: `whoami` for any signed-in client, and `deploy`, which needs more scope (mcp:deploy) than
+// the first sign-in asks for, so calling it answers 403 insufficient_scope: a step-up sign-in.
+// Real protocol, no stand-in.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
@@ -26,9 +29,15 @@ export async function startSignInMcpServer(): Promise<SignInMcpServer> {
   const mcpUrl = new URL('/mcp', base);
   const provider = new DemoInMemoryAuthProvider();
   app.use(mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: mcpUrl, scopesSupported: ['mcp:tools'] }));
-  app.post('/mcp', requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) }), async (req: IncomingMessage & { body?: unknown }, res: ServerResponse) => {
+  const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(mcpUrl);
+  const stepUp = requireBearerAuth({ verifier: provider, requiredScopes: ['mcp:tools', 'mcp:deploy'], resourceMetadataUrl });
+  const isDeploy = (body: unknown) => (body as { method?: string; params?: { name?: string } } | undefined)?.method === 'tools/call' && (body as { params: { name?: string } }).params.name === 'deploy';
+  type Next = (err?: unknown) => void;
+  const deployNeedsMore = (req: IncomingMessage & { body?: unknown }, res: ServerResponse, next: Next) => (isDeploy(req.body) ? void stepUp(req as never, res as never, next) : next());
+  app.post('/mcp', requireBearerAuth({ verifier: provider, resourceMetadataUrl }), deployNeedsMore, async (req: IncomingMessage & { body?: unknown }, res: ServerResponse) => {
     const mcp = new McpServer({ name: 'signed', version: '1.0.0' });
     mcp.registerTool('whoami', { description: 'Says who is signed in.' }, () => ({ content: [{ type: 'text', text: 'signed in' }] }));
+    mcp.registerTool('deploy', { description: 'Deploys; needs the mcp:deploy scope.' }, () => ({ content: [{ type: 'text', text: 'deployed' }] }));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => void transport.close().then(() => mcp.close()));
     await mcp.connect(transport);

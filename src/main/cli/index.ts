@@ -10,6 +10,8 @@ const USAGE = `Usage:
   loupe serve [folder] [--port N] [--trust]
                                     the Loupe UI in your browser (127.0.0.1 only)
   loupe mcp [--cwd DIR] [--trust]   Loupe's tools as an MCP server over stdio
+  loupe acp [--cwd DIR] [--trust]   Loupe's agent for your editor (Zed, JetBrains, Neovim…) over
+                                    the Agent Client Protocol, on stdio
   loupe run [--cwd DIR] [--worktree NAME] [--yes | --deny] [--json] [--session ID] [--trust] "prompt"
   loupe run --undo-last [--cwd DIR] [--worktree NAME] [--session ID] [--skip-conflicts] [--json]
                                     the agent, headless (--worktree: in Loupe's worktree NAME,
@@ -32,6 +34,8 @@ export async function main(argv: string[], paths: CliPaths): Promise<number> {
       case 'mcp':
         await (await import('./mcp')).runMcp(rest);
         return -1;
+      case 'acp':
+        return await (await import('./acp/index')).runAcp(rest);
       case 'run':
         return await (await import('./run')).runRun(rest);
       case 'trust':

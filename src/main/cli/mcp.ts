@@ -5,7 +5,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidArgumentError } from '../errors';
 import { createToolContext, newSessionId, type ToolContextOptions } from '../agent/tools/context';
-import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
+import { createToolRegistry, envelope, type ToolRegistry } from '../agent/tools/registry';
 import type { ToolFacts, ToolResult } from '../agent/tools/types';
 import { userLog } from '../services/log/userLog';
 import { LlmEditCorrector } from '../agent/edit/corrector';
@@ -39,7 +39,7 @@ export function toolAnnotations(tool: ToolFacts): ToolAnnotations {
 export function toCallToolResult(result: ToolResult, durationMs: number): CallToolResult {
   return {
     content: [{ type: 'text', text: result.output }],
-    structuredContent: { ...result },
+    structuredContent: envelope(result),
     ...(result.ok ? {} : { isError: true }),
     // Server-side time of the tool itself, so benchmarks can leave the transport out.
     _meta: { 'loupe/duration_ms': durationMs },
@@ -100,7 +100,8 @@ export async function runMcp(args: string[]): Promise<void> {
     composed.push(services);
     return services;
   };
-  const server = createMcpServer(createToolRegistry(), compose, { session, corrector, logger });
+  // No agent loop runs here, so no tool that starts subagents is offered.
+  const server = createMcpServer(createToolRegistry().only((t) => !t.delegates), compose, { session, corrector, logger });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   // The client went away (its end of stdin closed): close, which stops every background process

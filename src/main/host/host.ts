@@ -95,6 +95,7 @@ export class Host {
         logger: this.logger,
         logFile: this.opts.logFile,
         worktreeOf: (services) => this.worktreeSessions.nameOf(services),
+        isolate: (name) => this.worktreeSessions.isolate(name),
       });
       // From now on it reads the config itself, and hears the open folder's questions.
       if (this.workspace) void this.agentHost.checkConfig().catch(() => undefined);
@@ -354,6 +355,7 @@ export class Host {
       'chat.edit': async (p) => (await this.agent()).edit({ ...obj(p), session_id: str(p.session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id') }),
       'chat.switchBranch': async (p) => (await this.agent()).switchBranch({ session_id: str(obj(p).session_id, 'session_id'), branch_id: str(p.branch_id, 'branch_id') }),
       'chat.stop': async (p) => (await this.agent()).stop(str(obj(p).session_id, 'session_id')),
+      'chat.stopAgent': async (p) => (await this.agent()).stopAgent({ session_id: str(obj(p).session_id, 'session_id'), agent_id: str(obj(p).agent_id, 'agent_id') }),
       'chat.sessions': async () => (await this.agent()).listSessions(),
       'chat.session': async (p) => (await this.agent()).getSession(str(obj(p).id, 'id')),
       'chat.newSession': async () => (await this.agent()).newSession(),

@@ -38,6 +38,7 @@ import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watche
 import { ChangeJournal } from '../services/workspace/changeJournal';
 import { Worktrees } from '../services/worktrees/worktrees';
 import type { WorkspaceServices } from '../services/workspaceServices';
+import { AgentDefinitions } from '../services/agents/definitions';
 
 export type { WorkspaceServices };
 
@@ -89,6 +90,7 @@ class ComposedWorkspace implements WorkspaceServices {
   readonly networkLog: NetworkLogEntry[] = [];
   readonly lsp: LanguageServers;
   readonly worktrees: Worktrees;
+  readonly agents: AgentDefinitions;
   private readonly warningListeners = new Set<(message: string) => void>();
 
   constructor(
@@ -123,6 +125,7 @@ class ComposedWorkspace implements WorkspaceServices {
       },
     });
     this.sessions = new SessionStore(root);
+    this.agents = new AgentDefinitions({ root });
     this.worktrees = openWorktrees(root, user, this.logger);
     this.index = new FileIndex(root);
     const snapshots = new WorkTreeSnapshots(
@@ -140,7 +143,7 @@ class ComposedWorkspace implements WorkspaceServices {
       // What a background process writes becomes its request's modifications when it ends.
       recorder: {
         begin: (spec) =>
-          this.captures.begin({ tool: 'bash', command: spec.command, sessionId: spec.sessionId, ...(spec.correlationId ? { correlationId: spec.correlationId } : {}), reason: `in the background: ${spec.description ?? spec.command}` }),
+          this.captures.begin({ tool: 'bash', command: spec.command, sessionId: spec.sessionId, ...(spec.agentId ? { agentId: spec.agentId } : {}), ...(spec.correlationId ? { correlationId: spec.correlationId } : {}), reason: `in the background: ${spec.description ?? spec.command}` }),
       },
       // The project's limits, then the user's; the manager fills in the defaults.
       limits: async () => {
@@ -171,7 +174,7 @@ class ComposedWorkspace implements WorkspaceServices {
       logger,
       env,
       clientInfo: { name: 'loupe', version: LOUPE_VERSION },
-      signIn: (decl, show) => new ServerSignIn(decl, { store: signIns, show, follow: env.LOUPE_TEST_OAUTH_CONSENT === 'follow' }),
+      signIn: (decl, show) => new ServerSignIn(decl, { store: signIns, show }),
     });
     this.hooks = new Hooks({
       root,

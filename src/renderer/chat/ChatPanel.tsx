@@ -13,6 +13,7 @@ import { ModeSwitch } from './ModeSwitch';
 import { PlanCard } from './PlanCard';
 import { QueuedMessages } from './QueuedMessages';
 import { SessionBar } from './SessionBar';
+import { SubagentCard } from './SubagentCard';
 import { ToolCard } from './ToolCard';
 import { HookDecision } from './HookDecision';
 import { UsageMeter } from './UsageMeter';
@@ -38,8 +39,25 @@ function LoadedSettingsDialog() {
   return SettingsDialog ? <SettingsDialog /> : null;
 }
 
+/**
+ * A conversation's items; a tool call that started a subagent is drawn as that subagent's card
+ * (which holds its own conversation, drawn the same way).
+ */
+function Items({ items }: { items: ChatItem[] }) {
+  const delegated = new Set(items.flatMap((i) => (i.kind === 'subagent' ? [i.callId] : [])));
+  return (
+    <>
+      {items.map((it) => (it.kind === 'tool' && delegated.has(it.id) ? null : <Item key={it.id} item={it} />))}
+    </>
+  );
+}
+
+const renderItems = (items: ChatItem[]) => <Items items={items} />;
+
 function Item({ item }: { item: ChatItem }) {
   switch (item.kind) {
+    case 'subagent':
+      return <SubagentCard item={item} renderItems={renderItems} />;
     case 'user':
       return <UserMessage item={item} />;
     case 'assistant':
@@ -218,9 +236,7 @@ export function ChatPanel() {
         <div className="chat-list" ref={listRef}>
           {items.length === 0 && <ConnectModel />}
           {items.length === 0 && <EmptyHints />}
-          {items.map((it) => (
-            <Item key={it.id} item={it} />
-          ))}
+          <Items items={items} />
         </div>
         {!atBottom && (
           <button type="button" className="chat-jump" data-testid="jump-to-latest" title="Jump to the latest message" onClick={toLatest}>

@@ -10,6 +10,20 @@ import { gatherEnvironment, type EnvironmentFacts, type SandboxFacts } from './e
 import { INSTRUCTIONS_BUDGET, instructionsText } from './instructionsText';
 import { adjustmentText, adjustmentsFor, type ModelInfo } from './modelFamily';
 import { exampleCall, toolList, toolsTaking } from './toolList';
+import type { AgentTypeView } from '../subagents/types';
+
+/** A type's description in the list: long ones (Claude's carry examples) are cut. */
+const AGENT_DESCRIPTION_CHARS = 600;
+
+/** The agent types, for a session offered a tool that starts them. */
+export function agentTypesText(types: AgentTypeView[]): string {
+  if (!types.length) return '';
+  const one = (t: AgentTypeView) => {
+    const d = t.description.replace(/\s+/g, ' ').trim();
+    return `- \`${t.name}\`: ${t.read_only ? '[read-only] ' : ''}${d.length > AGENT_DESCRIPTION_CHARS ? `${d.slice(0, AGENT_DESCRIPTION_CHARS - 1)}…` : d}`;
+  };
+  return ['# Agent types', 'The subagents you can start (agent_type). Each works alone on the prompt you give it, with its own context and at most your tools:', ...types.map(one)].join('\n');
+}
 
 export type { EnvironmentFacts, ModelInfo, SandboxFacts };
 
@@ -38,6 +52,10 @@ export interface PromptSources {
   now?: () => Date;
   /** Characters of instruction text at most. */
   instructionsBudget?: number;
+  /** A subagent's part: who started it for what, and its definition's instructions (after the rules). */
+  role?: string;
+  /** The agent types this session may start; listed only while a tool that starts them is offered. */
+  agentTypes?: () => Promise<AgentTypeView[]>;
 }
 
 export interface SystemPromptSource {
@@ -126,8 +144,9 @@ export function systemPromptSource(s: PromptSources): SystemPromptSource {
       const instructions = instructionsText(found, s.instructionsBudget ?? INSTRUCTIONS_BUDGET);
       tools ??= toolFacts(s.registry);
       const model = adjustments.length ? `# For this model\n${adjustments.map((a) => adjustmentText(a, tools!.example)).join('\n')}` : '';
+      const agents = s.agentTypes && s.registry.list().some((t) => t.delegates) ? agentTypesText(await s.agentTypes()) : '';
       // Most stable first, for providers' prompt caches: the environment (git status, date) changes most often.
-      const text = [RULES, tools.list, model, instructions.text, environmentText(env, tools)].filter(Boolean).join('\n\n');
+      const text = [RULES, s.role ?? '', tools.list, agents, model, instructions.text, environmentText(env, tools)].filter(Boolean).join('\n\n');
       return { text, files: instructions.files, skipped: instructions.skipped };
     },
   };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Authorized } from '../../services/permissions/permissionGate';
 import { sandboxPolicy } from './sandboxRun';
 import { DEFAULT_WAIT_MS, OUTPUT_CAP_BYTES, describeProcess, describeWait, processData, processManager, type WaitForArg } from './processArgs';
-import type { ToolContext, ToolResult } from './types';
+import { correlationOf, type ToolContext, type ToolResult } from './types';
 
 export interface BackgroundArgs {
   command: string;
@@ -22,9 +22,9 @@ export async function runInBackground(args: BackgroundArgs, cwd: string, auth: A
       cwd,
       description: args.description,
       sandbox: await sandboxPolicy(ctx, auth.sandbox, args.command, 'bash'),
-      sessionId: ctx.session.id,
+      ...ctx.session.writer,
       // What it writes is recorded under this request when it ends.
-      correlationId: args.correlation_id ?? ctx.correlationId ?? null,
+      correlationId: correlationOf(ctx, args) ?? null,
     },
     !!args.wait_for,
   );

@@ -7,11 +7,11 @@ import { z } from 'zod';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, runCommand } from '../../services/shell/commandRunner';
 import { formatCommandResult } from '../../services/shell/formatResult';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
-import { defineTool, type ToolContext, type ToolResult } from './types';
+import { correlationOf, defineTool, type ToolContext, type ToolResult } from './types';
 import { SANDBOX_ARG_DESCRIPTION, describeNetwork, sandboxBlockedError, sandboxPolicy } from './sandboxRun';
 import { CORRELATION_ARG, changesData, changesSchema, describeChanges } from './commandChanges';
 import { runInBackground } from './backgroundBash';
-import { waitForSchema } from './processArgs';
+import { processSchema, waitForSchema, waitResultSchema } from './processArgs';
 import { defined, take } from './claudeShapes';
 
 /** Hosts that show live output set this on the context (the chat's tool card, the MCP progress). */
@@ -30,7 +30,8 @@ const schema = z.object({
   wait_for: waitForSchema.optional().describe('With run_in_background: return once it is ready (a regex on its output, a port accepting connections, or its exit), or after the timeout with the output so far.'),
 });
 
-const outputSchema = z.looseObject({
+/** A command that ran to its end (or was stopped). */
+const foregroundSchema = z.looseObject({
   exit_code: z.number().int().nullable(),
   signal: z.string().nullable(),
   timed_out: z.boolean(),
@@ -44,10 +45,12 @@ const outputSchema = z.looseObject({
   blocked: z.string().nullable().describe('What the sandbox stopped, when that made the command fail.'),
   changes: changesSchema.optional(),
   network: z.looseObject({ reached: z.array(z.string()), refused: z.array(z.looseObject({ host: z.string(), reason: z.string() })) }).nullable().optional().describe("Hosts the sandbox's proxy let through or refused (with a network rule)."),
-  process_id: z.string().optional().describe('run_in_background: the process started.'),
-  status: z.string().optional().describe('run_in_background: starting, running, ready, exited or killed.'),
-  ports: z.array(z.number().int()).optional().describe('run_in_background: ports it listens on.'),
 });
+
+/** run_in_background: the process started, and with wait_for what the wait came to. */
+export const backgroundSchema = processSchema.extend({ wait: waitResultSchema.optional().describe('With wait_for: whether it was met, timed out, or the process exited first.') });
+
+const outputSchema = z.union([foregroundSchema, backgroundSchema]);
 
 export const bashTool = defineTool({
   name: 'bash',
@@ -85,7 +88,7 @@ export const bashTool = defineTool({
     const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS;
     const sandbox = await sandboxPolicy(ctx, auth.sandbox, args.command, 'bash');
     const { value: r, capture } = await ctx.captures.around(
-      { tool: 'bash', command: args.command, sessionId: ctx.session.id, correlationId: args.correlation_id, reason: args.description, signal: ctx.signal },
+      { tool: 'bash', command: args.command, ...ctx.session.writer, correlationId: correlationOf(ctx, args), reason: args.description, signal: ctx.signal },
       () =>
         runCommand({
           command: args.command,

@@ -15,7 +15,7 @@ import { landWrite } from '../edit/foresee';
 import { runTestsFor, summariseRun } from './runTests';
 import { describeChanges } from './commandChanges';
 import { diagnosticsSchema, withDiagnostics } from './diagnosticsText';
-import { defineTool, success, type ToolContext } from './types';
+import { correlationOf, defineTool, success, type ToolContext } from './types';
 
 const line = z.number().int();
 const schema = z.object({
@@ -96,9 +96,9 @@ export const codeModifyTool = defineTool({
         content: bytes,
         tool: 'code_modify',
         operation: args.operation,
-        sessionId: ctx.session.id,
+        ...ctx.session.writer,
         reason: args.reason,
-        correlationId: args.correlation_id,
+        correlationId: correlationOf(ctx, args),
         linesAffected: edit.linesAffected,
         linesChanged: edit.linesChanged,
         expectBeforeSha: file.hash,

@@ -10,7 +10,7 @@ import { rollbackModification } from '../../services/modlog/rollback';
 import { authorizeWrite } from '../edit/authorizeWrite';
 import { foreseeFiles, groupLanded, mergeViews, type ForeseenFiles } from '../edit/foresee';
 import { diagnosticsSchema, withDiagnostics } from './diagnosticsText';
-import { defineTool, success, type ToolContext } from './types';
+import { correlationOf, defineTool, success, type ToolContext } from './types';
 
 const schema = z.object({
   modification_id: z.string().min(1).optional().describe('The modification to reverse (mod-…), or a group id (cmd-…, undo-…, redo-…, grp-…) to reverse the whole group.'),
@@ -54,10 +54,10 @@ async function rollbackMany(args: Args, ctx: ToolContext, seen: ForeseenFiles): 
   }
   const what = `group ${args.modification_id}`;
   const out = await rollbackGroup(ctx.modlog, args.modification_id!, {
-    sessionId: ctx.session.id,
+    ...ctx.session.writer,
     tool: 'code_rollback',
     reason: args.reason ?? `roll back ${what}`,
-    correlationId: args.correlation_id,
+    correlationId: correlationOf(ctx, args),
     signal: ctx.signal,
     confirm,
   });
@@ -102,10 +102,10 @@ export const codeRollbackTool = defineTool({
     const out = await seen.land(() => rollbackModification(ctx.modlog, {
       modificationId: args.modification_id!,
       hunk: args.hunk,
-      sessionId: ctx.session.id,
+      ...ctx.session.writer,
       tool: 'code_rollback',
       reason: args.reason,
-      correlationId: args.correlation_id,
+      correlationId: correlationOf(ctx, args),
       signal: ctx.signal,
       confirm: seen.confirmOne,
     }), (done) => new Map([[done.file, done.rollback_id]]));

@@ -23,6 +23,7 @@ export const codeSearchTool = defineTool({
   name: 'code_search',
   title: 'Search code by relevance',
   ...READS_WORKSPACE,
+  kind: 'search',
   summary: searchSummary,
   paths: (args) => [args.path],
   outputSchema,

@@ -7,7 +7,7 @@ import { LlmEditCorrector, type EditCorrector } from '../edit/corrector';
 import type { Logger } from '../../services/log/logger';
 import { llmConfigFromEnv } from '../llm/config';
 import { createJsonChat } from '../llm/jsonChat';
-import type { ToolContext } from './types';
+import type { EditorBuffers, ToolContext } from './types';
 
 export { newSessionId };
 
@@ -31,6 +31,8 @@ export interface ToolContextRequest {
   signal?: AbortSignal;
   /** Another logger for this context (a test's recorder); default the workspace's. */
   logger?: Logger;
+  /** The person's editor's copy of files, where a client offers it. */
+  buffers?: EditorBuffers;
 }
 
 /** What a tool runs with: this folder's log and gate (which reads the config), for one chat or connection. */
@@ -46,6 +48,7 @@ export function toolContextOf(services: WorkspaceServices, req: ToolContextReque
     logger: req.logger ?? services.logger,
     processes: services.processes,
     lsp: services.lsp,
+    ...(req.buffers ? { buffers: req.buffers } : {}),
   };
 }
 

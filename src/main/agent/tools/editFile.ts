@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { editFile } from '../edit/runEdit';
 import { diagnosticsSchema, withDiagnostics } from './diagnosticsText';
-import { defineTool, success } from './types';
+import { correlationOf, defineTool, success } from './types';
 import { absolute, defined, fromHookPath, take } from './claudeShapes';
 
 const schema = z.object({
@@ -52,7 +52,7 @@ export const editFileTool = defineTool({
     args: (i, was, root) => ({ ...was, path: fromHookPath(root, i.file_path, was.path), old_str: take(i, 'old_string', was.old_str), new_str: take(i, 'new_string', was.new_str), replace_all: take(i, 'replace_all', was.replace_all) }),
   },
   async run(args, ctx) {
-    const data = await editFile(args, ctx);
+    const data = await editFile({ ...args, correlation_id: correlationOf(ctx, args) }, ctx);
     const what = data.strategy === 'create' ? `Created ${data.path}` : `Edited ${data.path}: ${data.occurrences} replacement${data.occurrences === 1 ? '' : 's'}`;
     const how = data.strategy === 'exact' || data.strategy === 'create' ? '' : ` (matched by ${data.strategy}${data.corrected?.old_str !== undefined ? '; old_str was corrected' : ''}${data.corrected?.new_str !== undefined ? '; new_str was adjusted' : ''})`;
     return withDiagnostics(success(`${what}${how}, from line ${data.preview.lineNumber}. Modification ${data.modification_id}.\n${data.preview.after}`, { ...data }), data.diagnostics, data.path);

@@ -35,6 +35,7 @@ export const grepTool = defineTool({
   name: 'grep',
   title: 'Search file contents',
   ...READS_WORKSPACE,
+  kind: 'search',
   summary: searchSummary,
   paths: (args) => [args.path],
   outputSchema,

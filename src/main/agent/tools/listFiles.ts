@@ -20,6 +20,7 @@ export const listFilesTool = defineTool({
   name: 'list_files',
   title: 'List files',
   ...READS_WORKSPACE,
+  kind: 'search',
   paths: (args) => [args.path],
   summary: (args) => [args.pattern ?? '*', args.path && `in ${args.path}`].filter(Boolean).join(' '),
   outputSchema,

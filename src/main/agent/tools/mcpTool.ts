@@ -1,17 +1,22 @@
 // A tool of one of the person's MCP servers, as the model sees it (docs/architecture.md, "MCP
 // servers"): `mcp__<server>__<tool>`, its input schema as the server published it (the registry
 // makes it portable like Loupe's own), its facts from the server's annotations (a tool without
-// `readOnlyHint` counts as writing). A call asks through the one gate (kind `mcp`, pattern
+// `readOnlyHint` counts as writing). The server receives exactly the model's arguments, checked
+// first against its own inputSchema. A call asks through the one gate (kind `mcp`, pattern
 // `server/tool`, the arguments on the card), and a call that may write runs between two snapshots
 // of the workspace, so what the server wrote itself is one modification attributed to the tool.
+// A server that lists no tools now (down, starting, waiting for the person) still owns its names:
+// a call of one waits while it starts, then goes through or answers MCP_SERVER_UNAVAILABLE.
 import { z } from 'zod';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServers } from '../../services/mcp/manager';
 import { McpToolError } from '../../services/mcp/errors';
+import { AbortedError, InvalidArgumentError } from '../../errors';
 import { base64Bytes, sendableImage } from '../llm/images';
 import { changesData, changesSchema, describeChanges } from './commandChanges';
 import type { ToolOutputHook } from './bash';
-import { defineTool, type Tool, type ToolContext, type ToolImage, type ToolResult } from './types';
+import { schemaCheck } from './schemaCheck';
+import { defineTool, type Tool, type ToolContext, type ToolFamily, type ToolImage, type ToolResult } from './types';
 
 /** Text beyond this is cut here (the loop caps again for the model's context). */
 const MAX_OUTPUT_CHARS = 100_000;
@@ -65,8 +70,8 @@ export function describeResult(r: CallToolResult): { text: string; images: { mim
   return { text, images, sendable };
 }
 
-/** One Loupe tool for one server tool. */
-export function mcpTool(mcp: McpServers, server: string, spec: McpTool): Tool {
+/** One Loupe tool for one server tool; `session`: the chat session whose own server it may be. */
+export function mcpTool(mcp: McpServers, server: string, spec: McpTool, session?: string): Tool {
   const readOnly = spec.annotations?.readOnlyHint === true;
   const name = mcpToolName(server, spec.name);
   const label = `${server}/${spec.name}`;
@@ -84,6 +89,10 @@ export function mcpTool(mcp: McpServers, server: string, spec: McpTool): Tool {
     outputSchema,
     summary: (args) => `${label} ${JSON.stringify(args)}`,
     async run(args, ctx: ToolContext & ToolOutputHook): Promise<ToolResult> {
+      // Before anything is asked or sent: a call the server would refuse never reaches it.
+      const check = await schemaCheck(spec.inputSchema);
+      const verdict = check?.(args);
+      if (verdict && !verdict.valid) throw new InvalidArgumentError(`Invalid arguments for ${name}: ${(verdict.errorMessage ?? 'they do not fit its schema').replace(/\bdata(?=[/ ])/g, 'arguments')}.`);
       await ctx.permissions.authorize({
         query: { kind: 'mcp', server, tool: spec.name, readOnly },
         tool: name,
@@ -93,11 +102,13 @@ export function mcpTool(mcp: McpServers, server: string, spec: McpTool): Tool {
       });
       // A server's progress reports show on the chat's card as they come.
       const onProgress = ctx.onToolOutput && ((done: number, total: number | undefined, message: string | undefined) => ctx.onToolOutput!(name, `${message ?? 'progress'} (${done}${total ? ` of ${total}` : ''})\n`));
-      const call = () => mcp.call(server, spec.name, args, { signal: ctx.signal, ...(onProgress ? { onProgress } : {}) });
+      // A server that wants more access for this call: the page to open shows on the call's card too.
+      const onSignIn = ctx.onToolOutput && ((url: string) => ctx.onToolOutput!(name, `Waiting for you to sign in to ${server} again (it asks for more access): open ${url}\n`));
+      const call = () => mcp.call(server, spec.name, args, { signal: ctx.signal, ...(onProgress ? { onProgress } : {}), ...(onSignIn ? { onSignIn } : {}), ...(session ? { session } : {}) });
       // A server on this machine may write the workspace itself: what it wrote is recorded.
       const { value: r, capture } =
-        !readOnly && mcp.local(server)
-          ? await ctx.captures.around({ tool: name, command: label, sessionId: ctx.session.id, correlationId: ctx.correlationId, reason: `MCP ${label}`, signal: ctx.signal }, call)
+        !readOnly && mcp.local(server, session)
+          ? await ctx.captures.around({ tool: name, command: label, ...ctx.session.writer, correlationId: ctx.correlationId, reason: `MCP ${label}`, signal: ctx.signal }, call)
           : { value: await call(), capture: null };
       const { text, images, sendable } = describeResult(r);
       const changed = capture ? describeChanges(capture) : '';
@@ -118,7 +129,44 @@ export function mcpTool(mcp: McpServers, server: string, spec: McpTool): Tool {
   });
 }
 
-/** Every tool of every server that has listed some, as Loupe tools. */
-export function mcpTools(mcp: McpServers): Tool[] {
-  return mcp.tools().map((t) => mcpTool(mcp, t.server, t.tool));
+/**
+ * The names of one server that no listed tool has: a call waits while the server starts (at
+ * most its call timeout), then runs the tool it lists by that name, or says the server is down
+ * (its status, what it waits for, the end of its stderr), or that it has no such tool.
+ */
+function serverFamily(mcp: McpServers, server: string, session?: string): ToolFamily {
+  const prefix = mcpToolName(server, '');
+  return {
+    prefix,
+    tool: (name) =>
+      defineTool({
+        name,
+        title: `${name.slice(prefix.length)} (MCP ${server})`,
+        description: `A tool of the MCP server ${server}, which lists none by this name now.`,
+        // Unknown until the server says: counted as writing, like a tool without readOnlyHint.
+        effect: 'write',
+        permission: 'mcp',
+        correlated: false,
+        idempotent: false,
+        openWorld: true,
+        schema: z.record(z.string(), z.unknown()),
+        outputSchema,
+        summary: (args) => `${server}/${name.slice(prefix.length)} ${JSON.stringify(args)}`,
+        async run(args, ctx): Promise<ToolResult> {
+          await mcp.settled(server, ctx.signal, session);
+          if (ctx.signal.aborted) throw new AbortedError(`The call to ${name}`);
+          const listed = mcp.tools(session).find((t) => t.server === server && mcpToolName(server, t.tool.name) === name);
+          if (listed) return mcpTool(mcp, server, listed.tool, session).run(args, ctx);
+          const ready = mcp.list().find((v) => v.name === server)?.status === 'ready';
+          if (!ready) throw mcp.unavailable(server, session);
+          const names = mcp.tools(session).filter((t) => t.server === server).map((t) => mcpToolName(server, t.tool.name));
+          throw new InvalidArgumentError(`The MCP server "${server}" has no tool ${name}. Its tools: ${names.join(', ') || 'none'}.`);
+        },
+      }),
+  };
+}
+
+/** Every tool of every server that has listed some, as Loupe tools (with `session`, that session's own servers' too), and each server's family for the names it has not listed. */
+export function mcpTools(mcp: McpServers, session?: string): (Tool | ToolFamily)[] {
+  return [...mcp.tools(session).map((t) => mcpTool(mcp, t.server, t.tool, session)), ...mcp.names(session).map((server) => serverFamily(mcp, server, session))];
 }

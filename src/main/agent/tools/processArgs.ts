@@ -22,12 +22,47 @@ export const waitForSchema = z.union([
 
 export type WaitForArg = z.output<typeof waitForSchema>;
 
+/** A background process in a tool's data: the contract's ProcessView, field for field. */
+export const processSchema = z.looseObject({
+  process_id: z.string(),
+  command: z.string(),
+  description: z.string().nullable(),
+  cwd: z.string().describe("Workspace-relative folder ('' for the root)."),
+  pid: z.number().int().nullable(),
+  status: z.enum(['starting', 'running', 'ready', 'exited', 'killed']).describe('starting: waiting for its wait_for; running: nothing to wait for; ready: wait_for met.'),
+  exit_code: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  kill_reason: z.string().nullable(),
+  sandboxed: z.boolean().describe('Whether it runs inside the OS sandbox.'),
+  ports: z.array(z.number().int()).describe('Ports it listens on (inside the sandbox when sandboxed).'),
+  forwards: z.array(z.looseObject({ port: z.number().int(), host_port: z.number().int() })).describe('Where this machine reaches its ports.'),
+  started_at: z.string(),
+  ended_at: z.string().nullable(),
+  session_id: z.string(),
+  correlation_id: z.string().nullable(),
+  output_bytes: z.number().int(),
+  log_path: z.string().nullable().describe('The full log, workspace-relative.'),
+  network: z.looseObject({ reached: z.array(z.string()), refused: z.array(z.looseObject({ host: z.string(), reason: z.string() })) }).nullable(),
+});
+
+/** What a wait_for came to. */
+export const waitResultSchema = z.looseObject({
+  satisfied: z.boolean(),
+  timed_out: z.boolean(),
+  exited: z.boolean().describe('It ended before the condition was met (or that was the condition).'),
+  matched_line: z.string().optional(),
+  port: z.number().int().optional(),
+});
+
+/** A process result after a wait (bash's wait_for, process_wait). */
+export const waitedProcessSchema = processSchema.extend({ wait: waitResultSchema });
+
 export function processManager(ctx: ToolContext): ProcessManager {
   if (!ctx.processes) throw new LoupeError('INVALID_ARGUMENT', 'Background processes are not available here (no workspace services).');
   return ctx.processes;
 }
 
-/** The fields every process result carries in `data` (fixed names). */
+/** The fields every process result carries in `data` (fixed names, processSchema). */
 export function processData(info: ProcessInfo): Record<string, unknown> {
   return { ...info };
 }

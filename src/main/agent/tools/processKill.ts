@@ -2,7 +2,7 @@
 // asked for; SIGKILL to whatever is left after a grace period).
 import { z } from 'zod';
 import { defineTool, type ToolResult } from './types';
-import { describeProcess, processData, processManager } from './processArgs';
+import { describeProcess, processData, processManager, processSchema } from './processArgs';
 
 const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT', 'SIGKILL'] as const;
 
@@ -20,7 +20,7 @@ export const processKillTool = defineTool({
   idempotent: true,
   openWorld: false,
   summary: (args) => `${args.id}${args.signal ? ` ${args.signal}` : ''}`,
-  outputSchema: z.looseObject({ process_id: z.string(), status: z.string(), ports: z.array(z.number().int()), exit_code: z.number().int().nullable(), sandboxed: z.boolean() }),
+  outputSchema: processSchema,
   description: 'Stop a background process and every process it started (the whole family, SIGKILL after a 2 s grace period). Stopping one that already ended changes nothing.',
   schema,
   async run(args, ctx): Promise<ToolResult> {

@@ -1,7 +1,7 @@
 // process_list: the workspace's background processes, running first.
 import { z } from 'zod';
 import { defineTool, type ToolResult } from './types';
-import { describeProcess, processManager } from './processArgs';
+import { describeProcess, processManager, processSchema } from './processArgs';
 
 const schema = z.object({});
 
@@ -14,7 +14,7 @@ export const processListTool = defineTool({
   idempotent: true,
   openWorld: false,
   summary: () => 'background processes',
-  outputSchema: z.looseObject({ processes: z.array(z.looseObject({ process_id: z.string(), status: z.string(), command: z.string(), ports: z.array(z.number().int()), exit_code: z.number().int().nullable(), sandboxed: z.boolean() })) }),
+  outputSchema: z.looseObject({ processes: z.array(processSchema) }),
   description: 'List the background processes started with run_in_background in this workspace: id, status (starting, running, ready, exited N, killed), command, ports and where they are reachable.',
   schema,
   async run(_args, ctx): Promise<ToolResult> {

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { InvalidArgumentError } from '../../errors';
 import { defineTool, type ToolResult } from './types';
-import { OUTPUT_CAP_BYTES, describeProcess, processData, processManager } from './processArgs';
+import { OUTPUT_CAP_BYTES, describeProcess, processData, processManager, processSchema } from './processArgs';
 
 const schema = z.object({
   id: z.string().min(1).describe('The process id (proc-N).'),
@@ -21,12 +21,7 @@ export const processOutputTool = defineTool({
   idempotent: false,
   openWorld: false,
   summary: (args) => `${args.id}${args.grep ? ` /${args.grep}/` : ''}${args.tail ? ` last ${args.tail} lines` : ''}`,
-  outputSchema: z.looseObject({
-    process_id: z.string(),
-    status: z.string(),
-    ports: z.array(z.number().int()),
-    exit_code: z.number().int().nullable(),
-    sandboxed: z.boolean(),
+  outputSchema: processSchema.extend({
     next_since: z.number().int().describe('Pass as since to continue from here.'),
     omitted_bytes: z.number().int(),
   }),

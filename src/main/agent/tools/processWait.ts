@@ -2,7 +2,7 @@
 // connections) or exits, or the timeout passes; comes back with the output so far either way.
 import { z } from 'zod';
 import { defineTool, type ToolResult } from './types';
-import { DEFAULT_WAIT_MS, MAX_WAIT_MS, OUTPUT_CAP_BYTES, describeProcess, describeWait, processData, processManager, waitForSchema } from './processArgs';
+import { DEFAULT_WAIT_MS, MAX_WAIT_MS, OUTPUT_CAP_BYTES, describeProcess, describeWait, processData, processManager, waitForSchema, waitedProcessSchema } from './processArgs';
 
 const schema = z.object({
   id: z.string().min(1).describe('The process id (proc-N).'),
@@ -19,7 +19,7 @@ export const processWaitTool = defineTool({
   idempotent: false,
   openWorld: false,
   summary: (args) => `${args.id} ${JSON.stringify(args.wait_for)}`,
-  outputSchema: z.looseObject({ process_id: z.string(), status: z.string(), ports: z.array(z.number().int()), exit_code: z.number().int().nullable(), sandboxed: z.boolean(), wait: z.looseObject({ satisfied: z.boolean(), timed_out: z.boolean(), exited: z.boolean() }) }),
+  outputSchema: waitedProcessSchema,
   description: 'Wait until a background process prints a line matching a regex, accepts connections on a port, or exits; after the timeout it returns with the output so far and the process keeps running.',
   schema,
   async run(args, ctx): Promise<ToolResult> {

@@ -89,4 +89,57 @@ describe('read_file', () => {
     await h.call('read_file', { path: 'r.txt', offset: 1, limit: 1 });
     expect((await h.call('write_file', { path: 'r.txt', content: 'y' })).ok).toBe(true);
   });
+
+  describe("with the person's editor's copy (an ACP client's buffers)", () => {
+    const editor = (h: Harness, held: Record<string, string | null>) => {
+      const asked: string[] = [];
+      h.ctx.buffers = {
+        read: async (abs) => {
+          asked.push(abs);
+          return held[path.relative(h.root, abs)] ?? null;
+        },
+      };
+      return asked;
+    };
+
+    it('reads the unsaved text, says so, and refuses an edit based on it while the disk differs', async () => {
+      h = await harness();
+      await h.write('a.ts', 'const a = 1;\n');
+      const asked = editor(h, { 'a.ts': 'const a = 1;\nconst unsaved = 2;\n' });
+      const r = await h.call('read_file', { path: 'a.ts' });
+      expect(r.output).toContain('     2→const unsaved = 2;');
+      expect(r.output).toContain("editor's copy, with changes not saved yet");
+      expect(r.data).toMatchObject({ total_lines: 2 });
+      expect(asked).toEqual([path.join(h.root, 'a.ts')]);
+      // The model saw the editor's text: an edit of the disk is refused once, with the disk's text.
+      const edit = await h.call('edit_file', { path: 'a.ts', old_str: 'const unsaved = 2;', new_str: 'const saved = 2;' });
+      expect(edit.error?.code).toBe('FILE_CHANGED_SINCE_READ');
+      expect(await h.read('a.ts')).toBe('const a = 1;\n');
+    });
+
+    it('reads the disk when the editor holds the same text (line endings and BOM aside) or cannot say', async () => {
+      h = await harness();
+      await h.write('w.txt', '\uFEFFone\r\ntwo\r\n');
+      await h.write('x.txt', 'x\n');
+      editor(h, { 'w.txt': 'one\ntwo\n', 'x.txt': null });
+      const w = await h.call('read_file', { path: 'w.txt' });
+      expect(w.output).toBe('     1→one\n     2→two');
+      // Read as the disk: an edit follows without a second read, and keeps CRLF and the BOM.
+      expect((await h.call('edit_file', { path: 'w.txt', old_str: 'two', new_str: 'three' })).ok).toBe(true);
+      expect(await h.read('w.txt')).toBe('\uFEFFone\r\nthree\r\n');
+      expect((await h.call('read_file', { path: 'x.txt' })).output).toBe('     1→x');
+    });
+
+    it('never asks the editor for a file the rules or the path guard refuse', async () => {
+      h = await harness();
+      await h.write('.env', 'SECRET=1\n');
+      await h.write('.loupe/config.json', JSON.stringify({ permissions: [{ kind: 'read', pattern: '.env', action: 'deny' }] }));
+      await writeFile(path.join(h.sandbox, 'outside.txt'), 'o');
+      const asked = editor(h, { '.env': 'SECRET=2\n' });
+      expect((await h.call('read_file', { path: '.env' })).error?.code).toBe('PERMISSION_DENIED');
+      expect((await h.call('read_file', { path: '../outside.txt' })).error?.code).toBe('PATH_OUTSIDE_WORKSPACE');
+      expect(asked).toEqual([]);
+    });
+  });
 });
+

@@ -1,12 +1,13 @@
 // read_file: numbered `cat -n` style by default, plain with offset or
 // limit, a 2000-line window, long lines cut. Records the content hash for read-first checks.
 import { z } from 'zod';
-import { decodeUtf8, loadTextFile } from '../../services/files/textFile';
+import { sha256 } from '../../services/files/hash';
+import { MAX_FILE_BYTES, decodeUtf8, loadTextFile } from '../../services/files/textFile';
 import { NotAFileError } from '../../services/files/errors';
 import { numberLines } from '../../services/files/lineNumbers';
 import { languageOf } from '../../services/workspace/language';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
-import { defineTool, READS_WORKSPACE, success } from './types';
+import { defineTool, READS_WORKSPACE, success, type ToolContext } from './types';
 import { absolute, defined, fromHookPath, take } from './claudeShapes';
 
 export const DEFAULT_LINE_WINDOW = 2000;
@@ -37,6 +38,17 @@ const outputSchema = z.looseObject({
   lines: z.tuple([z.number().int(), z.number().int()]).describe('First and last line shown; [0, 0] when none.'),
 });
 
+/** Editors keep a buffer without its BOM and with LF lines: that alone is no unsaved change. */
+const sameText = (a: string, b: string) => a === b || a.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n') === b.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+
+/** The editor's text when it differs from the disk's and is text Loupe would read; else null. */
+async function editorText(ctx: ToolContext, abs: string, disk: string): Promise<string | null> {
+  if (!ctx.buffers) return null;
+  const text = await ctx.buffers.read(abs, ctx.signal).catch(() => null);
+  if (text === null || sameText(text, disk) || text.includes('\0') || Buffer.byteLength(text, 'utf8') > MAX_FILE_BYTES) return null;
+  return text;
+}
+
 export const readFileTool = defineTool({
   name: 'read_file',
   title: 'Read file',
@@ -59,16 +71,22 @@ export const readFileTool = defineTool({
     // Reads are allowed by default, but a user's deny rule (`.env`, `secrets/**`) must hold here too.
     await ctx.permissions.authorize({ query: { kind: 'read', path: rel }, tool: 'read_file', summary: `read ${rel}`, signal: ctx.signal });
     const file = await loadTextFile(abs, rel, { lossy: true, root: ctx.root });
-    ctx.session.recordRead(abs, file.hash);
+    // The person's editor may hold changes not saved yet: the model reads what the person sees.
+    // Checked like the disk (the same path, rules and limits above), and recorded as what was read,
+    // so an edit based on it is refused while the disk differs (FILE_CHANGED_SINCE_READ).
+    const unsaved = await editorText(ctx, abs, file.text);
+    const text = unsaved ?? file.text;
+    ctx.session.recordRead(abs, unsaved === null ? file.hash : sha256(unsaved));
     // The first file of a language starts its server, so the first write finds it warm.
-    ctx.lsp?.warm(rel, file.text);
-    const all = splitLines(file.text);
+    ctx.lsp?.warm(rel, text);
+    const all = splitLines(text);
     const first = Math.max(1, args.offset ?? 1);
     const shown = all.slice(first - 1, first - 1 + (args.limit ?? DEFAULT_LINE_WINDOW)).map(cut);
     const last = shown.length ? first + shown.length - 1 : 0;
     const numbered = args.line_numbers ?? (args.offset === undefined && args.limit === undefined);
     const notes: string[] = [];
-    if (decodeUtf8(file.buf) === null) notes.push('The file is not valid UTF-8; it is shown with replacement characters and cannot be edited as text.');
+    if (unsaved !== null) notes.push('This is the editor\'s copy, with changes not saved yet; the file on disk differs, and edits apply to the file on disk.');
+    else if (decodeUtf8(file.buf) === null) notes.push('The file is not valid UTF-8; it is shown with replacement characters and cannot be edited as text.');
     if (all.length === 0) notes.push('The file is empty.');
     else if (shown.length === 0) notes.push(`Offset ${first} is past the end: the file has ${all.length} lines.`);
     else if (first > 1 || last < all.length) notes.push(`Showing lines ${first}-${last} of ${all.length}.${last < all.length ? ` Call read_file with offset=${last + 1} for more.` : ''}`);

@@ -1,7 +1,11 @@
+import { z } from 'zod';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describe, expect, it } from 'vitest';
 import { testServices } from '../../../../test/support/services';
+import { recordLogger, type LogRecord } from '../../services/log/logger';
 import { createToolContext } from './context';
-import { createToolRegistry, failure } from './registry';
+import { ToolRegistry, createToolRegistry, envelope, failure } from './registry';
+import { defineTool, type ToolResult } from './types';
 
 describe('tool registry', () => {
   const registry = createToolRegistry();
@@ -28,6 +32,47 @@ describe('tool registry', () => {
   it('turns unexpected errors into coded failures', () => {
     expect(failure(Object.assign(new Error('gone'), { code: 'ENOENT' }))).toMatchObject({ ok: false, error: { code: 'FILE_NOT_FOUND' } });
     expect(failure(new Error('boom')).output).toBe('Error [INTERNAL]: boom');
+  });
+
+  it('checks every result against the outputSchema it publishes: one that breaks it is logged and answered without its data', async () => {
+    const logged: LogRecord[] = [];
+    const answers: ToolResult[] = [
+      { ok: true, output: 'fine', data: { count: 2 } },
+      { ok: true, output: 'drifted', data: { count: 'two' } },
+      { ok: false, output: 'failed and drifted', data: {}, error: { code: 'TIMEOUT', message: 'late' } },
+      { ok: true, output: 'with images', data: { count: 1 }, images: [{ mime_type: 'image/png', data: 'AAAA' }] },
+    ];
+    let next = 0;
+    const tool = defineTool({
+      name: 'counts',
+      title: 'Counts',
+      description: 'x',
+      effect: 'read',
+      permission: null,
+      correlated: false,
+      idempotent: true,
+      openWorld: false,
+      schema: z.object({}),
+      outputSchema: z.looseObject({ count: z.number().int() }),
+      summary: () => 'count',
+      run: async () => answers[next++]!,
+    });
+    const registry = new ToolRegistry().register(tool);
+    const ctx = { ...createToolContext(testServices('/nonexistent'), { corrector: null }), logger: recordLogger((r) => logged.push(r)) };
+    const valid = new AjvJsonSchemaValidator().getValidator(registry.outputSchema(tool) as never);
+    const results = [];
+    for (let i = 0; i < answers.length; i++) results.push(await registry.call('counts', {}, ctx));
+    expect(results[0]).toEqual(answers[0]);
+    expect(results[1]).toEqual({ ok: true, output: 'drifted' });
+    expect(results[2]).toEqual({ ok: false, output: 'failed and drifted', error: { code: 'TIMEOUT', message: 'late' } });
+    // Images stay for the loop; they never ride in the envelope a client validates.
+    expect(results[3]).toEqual(answers[3]);
+    for (const r of results) expect(valid(envelope(r)).valid).toBe(true);
+    expect(logged.filter((l) => l.event === 'tool.result_invalid').map((l) => [l.tool, l.ok])).toEqual([
+      ['counts', true],
+      ['counts', false],
+    ]);
+    expect(String(logged[0]!.problems)).toContain('count');
   });
 
   it('disables the corrector when no model is configured', () => {

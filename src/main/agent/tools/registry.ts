@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { LoupeError, toWireError } from '../../errors';
 import { editFileTool } from './editFile';
 import { readFileTool } from './readFile';
-import type { Tool, ToolContext, ToolEffect, ToolFacts, ToolResult } from './types';
+import type { Tool, ToolContext, ToolEffect, ToolFacts, ToolFamily, ToolResult } from './types';
 import { writeFileTool } from './writeFile';
 import { grepTool } from './grep';
 import { codeSearchTool } from './codeSearch';
@@ -21,6 +21,11 @@ import { processOutputTool } from './processOutput';
 import { processKillTool } from './processKill';
 import { processWaitTool } from './processWait';
 import { portableSchema } from './portableSchema';
+import { agentTool } from './agent';
+import { agentWaitTool } from './agentWait';
+import { agentStopTool } from './agentStop';
+import type { Logger } from '../../services/log/logger';
+import { schemaCheck } from './schemaCheck';
 
 export function failure(err: unknown): ToolResult {
   const e = toWireError(err);
@@ -45,19 +50,70 @@ export const resultSchema = <O extends z.ZodType>(data: O) =>
     error: z.looseObject({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }).optional(),
   });
 
+/** The envelope of a result as it crosses a wire (MCP structuredContent): the fields `resultSchema` names, nothing else. */
+export function envelope(result: ToolResult): Record<string, unknown> {
+  return { ok: result.ok, output: result.output, ...(result.data !== undefined ? { data: result.data } : {}), ...(result.error ? { error: result.error } : {}) };
+}
+
+/**
+ * The published output schema of each data schema, keyed by the zod schema, a constant of its
+ * tool's module (MCP tools are rebuilt at each listing and share theirs).
+ */
+const published = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+/**
+ * The one place where what a tool returns meets what it declares: every result is checked
+ * against the outputSchema `loupe mcp` publishes, with the validator MCP clients use (the SDK's),
+ * so a result that would break a client's call is caught here, for every caller. Such a result is
+ * a bug: it is logged (`tool.result_invalid`) and answered without its data, keeping the text.
+ */
+async function checkResult(tool: Tool, result: ToolResult, logger: Logger): Promise<ToolResult> {
+  const check = await schemaCheck(publishedSchema(tool.outputSchema));
+  const verdict = check?.(envelope(result)) ?? { valid: true };
+  if (verdict.valid) return result;
+  logger.error('tool.result_invalid', { tool: tool.name, problems: verdict.errorMessage, ok: result.ok });
+  const { data: _broken, error, ...rest } = result;
+  const details = error?.details && typeof error.details === 'object' && !Array.isArray(error.details) ? { details: error.details } : {};
+  return { ...rest, ok: result.ok === true, output: String(result.output ?? ''), ...(error ? { error: { code: error.code, message: String(error.message), ...details } } : {}) };
+}
+
+/** JSON Schema of the envelope every call answers with, `data` in this shape. */
+function publishedSchema(data: z.ZodType): Record<string, unknown> {
+  let schema = published.get(data);
+  if (!schema) {
+    schema = portableSchema(jsonSchema(resultSchema(data), 'output', 'draft-7'));
+    published.set(data, schema);
+  }
+  return schema;
+}
+
+const isFamily = (t: Tool | ToolFamily): t is ToolFamily => !('run' in t);
+
 export class ToolRegistry {
   /**
    * @param tools Loupe's own tools.
    * @param extra Tools known only at run time (a workspace's MCP servers), asked for at each use.
+   * @param offered Which tools the model is offered (a subagent's narrowing); absent: all.
    */
   constructor(
     private readonly tools = new Map<string, Tool>(),
-    private readonly extra: () => Tool[] = () => [],
+    private readonly extra: () => (Tool | ToolFamily)[] = () => [],
+    private readonly offered?: (tool: Tool) => boolean,
   ) {}
 
-  /** The same tools plus those `extra` gives at each use (a workspace's MCP servers' tools). */
-  withTools(extra: () => Tool[]): ToolRegistry {
-    return new ToolRegistry(this.tools, extra);
+  /** The same tools plus those `extra` gives at each use (a workspace's MCP servers' tools, and each server's family). */
+  withTools(extra: () => (Tool | ToolFamily)[]): ToolRegistry {
+    return new ToolRegistry(this.tools, extra, this.offered);
+  }
+
+  /**
+   * The same tools, offering only those `keep` accepts (within what this one offers). A tool left
+   * out is still known by name, so a call to it reaches the permission layer, which refuses it
+   * (a subagent's gate is narrowed the same way).
+   */
+  only(keep: (tool: Tool) => boolean): ToolRegistry {
+    const mine = this.offered;
+    return new ToolRegistry(this.tools, this.extra, mine ? (t) => mine(t) && keep(t) : keep);
   }
 
   register(tool: Tool): this {
@@ -66,13 +122,23 @@ export class ToolRegistry {
     return this;
   }
 
+  /** The tools offered to the model, in registry order. */
   list(): Tool[] {
     const own = [...this.tools.values()];
-    return [...own, ...this.extra().filter((t) => !this.tools.has(t.name))];
+    const all = [...own, ...this.extra().filter((t): t is Tool => !isFamily(t) && !this.tools.has(t.name))];
+    const offered = this.offered;
+    return offered ? all.filter((t) => offered(t)) : all;
   }
 
+  /** The tool of this name: Loupe's own, a listed one, or else the family whose prefix it has (the longest). */
   get(name: string): Tool | undefined {
-    return this.tools.get(name) ?? this.extra().find((t) => t.name === name);
+    const own = this.tools.get(name);
+    if (own) return own;
+    const extra = this.extra();
+    const listed = extra.find((t): t is Tool => !isFamily(t) && t.name === name);
+    if (listed) return listed;
+    const family = extra.filter((t): t is ToolFamily => isFamily(t) && name.startsWith(t.prefix) && name.length > t.prefix.length).sort((a, b) => b.prefix.length - a.prefix.length)[0];
+    return family?.tool(name);
   }
 
   /** JSON Schema of a tool's arguments, as MCP and the chat API want it: the portable subset (portableSchema.ts). */
@@ -85,15 +151,15 @@ export class ToolRegistry {
    * what MCP clients validate structuredContent with (a tuple in 2020-12 terms fails there).
    */
   outputSchema(tool: Tool): Record<string, unknown> {
-    return portableSchema(jsonSchema(resultSchema(tool.outputSchema), 'output', 'draft-7'));
+    return publishedSchema(tool.outputSchema);
   }
 
   /** The tool's facts for a name the model used; a stand-in for a name it made up. */
   facts(name: string): ToolFacts {
     const tool = this.get(name);
     if (!tool) return { name, title: name, description: '', effect: 'execute', permission: null, correlated: false, idempotent: false, openWorld: true };
-    const { name: _n, title, description, effect, permission, correlated, idempotent, openWorld, guidance } = tool;
-    return { name, title, description, effect, permission, correlated, idempotent, openWorld, ...(guidance ? { guidance } : {}) };
+    const { name: _n, title, description, effect, permission, correlated, idempotent, openWorld, delegates, guidance, kind } = tool;
+    return { name, title, description, effect, permission, correlated, idempotent, openWorld, ...(delegates ? { delegates } : {}), ...(guidance ? { guidance } : {}), ...(kind ? { kind } : {}) };
   }
 
   /** What a chat card or a `loupe run` line shows of one call. */
@@ -132,13 +198,15 @@ export class ToolRegistry {
     if (!tool) return failure(new LoupeError('INVALID_ARGUMENT', `Unknown tool: ${name}. Available: ${this.list().map((t) => t.name).join(', ')}.`));
     const parsed = tool.schema.safeParse(args ?? {});
     if (!parsed.success) return failure(new LoupeError('INVALID_ARGUMENT', `Invalid arguments for ${name}: ${describeIssues(parsed.error)}.`));
+    let result: ToolResult;
     try {
-      return await tool.run(parsed.data, ctx);
+      result = await tool.run(parsed.data, ctx);
     } catch (err) {
       // A LoupeError is an answer the model can act on; anything else is a bug whose stack is kept.
       if (!(err instanceof LoupeError)) ctx.logger.error('tool.crashed', { tool: name, error: err });
-      return failure(err);
+      result = failure(err);
     }
+    return checkResult(tool, result, ctx.logger);
   }
 }
 
@@ -157,5 +225,8 @@ export function createToolRegistry(): ToolRegistry {
     .register(processOutputTool)
     .register(processKillTool)
     .register(processWaitTool)
-    .register(diagnosticsTool);
+    .register(diagnosticsTool)
+    .register(agentTool)
+    .register(agentWaitTool)
+    .register(agentStopTool);
 }

@@ -8,7 +8,7 @@ import { recordTestResults } from '../../services/modlog/facts';
 import { describeTestCommand, resolveTestCommand, type TestCommand } from '../../services/tests/detect';
 import { runTestCommand, type TestRun } from '../../services/tests/runTests';
 import type { ToolOutputHook } from './bash';
-import { defineTool, type ToolContext, type ToolResult } from './types';
+import { correlationOf, defineTool, type ToolContext, type ToolResult } from './types';
 import { SANDBOX_ARG_DESCRIPTION, sandboxBlockedError, sandboxPolicy } from './sandboxRun';
 import { changesData, changesSchema, describeChanges } from './commandChanges';
 import type { CaptureResult } from '../../services/snapshots/commandCapture';
@@ -26,6 +26,7 @@ export type RunTestsArgs = z.output<typeof schema>;
 
 export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOutputHook): Promise<TestRun & { source: TestCommand['source']; recorded_for: string[]; changes: CaptureResult }> {
   const gate = ctx.permissions;
+  const correlationId = correlationOf(ctx, args);
   // The gate's view of the config: no configured commands while the folder is untrusted.
   const { config } = await gate.project();
   const resolved: TestCommand = args.test_command
@@ -40,7 +41,7 @@ export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOut
     ...(args.sandbox === false ? { outsideSandbox: true } : {}),
   });
   const sandbox = await sandboxPolicy(ctx, auth.sandbox, resolved.command, 'run_tests');
-  const { value: run, capture } = await ctx.captures.around({ tool: 'run_tests', command: resolved.command, sessionId: ctx.session.id, correlationId: args.correlation_id, signal: ctx.signal }, () =>
+  const { value: run, capture } = await ctx.captures.around({ tool: 'run_tests', command: resolved.command, ...ctx.session.writer, correlationId, signal: ctx.signal }, () =>
     runTestCommand({
       root: ctx.root,
       command: resolved.command,
@@ -50,8 +51,8 @@ export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOut
       onOutput: ctx.onToolOutput && ((text) => ctx.onToolOutput!('run_tests', text)),
     }),
   );
-  const recorded = args.correlation_id
-    ? await recordTestResults(ctx.modlog, args.correlation_id, {
+  const recorded = correlationId
+    ? await recordTestResults(ctx.modlog, correlationId, {
         status: run.status,
         command: run.command,
         passed: run.tests_passed,
@@ -104,7 +105,8 @@ export const runTestsTool = defineTool({
   schema,
   async run(args, ctx): Promise<ToolResult> {
     const run = await runTestsFor(args, ctx);
-    const data = { ...run, changes: changesData(run.changes), ...(args.correlation_id ? { correlation_id: args.correlation_id } : {}) };
+    const correlationId = correlationOf(ctx, args);
+    const data = { ...run, changes: changesData(run.changes), ...(correlationId ? { correlation_id: correlationId } : {}) };
     const changed = describeChanges(run.changes);
     const text = `${summariseRun(run)}\n\n${run.output}${changed ? `\n\n${changed}` : ''}`;
     if (run.status === 'timeout') return { ok: false, output: text, data, error: { code: 'TIMEOUT', message: `The tests timed out after ${args.timeout_ms ?? 30000} ms; every process they started was killed.` } };

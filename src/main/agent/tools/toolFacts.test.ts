@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PERMISSION_KINDS } from '../../services/permissions/types';
 import { createToolRegistry } from './registry';
-import type { Tool } from './types';
+import { kindOf, runsConcurrently, type Tool } from './types';
 
 const registry = createToolRegistry();
 const tools = registry.list();
@@ -52,16 +52,21 @@ describe('tools describe themselves', () => {
     expect(typeof tool.summary).toBe('function');
     expect(tool.outputSchema).toBeInstanceOf(z.ZodType);
     // A tool that writes asks for `edit`; one that runs a process asks for its own kind. Stopping
-    // a process the agent itself started (process_kill) runs nothing, so it asks nothing.
+    // a process the agent itself started (process_kill) runs nothing, so it asks nothing; starting
+    // a subagent asks nothing either: each of its calls asks through its own gate.
     if (tool.effect === 'write') expect(tool.permission).toBe('edit');
-    if (tool.effect === 'execute' && tool.name !== 'process_kill') expect(['bash', 'test']).toContain(tool.permission);
+    if (tool.effect === 'execute' && tool.name !== 'process_kill' && !tool.delegates) expect(['bash', 'test']).toContain(tool.permission);
+    if (tool.delegates) expect(tool.permission).toBeNull();
     // The loop fills in the correlation id: the schema must keep it.
     if (tool.correlated) expect(registry.inputSchema(tool)).toMatchObject({ properties: { correlation_id: { type: 'string' } } });
-    expect(registry.outputSchema(tool)).toMatchObject({
+    const published = registry.outputSchema(tool) as { properties: { data: { anyOf?: unknown[] } } };
+    expect(published).toMatchObject({
       type: 'object',
-      properties: { ok: { type: 'boolean' }, output: { type: 'string' }, data: { type: 'object' }, error: { type: 'object' } },
+      properties: { ok: { type: 'boolean' }, output: { type: 'string' }, data: expect.any(Object), error: { type: 'object' } },
       required: ['ok', 'output'],
     });
+    // Its data is one object shape, or one per kind of result (bash: in the foreground or the background).
+    for (const shape of published.properties.data.anyOf ?? [published.properties.data]) expect(shape).toMatchObject({ type: 'object', properties: expect.any(Object) });
   });
 
   it('summarises any arguments that fit the schema in one non-empty line, and bad ones as empty', () => {
@@ -89,10 +94,23 @@ describe('tools describe themselves', () => {
   });
 
   it('runs reads of the workspace together, never a write, a command or the network', () => {
-    const together = tools.filter((t) => t.effect === 'read' && !t.openWorld).map((t) => t.name).sort();
-    // The process tools only read what a background process printed, or wait for it.
-    expect(together).toEqual(['code_search', 'diagnostics', 'grep', 'list_files', 'modification_log', 'process_list', 'process_output', 'process_wait', 'read_file']);
+    const together = tools.filter((t) => runsConcurrently(t)).map((t) => t.name).sort();
+    // The process tools only read what a background process printed, or wait for it; subagents
+    // run side by side, each through its own gate (three agents asked at once work at once).
+    expect(together).toEqual(['agent', 'agent_stop', 'agent_wait', 'code_search', 'diagnostics', 'grep', 'list_files', 'modification_log', 'process_list', 'process_output', 'process_wait', 'read_file']);
     expect(tools.filter((t) => t.correlated).map((t) => t.name).sort()).toEqual(['bash', 'code_modify', 'code_rollback', 'edit_file', 'run_tests', 'write_file']);
+  });
+
+  it('says what kind of action each call is, as an editor draws it: a search and a fetch by their own fact, the rest by effect', () => {
+    const kinds = Object.fromEntries(tools.map((t) => [t.name, kindOf(registry.facts(t.name))]));
+    expect(kinds).toMatchObject({ read_file: 'read', grep: 'search', code_search: 'search', list_files: 'search', webfetch: 'fetch', edit_file: 'edit', write_file: 'edit', bash: 'execute', run_tests: 'execute' });
+    for (const t of tools) {
+      if (t.effect === 'write') expect(kinds[t.name], t.name).toBe('edit');
+      if (t.effect === 'execute') expect(kinds[t.name], t.name).toBe('execute');
+      if (t.effect === 'read') expect(['read', 'search', 'fetch'], t.name).toContain(kinds[t.name]);
+    }
+    // A tool the registry does not know is run as something that executes.
+    expect(kindOf(registry.facts('no_such_tool'))).toBe('execute');
   });
 
   it('leaves no list of tool names and no guessing at argument names outside the tools', () => {

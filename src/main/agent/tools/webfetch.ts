@@ -25,6 +25,7 @@ export const webfetchTool = defineTool({
   name: 'webfetch',
   title: 'Fetch a web page',
   effect: 'read',
+  kind: 'fetch',
   permission: 'webfetch',
   correlated: false,
   idempotent: true,

@@ -11,7 +11,7 @@ import { checkWrite } from '../edit/authorizeWrite';
 import { landWrite } from '../edit/foresee';
 import { canonicalise } from '../edit/canonical';
 import { diagnosticsSchema, withDiagnostics } from './diagnosticsText';
-import { defineTool, success } from './types';
+import { correlationOf, defineTool, success } from './types';
 import { absolute, fromHookPath, take } from './claudeShapes';
 
 const schema = z.object({
@@ -103,9 +103,9 @@ export const writeFileTool = defineTool({
         content: bytes,
         tool: 'write_file',
         operation,
-        sessionId: ctx.session.id,
+        ...ctx.session.writer,
         reason: args.reason,
-        correlationId: args.correlation_id,
+        correlationId: correlationOf(ctx, args),
         linesAffected: [lines ? 1 : 0, lines],
         // A rewrite that changes two lines changed two lines, however long the file is.
         linesChanged: beforeText === null ? lines : linesTouched(beforeText, content),

@@ -17,6 +17,7 @@ import { CallToolResultSchema, ElicitRequestSchema, ErrorCode, ListRootsRequestS
 import { AbortedError } from '../../errors';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, commandLine, expandEnv, transportOf, type McpServerDecl } from '../config/mcpServers';
 import type { Logger } from '../log/logger';
+import type { McpServerStatus } from '../../../shared/contract';
 import type { SandboxPolicy } from '../sandbox/bwrapPolicy';
 import { McpServerUnavailableError, McpTimeoutError, McpToolError } from './errors';
 import { launchServer, type ServerLaunch } from './launchServer';
@@ -54,6 +55,8 @@ export interface ConnectionDeps {
 export interface CallOptions {
   signal: AbortSignal;
   onProgress?: (progress: number, total: number | undefined, message: string | undefined) => void;
+  /** The call waits for the person to sign in again (a scope it needs): the page to open. */
+  onSignIn?: (url: string) => void;
 }
 
 export class McpConnection {
@@ -77,6 +80,8 @@ export class McpConnection {
   private readyAt = 0;
   private generation = 0;
   private starting: Promise<void> | null = null;
+  /** Told at each status change: calls waiting for a server that is starting. */
+  private readonly waiters = new Set<() => void>();
 
   constructor(
     readonly decl: McpServerDecl,
@@ -90,9 +95,7 @@ export class McpConnection {
 
   /** Sets a status that is not the connection's own doing (waiting for approval, disabled, declined). */
   hold(status: 'pending' | 'stopped', detail: string): void {
-    this.status = status;
-    this.detail = detail;
-    this.deps.changed();
+    this.set(status, detail);
   }
 
   /** Starts it (once at a time); resolves when it is ready or has failed. */
@@ -104,7 +107,39 @@ export class McpConnection {
   private set(status: ServerStatus, detail: string | null): void {
     this.status = status;
     this.detail = detail;
+    for (const wake of [...this.waiters]) wake();
     this.deps.changed();
+  }
+
+  /** The status as the settings and tools say it (stopped is the person's move: pending). */
+  get shownStatus(): McpServerStatus {
+    return this.status === 'stopped' ? 'pending' : this.status;
+  }
+
+  /**
+   * Resolves once it is no longer connecting (ready, failed, or waiting for the person), after
+   * `ms`, or when `signal` aborts, whichever comes first. The timer keeps the process alive while
+   * a call waits (`loupe run` has nothing else to wait on then).
+   */
+  settled(ms: number, signal: AbortSignal): Promise<void> {
+    if (this.status !== 'connecting' || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        this.waiters.delete(check);
+        resolve();
+      };
+      const check = () => this.status !== 'connecting' && done();
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+      this.waiters.add(check);
+    });
+  }
+
+  /** The call timeout of this server (`timeout_ms`). */
+  get callTimeoutMs(): number {
+    return this.decl.entry.timeout_ms ?? DEFAULT_CALL_TIMEOUT_MS;
   }
 
   private async connect(): Promise<void> {
@@ -244,11 +279,16 @@ export class McpConnection {
     this.restartTimer.unref();
   }
 
-  /** Calls a tool of this server; a coded error when it cannot, never a raw transport error. */
+  /**
+   * Calls a tool of this server; a coded error when it cannot, never a raw transport error. A
+   * server that is starting is waited for, at most the call's timeout.
+   */
   async call(tool: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult> {
+    const timeoutMs = this.callTimeoutMs;
+    await this.settled(timeoutMs, opts.signal);
+    if (opts.signal.aborted) throw new AbortedError(`The call to ${this.name}/${tool}`);
     const client = this.client;
-    if (this.status !== 'ready' || !client) throw new McpServerUnavailableError(this.name, this.unavailableWords());
-    const timeoutMs = this.decl.entry.timeout_ms ?? DEFAULT_CALL_TIMEOUT_MS;
+    if (this.status !== 'ready' || !client) throw this.unavailable();
     // The SDK never removes the listener it adds to a call's signal: each call gets its own,
     // tied to the caller's for as long as the call runs, so a long request's signal does not collect them.
     const own = new AbortController();
@@ -265,17 +305,17 @@ export class McpConnection {
         ...(opts.onProgress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => opts.onProgress!(p.progress, p.total, p.message) } : {}),
       })) as CallToolResult;
     try {
-      return await this.signedIn(send);
+      return await this.signedIn(send, opts);
     } catch (err) {
       if (opts.signal.aborted) throw new AbortedError(`The call to ${this.name}/${tool}`);
       if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) throw new McpTimeoutError(this.name, tool, timeoutMs);
       if (err instanceof McpError && err.code === ErrorCode.ConnectionClosed) {
         // The process may still be on its way out: give its exit a moment to be told.
         await new Promise((r) => setTimeout(r, 50));
-        throw new McpServerUnavailableError(this.name, `it stopped during the call (${this.exitWords() ?? 'the connection closed'})${this.stderrWords()}`);
+        throw this.unavailable(`it stopped during the call (${this.exitWords() ?? 'the connection closed'})${this.stderrWords()}`);
       }
       if (err instanceof McpError) throw new McpToolError(this.name, tool, err.message.replace(/^MCP error -?\d+: /, ''));
-      if (this.status !== 'ready') throw new McpServerUnavailableError(this.name, this.unavailableWords());
+      if (this.status !== 'ready') throw this.unavailable();
       throw new McpToolError(this.name, tool, (err as Error).message);
     } finally {
       opts.signal.removeEventListener('abort', forward);
@@ -284,18 +324,25 @@ export class McpConnection {
 
   /**
    * Runs `request`; when the server asks for (more) sign-in on the way (a 401, or a 403 for a
-   * scope this request needs), waits for the person to sign in, then runs it again (twice at most).
+   * scope this request needs), the page is shown (the settings row, `loupe run`, and the call's
+   * own `onSignIn`), the person's sign-in awaited (until `signal` aborts), then the request runs
+   * again (twice at most). The status it had before comes back either way.
    */
-  private async signedIn<T>(request: () => Promise<T>): Promise<T> {
+  private async signedIn<T>(request: () => Promise<T>, opts: { signal?: AbortSignal; onSignIn?: (url: string) => void } = {}): Promise<T> {
     for (let attempt = 0; ; attempt++) {
+      const was = this.status;
+      const detail = this.detail;
       try {
         return await request();
       } catch (err) {
         if (!(err instanceof UnauthorizedError) || !this.signIn || !this.http || attempt >= 2) throw err;
-        const was = this.status;
-        await this.http.finishAuth(await this.signIn.received());
-        this.signInUrl = null;
-        if (was === 'ready' || this.status === 'pending') this.set(was === 'ready' ? 'ready' : 'connecting', was === 'ready' ? null : 'signed in; connecting');
+        if (this.signInUrl) opts.onSignIn?.(this.signInUrl);
+        try {
+          await this.http.finishAuth(await untilAborted(this.signIn.received(), opts.signal));
+        } finally {
+          this.signInUrl = null;
+          this.set(was, was === 'ready' ? null : was === 'connecting' ? 'signed in; connecting' : detail);
+        }
       }
     }
   }
@@ -332,16 +379,28 @@ export class McpConnection {
     return this.exit.signal ? `it was killed by ${this.exit.signal}` : `it exited with code ${this.exit.code}`;
   }
 
+  /** The last lines it wrote on stderr, the blank ones left out. */
+  private stderrTail(): string[] {
+    return this.stderr.filter((l) => l.trim()).slice(-3);
+  }
+
   private stderrWords(): string {
-    const tail = this.stderr.filter((l) => l.trim()).slice(-3);
+    const tail = this.stderrTail();
     return tail.length ? `; its stderr ends: ${tail.join(' | ')}` : '';
   }
 
+  /** Why a call cannot go to it now: its status, what it is waiting for, and the end of its stderr. */
+  unavailable(why?: string): McpServerUnavailableError {
+    const words = why ?? this.unavailableWords();
+    const stderr = this.stderrTail();
+    return new McpServerUnavailableError(this.name, words, { status: this.shownStatus, stderr });
+  }
+
   private unavailableWords(): string {
-    if (this.status === 'connecting') return `${this.detail ?? 'it is starting'}. Try again in a moment.`;
-    if (this.status === 'pending') return `${this.detail ?? 'it waits for approval'}.`;
-    if (this.status === 'stopped') return `${this.detail ?? 'it is stopped'}.`;
-    return `${this.detail ?? 'it failed'}.`;
+    const detail = this.detail ?? (this.status === 'connecting' ? 'it is starting' : this.status === 'pending' ? 'it waits for approval' : this.status === 'stopped' ? 'it is stopped' : 'it failed');
+    // The status detail of a failure names the stderr already; a start or a wait does not.
+    const said = detail.includes('its stderr ends:') ? detail : `${detail}${this.stderrWords()}`;
+    return this.status === 'connecting' ? `${said}. Try again in a moment.` : `${said}.`;
   }
 
   /** Why connecting failed, in words that point at the cause. */
@@ -355,6 +414,17 @@ export class McpConnection {
     if ((err as NodeJS.ErrnoException)?.code === 'ENOENT') return `${commandLine(this.decl.entry).split(' ')[0]} was not found (${message})`;
     return `${message}${printed}${this.stderrWords()}`;
   }
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts (the promise itself goes on). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new AbortedError('Waiting for the sign-in'));
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(new AbortedError('Waiting for the sign-in'));
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }
 
 /** Every page of tools/list. */

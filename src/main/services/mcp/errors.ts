@@ -1,9 +1,18 @@
+import type { McpServerStatus } from '../../../shared/contract';
 import { LoupeError } from '../../errors';
 
-/** The server of a tool is not running now (starting, failed, restarting, waiting for approval or sign-in). */
+/**
+ * The server of a tool is not running now (starting, failed, restarting, waiting for approval or
+ * sign-in): its status (the settings' vocabulary) and the end of its stderr say why.
+ */
 export class McpServerUnavailableError extends LoupeError {
-  constructor(server: string, why: string) {
-    super('MCP_SERVER_UNAVAILABLE', `The MCP server "${server}" is not available: ${why}`, { server });
+  constructor(server: string, why: string, facts: { status?: McpServerStatus; stderr?: string[] } = {}) {
+    const status = facts.status ? ` (${facts.status})` : '';
+    super('MCP_SERVER_UNAVAILABLE', `The MCP server "${server}" is not available${status}: ${why}`, {
+      server,
+      ...(facts.status ? { status: facts.status } : {}),
+      ...(facts.stderr?.length ? { stderr: facts.stderr } : {}),
+    });
   }
 }
 

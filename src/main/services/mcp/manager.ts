@@ -16,6 +16,9 @@ import type { CallToolResult, ElicitRequest, ElicitResult, Tool as McpTool } fro
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallOptions, McpConnection, ServerStatus } from './connection';
 import { McpServerUnavailableError } from './errors';
+
+/** The connection's module, with the MCP SDK behind it: loaded when a first server is named. */
+const connectionClass = async (): Promise<typeof McpConnection> => (await import('./connection')).McpConnection;
 import type { ServerSignIn } from './signIn';
 
 /** Where the person's decisions about servers are kept: the user's settings, never the workspace. */
@@ -53,6 +56,8 @@ export interface ServerTool {
 
 export class McpServers {
   private readonly connections = new Map<string, McpConnection>();
+  /** session id → the servers that session brought (addSessionServers), by name. */
+  private readonly sessionServers = new Map<string, Map<string, McpConnection>>();
   /** Servers of an untrusted folder: shown, never started. */
   private untrusted: McpServerDecl[] = [];
   /** name → the configuration digest the person declined to start while this process runs. */
@@ -105,26 +110,64 @@ export class McpServers {
     }
     const fresh = wanted.filter((d) => !this.connections.has(d.name));
     // The MCP SDK (its schemas, its validator) is loaded only once a server is named: most folders name none.
-    const { McpConnection } = fresh.length ? await import('./connection') : { McpConnection: null };
+    const Connection = fresh.length ? await connectionClass() : null;
     if (this.disposed) return;
     for (const decl of fresh) {
-      if (!McpConnection || this.connections.has(decl.name)) continue;
-      const c = new McpConnection(decl, serverDigest(decl), {
-        root: this.opts.root,
-        logger: this.opts.logger,
-        env: this.opts.env ?? process.env,
-        clientInfo: this.opts.clientInfo,
-        sandbox: (d) => this.opts.sandbox(d),
-        elicit: (server, params, signal) => this.elicit(server, params, signal),
-        ...(this.opts.fetch ? { fetch: (d: McpServerDecl) => this.opts.fetch!(d) } : {}),
-        ...(this.opts.signIn ? { signIn: (d: McpServerDecl, show: (url: string) => void) => this.opts.signIn!(d, show) } : {}),
-        changed: () => this.changed(),
-      });
+      if (!Connection || this.connections.has(decl.name)) continue;
+      const c = this.connection(Connection, decl);
       this.connections.set(decl.name, c);
       starts.push(this.begin(c));
     }
     this.changed();
     if (wait) await Promise.all(starts);
+  }
+
+  private connection(Connection: typeof McpConnection, decl: McpServerDecl): McpConnection {
+    return new Connection(decl, serverDigest(decl), {
+      root: this.opts.root,
+      logger: this.opts.logger,
+      env: this.opts.env ?? process.env,
+      clientInfo: this.opts.clientInfo,
+      sandbox: (d) => this.opts.sandbox(d),
+      elicit: (server, params, signal) => this.elicit(server, params, signal),
+      ...(this.opts.fetch ? { fetch: (d: McpServerDecl) => this.opts.fetch!(d) } : {}),
+      ...(this.opts.signIn ? { signIn: (d: McpServerDecl, show: (url: string) => void) => this.opts.signIn!(d, show) } : {}),
+      changed: () => this.changed(),
+    });
+  }
+
+  /**
+   * Servers one chat session brought with it (an ACP client's `mcpServers`): the person's own,
+   * started at once like those of their settings, offered to that session only, and stopped with
+   * it. A name the configuration already uses keeps the configured server (`skipped` names them).
+   * Resolves once each has settled.
+   */
+  async addSessionServers(session: string, decls: McpServerDecl[]): Promise<{ skipped: string[] }> {
+    if (this.disposed) return { skipped: [] };
+    await this.removeSessionServers(session);
+    const Connection = decls.length ? await connectionClass() : null;
+    const own = new Map<string, McpConnection>();
+    const skipped: string[] = [];
+    for (const decl of decls) {
+      if (this.connections.has(decl.name) || own.has(decl.name)) skipped.push(decl.name);
+      else if (Connection) own.set(decl.name, this.connection(Connection, { ...decl, source: 'user' }));
+    }
+    this.sessionServers.set(session, own);
+    await Promise.all([...own.values()].map((c) => c.start()));
+    return { skipped };
+  }
+
+  /** Stops the servers a session brought (the session closed). */
+  async removeSessionServers(session: string): Promise<void> {
+    const own = this.sessionServers.get(session);
+    if (!own) return;
+    this.sessionServers.delete(session);
+    await Promise.all([...own.values()].map((c) => c.stop('the session closed')));
+  }
+
+  /** A server by name as one session sees it: the configured one, else the session's own. */
+  private find(server: string, session?: string): McpConnection | undefined {
+    return this.connections.get(server) ?? (session ? this.sessionServers.get(session)?.get(server) : undefined);
   }
 
   /** Starts a new server if nothing holds it back: disabled, declined, or not yet approved. */
@@ -184,20 +227,42 @@ export class McpServers {
     return answer.answer === 'deny' ? { action: 'decline' } : { action: 'accept', content: {} };
   }
 
-  /** The tools of every server that has listed some (ready, or down and expected back). */
-  tools(): ServerTool[] {
-    return [...this.connections.values()].flatMap((c) => (c.tools.length && c.status !== 'stopped' ? c.tools.map((tool) => ({ server: c.name, tool, available: c.status === 'ready' })) : []));
+  /** The tools of every server that has listed some (ready, or down and expected back), and those of `session`'s own servers. */
+  tools(session?: string): ServerTool[] {
+    const own = session ? [...(this.sessionServers.get(session)?.values() ?? [])] : [];
+    return [...this.connections.values(), ...own].flatMap((c) => (c.tools.length && c.status !== 'stopped' ? c.tools.map((tool) => ({ server: c.name, tool, available: c.status === 'ready' })) : []));
   }
 
-  call(server: string, tool: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult> {
-    const c = this.connections.get(server);
-    if (!c) return Promise.reject(new McpServerUnavailableError(server, 'it is not configured any more.'));
+  call(server: string, tool: string, args: Record<string, unknown>, opts: CallOptions & { session?: string }): Promise<CallToolResult> {
+    const c = this.find(server, opts.session);
+    if (!c) return Promise.reject(this.unavailable(server, opts.session));
     return c.call(tool, args, opts);
   }
 
+  /** Every server the configuration names, started or not, and `session`'s own (a tool name of theirs is theirs even while they list none). */
+  names(session?: string): string[] {
+    const own = session ? [...(this.sessionServers.get(session)?.keys() ?? [])] : [];
+    return [...new Set([...this.connections.keys(), ...this.untrusted.map((d) => d.name), ...own])];
+  }
+
+  /** Waits while the server is starting, at most its call timeout (or until `signal` aborts). */
+  async settled(server: string, signal: AbortSignal, session?: string): Promise<void> {
+    const c = this.find(server, session);
+    await c?.settled(c.callTimeoutMs, signal);
+  }
+
+  /** Why a call cannot go to this server now: its status, what it waits for, the end of its stderr. */
+  unavailable(server: string, session?: string): McpServerUnavailableError {
+    const c = this.find(server, session);
+    if (c) return c.unavailable();
+    const held = this.untrusted.find((d) => d.name === server);
+    if (held) return new McpServerUnavailableError(server, `not started: waiting for you to trust this folder with ${held.file}.`, { status: 'pending' });
+    return new McpServerUnavailableError(server, 'it is not configured (any more).');
+  }
+
   /** Whether a call to this server could write the workspace (a local program, or a server on this machine). */
-  local(server: string): boolean {
-    const c = this.connections.get(server);
+  local(server: string, session?: string): boolean {
+    const c = this.find(server, session);
     if (!c) return false;
     if (transportOf(c.decl.entry) === 'stdio') return true;
     const host = new URL(c.decl.entry.url!).hostname.replace(/^\[|\]$/g, '');
@@ -256,8 +321,9 @@ export class McpServers {
   async dispose(): Promise<void> {
     this.disposed = true;
     this.stop.abort();
-    const all = [...this.connections.values()];
+    const all = [...this.connections.values(), ...[...this.sessionServers.values()].flatMap((m) => [...m.values()])];
     this.connections.clear();
+    this.sessionServers.clear();
     await Promise.all(all.map((c) => c.stop('the workspace closed')));
     this.listeners.clear();
   }

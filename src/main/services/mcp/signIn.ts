@@ -1,8 +1,10 @@
 // Sign-in to a remote MCP server that requires it (the MCP authorization spec), as the SDK's
 // transport drives it: metadata discovery, dynamic or pre-registered clients, PKCE. Loupe's part
 // (docs/architecture.md, "MCP servers"): a redirect page on 127.0.0.1 for the code, the page to
-// open given to whoever shows it (the settings, `loupe run`'s stderr), and the client and tokens
-// kept where the API key is (signInStore.ts), never in project files.
+// open given to whoever shows it (the settings, the tool call's card, `loupe run`'s stderr) for
+// every sign-in, a step-up for more scope included, and the client and tokens kept where the API
+// key is (signInStore.ts), never in project files. While a sign-in waits for the person, the
+// redirect page keeps the process alive: `loupe run` has nothing else to wait on then.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -19,18 +21,15 @@ export interface SignInOptions {
   store: SignInStore;
   /** The page to open for consent: told once per sign-in. */
   show(url: string): void;
-  /**
-   * Tests only (LOUPE_TEST_OAUTH_CONSENT=follow): follow the authorization page's redirect
-   * without a browser, as an authorization server that consents at once would have it followed.
-   */
-  follow?: boolean;
 }
 
 export class ServerSignIn implements OAuthClientProvider {
   private server: http.Server | null = null;
   private port = 0;
   private verifier = '';
+  /** The sign-in that waits for the person's code, while one does. */
   private waiting: { resolve(code: string): void; reject(err: Error): void } | null = null;
+  /** The code of the latest sign-in: pending while the person has not come back, then kept. */
   private code: Promise<string> | null = null;
 
   constructor(
@@ -51,8 +50,7 @@ export class ServerSignIn implements OAuthClientProvider {
       const code = u.searchParams.get('code');
       const error = u.searchParams.get('error');
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(code ? 'Signed in. You can close this page and return to Loupe.' : `Sign-in failed: ${error ?? 'no code'}`);
-      if (code) this.waiting?.resolve(code);
-      else this.waiting?.reject(new Error(`the sign-in was refused: ${error ?? 'no code came back'}`));
+      this.settle(code ? { code } : { error: new Error(`the sign-in was refused: ${error ?? 'no code came back'}`) });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     server.unref();
@@ -61,9 +59,19 @@ export class ServerSignIn implements OAuthClientProvider {
   }
 
   close(): void {
+    this.settle({ error: new Error('the server was stopped') });
     this.server?.close();
     this.server = null;
-    this.waiting?.reject(new Error('the server was stopped'));
+  }
+
+  /** Ends the wait for the person: the process need not stay open for this page any more. */
+  private settle(outcome: { code: string } | { error: Error }): void {
+    const waiting = this.waiting;
+    if (!waiting) return;
+    this.waiting = null;
+    this.server?.unref();
+    if ('code' in outcome) waiting.resolve(outcome.code);
+    else waiting.reject(outcome.error);
   }
 
   get redirectUrl(): string {
@@ -112,14 +120,18 @@ export class ServerSignIn implements OAuthClientProvider {
     return this.verifier;
   }
 
+  /**
+   * Shows the page to open. A sign-in already waiting goes on waiting for this page's code (the
+   * SDK keeps only the latest verifier); waiting for the person holds the process open, an idle
+   * redirect page does not.
+   */
   async redirectToAuthorization(url: URL): Promise<void> {
-    this.code = new Promise<string>((resolve, reject) => (this.waiting = { resolve, reject }));
-    this.code.catch(() => undefined);
-    if (!this.opts.follow) return this.opts.show(url.href);
-    const res = await fetch(url, { redirect: 'manual' });
-    const location = res.headers.get('location');
-    if (!location) throw new Error(`the authorization page answered ${res.status} without a redirect`);
-    await fetch(location);
+    if (!this.waiting) {
+      this.code = new Promise<string>((resolve, reject) => (this.waiting = { resolve, reject }));
+      this.code.catch(() => undefined);
+      this.server?.ref();
+    }
+    this.opts.show(url.href);
   }
 
   /** The code the redirect page received; set once `redirectToAuthorization` was called. */

@@ -134,6 +134,7 @@ export class ModificationLog {
       modification_id: '',
       timestamp: '',
       session_id: req.sessionId,
+      ...(req.agentId ? { agent_id: req.agentId } : {}),
       ...(req.correlationId ? { correlation_id: req.correlationId } : {}),
       tool: req.tool,
       operation: req.operation,

@@ -17,6 +17,8 @@ export interface ModificationEntry {
   modification_id: string;
   timestamp: string;
   session_id: string;
+  /** A subagent made it: the child session's id (its request is `session_id`'s, `correlation_id`'s). Absent in older logs and for the session's own writes. */
+  agent_id?: string;
   correlation_id?: string;
   tool: string;
   operation: Operation;
@@ -109,6 +111,8 @@ export interface ApplyRequest {
   tool: string;
   operation: Operation;
   sessionId: string;
+  /** The subagent that made the change, when a child session did. */
+  agentId?: string;
   reason?: string;
   correlationId?: string;
   linesAffected?: [number, number];

@@ -10,7 +10,7 @@ import type { NetworkLogEntry } from '../../../shared/contract';
 import type { PermissionEngine, PermissionQuery } from './ruleEngine';
 import { decideServerHost, serverHostPorts } from './hostRules';
 import { hostPort } from './hostEntry';
-import { describeRule, type Decision, type HookVerdict, type PermissionAction, type PermissionMode, type PermissionRule } from './types';
+import { describeRule, type Decision, type HookVerdict, type PermissionAction, type PermissionKind, type PermissionMode, type PermissionRule } from './types';
 import { modeRefusal, planCommandRefusal, type ActionFacts } from './planMode';
 import type { ReadOnlyVerdict } from './readOnly';
 
@@ -71,6 +71,20 @@ export interface CallRef {
 /** A decision after the call's hook: `forced`, a hook's question; `lifted`, a default's ask the person's hook allowed. */
 type HookedDecision = Decision & { forced?: boolean; lifted?: boolean };
 
+/**
+ * What a subagent may do within its parent's gate (docs/architecture.md, "Subagents"): the tools
+ * and permission kinds its definition and its parent leave it, and whether it only reads. A gate
+ * narrowed twice holds the intersection: a child never holds more than its parent.
+ */
+export interface GateScope {
+  /** Who is narrowed, as refusals name it: `the explore agent "Find the parser"`. */
+  who: string;
+  tools: ReadonlySet<string>;
+  kinds: ReadonlySet<PermissionKind>;
+  /** Plan mode's layer, whatever mode a request of it asks for. */
+  readOnly: boolean;
+}
+
 export class PermissionGate {
   /** A hook's `ask` is one card: once answered, the call's later questions go by the rules. */
   private hookAsked = false;
@@ -84,16 +98,28 @@ export class PermissionGate {
     readonly mode: PermissionMode = 'act',
     /** What the call's PreToolUse hooks said (docs/architecture.md, "Hooks"). */
     private readonly hook?: HookVerdict,
+    /** A subagent's narrowing; absent: the workspace's rules, whole. */
+    readonly scope?: GateScope,
   ) {}
 
   /** The same gate, its questions naming one tool call, with what that call's PreToolUse hooks said. */
   forCall(call: CallRef, hook?: HookVerdict): PermissionGate {
-    return new PermissionGate(this.engine, this.queue, this.opts, call, this.mode, hook);
+    return new PermissionGate(this.engine, this.queue, this.opts, call, this.mode, hook, this.scope);
   }
 
-  /** The same gate in another mode: a request in plan mode gets one whose writes are refused. */
+  /** The same gate in another mode: a request in plan mode gets one whose writes are refused; a read-only scope stays in plan mode. */
   inMode(mode: PermissionMode): PermissionGate {
-    return mode === this.mode ? this : new PermissionGate(this.engine, this.queue, this.opts, this.call, mode, this.hook);
+    const m = this.scope?.readOnly ? 'plan' : mode;
+    return m === this.mode ? this : new PermissionGate(this.engine, this.queue, this.opts, this.call, m, this.hook, this.scope);
+  }
+
+  /** The same gate narrowed to a child's scope, within whatever this one already allows (and in plan mode when either only reads). */
+  narrowed(scope: GateScope): PermissionGate {
+    const mine = this.scope;
+    const joined: GateScope = mine
+      ? { who: scope.who, tools: new Set([...scope.tools].filter((t) => mine.tools.has(t))), kinds: new Set([...scope.kinds].filter((k) => mine.kinds.has(k))), readOnly: scope.readOnly || mine.readOnly }
+      : { ...scope, readOnly: scope.readOnly || this.mode === 'plan' };
+    return new PermissionGate(this.engine, this.queue, this.opts, this.call, joined.readOnly ? 'plan' : this.mode, this.hook, joined);
   }
 
   /** The call's hook asked and no card has shown it yet (a tool that never asks the rules calls `confirm`). */
@@ -133,11 +159,17 @@ export class PermissionGate {
   }
 
   /**
-   * Before any tool runs: in plan mode, an action whose facts say it writes, or runs something
-   * other than a command this gate then judges, is refused here, whatever it is and wherever it
-   * comes from. Resolves when it may go on to its own questions.
+   * Before any tool runs: a tool outside a subagent's scope is refused here; in plan mode, an
+   * action whose facts say it writes, or runs something other than a command this gate then
+   * judges, is refused too, whatever it is and wherever it comes from. Resolves when it may go
+   * on to its own questions.
    */
   authorizeAction(facts: ActionFacts): void {
+    const scope = this.scope;
+    if (scope && !scope.tools.has(facts.name)) {
+      const offered = [...scope.tools].sort().join(', ') || 'none';
+      throw new PermissionDeniedError(`Refused: ${facts.name} is not among the tools of ${scope.who} (${offered}). Do the task with those, or answer with what you need.`, { denied_by: 'agent' });
+    }
     const refusal = modeRefusal(this.mode, facts);
     if (refusal) throw new PermissionDeniedError(refusal, { denied_by: 'mode' });
   }
@@ -148,6 +180,10 @@ export class PermissionGate {
   }
 
   async authorize(input: AuthorizeInput): Promise<Authorized> {
+    const scope = this.scope;
+    if (scope && !scope.kinds.has(input.query.kind)) {
+      throw new PermissionDeniedError(`Refused: ${input.summary} needs ${input.query.kind} permission, which ${scope.who} does not have. Do the task with its own tools, or answer with what you need.`, { denied_by: 'agent' });
+    }
     const readOnly = this.mode === 'plan' ? await this.planCheck(input) : null;
     const ruled = await this.engine.decide(input.query);
     if (ruled.action === 'deny') {
