@@ -734,6 +734,10 @@ export interface McpServerView {
   detail: string | null;
   /** Its tools' names as the server gives them (ready, or down and expected back). */
   tools: string[];
+  /** The same tools with the server's description of each (empty when it gives none). */
+  tool_details: { name: string; description: string }[];
+  /** A server of the person's own settings, as the settings form edits it; absent for a repository's. */
+  config?: McpServerConfigView;
   /** The last lines of its stderr (stdio servers). */
   stderr: string[];
   /** Runs inside the OS sandbox; null: not a local program, or not started. */
@@ -746,6 +750,28 @@ export interface McpServerView {
   restarts: number;
   /** While it waits for the person to sign in: the page to open. */
   sign_in_url?: string;
+}
+
+/**
+ * One of the person's own MCP servers as the settings form shows and saves it (the `mcpServers`
+ * entry of their settings). Environment and header values that may be secrets are never sent to a
+ * client: `value` is null for those, and saving null keeps the value as saved. A value that only
+ * names a variable of Loupe's environment (`${env:TOKEN}`, `Bearer ${env:TOKEN}`) is shown.
+ */
+export interface McpServerConfigView {
+  transport: 'stdio' | 'http' | 'sse';
+  /** stdio: the program and its arguments. */
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  /** stdio: the hosts it may reach through the sandbox's proxy; none: no network. */
+  network_hosts?: string[];
+  /** stdio: false runs it outside the OS sandbox. */
+  sandbox?: boolean;
+  /** http and sse: where it is. */
+  url?: string;
+  env: { name: string; value: string | null }[];
+  headers: { name: string; value: string | null }[];
 }
 
 /** Requests: renderer → host. `params` in, `result` out. */
@@ -787,6 +813,10 @@ export interface HostRequests {
   'mcp.restart': { params: { name: string }; result: McpServerView[] };
   /** Disables (stops, and keeps stopped in this folder) or enables a server. */
   'mcp.setDisabled': { params: { name: string; disabled: boolean }; result: McpServerView[] };
+  /** Adds or changes one of the person's own servers in their settings (`previous_name`: the one edited, when renamed); it starts at once. */
+  'mcp.save': { params: { name: string; previous_name?: string; server: McpServerConfigView }; result: McpServerView[] };
+  /** Removes one of the person's own servers from their settings; it stops. */
+  'mcp.remove': { params: { name: string }; result: McpServerView[] };
   /** Every hook of the open folder (the person's and the repository's) with its status and last result. */
   'hooks.list': { params: void; result: HookView[] };
   /** Approves a repository's hook in this folder (as "always" on its card). */
@@ -978,6 +1008,8 @@ const requestChannelMap = {
   'mcp.list': true,
   'mcp.restart': true,
   'mcp.setDisabled': true,
+  'mcp.save': true,
+  'mcp.remove': true,
   'hooks.list': true,
   'hooks.approve': true,
   'hooks.setDisabled': true,

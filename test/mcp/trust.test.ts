@@ -105,4 +105,44 @@ describe("a repository's .mcp.json", () => {
     await changed;
     expect(view().status).toBe('pending');
   }, 60_000);
+
+  it('allowed once: Restart starts the same configuration again without a card; a request meanwhile waits for it', async () => {
+    await serverFile();
+    await trust.trust(root);
+    services = testServices(root, { user: trust.store, asker: { kind: 'person' } });
+    const first = services.mcp.sync();
+    const card = await until(() => services!.queue.list()[0], 10_000);
+    services.queue.answer(card.id, { answer: 'once' });
+    await first;
+    expect(view()).toMatchObject({ status: 'ready', tools: ['hello'] });
+
+    const restart = services.mcp.restart('helper');
+    // A request asking now waits for the server on its way and then finds its tools.
+    const waited: string[] = [];
+    const missing = await services.mcp.allSettled(new AbortController().signal, (server) => waited.push(server));
+    expect(missing).toEqual([]);
+    expect(services.mcp.tools().map((t) => t.tool.name)).toEqual(['hello']);
+    await restart;
+    expect(services.queue.list()).toEqual([]);
+    expect(view()).toMatchObject({ status: 'ready', tools: ['hello'] });
+  }, 60_000);
+
+  it('a request waits for the start card, then names a server that stays down; Stop ends the wait', async () => {
+    await serverFile();
+    await trust.trust(root);
+    services = testServices(root, { user: trust.store, asker: { kind: 'person' } });
+    void services.mcp.sync({ wait: false });
+    const waited: [string, string][] = [];
+    const settled = services.mcp.allSettled(new AbortController().signal, (server, why) => waited.push([server, why]));
+    const card = await until(() => services!.queue.list()[0], 10_000);
+    expect(waited).toEqual([['helper', 'waiting for your approval to start it']]);
+    // Still waiting for the person: a Stop ends the wait with ABORTED, and nothing started.
+    const stop = new AbortController();
+    const stopped = services.mcp.allSettled(stop.signal, () => undefined);
+    stop.abort();
+    await expect(stopped).rejects.toMatchObject({ code: 'ABORTED' });
+    services.queue.answer(card.id, { answer: 'deny' });
+    expect(await settled).toEqual([{ server: 'helper', why: 'you declined to start it' }]);
+    expect(existsSync(marker())).toBe(false);
+  }, 60_000);
 });

@@ -329,6 +329,17 @@ export class Host {
         void mcp.setDisabled(name, p.disabled).catch((err: unknown) => this.logger.warn('mcp.disable_failed', { error: err }));
         return mcp.list();
       },
+      'mcp.save': async (p) => {
+        const mcp = this.ws().services.mcp;
+        const previous = obj(p).previous_name;
+        await mcp.saveOwn(str(p.name, 'name'), p.server, previous === undefined ? undefined : str(previous, 'previous_name'));
+        return mcp.list();
+      },
+      'mcp.remove': async (p) => {
+        const mcp = this.ws().services.mcp;
+        await mcp.removeOwn(str(obj(p).name, 'name'));
+        return mcp.list();
+      },
       'hooks.list': () => listHooks(this.ws().services.hooks),
       'hooks.approve': async (p) => {
         await this.ws().services.hooks.approve(str(obj(p).id, 'id'));

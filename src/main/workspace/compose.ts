@@ -24,7 +24,7 @@ import { UserSettings } from '../services/settings/userSettings';
 import { FileIndex } from '../services/workspace/fileIndex';
 import { DEFAULT_WAIT_MS, LanguageServers } from '../services/lsp/languageServers';
 import { lspSettings } from '../services/lsp/lspSettings';
-import { McpServers } from '../services/mcp/manager';
+import { McpServers, type ServerPlacement } from '../services/mcp/manager';
 import { Hooks } from '../services/hooks/hooks';
 import { ClaudeUserSettings } from '../services/hooks/claudeUserSettings';
 import { ServerSignIn } from '../services/mcp/signIn';
@@ -216,20 +216,21 @@ class ComposedWorkspace implements WorkspaceServices {
   }
 
   /**
-   * The sandbox a stdio MCP server runs in: the same policy as a command (the workspace writable,
+   * Where a stdio MCP server runs: the same policy as a command (the workspace writable,
    * credentials and read-denied paths hidden), its network only to the hosts its configuration
    * lists. Outside it where commands run outside it, and for a server of the person's own settings
-   * that says `"sandbox": false` (a repository's cannot say so).
+   * that says `"sandbox": false` (a repository's cannot say so); then with the reason, for the card.
    */
-  private async mcpSandbox(decl: McpServerDecl): Promise<SandboxPolicy | undefined> {
-    if (decl.source === 'user' && decl.entry.sandbox === false) return undefined;
+  private async mcpSandbox(decl: McpServerDecl): Promise<ServerPlacement> {
+    if (decl.source === 'user' && decl.entry.sandbox === false) return { outside: '"sandbox": false in your settings' };
     const project = await this.project.load();
-    if (this.engine.sandboxMode(project) === 'off' || !(await this.sandbox.status()).available) return undefined;
+    const status = sandboxStatus(project, this.engine.sandboxMode(project), await this.sandbox.status());
+    if (!status.active) return { outside: status.mode === 'off' ? 'the sandbox is off: "sandbox": "off" in .loupe/config.json or your settings' : `no OS sandbox works on this machine: ${status.reason}` };
     const hosts = decl.entry.network?.hosts ?? [];
     const denyRead = (await this.engine.rules()).filter((r) => r.kind === 'read' && r.action === 'deny').map((r) => r.pattern);
     const grant = { network: hosts.length > 0, networkRule: hosts.length ? `mcpServers.${decl.name}.network` : null };
     const network = grant.network ? { guard: this.permissions.serverNetworkGuard(decl.name, commandLine(decl.entry), hosts) } : undefined;
-    return { root: this.root, grant, hide: expandDenyGlobs(this.root, denyRead), ...(network ? { network } : {}) };
+    return { policy: { root: this.root, grant, hide: expandDenyGlobs(this.root, denyRead), ...(network ? { network } : {}) } };
   }
 
   /** Whether commands run sandboxed here, as the settings and the agent's system prompt say it. */

@@ -212,9 +212,16 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
         <button type="button" className="btn btn-primary" data-testid="approval-allow-once" disabled={busy} onClick={once} title="Allow once (Ctrl+Enter)">
           Allow once
         </button>
-        {req.kind === 'hook' ? (
-          // Running a hook is no rule: "always" keeps the approval of this exact command line for this folder.
-          <button type="button" className="btn" data-testid="approval-allow-always" disabled={busy} onClick={() => void answer(req.id, { answer: 'always' })} title="Run it now and from now on in this folder, until its command line changes">
+        {req.kind === 'hook' || req.kind === 'mcp-server' ? (
+          // Running a repository's program is no rule: "always" keeps the approval of this exact configuration for this folder.
+          <button
+            type="button"
+            className="btn"
+            data-testid="approval-allow-always"
+            disabled={busy}
+            onClick={() => void answer(req.id, { answer: 'always' })}
+            title={req.kind === 'hook' ? 'Run it now and from now on in this folder, until its command line changes' : 'Start it now and from now on in this folder, until its configuration changes'}
+          >
             Always in this folder
           </button>
         ) : editing ? (

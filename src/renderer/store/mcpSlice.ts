@@ -1,4 +1,4 @@
-import type { McpServerView } from '../../shared/contract';
+import type { McpServerConfigView, McpServerView } from '../../shared/contract';
 import { errorMessage } from '../host-client';
 import type { SliceCreator } from './types';
 
@@ -10,6 +10,9 @@ export interface McpSlice {
   mcpChanged(list: McpServerView[]): void;
   restartMcpServer(name: string): Promise<void>;
   setMcpServerDisabled(name: string, disabled: boolean): Promise<void>;
+  /** Adds (`previous` absent) or changes one of the person's own servers; resolves with what went wrong, or null. */
+  saveMcpServer(name: string, previous: string | null, server: McpServerConfigView): Promise<string | null>;
+  removeMcpServer(name: string): Promise<void>;
 }
 
 export const createMcpSlice: SliceCreator<McpSlice> = (set, _get, { client }) => {
@@ -35,5 +38,14 @@ export const createMcpSlice: SliceCreator<McpSlice> = (set, _get, { client }) =>
     },
     restartMcpServer: (name) => act(() => client.request('mcp.restart', { name })),
     setMcpServerDisabled: (name, disabled) => act(() => client.request('mcp.setDisabled', { name, disabled })),
+    async saveMcpServer(name, previous, server) {
+      try {
+        set({ mcpServers: await client.request('mcp.save', { name, ...(previous !== null ? { previous_name: previous } : {}), server }), mcpError: null });
+        return null;
+      } catch (err) {
+        return errorMessage(err);
+      }
+    },
+    removeMcpServer: (name) => act(() => client.request('mcp.remove', { name })),
   };
 };

@@ -66,6 +66,11 @@ export interface RunOptions {
   sessionStart?: (run: HookRun) => Promise<string[]>;
   /** The request's children (subagents): uncollected results go to the model before it ends; all are stopped before it says it finished. */
   delegated?: DelegatedWork;
+  /**
+   * Waits, before the model is asked, for the tools this request should offer (MCP servers still
+   * starting or waiting on their card); what it returns goes to the model with the request.
+   */
+  toolsReady?: (emit: (e: AgentEventBody) => void, signal: AbortSignal) => Promise<string[]>;
 }
 
 export interface RunResult {
@@ -129,7 +134,8 @@ export class Agent {
     let error: RunResult['error'];
     try {
       if (!this.opts.llm) throw new NoModelError(this.opts.noModelHint);
-      const started = opts.sessionStart ? await opts.sessionStart(run) : [];
+      const toolNotes = opts.toolsReady ? await opts.toolsReady(emit, signal) : [];
+      const started = [...toolNotes, ...(opts.sessionStart ? await opts.sessionStart(run) : [])];
       // UserPromptSubmit: a block keeps the words from the model; what the hooks add goes with them.
       const submitted = this.opts.hooks ? await this.opts.hooks.promptSubmit(prompt, run) : null;
       if (submitted?.blocked || submitted?.stop) {

@@ -15,7 +15,7 @@ import { toolContextOf } from '../tools/context';
 import type { ToolRegistry } from '../tools/registry';
 import type { EditorBuffers } from '../tools/types';
 import type { RunnerReadiness, RunnerRequest, RunnerResult, RunnerState, SessionRunner } from './types';
-import { now, type AgentEvent } from '../loop/events';
+import { now, type AgentEvent, type AgentEventBody } from '../loop/events';
 import { AgentHooks } from '../hooks/agentHooks';
 import type { PermissionGate } from '../../services/permissions/permissionGate';
 import type { ChildrenFactory } from '../subagents/types';
@@ -53,6 +53,8 @@ export class LoupeRunner implements SessionRunner {
   private readonly hooks: AgentHooks;
   /** SessionStart has fired for this session in this process (its first request here). */
   private started = false;
+  /** The MCP servers this session's model was last told are not running, with why: told again only when that changes. */
+  private toldMissing = new Map<string, string>();
 
   constructor(private readonly opts: LoupeRunnerOptions) {
     // A subagent's hooks name the session whose request it serves, and the subagent itself.
@@ -133,10 +135,34 @@ export class LoupeRunner implements SessionRunner {
       emit(event);
     });
     try {
-      return await running.run(request.prompt, { signal: request.signal, correlationId: request.correlationId, mode: request.mode, content: request.content, steering: request.steering, ...(sessionStart ? { sessionStart } : {}), ...(children ? { delegated: children } : {}) });
+      return await running.run(request.prompt, {
+        signal: request.signal,
+        correlationId: request.correlationId,
+        mode: request.mode,
+        content: request.content,
+        steering: request.steering,
+        ...(sessionStart ? { sessionStart } : {}),
+        ...(children ? { delegated: children } : {}),
+        toolsReady: (say, signal) => this.serversReady(say, signal),
+      });
     } finally {
       off();
     }
+  }
+
+  /**
+   * A request waits for the MCP servers on their way (a restart, a start card, a slow start), so
+   * its model gets their tools; servers that stay down are said to the person and, when that
+   * changed since this session last heard, to the model.
+   */
+  private async serversReady(say: (e: AgentEventBody) => void, signal: AbortSignal): Promise<string[]> {
+    const missing = await this.opts.services.mcp.allSettled(signal, (server, why) => say({ type: 'notice', text: `Waiting for the MCP server "${server}" before asking the model (${why})…` }));
+    const news = missing.filter((m) => this.toldMissing.get(m.server) !== m.why);
+    this.toldMissing = new Map(missing.map((m) => [m.server, m.why]));
+    if (!news.length) return [];
+    const each = news.map((m) => `"${m.server}" (${m.why.length > 300 ? `${m.why.slice(0, 300)}…` : m.why})`).join(', ');
+    say({ type: 'notice', text: `Not offered to the agent: the tools of the MCP server${news.length === 1 ? '' : 's'} ${each}.` });
+    return [`The MCP server${news.length === 1 ? '' : 's'} ${each} ${news.length === 1 ? 'is' : 'are'} not running, so ${news.length === 1 ? 'its' : 'their'} tools are not available now.`];
   }
 
   async dispose(why: 'deleted' | 'closed' = 'closed'): Promise<void> {

@@ -87,6 +87,18 @@ describe('mcpServers, key by key', () => {
     expect(commandLine({ url: 'https://mcp.example.com/mcp' })).toBe('https://mcp.example.com/mcp');
   });
 
+  it('says where the server will run here: inside the sandbox and its network, or outside and why, never both', () => {
+    const entry: McpServerEntry = { command: 'node', args: ['s.js'] };
+    const decl = (e: McpServerEntry) => ({ name: 'x', source: 'project' as const, file: '.mcp.json', entry: e });
+    expect(describeServer(decl(entry), { sandboxed: true })).toContain('runs inside the OS sandbox: writes only in the workspace; no network');
+    expect(describeServer(decl({ ...entry, network: { hosts: ['api.example.com'] } }), { sandboxed: true })).toContain('network only to api.example.com');
+    const outside = describeServer(decl({ ...entry, network: { hosts: ['api.example.com'] } }), { sandboxed: false, why: 'no OS sandbox works on this machine' });
+    expect(outside).toContain('runs OUTSIDE the sandbox (no OS sandbox works on this machine): it can read and write what you can and reach any network');
+    expect(outside).not.toMatch(/no network|inside the OS sandbox/);
+    // A remote server is not a program here: nothing is said about a sandbox.
+    expect(describeServer(decl({ url: 'https://mcp.example.com/mcp' }), { sandboxed: false, why: 'off' })).toBe('https://mcp.example.com/mcp');
+  });
+
   it('names a configuration by what runs: key order aside, any change to it asks again', () => {
     fc.assert(
       fc.property(stdio, (entry) => {

@@ -118,15 +118,26 @@ export function commandLine(entry: McpServerEntry): string {
   return [entry.command, ...(entry.args ?? [])].map(quote).join(' ');
 }
 
-/** Everything that decides what runs, in one paragraph: the card for starting a repository's server. */
-export function describeServer(decl: McpServerDecl): string {
+/** Where a stdio server will run on this machine, as the manager decided it: inside the OS sandbox, or outside it and why. */
+export type ServerWhere = { sandboxed: true } | { sandboxed: false; why: string };
+
+/**
+ * Everything that decides what runs, in one paragraph: the card for starting a repository's
+ * server. `where` says what the sandbox will actually do here; without it (not decided) the card
+ * claims nothing about the network or the files it can reach.
+ */
+export function describeServer(decl: McpServerDecl, where?: ServerWhere): string {
   const e = decl.entry;
   const lines = [commandLine(e)];
   if (e.cwd) lines.push(`in ${e.cwd}`);
   for (const [k, v] of Object.entries(e.env ?? {})) lines.push(`env ${k}=${v}`);
   for (const k of Object.keys(e.headers ?? {})) lines.push(`header ${k}`);
-  if (e.command) lines.push(e.network?.hosts.length ? `network: ${e.network.hosts.join(', ')}` : 'no network');
-  if (e.sandbox === false) lines.push('OUTSIDE the sandbox');
+  if (e.command && where?.sandboxed) {
+    lines.push(`runs inside the OS sandbox: writes only in the workspace; ${e.network?.hosts.length ? `network only to ${e.network.hosts.join(', ')}` : 'no network'}`);
+  } else if (e.command && where && !where.sandboxed) {
+    lines.push(`runs OUTSIDE the sandbox (${where.why}): it can read and write what you can and reach any network${e.network?.hosts.length ? ` (its "network" list limits nothing there)` : ''}`);
+  } else if (e.command && e.network?.hosts.length) lines.push(`network: ${e.network.hosts.join(', ')}`);
+  if (e.sandbox === false && !where) lines.push('OUTSIDE the sandbox');
   return lines.join('\n');
 }
 

@@ -294,6 +294,9 @@ export class Hooks {
     if (pending) return pending;
     const asked = (async () => {
       const signals = [this.stop.signal, ...(signal ? [signal] : [])];
+      // Where it would run is decided before asking, so the card says what will happen here.
+      const h = c.decl.handler;
+      const sandboxed = h.type === 'command' ? Boolean(await this.opts.sandbox(h.network?.hosts ?? [], `${c.decl.event} hook ${c.ref.line}`)) : null;
       const answer = await this.opts
         .ask(
           {
@@ -303,7 +306,8 @@ export class Hooks {
             reason: `${c.decl.source} names it; it is a program from this repository, so it runs only with your approval of this exact command line (asked again if it changes)`,
             rule: null,
             always: [],
-            details: describeHook(c.decl),
+            details: describeHook(c.decl, sandboxed),
+            ...(sandboxed !== null ? { sandboxed } : {}),
           },
           AbortSignal.any(signals),
         )
@@ -340,11 +344,12 @@ export class Hooks {
   }
 }
 
-/** Everything that decides what runs, for the approval card. */
-function describeHook(d: HookDecl): string {
+/** Everything that decides what runs, for the approval card: where it will run here, as decided now. */
+function describeHook(d: HookDecl, sandboxed: boolean | null): string {
   const h = d.handler;
   const lines = [hookLine(h), `event: ${d.event}${d.matcher ? `, matcher: ${d.matcher}` : ''}`, `from ${d.source} (${d.at})`];
-  if (h.type === 'command') lines.push(h.network?.hosts.length ? `network: ${h.network.hosts.join(', ')}` : 'no network', 'runs in the OS sandbox where commands do; the workspace is writable');
+  if (h.type === 'command' && sandboxed) lines.push(`runs inside the OS sandbox: the workspace is writable; ${h.network?.hosts.length ? `network only to ${h.network.hosts.join(', ')}` : 'no network'}`);
+  else if (h.type === 'command') lines.push('runs OUTSIDE the sandbox, as commands do here (it is off, or none works on this machine): it can read and write what you can and reach any network');
   else lines.push(`posts the event's JSON to ${h.url}`);
   return lines.join('\n');
 }

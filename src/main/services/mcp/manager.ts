@@ -7,7 +7,7 @@
 // a refusal holds while Loupe runs). Every server connects in parallel; the manager keeps their
 // statuses, their tools, and calls.
 import type { McpServerView } from '../../../shared/contract';
-import { commandLine, describeServer, serverDigest, transportOf, type McpServerDecl } from '../config/mcpServers';
+import { commandLine, describeServer, serverDigest, transportOf, type McpServerDecl, type McpServerEntry } from '../config/mcpServers';
 import type { Logger } from '../log/logger';
 import type { ApprovalAnswer, ApprovalRequest } from '../permissions/approvalQueue';
 import type { ProjectRules } from '../permissions/projectConfig';
@@ -19,11 +19,21 @@ import { McpServerUnavailableError } from './errors';
 
 /** The connection's module, with the MCP SDK behind it: loaded when a first server is named. */
 const connectionClass = async (): Promise<typeof McpConnection> => (await import('./connection')).McpConnection;
+import { AbortedError, InvalidArgumentError } from '../../errors';
+import { configView, entryFrom } from './ownServers';
 import type { ServerSignIn } from './signIn';
+
+/**
+ * Where a stdio server runs here: inside the OS sandbox under `policy`, or outside it and why (the
+ * sandbox is off, none works on this machine, or the person's own settings say `"sandbox": false`).
+ * What the card and the settings say comes from this, so they say what will actually happen.
+ */
+export type ServerPlacement = { policy: SandboxPolicy; outside?: undefined } | { policy?: undefined; outside: string };
 
 /** Where the person's decisions about servers are kept: the user's settings, never the workspace. */
 export interface McpServerStore {
   mcpServers(): McpServerDecl[];
+  setMcpServer(name: string, entry: McpServerEntry | null, previous?: string): Promise<void>;
   mcpApproval(root: string, name: string): string | null;
   approveMcpServer(root: string, name: string, digest: string): Promise<void>;
   mcpDisabled(root: string): string[];
@@ -36,8 +46,8 @@ export interface McpManagerOptions {
   project: { load(): Promise<ProjectRules> };
   /** Asks the person (the workspace's approval queue): starting a repository's server, a server's own question. */
   ask(request: Omit<ApprovalRequest, 'id' | 'createdAt'>, signal: AbortSignal): Promise<ApprovalAnswer>;
-  /** The sandbox for a stdio server, or undefined to run it outside (off, unavailable, or `"sandbox": false` from the user). */
-  sandbox(decl: McpServerDecl): Promise<SandboxPolicy | undefined>;
+  /** Where a stdio server runs: the sandbox's policy, or outside it and why. */
+  sandbox(decl: McpServerDecl): Promise<ServerPlacement>;
   fetch?(decl: McpServerDecl): FetchLike | undefined;
   /** Sign-in for remote servers that require it. */
   signIn?(decl: McpServerDecl, show: (url: string) => void): ServerSignIn;
@@ -62,10 +72,16 @@ export class McpServers {
   private untrusted: McpServerDecl[] = [];
   /** name → the configuration digest the person declined to start while this process runs. */
   private readonly declined = new Map<string, string>();
+  /** name → the configuration digest the person allowed once: a Restart of the same configuration does not ask again. */
+  private readonly approvedHere = new Map<string, string>();
   private readonly listeners = new Set<() => void>();
   private readonly stop = new AbortController();
   private syncing: Promise<void> = Promise.resolve();
   private disposed = false;
+  /** name → its start under way (a card waiting for the person, then connecting): a request waits for these. */
+  private readonly starting = new Map<string, Promise<void>>();
+  /** Woken at each change: whoever waits for the servers to settle. */
+  private readonly wakers = new Set<() => void>();
   /** `loupe run --trust`: the servers the trusted config names count as approved while this process runs. */
   private configuredApproved = false;
 
@@ -116,7 +132,11 @@ export class McpServers {
       if (!Connection || this.connections.has(decl.name)) continue;
       const c = this.connection(Connection, decl);
       this.connections.set(decl.name, c);
-      starts.push(this.begin(c));
+      const started: Promise<void> = this.begin(c).finally(() => {
+        if (this.starting.get(decl.name) === started) this.starting.delete(decl.name);
+      });
+      this.starting.set(decl.name, started);
+      starts.push(started);
     }
     this.changed();
     if (wait) await Promise.all(starts);
@@ -128,7 +148,7 @@ export class McpServers {
       logger: this.opts.logger,
       env: this.opts.env ?? process.env,
       clientInfo: this.opts.clientInfo,
-      sandbox: (d) => this.opts.sandbox(d),
+      sandbox: async (d) => (await this.opts.sandbox(d)).policy,
       elicit: (server, params, signal) => this.elicit(server, params, signal),
       ...(this.opts.fetch ? { fetch: (d: McpServerDecl) => this.opts.fetch!(d) } : {}),
       ...(this.opts.signIn ? { signIn: (d: McpServerDecl, show: (url: string) => void) => this.opts.signIn!(d, show) } : {}),
@@ -175,21 +195,26 @@ export class McpServers {
     const { name, entry, source } = c.decl;
     if (entry.disabled) return c.hold('stopped', `disabled ("disabled": true in ${c.decl.file})`);
     if (this.opts.user.mcpDisabled(this.opts.root).includes(name)) return c.hold('stopped', 'disabled in this folder');
-    if (source === 'project' && !this.configuredApproved && this.opts.user.mcpApproval(this.opts.root, name) !== c.digest) {
+    const approved = this.configuredApproved || this.opts.user.mcpApproval(this.opts.root, name) === c.digest || this.approvedHere.get(name) === c.digest;
+    if (source === 'project' && !approved) {
       if (this.declined.get(name) === c.digest) return c.hold('stopped', 'you declined to start it');
       c.hold('pending', 'waiting for your approval to start it');
-      const answer = await this.approve(c).catch(() => ({ answer: 'deny' as const, unattended: true as const }));
+      // Where it would run is decided before asking, so the card says what will happen here.
+      const placement = transportOf(entry) === 'stdio' ? await this.opts.sandbox(c.decl) : null;
+      if (placement) c.sandboxed = Boolean(placement.policy);
+      const answer = await this.approve(c, placement).catch(() => ({ answer: 'deny' as const, unattended: true as const }));
       if (this.connections.get(name) !== c || this.disposed) return;
       if (answer.answer === 'deny') {
         if (!('unattended' in answer && answer.unattended)) this.declined.set(name, c.digest);
         return c.hold('stopped', 'unattended' in answer && answer.unattended ? 'nobody could approve starting it here (run with --trust to approve the servers a trusted config names)' : 'you declined to start it');
       }
+      this.approvedHere.set(name, c.digest);
       if (answer.answer === 'always') await this.opts.user.approveMcpServer(this.opts.root, name, c.digest).catch((err) => this.opts.logger.warn('mcp.approval_not_saved', { server: name, error: err }));
     }
     await c.start();
   }
 
-  private approve(c: McpConnection): Promise<ApprovalAnswer> {
+  private approve(c: McpConnection, placement: ServerPlacement | null): Promise<ApprovalAnswer> {
     const d = c.decl;
     const where = transportOf(d.entry) === 'stdio' ? 'a program from this repository' : 'a remote server this repository names';
     return this.opts.ask(
@@ -200,7 +225,8 @@ export class McpServers {
         reason: `${d.file} names it; it is ${where}, so it starts only with your approval of this exact configuration (asked again if it changes)`,
         rule: null,
         always: [],
-        details: describeServer(d),
+        details: describeServer(d, placement ? (placement.policy ? { sandboxed: true } : { sandboxed: false, why: placement.outside }) : undefined),
+        ...(placement ? { sandboxed: Boolean(placement.policy) } : {}),
       },
       this.stop.signal,
     );
@@ -287,6 +313,8 @@ export class McpServers {
       status: status === 'stopped' ? 'pending' : status,
       detail,
       tools: c?.tools.map((t) => t.name) ?? [],
+      tool_details: c?.tools.map((t) => ({ name: t.name, description: t.description ?? t.annotations?.title ?? '' })) ?? [],
+      ...(d.source === 'user' ? { config: configView(d.entry) } : {}),
       stderr: c ? c.stderr.slice(-20) : [],
       sandboxed: c?.sandboxed ?? null,
       disabled,
@@ -296,15 +324,78 @@ export class McpServers {
     };
   }
 
-  /** Stops and starts a server again; a refusal or a failure is forgotten, so a repository's server asks again. */
+  /**
+   * Stops and starts a server again; a refusal or a failure is forgotten, so a declined repository
+   * server asks again. An approval given while Loupe runs holds for the same configuration: that
+   * server starts again without a card. Resolves once it has settled (or waits for the person).
+   */
   async restart(name: string): Promise<void> {
     const c = this.connections.get(name);
     if (!c) throw new McpServerUnavailableError(name, 'there is no such server.');
     this.declined.delete(name);
     if (c.status === 'pending') return;
-    await c.stop('restarting');
-    this.connections.delete(name);
-    await this.sync();
+    // In the chain with syncs, so a request asking meanwhile finds the new start under way, not a gap.
+    const run = this.syncing.catch(() => undefined).then(async () => {
+      await c.stop('restarting');
+      if (this.connections.get(name) === c) this.connections.delete(name);
+      await this.apply(false);
+    });
+    this.syncing = run;
+    await run;
+    await this.starting.get(name);
+  }
+
+  /**
+   * Waits until no server is on its way — a sync or restart under way, a start card waiting for
+   * the person, a server connecting — so a request offers the tools of every server that will be
+   * there. `waiting` is told once per server it waits for, with why. A sign-in is not waited for
+   * (it is the person's, in their browser). Returns the servers that offer no tools now, with why
+   * (disabled ones and an untrusted folder's aside: the person chose those).
+   */
+  async allSettled(signal: AbortSignal, waiting: (server: string, why: string) => void): Promise<{ server: string; why: string }[]> {
+    const told = new Set<string>();
+    for (;;) {
+      await untilAborted(this.syncing.catch(() => undefined), signal);
+      const on = [...this.starting].filter(([name]) => !this.connections.get(name)?.signInUrl);
+      if (!on.length) break;
+      for (const [name] of on) {
+        if (told.has(name)) continue;
+        told.add(name);
+        waiting(name, this.connections.get(name)?.detail ?? 'starting');
+      }
+      let wake!: () => void;
+      const changed = new Promise<void>((resolve) => this.wakers.add((wake = resolve)));
+      try {
+        await untilAborted(Promise.race([...on.map(([, p]) => p.catch(() => undefined)), changed]), signal);
+      } finally {
+        this.wakers.delete(wake);
+      }
+    }
+    const disabled = this.opts.user.mcpDisabled(this.opts.root);
+    return [...this.connections.values()]
+      .filter((c) => c.status !== 'ready' && !c.tools.length && !c.decl.entry.disabled && !disabled.includes(c.name))
+      .map((c) => ({ server: c.name, why: c.detail ?? c.status }));
+  }
+
+  /**
+   * Adds or changes one of the person's own servers (`previous`: the name it is saved under when
+   * the form edits it) and brings the running servers in line: a new one starts, a changed one
+   * restarts. The form's answer is checked whole first (ownServers.ts): nothing half written.
+   */
+  async saveOwn(name: string, form: unknown, previous?: string): Promise<void> {
+    const own = this.opts.user.mcpServers();
+    const saved = previous === undefined ? undefined : own.find((d) => d.name === previous);
+    if (previous !== undefined && !saved) throw new InvalidArgumentError(`There is no server "${previous}" in your settings any more; add it again.`);
+    if (name !== previous && own.some((d) => d.name === name)) throw new InvalidArgumentError(`Your settings already have a server named "${name}"; pick another name or edit that one.`);
+    await this.opts.user.setMcpServer(name, entryFrom(name, form, saved?.entry), previous);
+    await this.sync({ wait: false });
+  }
+
+  /** Removes one of the person's own servers from their settings; it stops. */
+  async removeOwn(name: string): Promise<void> {
+    if (!this.opts.user.mcpServers().some((d) => d.name === name)) throw new InvalidArgumentError(`There is no server "${name}" in your settings (a repository's server is removed from its own file, or disabled here).`);
+    await this.opts.user.setMcpServer(name, null);
+    await this.sync({ wait: false });
   }
 
   /** Disables (stops, and keeps stopped in this folder) or enables a server. */
@@ -329,6 +420,7 @@ export class McpServers {
   }
 
   private changed(): void {
+    for (const wake of this.wakers) wake();
     for (const l of this.listeners) {
       try {
         l();
@@ -337,4 +429,14 @@ export class McpServers {
       }
     }
   }
+}
+
+/** `p`, or ABORTED as soon as `signal` is. */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new AbortedError('Waiting for the MCP servers'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AbortedError('Waiting for the MCP servers'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }

@@ -12,7 +12,7 @@ import { InvalidArgumentError } from '../../errors';
 import { ProblemReporter, checkText, describeProblem, type ConfigProblem } from '../config/validate';
 import { PermissionRuleSchema, type PermissionRule } from '../permissions/types';
 import { ProcessLimitsSchema, SubagentLimitsSchema } from '../config/loupeConfig';
-import { McpServersSchema, declaredServers, type McpServerDecl } from '../config/mcpServers';
+import { McpServersSchema, declaredServers, type McpServerDecl, type McpServerEntry } from '../config/mcpServers';
 import { HOOK_SOURCES, HooksSettingsShape, NO_FILE_HOOKS, fileHooks, type FileHooks } from '../config/hooksConfig';
 import { writeJsonAtomic } from './atomicJson';
 
@@ -174,6 +174,20 @@ export class UserSettings {
 
   /** The person's own MCP servers (`mcpServers`), each valid one. */
   mcpServers = (): McpServerDecl[] => this.load().mcpServers;
+
+  /**
+   * Writes the person's own server `name` (null: removes it); `previous`: the name it had, when the
+   * form renamed it. Other servers, valid or not, stay as written.
+   */
+  setMcpServer(name: string, entry: McpServerEntry | null, previous?: string): Promise<void> {
+    return this.update((doc) => {
+      const servers = { ...objectAt(doc, 'mcpServers') };
+      if (previous !== undefined && previous !== name) delete servers[previous];
+      if (entry) servers[name] = entry;
+      else delete servers[name];
+      return { ...doc, mcpServers: servers };
+    });
+  }
 
   /** The configuration digest the person approved for a repository's server in this folder, or null. */
   mcpApproval(root: string, name: string): string | null {
