@@ -3,6 +3,12 @@ import type { ErrorCode } from '../shared/errors';
 import type { ErrorDetails, WireError } from '../shared/contract';
 
 export class LoupeError extends Error {
+  /**
+   * The message for the person, where `message` also tells the model what to do next in its own
+   * terms (a tool to call, an argument to change). Set by errors whose message does.
+   */
+  forPerson?: string;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -12,6 +18,15 @@ export class LoupeError extends Error {
     super(message);
     this.name = new.target.name;
   }
+}
+
+/**
+ * An error whose message is a fact and then advice for the model: the model reads both, the
+ * person the fact alone (`forPerson`).
+ */
+export function advised<E extends LoupeError>(err: E, fact: string): E {
+  err.forPerson = fact;
+  return err;
 }
 
 export class InvalidArgumentError extends LoupeError {
@@ -46,7 +61,7 @@ export class AbortedError extends LoupeError {
 
 /** Turns anything thrown into what a transport may send: a code, a message and its details, no stack. */
 export function toWireError(err: unknown): WireError {
-  if (err instanceof LoupeError) return { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
+  if (err instanceof LoupeError) return { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}), ...(err.forPerson !== undefined ? { for_person: err.forPerson } : {}) };
   const e = err as NodeJS.ErrnoException | undefined;
   if (e?.code === 'ENOENT') return { code: 'FILE_NOT_FOUND', message: e.message };
   if (e?.code === 'EACCES' || e?.code === 'EPERM') return { code: 'FILE_READ_ERROR', message: e.message };

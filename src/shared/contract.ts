@@ -311,7 +311,8 @@ export type ChatEventBody =
   | { type: 'tool_call_started'; call_id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown }
   /** Live output of a running tool (bash). */
   | { type: 'tool_output'; call_id: string; text: string }
-  | { type: 'tool_call_finished'; call_id: string; tool: string; ok: boolean; output: string; data?: Record<string, unknown>; error?: WireError; duration_ms: number }
+  /** `for_person`: the result in words for the person where `output` speaks to the model; "" when the error line says it all. */
+  | { type: 'tool_call_finished'; call_id: string; tool: string; ok: boolean; output: string; for_person?: string; data?: Record<string, unknown>; error?: WireError; duration_ms: number }
   /** After each model call: its tokens (as the server reported them, or estimated), the context used, the cost, the session's totals. */
   | { type: 'usage'; usage: UsageView }
   | { type: 'retry'; attempt: number; delay_ms: number; reason: string }
@@ -869,6 +870,13 @@ export interface HostRequests {
   'chat.undo': { params: { session_id: string; correlation_id: string; digest: string; on_conflict: 'skip' | 'refuse' }; result: UndoResultView };
   /** The session's system prompt as last sent (`sent`), or, before any request, as it would be sent now. */
   'chat.systemPrompt': { params: { session_id?: string }; result: SystemPromptView & { sent: boolean } };
+  /**
+   * The session as a file: Markdown (`md`, readable) or JSON (complete, re-importable by `loupe
+   * import`), without the secrets the settings hold. A browser saves it as a download.
+   */
+  'chat.export': { params: { session_id: string; format?: 'md' | 'json' }; result: { file_name: string; text: string } };
+  /** The same, written where the person picks in the desktop app's save dialog (the format by the name's extension); null when cancelled. */
+  'chat.exportToFile': { params: { session_id: string; format?: 'md' | 'json' }; result: { path: string } | null };
   'approvals.list': { params: void; result: ApprovalRequestView[] };
   /**
    * patterns: the edited "always" rule(s); absent: the proposed ones. scope: where "always" is
@@ -951,6 +959,8 @@ export interface HostEvents {
   'lsp.problems': FileProblemsView;
   /** A worktree session's status, title or changed lines moved: the whole list. */
   'worktree.sessions': { sessions: WorktreeSessionView[] };
+  /** The desktop app's menu asks the page to do something it knows how to (the open session's export). */
+  'app.command': { command: 'export-session' };
 }
 
 export type RequestChannel = keyof HostRequests;
@@ -977,6 +987,12 @@ export interface WireError {
   code: ErrorCode;
   message: string;
   details?: ErrorDetails;
+  /**
+   * The message in words for the person, where `message` speaks to the model (names its tools,
+   * tells it what to call next). The chat, `loupe run` and an export show this; the model and MCP
+   * clients get `message`.
+   */
+  for_person?: string;
 }
 
 // Runtime lists of channel names: transports bind exactly these and nothing else.
@@ -1038,6 +1054,8 @@ const requestChannelMap = {
   'chat.undoPreview': true,
   'chat.undo': true,
   'chat.systemPrompt': true,
+  'chat.export': true,
+  'chat.exportToFile': true,
   'approvals.list': true,
   'approvals.answer': true,
   'settings.get': true,
@@ -1083,6 +1101,7 @@ const eventChannelMap = {
   'lsp.status': true,
   'lsp.problems': true,
   'worktree.sessions': true,
+  'app.command': true,
 } satisfies Record<EventChannel, true>;
 
 export const REQUEST_CHANNELS = Object.keys(requestChannelMap) as RequestChannel[];

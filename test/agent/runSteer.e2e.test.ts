@@ -66,7 +66,8 @@ describe('loupe run --mode plan', () => {
     expect(answers.y0).toMatch(/calc\.js/);
     expect(answers.y1).toMatch(/init/);
     expect(answers.y2).toMatch(/calc\.js/);
-    expect(r.stdout).toMatch(/✗ edit_file: PERMISSION_DENIED: Refused by plan mode/);
+    // The person reads the refusal in their words; the model read its own (above).
+    expect(r.stdout).toMatch(/✗ edit_file: PERMISSION_DENIED: Not run in plan mode: it changes files/);
     expect(r.stdout).toMatch(/✓ bash: .*calc\.js/);
     // Nothing in the folder or the repository changed.
     expect(await readFile(path.join(dir, 'calc.js'), 'utf8')).toBe('exports.add = (a, b) => a - b;\n');

@@ -20,6 +20,10 @@ const USAGE = `Usage:
                | discard NAME [--confirm DIGEST] | prune [--cwd DIR] [--json]
                                     Loupe's worktrees: size and age, bring one's changes into
                                     the main folder (refused over conflicts), remove one safely
+  loupe export [--cwd DIR] [--session ID] [--format md|json] [--output FILE]
+                                    a session (the newest by default) as Markdown to read and
+                                    share, or JSON, complete; secrets from your settings left out
+  loupe import FILE [--cwd DIR]     a JSON export back into the folder's sessions
   loupe trust [folder]              trust the folder's .loupe/config.json as it is now
                                     (its allow rules and test commands apply from then on)
   loupe --version`;
@@ -40,6 +44,10 @@ export async function main(argv: string[], paths: CliPaths): Promise<number> {
         return await (await import('./run')).runRun(rest);
       case 'trust':
         return await (await import('./trust')).runTrust(rest);
+      case 'export':
+        return await (await import('./exportCommand')).runExport(rest);
+      case 'import':
+        return await (await import('./exportCommand')).runImport(rest);
       case 'worktree':
         return await (await import('./worktree')).runWorktree(rest);
       case '--version':

@@ -128,8 +128,13 @@ function humanPrinter(): (e: AgentEvent) => void {
       case 'tool_call_started':
         newline();
         return out(`→ ${e.tool} ${oneLine(e.summary, 100)}\n`);
-      case 'tool_call_finished':
-        return out(e.ok ? `  ✓ ${e.tool}: ${oneLine(e.output) || 'done'}\n` : `  ✗ ${e.tool}: ${e.error ? `${e.error.code}: ${oneLine(e.error.message, 200)}` : oneLine(e.output, 200)}\n`);
+      case 'tool_call_finished': {
+        // The person's words (the model's name its tools); a hook's refusal was printed with the hook.
+        const said = e.for_person ?? e.output;
+        if (e.ok) return out(`  ✓ ${e.tool}: ${oneLine(said) || 'done'}\n`);
+        const why = e.error ? `${e.error.code}: ${e.error.details?.denied_by === 'hook' ? 'blocked by the hook above' : oneLine(e.error.for_person ?? e.error.message, 200)}` : oneLine(said, 200);
+        return out(`  ✗ ${e.tool}: ${why}\n`);
+      }
       case 'notice':
         return void process.stderr.write(`(${oneLine(e.text, 300)})\n`);
       case 'hook':

@@ -1,6 +1,6 @@
 // The desktop app: lifecycle, the one window, menus, dialogs and the IPC binding. This folder
 // is the only place that imports 'electron'; the Host knows nothing of it.
-import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell, type OpenDialogOptions, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session, shell, type OpenDialogOptions, type SaveDialogOptions, type WebContents } from 'electron';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { defaultConfigDir } from '../host/configDir';
@@ -50,6 +50,20 @@ async function pickFolder(): Promise<string | null> {
   const options: OpenDialogOptions = { title: 'Open Folder', properties: ['openDirectory', 'createDirectory'] };
   const r = win && !win.isDestroyed() ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
   return r.canceled ? null : (r.filePaths[0] ?? null);
+}
+
+/** The save dialog of File › Export Session…: Markdown to read and share, or JSON to import again. */
+async function pickSaveFile(name: string): Promise<string | null> {
+  const options: SaveDialogOptions = {
+    title: 'Export Session',
+    defaultPath: name,
+    filters: [
+      { name: 'Markdown', extensions: ['md'] },
+      { name: 'JSON (complete, for loupe import)', extensions: ['json'] },
+    ],
+  };
+  const r = win && !win.isDestroyed() ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+  return r.canceled || !r.filePath ? null : r.filePath;
 }
 
 /** File › Open Folder…: the host shows the dialog (pickFolder) and announces `workspace.opened`. */
@@ -106,12 +120,12 @@ async function start(): Promise<void> {
     if (!(await safeStorage.isAsyncEncryptionAvailable())) throw new Error('safeStorage is not available');
     return (await safeStorage.decryptStringAsync(Buffer.from(sealed, 'base64'))).result;
   };
-  host = new Host({ transport: 'electron', configDir, pickFolder, keys: { ...systemKeys(configDir), unsealLegacy }, logger: log.logger, logFile: log.file });
+  host = new Host({ transport: 'electron', configDir, pickFolder, pickSaveFile, keys: { ...systemKeys(configDir), unsealLegacy }, logger: log.logger, logFile: log.file });
   unbindIpc = bindIpc({ ipcMain, host, appUrl, getWebContents: () => appWebContents });
 
   Menu.setApplicationMenu(
     Menu.buildFromTemplate(
-      menuTemplate({ platform: process.platform, developer, openFolder: () => void openFolderFromMenu(), openLog: () => void openLog() }),
+      menuTemplate({ platform: process.platform, developer, openFolder: () => void openFolderFromMenu(), exportSession: () => host?.menuCommand('export-session'), openLog: () => void openLog() }),
     ),
   );
 

@@ -9,17 +9,25 @@ const roles = (items: MenuItemConstructorOptions[]) => flatten(items).map((i) =>
 describe('menuTemplate', () => {
   it('has File › Open Folder… on Ctrl/Cmd+O, which calls openFolder', () => {
     const openFolder = vi.fn();
-    const item = flatten(menuTemplate({ platform: 'linux', developer: false, openFolder, openLog: () => {} })).find((i) => i.id === 'open-folder');
+    const item = flatten(menuTemplate({ platform: 'linux', developer: false, openFolder, exportSession: () => {}, openLog: () => {} })).find((i) => i.id === 'open-folder');
     expect(item?.accelerator).toBe('CmdOrCtrl+O');
     expect(item?.label).toBe('Open Folder…');
     (item!.click as () => void)();
     expect(openFolder).toHaveBeenCalledOnce();
   });
 
+  it('has File › Export Session…, which asks the page to export the session it shows', () => {
+    const exportSession = vi.fn();
+    const item = flatten(menuTemplate({ platform: 'linux', developer: false, openFolder: () => {}, exportSession, openLog: () => {} })).find((i) => i.id === 'export-session');
+    expect(item?.label).toBe('Export Session…');
+    (item!.click as () => void)();
+    expect(exportSession).toHaveBeenCalledOnce();
+  });
+
   it('has Help › Open Log on every platform, which calls openLog', () => {
     for (const platform of ['linux', 'darwin', 'win32'] as const) {
       const openLog = vi.fn();
-      const template = menuTemplate({ platform, developer: false, openFolder: () => {}, openLog });
+      const template = menuTemplate({ platform, developer: false, openFolder: () => {}, exportSession: () => {}, openLog });
       const help = template.find((m) => m.role === 'help');
       const item = flatten(help && Array.isArray(help.submenu) ? help.submenu : []).find((i) => i.id === 'open-log');
       expect(item?.label).toBe('Open Log');
@@ -29,14 +37,14 @@ describe('menuTemplate', () => {
   });
 
   it('has the clipboard roles in Edit', () => {
-    expect(roles(menuTemplate({ platform: 'linux', developer: false, openFolder: () => {}, openLog: () => {} }))).toEqual(
+    expect(roles(menuTemplate({ platform: 'linux', developer: false, openFolder: () => {}, exportSession: () => {}, openLog: () => {} }))).toEqual(
       expect.arrayContaining(['copy', 'paste', 'cut', 'selectAll', 'undo', 'redo']),
     );
   });
 
   it('offers reload and DevTools only in a developer run', () => {
-    const packaged = roles(menuTemplate({ platform: 'linux', developer: false, openFolder: () => {}, openLog: () => {} }));
-    const dev = roles(menuTemplate({ platform: 'linux', developer: true, openFolder: () => {}, openLog: () => {} }));
+    const packaged = roles(menuTemplate({ platform: 'linux', developer: false, openFolder: () => {}, exportSession: () => {}, openLog: () => {} }));
+    const dev = roles(menuTemplate({ platform: 'linux', developer: true, openFolder: () => {}, exportSession: () => {}, openLog: () => {} }));
     for (const role of ['reload', 'forceReload', 'toggleDevTools']) {
       expect(packaged).not.toContain(role);
       expect(dev).toContain(role);
@@ -44,10 +52,10 @@ describe('menuTemplate', () => {
   });
 
   it('follows platform conventions', () => {
-    expect(roles(menuTemplate({ platform: 'darwin', developer: false, openFolder: () => {}, openLog: () => {} }))).toEqual(
+    expect(roles(menuTemplate({ platform: 'darwin', developer: false, openFolder: () => {}, exportSession: () => {}, openLog: () => {} }))).toEqual(
       expect.arrayContaining(['appMenu', 'close', 'windowMenu']),
     );
-    const linux = roles(menuTemplate({ platform: 'linux', developer: false, openFolder: () => {}, openLog: () => {} }));
+    const linux = roles(menuTemplate({ platform: 'linux', developer: false, openFolder: () => {}, exportSession: () => {}, openLog: () => {} }));
     expect(linux).toContain('quit');
     expect(linux).not.toContain('appMenu');
   });

@@ -6,11 +6,13 @@ export interface MenuInput {
   /** Reload and DevTools appear only in a developer run (see isDeveloperRun). */
   developer: boolean;
   openFolder: () => void;
+  /** File › Export Session…: the page exports the session it shows (a save dialog picks where). */
+  exportSession: () => void;
   /** Help › Open Log: the user's log file (tool crashes, config problems). */
   openLog: () => void;
 }
 
-export function menuTemplate({ platform, developer, openFolder, openLog }: MenuInput): MenuItemConstructorOptions[] {
+export function menuTemplate({ platform, developer, openFolder, exportSession, openLog }: MenuInput): MenuItemConstructorOptions[] {
   const isMac = platform === 'darwin';
   const template: MenuItemConstructorOptions[] = [];
   if (isMac) template.push({ role: 'appMenu' });
@@ -19,6 +21,7 @@ export function menuTemplate({ platform, developer, openFolder, openLog }: MenuI
       label: '&File',
       submenu: [
         { id: 'open-folder', label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', click: () => openFolder() },
+        { id: 'export-session', label: 'Export Session…', accelerator: 'CmdOrCtrl+Shift+E', click: () => exportSession() },
         { type: 'separator' },
         isMac ? { role: 'close' } : { role: 'quit' },
       ],

@@ -184,7 +184,10 @@ describe('Host agent channels', () => {
     expect(norm(reloaded)).toEqual(norm(live));
     const tools = reloaded.filter((i) => i.kind === 'tool');
     expect(tools.map((t) => t.status)).toEqual(['error', 'done', 'error']);
-    expect(tools[0].error).toMatch(/^FILE_NOT_FOUND: /);
+    // The card's line is a sentence for the person; the code stays beside it.
+    expect(tools[0].errorCode).toBe('FILE_NOT_FOUND');
+    expect(tools[0].error).not.toMatch(/^FILE_NOT_FOUND/);
+    expect(tools[2]).toMatchObject({ errorCode: 'PERMISSION_DENIED', deniedBy: 'user', error: 'You denied it, and told the agent: "not now"' });
     expect(tools[1].data?.modification_id).toBe(calls[1].data?.modification_id);
   });
 

@@ -2,6 +2,11 @@
 // model settings (modelSettings.ts), the sessions of each workspace (chatSessions.ts), their
 // requests, each handed to the session's runner (requests.ts), the approval queue as cards
 // (approvals.ts) and the request-level undo. Knows nothing of transports.
+import path from 'node:path';
+import { McpSignInStore } from '../services/mcp/signInStore';
+import { mcpSignInItem, systemKeyStore } from '../services/settings/keyStore';
+import { settingsSecrets } from '../services/settings/secrets';
+import { checkFormat, exportFileName, exportSession, workspaceName } from './sessionExport';
 import type {
   ApprovalRequestView,
   ChatSessionSummary,
@@ -222,6 +227,34 @@ export class AgentHost {
   async sandboxStatus(): Promise<SandboxStatusView> {
     const services = this.opts.services();
     return { ...(await services.sandboxStatus()), network_log: [...services.networkLog].reverse().slice(0, 20) };
+  }
+
+  /**
+   * The values the person's settings hold that may be secrets: the API key wherever it is kept,
+   * MCP servers' env and headers, sign-ins (the keychain's too), hooks' headers. An export leaves them out.
+   */
+  async secrets(): Promise<string[]> {
+    const config = (await this.settings.config().catch(() => null)) ?? (await this.settings.config({ model: 'unset' }).catch(() => null));
+    const user = this.opts.user;
+    const signIns = new McpSignInStore(user, (url) => systemKeyStore(path.dirname(user.file), process.platform, this.env, mcpSignInItem(url)));
+    return settingsSecrets({ user, env: this.env, apiKey: config && config.apiKey !== 'no-key' ? config.apiKey : null, signIn: (url) => signIns.mcpSignIn(url) });
+  }
+
+  /** A session as Markdown or JSON (sessionExport.ts), without the settings' secrets. */
+  async exportSession(p: Params<'chat.export'>): Promise<{ file_name: string; text: string }> {
+    const format = checkFormat(p?.format);
+    if (typeof p?.session_id !== 'string' || !p.session_id) throw new InvalidArgumentError('session_id is needed: which session to export.');
+    const w = this.sessions.wsFor(p.session_id);
+    const s = await this.sessions.session(w, p.session_id);
+    // What the chat shows: a session saved before transcripts were kept gets one from its messages.
+    this.sessions.entries(w, s);
+    return exportSession({ record: s.record, modlog: w.services.modlog, workspace: workspaceName(w.services.root), secrets: await this.secrets() }, format);
+  }
+
+  /** The name a session's export is saved under. */
+  async exportName(sessionId: string, format: 'md' | 'json'): Promise<string> {
+    const s = await this.sessions.session(this.sessions.wsFor(sessionId), sessionId);
+    return exportFileName(s.record, format);
   }
 
   /** What the session's model was last told, or before any request what it would be told now. */

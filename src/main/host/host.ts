@@ -12,6 +12,7 @@ import { findFiles } from '../services/workspace/fuzzyFiles';
 import { openInEditor } from '../services/editor/openInEditor';
 import { completeFolder } from '../services/workspace/pathCompletion';
 import type { AgentHost } from './agent';
+import { writeFileAtomic } from '../services/modlog/atomicWrite';
 import type { LlmSettingsFileOptions } from './llmSettings';
 import { TrustHost } from './trust';
 import { ProcessesHost } from './processes';
@@ -27,6 +28,8 @@ export interface HostOptions {
   configDir: string;
   /** Shows a native folder picker (Electron). Absent in the browser. */
   pickFolder?: () => Promise<string | null>;
+  /** Shows a native save dialog for a file named `name` (Electron); null when cancelled. Absent in the browser, which downloads instead. */
+  pickSaveFile?: (name: string) => Promise<string | null>;
   /** Where the model API key is kept (the OS keychain); absent: the owner-only settings file. */
   keys?: LlmSettingsFileOptions;
   /** Tool crashes, config problems and background notices go here (the user's log file). */
@@ -252,6 +255,11 @@ export class Host {
     return v;
   }
 
+  /** The desktop app's menu: something the page does (File › Export Session…). */
+  menuCommand(command: HostEvents['app.command']['command']): void {
+    this.emit('app.command', { command });
+  }
+
   private ws(): Workspace {
     if (!this.workspace) throw new NoWorkspaceError();
     return this.workspace;
@@ -378,6 +386,17 @@ export class Host {
       'chat.systemPrompt': async (p) => {
         await this.workspace?.firstScreen;
         return (await this.agent()).systemPrompt(p ?? {});
+      },
+      'chat.export': async (p) => (await this.agent()).exportSession(obj(p)),
+      'chat.exportToFile': async (p) => {
+        if (!this.opts.pickSaveFile) throw new InvalidArgumentError('No native save dialog here: export with chat.export, which a browser downloads.');
+        const agent = await this.agent();
+        const chosen = await this.opts.pickSaveFile(await agent.exportName(str(obj(p).session_id, 'session_id'), p.format === 'json' ? 'json' : 'md'));
+        if (!chosen) return null;
+        // The name the person typed decides the format: .json is the complete export, anything else Markdown.
+        const { text } = await agent.exportSession({ session_id: p.session_id, format: chosen.toLowerCase().endsWith('.json') ? 'json' : 'md' });
+        await writeFileAtomic(chosen, Buffer.from(text), 0o600);
+        return { path: chosen };
       },
       'approvals.list': async () => (await this.agent()).listApprovals(),
       'approvals.answer': async (p) => (await this.agent()).answer(obj(p)),

@@ -125,7 +125,13 @@ const SHAPES: Record<ChatTranscriptEntry['type'], (e: Record<string, unknown>) =
   tool_call_started: (e) => str(e.call_id) && str(e.tool) && str(e.title) && str(e.effect) && str(e.summary),
   tool_output: (e) => str(e.call_id) && str(e.text),
   tool_call_finished: (e) =>
-    str(e.call_id) && str(e.tool) && typeof e.ok === 'boolean' && str(e.output) && (e.data === undefined || obj(e.data)) && (e.error === undefined || (obj(e.error) && str((e.error as Record<string, unknown>).code) && str((e.error as Record<string, unknown>).message))),
+    str(e.call_id) &&
+    str(e.tool) &&
+    typeof e.ok === 'boolean' &&
+    str(e.output) &&
+    (e.for_person === undefined || str(e.for_person)) &&
+    (e.data === undefined || obj(e.data)) &&
+    (e.error === undefined || (obj(e.error) && str((e.error as Record<string, unknown>).code) && str((e.error as Record<string, unknown>).message) && ((e.error as Record<string, unknown>).for_person === undefined || str((e.error as Record<string, unknown>).for_person)))),
   retry: (e) => typeof e.attempt === 'number' && typeof e.delay_ms === 'number' && str(e.reason),
   steer: (e) => str(e.text),
   plan: (e) => str(e.path) && str(e.text),

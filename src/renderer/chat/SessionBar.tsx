@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { PlusIcon } from '../app/icons';
 import { useApp } from '../store';
 
@@ -57,6 +57,7 @@ export function SessionBar() {
             <button type="button" className="icon-btn chat-text-btn" title="Rename session" aria-label="Rename session" onClick={() => setRenaming(title)}>
               ✎
             </button>
+            <ExportMenu />
             <button
               type="button"
               className="icon-btn chat-text-btn"
@@ -75,7 +76,56 @@ export function SessionBar() {
         </button>
       </div>
       {confirming !== null && confirming === current && <DeleteConfirm id={confirming} title={title} onDone={() => setConfirming(null)} />}
+      <ExportResult />
     </>
+  );
+}
+
+/** Export the open session: Markdown to read and share, or JSON, complete (for `loupe import`). */
+function ExportMenu() {
+  const exportSession = useApp((s) => s.exportChatSession);
+  const [open, setOpen] = useState(false);
+  const pick = (format: 'md' | 'json') => {
+    setOpen(false);
+    void exportSession(format);
+  };
+  return (
+    <span className="chat-export">
+      <button type="button" className="icon-btn chat-text-btn" title="Export session…" aria-label="Export session" aria-haspopup="menu" aria-expanded={open} data-testid="session-export" onClick={() => setOpen(!open)}>
+        ⤓
+      </button>
+      {open && (
+        <div className="chat-export-menu" role="menu" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+          <button type="button" role="menuitem" className="chat-export-item" data-testid="session-export-md" autoFocus onClick={() => pick('md')}>
+            Markdown <span className="muted">— to read and share</span>
+          </button>
+          <button type="button" role="menuitem" className="chat-export-item" data-testid="session-export-json" onClick={() => pick('json')}>
+            JSON <span className="muted">— complete, for loupe import</span>
+          </button>
+          <div className="chat-export-note muted">Diffs, tool calls and usage included; secrets from your settings left out.</div>
+        </div>
+      )}
+    </span>
+  );
+}
+
+/** What the last export did: where the file went, or why it failed. */
+function ExportResult() {
+  const result = useApp((s) => s.chatExport);
+  const dismiss = useApp((s) => s.dismissChatExport);
+  useEffect(() => {
+    if (!result?.ok) return;
+    const t = setTimeout(dismiss, 6000);
+    return () => clearTimeout(t);
+  }, [result, dismiss]);
+  if (!result) return null;
+  return (
+    <div className={`chat-export-result${result.ok ? '' : ' failed'}`} role="status" data-testid="session-export-result">
+      <span>{result.message}</span>
+      <button type="button" className="icon-btn" aria-label="Dismiss" onClick={dismiss}>
+        ✕
+      </button>
+    </div>
   );
 }
 

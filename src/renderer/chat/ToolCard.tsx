@@ -56,7 +56,10 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   const mcp = mcpServerOf(item.tool, item.data);
   // What the call changed was undone with its request ("Undo changes from here"): it no longer reads as applied.
   const undone = useApp((s) => Boolean(item.correlationId && s.undone[item.correlationId])) && item.effect !== 'read' && item.status === 'done';
-  const label = waiting ? 'waiting for approval' : item.status === 'running' ? 'running' : undone ? 'undone' : item.status === 'done' ? 'done' : item.status === 'failed' ? `failed · exit ${item.exitCode}` : 'failed';
+  const denied = item.errorCode === 'PERMISSION_DENIED';
+  const label = waiting ? 'waiting for approval' : item.status === 'running' ? 'running' : undone ? 'undone' : item.status === 'done' ? 'done' : item.status === 'failed' ? `failed · exit ${item.exitCode}` : denied ? 'denied' : 'failed';
+  // A refusal is said once: a hook's under the card (its block names the hook and why), any other on the error line.
+  const saidByHook = denied && item.deniedBy === 'hook' && Boolean(item.hooks?.some((h) => h.decision === 'deny'));
   return (
     <div
       className={`tool-card tool-${item.status}${waiting ? ' tool-waiting' : ''}${undone ? ' tool-undone' : ''}`}
@@ -93,7 +96,7 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
         <button type="button" className="link-btn" onClick={() => setShowArgs((v) => !v)}>
           {showArgs ? 'Hide arguments' : 'Arguments'}
         </button>
-        {(item.output || item.status !== 'running') && (
+        {item.output && (
           <button type="button" className="link-btn" onClick={() => setOutputChoice(!showOutput)}>
             {showOutput ? 'Hide output' : 'Output'}
           </button>
@@ -127,10 +130,11 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
       )}
       {item.hooks?.map((m, i) => <HookDecision key={i} mark={m} />)}
       {showArgs && <pre className="tool-args">{pretty(item.args, item.argsText)}</pre>}
-      {/* A sandbox block is told once, in the person's words below; the model's wording stays in the output. */}
-      {item.error && item.errorCode !== 'SANDBOX_BLOCKED' && (
-        <div className="tool-error-text" data-testid="tool-call-error">
+      {/* A sandbox block is told once, in the person's words below; the model's wording stays with the model. */}
+      {item.error && item.errorCode !== 'SANDBOX_BLOCKED' && !saidByHook && (
+        <div className={`tool-error-text${denied ? ' tool-denied' : ''}`} data-testid="tool-call-error" data-code={item.errorCode}>
           {item.error}
+          {item.errorCode && !denied && <span className="tool-error-code">{item.errorCode}</span>}
         </div>
       )}
       {item.errorCode === 'SANDBOX_BLOCKED' && (

@@ -28,7 +28,7 @@ export type ChatItem =
   | { kind: 'reasoning'; id: string; text: string; streaming: boolean }
   /** title, effect and summary: what the tool says of itself and of this call (summary: once the arguments are complete). */
   /** correlationId: the request the call was made for (its undo marks the card undone). hooks: the hooks that decided something about it. */
-  | { kind: 'tool'; id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; errorCode?: string; data?: Record<string, unknown>; durationMs?: number; exitCode?: number; correlationId?: string; hooks?: HookMark[] }
+  | { kind: 'tool'; id: string; tool: string; title: string; effect: ToolEffect; summary: string; args: unknown; argsText: string; status: ToolStatus; output: string; error?: string; errorCode?: string; deniedBy?: string; data?: Record<string, unknown>; durationMs?: number; exitCode?: number; correlationId?: string; hooks?: HookMark[] }
   | { kind: 'hook'; id: string; mark: HookMark }
   | { kind: 'error'; id: string; code: string; message: string }
   /** `retry`: the model request is being retried; the next retry updates this line instead of adding one. */
@@ -157,11 +157,12 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
           ...t,
           status: !e.ok ? 'error' : exit ? 'failed' : 'done',
           ...(exit !== undefined ? { exitCode: exit } : {}),
-          output: e.output,
+          // What the person reads: the tool's words for them where its words to the model differ.
+          output: e.for_person ?? e.output,
           data: e.data,
           // A session saved before results were kept knows no duration.
           durationMs: Number.isFinite(e.duration_ms) ? e.duration_ms : undefined,
-          ...(e.error ? { error: `${e.error.code}: ${e.error.message}`, errorCode: e.error.code } : {}),
+          ...(e.error ? { error: e.error.for_person ?? e.error.message, errorCode: e.error.code, ...(typeof e.error.details?.denied_by === 'string' ? { deniedBy: e.error.details.denied_by } : {}) } : {}),
         })) ?? items
       );
     }

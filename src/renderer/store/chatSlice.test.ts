@@ -25,7 +25,18 @@ describe('chat events → the rendered conversation', () => {
     expect(items[0]).toMatchObject({ text: 'Let me look.', streaming: false });
     expect(items[1]).toMatchObject({ status: 'running', output: 'a\nb\n', argsText: '{"command":"ls"}', args: { command: 'ls' }, title: 'Run a shell command', effect: 'execute', summary: 'ls' });
     const done = run([{ type: 'tool_call_finished', call_id: 'c1', tool: 'bash', ok: false, output: 'a\nb\nExit code: 1', error: { code: 'COMMAND_FAILED' as never, message: 'exit 1' }, duration_ms: 5 }], items);
-    expect(done[1]).toMatchObject({ status: 'error', output: 'a\nb\nExit code: 1', error: 'COMMAND_FAILED: exit 1' });
+    expect(done[1]).toMatchObject({ status: 'error', output: 'a\nb\nExit code: 1', error: 'exit 1', errorCode: 'COMMAND_FAILED' });
+  });
+
+  it('shows the person’s words where the tool gave them, never the model’s', () => {
+    const started = { type: 'tool_call_started', call_id: 'c1', tool: 'bash', title: 'Run a shell command', effect: 'execute', summary: 'x', args: {} } as const;
+    const said = run([started, { type: 'tool_call_finished', call_id: 'c1', tool: 'bash', ok: true, output: 'Started proc-1; read new output with process_output("proc-1").', for_person: 'Started proc-1; shown live in the Processes pane.', duration_ms: 5 }]);
+    expect(said[0]).toMatchObject({ output: 'Started proc-1; shown live in the Processes pane.' });
+    const refused = run([
+      started,
+      { type: 'tool_call_finished', call_id: 'c1', tool: 'bash', ok: false, output: 'Error [PERMISSION_DENIED]: Blocked by hook x\nDo not try to get around it.', for_person: '', error: { code: 'PERMISSION_DENIED', message: 'Blocked by hook x\nDo not try to get around it.', details: { denied_by: 'hook' }, for_person: 'Blocked by hook x' }, duration_ms: 5 },
+    ]);
+    expect(refused[0]).toMatchObject({ output: '', error: 'Blocked by hook x', errorCode: 'PERMISSION_DENIED', deniedBy: 'hook' });
   });
 
   it('a command that exits non-zero is failed with its exit code; exit 0 is done', () => {

@@ -4,6 +4,7 @@ import { TerminalIo } from '../terminal/terminalIo';
 import { createApprovalsSlice } from './approvalsSlice';
 import { createChatSlice } from './chatSlice';
 import { createComposerSlice } from './composerSlice';
+import { createExportSlice } from './exportSlice';
 import { createConnectionSlice } from './connectionSlice';
 import { createPanelsSlice } from './panelsSlice';
 import { createPromptSlice } from './promptSlice';
@@ -49,6 +50,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createMcpSlice(set, get, deps),
     ...createHooksSlice(set, get, deps),
     ...createWorktreeSessionsSlice(set, get, deps),
+    ...createExportSlice(set, get, deps),
   }));
 }
 
@@ -104,6 +106,8 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
     client.on('processes.changed', ({ processes }) => act().processesChanged(processes)),
     client.on('mcp.changed', ({ servers }) => act().mcpChanged(servers)),
     client.on('hooks.changed', ({ hooks }) => act().hooksChanged(hooks)),
+    // The desktop app's File › Export Session…: the save dialog then picks Markdown or JSON by the name.
+    client.on('app.command', ({ command }) => command === 'export-session' && void act().exportChatSession('md')),
     client.on('processes.data', ({ id, data, skipped }) => act().processData(id, data, skipped)),
     client.on('chat.event', ({ session_id, event }) => act().chatEvent(session_id, event)),
     client.on('chat.queued', ({ session_id, messages }) => act().queuedChanged(session_id, messages)),

@@ -4,6 +4,7 @@ import type { TerminalIo } from '../terminal/terminalIo';
 import type { ApprovalsSlice } from './approvalsSlice';
 import type { ChatSlice } from './chatSlice';
 import type { ComposerSlice } from './composerSlice';
+import type { ExportSlice } from './exportSlice';
 import type { ConnectionSlice } from './connectionSlice';
 import type { PanelsSlice } from './panelsSlice';
 import type { PromptSlice } from './promptSlice';
@@ -41,7 +42,8 @@ export type AppState = ConnectionSlice &
   ProblemsSlice &
   McpSlice &
   HooksSlice &
-  WorktreeSessionsSlice;
+  WorktreeSessionsSlice &
+  ExportSlice;
 
 /** What the slices reach beyond the store: injected at startup, faked in tests. */
 export interface StoreDeps {

@@ -12,6 +12,7 @@ export class EditInvalidPathError extends LoupeError {
 export class EditFileNotFoundError extends LoupeError {
   constructor(rel: string) {
     super('EDIT_FILE_NOT_FOUND', `${rel} does not exist. To create it, call edit_file with an empty old_str (or use write_file); otherwise check the path.`);
+    this.forPerson = `${rel} does not exist; nothing was written.`;
   }
 }
 
@@ -28,6 +29,7 @@ export class EditNoChangeError extends LoupeError {
       `Nothing to change in ${rel}: ${why}. Do not send this call again: if the file already reads as you want, move on; ` +
         'otherwise put the text you want in new_str.',
     );
+    this.forPerson = `Nothing to change in ${rel}: the new text is what the file already holds.`;
   }
 }
 
@@ -37,6 +39,7 @@ export class AttemptToCreateExistingFileError extends LoupeError {
       'ATTEMPT_TO_CREATE_EXISTING_FILE',
       `${rel} already exists, so an empty old_str (create) is refused. Read it and give the text to replace as old_str, or use write_file to replace it whole.`,
     );
+    this.forPerson = `${rel} already exists, so it was not created again; nothing was written.`;
   }
 }
 
@@ -47,6 +50,7 @@ export class EditNoOccurrenceError extends LoupeError {
       `old_str was not found in ${rel} (tried: ${tried.join(', ')}).` +
         (detail ? `\n${detail}` : ' Read the file again (read_file, with offset/limit near the target) and copy the text exactly, whitespace included.'),
     );
+    this.forPerson = `The text to replace was not found in ${rel}; nothing was written.`;
   }
 }
 
@@ -65,6 +69,7 @@ export class EditUnmappedError extends LoupeError {
         `cannot be carried over the same way: ${newLine.why}. Nothing was written. Copy old_str from the file exactly, and write new_str the way the file writes its lines:\n` +
         numberLines(shown, first),
     );
+    this.forPerson = `The text to replace is not in ${rel} as written (it matches ${region} only when read loosely), and the new text could not be fitted to the file's lines the same way; nothing was written.`;
   }
 }
 
@@ -84,6 +89,10 @@ export class EditOccurrenceMismatchError extends LoupeError {
       'EDIT_EXPECTED_OCCURRENCE_MISMATCH',
       what + 'Add surrounding lines to old_str so it matches only the place you mean, copied exactly, or set expected_replacements (or replace_all) to change every one.',
     );
+    this.forPerson =
+      lines.length === expected
+        ? `The text to replace can be read more than one way at line${places.length === 1 ? '' : 's'} ${places.join(', ')} of ${rel}; nothing was written.`
+        : `The text to replace occurs ${lines.length} times in ${rel} (line${places.length === 1 ? '' : 's'} ${places.join(', ')}), not ${expected}; nothing was written.`;
   }
 }
 
@@ -94,5 +103,6 @@ export class DoubledPunctuationError extends LoupeError {
       `The edit would leave "${mark}${mark}" at line ${line} of ${rel}: old_str stops just before a "${mark}" that new_str also ends with. ` +
         `Include the "${mark}" in old_str, or leave it out of new_str.`,
     );
+    this.forPerson = `The edit would leave "${mark}${mark}" at line ${line} of ${rel}; nothing was written.`;
   }
 }

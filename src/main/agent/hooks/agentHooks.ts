@@ -204,7 +204,7 @@ export function preToolUseVerdict(results: HookResult[]): { refused?: ToolResult
   if (denied.length) {
     const why = denied.map((r) => `Blocked by ${hookLabel(r)}: ${r.answer.reason}`).join('\n');
     const first = denied[0]!;
-    return { refused: failure(new PermissionDeniedError(`${why}\nDo not try to get around it; choose another approach or ask the user.`, { denied_by: 'hook', hook: first.hook.line, source: first.hook.source })) };
+    return { refused: failure(new PermissionDeniedError(`${why}\nDo not try to get around it; choose another approach or ask the user.`, { denied_by: 'hook', hook: first.hook.line, source: first.hook.source }, why)) };
   }
   // A hook that could not answer is a question for the person, never a silent yes.
   const asking = results.find((r) => r.answer.decision === 'error') ?? results.find((r) => r.answer.decision === 'ask');

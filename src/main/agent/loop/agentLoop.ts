@@ -291,7 +291,7 @@ export class Agent {
       output: (p, text) => emit({ type: 'tool_output', call_id: p.call.id, text }),
       finished: (p, r, ms) => {
         stop.callFinished(p.call.id, r, ctx.signal.aborted);
-        emit({ type: 'tool_call_finished', call_id: p.call.id, tool: p.call.function.name, ok: r.ok, output: r.output, ...(r.data ? { data: r.data } : {}), ...(r.error ? { error: r.error } : {}), duration_ms: ms });
+        emit({ type: 'tool_call_finished', call_id: p.call.id, tool: p.call.function.name, ok: r.ok, output: r.output, ...(r.for_person !== undefined && r.for_person !== r.output ? { for_person: r.for_person } : {}), ...(r.data ? { data: r.data } : {}), ...(r.error ? { error: r.error } : {}), duration_ms: ms });
       },
     }, toolHooks);
     // Every call gets its answer, in order, even when stopped: the conversation stays valid to resume.

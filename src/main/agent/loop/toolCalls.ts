@@ -1,7 +1,7 @@
 // Running the tool calls of one model turn. Calls that only read the workspace run together; as soon as one call
 // may write or run something, the turn runs in order, so a later call sees what an earlier one
 // did. Bad arguments and unknown tools become error results the model can correct.
-import { LoupeError } from '../../errors';
+import { LoupeError, advised } from '../../errors';
 import type { AssistantTurn, ChatMessage, ChatToolCall } from '../llm/types';
 import { isJsonObject } from '../llm/wire';
 import type { ToolOutputHook } from '../tools/bash';
@@ -72,7 +72,7 @@ async function runOne(p: PreparedCall, registry: ToolRegistry, ctx: ToolContext,
   const t0 = performance.now();
   let result: ToolResult;
   if (p.rejected) result = p.rejected;
-  else if (ctx.signal.aborted) result = failure(new LoupeError('ABORTED', 'Not run: the user stopped the request.'));
+  else if (ctx.signal.aborted) result = failure(advised(new LoupeError('ABORTED', 'Not run: the user stopped the request.'), 'Not run: you stopped the request.'));
   else {
     const name = p.call.function.name;
     const facts = registry.facts(name);
@@ -92,7 +92,8 @@ async function runOne(p: PreparedCall, registry: ToolRegistry, ctx: ToolContext,
         const after = toolHooks ? await toolHooks.hooks.afterTool(registry, { ...call, args }, result, toolHooks.run) : null;
         if (after?.stop) toolHooks!.stop ??= after.stop;
         const notes = [...(before?.notes ?? []), ...(after?.notes ?? [])];
-        if (notes.length) result = { ...result, output: [result.output, ...notes].filter(Boolean).join('\n\n') };
+        // What the hooks add is for the model; the person saw each hook under the card.
+        if (notes.length) result = { ...result, output: [result.output, ...notes].filter(Boolean).join('\n\n'), for_person: result.for_person ?? result.output };
       }
     }
   }

@@ -28,19 +28,25 @@ export async function runInBackground(args: BackgroundArgs, cwd: string, auth: A
     },
     !!args.wait_for,
   );
-  const lines = [`Started ${p.id} in the background (pid ${p.pid}, in ${path.relative(ctx.root, cwd) || 'the workspace root'}).`];
+  const started = `Started ${p.id} in the background (pid ${p.pid}, in ${path.relative(ctx.root, cwd) || 'the workspace root'}).`;
   let waited = null;
+  let waitedFor: [string, string] | null = null;
   if (args.wait_for) {
     const ms = args.wait_for.timeout ?? DEFAULT_WAIT_MS;
     const { timeout: _t, ...cond } = args.wait_for;
     waited = await manager.wait(p.id, cond, ms, ctx.signal);
-    lines.push(describeWait(waited, args.wait_for, ms));
+    waitedFor = [describeWait(waited, args.wait_for, ms), describeWait(waited, args.wait_for, ms, 'person')];
   }
   const out = manager.output(p.id, { reader: ctx.session.id, maxBytes: OUTPUT_CAP_BYTES });
-  lines.push(describeProcess(out.info));
-  lines.push(`Its output is logged in full at ${out.info.log_path ?? '(no log file)'}; read new output with process_output("${p.id}").`);
-  const text = `${lines.join('\n')}\n\n--- output so far${out.omitted ? ` (last ${OUTPUT_CAP_BYTES} bytes)` : ''} ---\n${out.text}`;
+  const log = out.info.log_path ?? '(no log file)';
+  const tail = `\n\n--- output so far${out.omitted ? ` (last ${OUTPUT_CAP_BYTES} bytes)` : ''} ---\n${out.text}`;
+  const text = [started, ...(waitedFor ? [waitedFor[0]] : []), describeProcess(out.info), `Its output is logged in full at ${log}; read new output with process_output("${p.id}").`].join('\n') + tail;
+  // The person follows it in the Processes pane, where the card links.
+  const forPerson = [started, ...(waitedFor ? [waitedFor[1]] : []), describeProcess(out.info), `It keeps running; its output is logged in full at ${log} and shown live in the Processes pane.`].join('\n') + tail;
   const data = { ...processData(out.info), ...(waited ? { wait: waited } : {}) };
-  if (waited?.timed_out) return { ok: false, output: text, data, error: { code: 'TIMEOUT', message: `wait_for was not met within ${args.wait_for!.timeout ?? DEFAULT_WAIT_MS} ms; ${p.id} is still running.` } };
-  return { ok: true, output: text, data };
+  if (waited?.timed_out) {
+    const message = `wait_for was not met within ${args.wait_for!.timeout ?? DEFAULT_WAIT_MS} ms; ${p.id} is still running.`;
+    return { ok: false, output: text, for_person: forPerson, data, error: { code: 'TIMEOUT', message, for_person: `What it waited for did not happen within ${args.wait_for!.timeout ?? DEFAULT_WAIT_MS} ms; ${p.id} is still running.` } };
+  }
+  return { ok: true, output: text, for_person: forPerson, data };
 }

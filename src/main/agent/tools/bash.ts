@@ -102,6 +102,8 @@ export const bashTool = defineTool({
     );
     const changed = describeChanges(capture);
     const output = formatCommandResult(r, ctx.root, timeoutMs) + describeNetwork(r.network) + (changed ? `\n${changed}` : '');
+    const seen = describeChanges(capture, 'person');
+    const forPerson = formatCommandResult(r, ctx.root, timeoutMs, 'person') + describeNetwork(r.network) + (seen ? `\n${seen}` : '');
     const data = {
       exit_code: r.exitCode,
       signal: r.signal,
@@ -117,9 +119,10 @@ export const bashTool = defineTool({
       changes: changesData(capture),
       network: r.network,
     };
-    if (r.timedOut) return { ok: false, output, data, error: { code: 'TIMEOUT', message: `Timed out after ${timeoutMs} ms; every process it started was killed.` } };
-    if (r.aborted) return { ok: false, output, data, error: { code: 'ABORTED', message: 'The command was cancelled.' } };
-    if (r.blocked) return { ok: false, output, data, error: sandboxBlockedError('bash', r.blocked) };
-    return { ok: true, output, data };
+    const both = { output, for_person: forPerson, data };
+    if (r.timedOut) return { ok: false, ...both, error: { code: 'TIMEOUT', message: `Timed out after ${timeoutMs} ms; every process it started was killed.` } };
+    if (r.aborted) return { ok: false, ...both, error: { code: 'ABORTED', message: 'The command was cancelled.' } };
+    if (r.blocked) return { ok: false, ...both, error: sandboxBlockedError('bash', r.blocked) };
+    return { ok: true, ...both };
   },
 });

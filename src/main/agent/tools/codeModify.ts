@@ -125,9 +125,11 @@ export const codeModifyTool = defineTool({
       ...(tests instanceof LoupeError ? { test_error: { code: tests.code, message: tests.message } } : {}),
     };
     const testNote = tests instanceof LoupeError ? `The tests did not run: ${tests.code}: ${tests.message}` : tests ? summariseRun(tests) : null;
-    const changed = ran ? describeChanges(ran.changes) : '';
-    const notes = [...edit.warnings.map((w) => `Warning: ${w}`), ...(testNote ? [testNote] : []), ...(changed ? [changed] : [])];
+    const notes = (reader: 'model' | 'person') => {
+      const changed = ran ? describeChanges(ran.changes, reader) : '';
+      return [...edit.warnings.map((w) => `Warning: ${w}`), ...(testNote ? [testNote] : []), ...(changed ? [changed] : [])];
+    };
     const head = `${args.operation} on ${rel} lines ${edit.linesAffected[0]}-${edit.linesAffected[1]} (${edit.linesChanged} changed${res.gitStaged ? ', staged' : ''}). Modification ${res.modificationId}.`;
-    return withDiagnostics(success([head, ...notes, diff].join('\n'), data), diagnostics, rel);
+    return withDiagnostics({ ...success([head, ...notes('model'), diff].join('\n'), data), for_person: [head, ...notes('person'), diff].join('\n') }, diagnostics, rel);
   },
 });

@@ -91,11 +91,11 @@ export const codeRollbackTool = defineTool({
         ({ out }) => groupLanded(ctx.modlog, out.group_id),
       );
       const skipped = out.skipped.length ? ` Left as they are (conflicts): ${out.skipped.map((s) => s.file).join(', ')}.` : '';
-      const done = success(
-        `Undid ${what}: ${out.rolled_back.length} modification${out.rolled_back.length === 1 ? '' : 's'} in ${out.files.length} file${out.files.length === 1 ? '' : 's'} (${out.files.slice(0, 20).join(', ')}${out.files.length > 20 ? ', …' : ''}). ` +
-          `This is group ${out.group_id}: code_rollback with it redoes it. Read changed files again before editing them.${skipped}`,
-        { status: 'rolled_back', rollback_id: out.group_id, files: out.files, rolled_back: out.rolled_back },
-      );
+      const undid = `Undid ${what}: ${out.rolled_back.length} modification${out.rolled_back.length === 1 ? '' : 's'} in ${out.files.length} file${out.files.length === 1 ? '' : 's'} (${out.files.slice(0, 20).join(', ')}${out.files.length > 20 ? ', …' : ''}). `;
+      const done = {
+        ...success(`${undid}This is group ${out.group_id}: code_rollback with it redoes it. Read changed files again before editing them.${skipped}`, { status: 'rolled_back', rollback_id: out.group_id, files: out.files, rolled_back: out.rolled_back }),
+        for_person: `${undid}This is group ${out.group_id}, in the timeline: rolling it back there redoes it.${skipped}`,
+      };
       return withDiagnostics(done, mergeViews(seen.views()), out.files[0] ?? '');
     }
     const seen = foresight(ctx);
@@ -111,7 +111,8 @@ export const codeRollbackTool = defineTool({
     }), (done) => new Map([[done.file, done.rollback_id]]));
     // The file changed under the model's feet: its line numbers are stale until it reads again.
     const how = out.merged ? ', merged with the later changes to it' : '';
-    const done = success(`Rolled back ${args.modification_id}${args.hunk !== undefined ? ` (hunk ${args.hunk})` : ''} in ${out.file}${how}: ${out.lines_restored} lines restored. Rollback ${out.rollback_id}; read the file again before editing it.`, { ...out });
+    const rolled = `Rolled back ${args.modification_id}${args.hunk !== undefined ? ` (hunk ${args.hunk})` : ''} in ${out.file}${how}: ${out.lines_restored} lines restored. Rollback ${out.rollback_id}`;
+    const done = { ...success(`${rolled}; read the file again before editing it.`, { ...out }), for_person: `${rolled}.` };
     return withDiagnostics(done, seen.views().get(out.file), out.file);
   },
 });

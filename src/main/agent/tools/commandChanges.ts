@@ -19,8 +19,8 @@ export const changesSchema = z
 
 const SHOWN = 20;
 
-/** One paragraph for the model: which files changed, under which group id; nothing when nothing did. */
-export function describeChanges(c: CaptureResult): string {
+/** One paragraph for the model (or the person): which files changed, under which group id; nothing when nothing did. */
+export function describeChanges(c: CaptureResult, reader: 'model' | 'person' = 'model'): string {
   const lines: string[] = [];
   if (c.error) lines.push(`Files it changed could not be recorded: ${c.error}`);
   if (c.group_id) {
@@ -31,7 +31,8 @@ export function describeChanges(c: CaptureResult): string {
       return `${f.change} ${f.file}${n}`;
     });
     const more = c.files.length > SHOWN ? `; and ${c.files.length - SHOWN} more` : '';
-    lines.push(`Files changed by this command, recorded as modifications (group ${c.group_id}; code_rollback with that id undoes them): ${each.filter(Boolean).join('; ')}${more}.`);
+    const undo = reader === 'model' ? '; code_rollback with that id undoes them' : ', undone from the timeline';
+    lines.push(`Files changed by this command, recorded as modifications (group ${c.group_id}${undo}): ${each.filter(Boolean).join('; ')}${more}.`);
   }
   if (c.ignored_changed) lines.push(`${c.ignored_changed} path${c.ignored_changed === 1 ? '' : 's'} ignored by git changed too (not recorded).`);
   if (c.not_recorded.length) lines.push(`Changed but not recorded (links or nested repositories): ${c.not_recorded.slice(0, SHOWN).join(', ')}.`);

@@ -43,5 +43,6 @@ export function diagnosticsText(v: DiagnosticsView, file: string): string {
 /** The result with the write's problems at the end of its text and in `data.diagnostics`. */
 export function withDiagnostics(result: ToolResult, view: DiagnosticsView | undefined, file: string): ToolResult {
   if (!view) return result;
-  return { ...result, output: `${result.output}\n${diagnosticsText(view, file)}`, data: { ...result.data, diagnostics: view } };
+  const said = diagnosticsText(view, file);
+  return { ...result, output: `${result.output}\n${said}`, ...(result.for_person !== undefined ? { for_person: `${result.for_person}\n${said}` } : {}), data: { ...result.data, diagnostics: view } };
 }

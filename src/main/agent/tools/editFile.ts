@@ -54,7 +54,9 @@ export const editFileTool = defineTool({
   async run(args, ctx) {
     const data = await editFile({ ...args, correlation_id: correlationOf(ctx, args) }, ctx);
     const what = data.strategy === 'create' ? `Created ${data.path}` : `Edited ${data.path}: ${data.occurrences} replacement${data.occurrences === 1 ? '' : 's'}`;
-    const how = data.strategy === 'exact' || data.strategy === 'create' ? '' : ` (matched by ${data.strategy}${data.corrected?.old_str !== undefined ? '; old_str was corrected' : ''}${data.corrected?.new_str !== undefined ? '; new_str was adjusted' : ''})`;
-    return withDiagnostics(success(`${what}${how}, from line ${data.preview.lineNumber}. Modification ${data.modification_id}.\n${data.preview.after}`, { ...data }), data.diagnostics, data.path);
+    const how = (old: string, fresh: string) =>
+      data.strategy === 'exact' || data.strategy === 'create' ? '' : ` (matched by ${data.strategy}${data.corrected?.old_str !== undefined ? `; ${old} was corrected` : ''}${data.corrected?.new_str !== undefined ? `; ${fresh} was adjusted` : ''})`;
+    const said = (old: string, fresh: string) => `${what}${how(old, fresh)}, from line ${data.preview.lineNumber}. Modification ${data.modification_id}.\n${data.preview.after}`;
+    return withDiagnostics({ ...success(said('old_str', 'new_str'), { ...data }), for_person: said('the text to replace', 'the new text') }, data.diagnostics, data.path);
   },
 });

@@ -113,6 +113,8 @@ export function mcpTool(mcp: McpServers, server: string, spec: McpTool, session?
       const { text, images, sendable } = describeResult(r);
       const changed = capture ? describeChanges(capture) : '';
       const output = text + (changed ? `\n${changed}` : '');
+      const seen = capture ? describeChanges(capture, 'person') : '';
+      const forPerson = seen ? { for_person: `${text}\n${seen}` } : {};
       const data = {
         server,
         tool: spec.name,
@@ -122,7 +124,7 @@ export function mcpTool(mcp: McpServers, server: string, spec: McpTool, session?
       };
       if (r.isError) {
         const e = new McpToolError(server, spec.name, text || 'the server reported an error');
-        return { ok: false, output, data, error: { code: e.code, message: e.message } };
+        return { ok: false, output, ...forPerson, data, error: { code: e.code, message: e.message } };
       }
       return { ok: true, output, data, ...(sendable.length ? { images: sendable } : {}) };
     },

@@ -73,12 +73,13 @@ export function describeProcess(info: ProcessInfo): string {
   return `${info.process_id} [${state}] ${info.command}${info.sandboxed ? ' (sandboxed)' : ''}${info.ports.length ? `; listens on ${info.ports.join(', ')}` : ''}${where}${describeNetwork(info.network)}`;
 }
 
-export function describeWait(r: WaitResult, cond: WaitForArg, ms: number): string {
+/** How a wait ended; the person's version says where to look instead of which tool to call. */
+export function describeWait(r: WaitResult, cond: WaitForArg, ms: number, reader: 'model' | 'person' = 'model'): string {
   if (r.satisfied && r.matched_line !== undefined) return `Ready: a line matched: ${r.matched_line}`;
   if (r.satisfied && r.port !== undefined) return `Ready: port ${r.port} accepts connections.`;
   if (r.satisfied) return 'It exited.';
   const what = 'regex' in cond ? `a line matching /${cond.regex}/` : 'port' in cond ? `port ${cond.port}` : 'its exit';
   if (r.exited) return `It exited before ${what} appeared.`;
-  if (r.timed_out) return `Waited ${ms} ms for ${what}: not yet. It is still running; check again with process_wait or process_output, or stop it with process_kill.`;
+  if (r.timed_out) return `Waited ${ms} ms for ${what}: not yet. It is still running${reader === 'model' ? '; check again with process_wait or process_output, or stop it with process_kill' : ' (the Processes pane shows it)'}.`;
   return `Stopped waiting for ${what} (the request was cancelled); the process still runs.`;
 }

@@ -22,6 +22,7 @@ export const processListTool = defineTool({
     const alive = (s: string) => (s === 'exited' || s === 'killed' ? 1 : 0);
     const processes = [...all].sort((a, b) => alive(a.status) - alive(b.status));
     const text = processes.length ? processes.map(describeProcess).join('\n') : 'No background processes. Start one with bash run_in_background: true.';
-    return { ok: true, output: text, data: { processes } };
+    const forPerson = processes.length ? {} : { for_person: 'No background processes.' };
+    return { ok: true, output: text, ...forPerson, data: { processes } };
   },
 });

@@ -28,9 +28,9 @@ export const processWaitTool = defineTool({
     const { timeout: _t, ...cond } = args.wait_for;
     const wait = await manager.wait(args.id, cond, ms, ctx.signal);
     const out = manager.output(args.id, { reader: ctx.session.id, maxBytes: OUTPUT_CAP_BYTES });
-    const text = `${describeWait(wait, args.wait_for, ms)}\n${describeProcess(out.info)}\n\n--- new output ---\n${out.text || '(none)'}`;
-    const data = { ...processData(out.info), wait };
-    if (wait.timed_out) return { ok: false, output: text, data, error: { code: 'TIMEOUT', message: `${args.id}: wait_for was not met within ${ms} ms; it is still running.` } };
-    return { ok: true, output: text, data };
+    const rest = `\n${describeProcess(out.info)}\n\n--- new output ---\n${out.text || '(none)'}`;
+    const both = { output: describeWait(wait, args.wait_for, ms) + rest, for_person: describeWait(wait, args.wait_for, ms, 'person') + rest, data: { ...processData(out.info), wait } };
+    if (wait.timed_out) return { ok: false, ...both, error: { code: 'TIMEOUT', message: `${args.id}: wait_for was not met within ${ms} ms; it is still running.`, for_person: `What it waited for did not happen within ${ms} ms; ${args.id} is still running.` } };
+    return { ok: true, ...both };
   },
 });

@@ -89,15 +89,20 @@ export const readFileTool = defineTool({
     else if (decodeUtf8(file.buf) === null) notes.push('The file is not valid UTF-8; it is shown with replacement characters and cannot be edited as text.');
     if (all.length === 0) notes.push('The file is empty.');
     else if (shown.length === 0) notes.push(`Offset ${first} is past the end: the file has ${all.length} lines.`);
-    else if (first > 1 || last < all.length) notes.push(`Showing lines ${first}-${last} of ${all.length}.${last < all.length ? ` Call read_file with offset=${last + 1} for more.` : ''}`);
+    const window = shown.length && (first > 1 || last < all.length) ? `Showing lines ${first}-${last} of ${all.length}.` : null;
     const body = numbered ? numberLines(shown, first) : shown.join('\n');
     const git = await ctx.modlog.git();
-    return success([body, ...notes.map((n) => `[${n}]`)].filter(Boolean).join('\n'), {
-      path: rel,
-      language: languageOf(rel),
-      total_lines: all.length,
-      lines: shown.length ? [first, last] : [0, 0],
-      git_status: git ? await git.statusOf(rel) : null,
-    });
+    // The model is told how to read on; the person scrolls the file in the viewer instead.
+    const said = (next: string) => [body, ...[...notes, ...(window ? [`${window}${next}`] : [])].map((n) => `[${n}]`)].filter(Boolean).join('\n');
+    return {
+      ...success(said(last < all.length ? ` Call read_file with offset=${last + 1} for more.` : ''), {
+        path: rel,
+        language: languageOf(rel),
+        total_lines: all.length,
+        lines: shown.length ? [first, last] : [0, 0],
+        git_status: git ? await git.statusOf(rel) : null,
+      }),
+      ...(window && last < all.length ? { for_person: said('') } : {}),
+    };
   },
 });

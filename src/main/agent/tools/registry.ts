@@ -29,7 +29,8 @@ import { schemaCheck } from './schemaCheck';
 
 export function failure(err: unknown): ToolResult {
   const e = toWireError(err);
-  return { ok: false, output: `Error [${e.code}]: ${e.message}`, error: e };
+  // The person reads the error once, on its own line: the output only repeats it for the model.
+  return { ok: false, output: `Error [${e.code}]: ${e.message}`, for_person: '', error: e };
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -52,7 +53,9 @@ export const resultSchema = <O extends z.ZodType>(data: O) =>
 
 /** The envelope of a result as it crosses a wire (MCP structuredContent): the fields `resultSchema` names, nothing else. */
 export function envelope(result: ToolResult): Record<string, unknown> {
-  return { ok: result.ok, output: result.output, ...(result.data !== undefined ? { data: result.data } : {}), ...(result.error ? { error: result.error } : {}) };
+  // A program (or its model) reads this: the model's words, never the person's (`for_person`).
+  const error = result.error ? (({ for_person: _person, ...e }) => e)(result.error) : undefined;
+  return { ok: result.ok, output: result.output, ...(result.data !== undefined ? { data: result.data } : {}), ...(error ? { error } : {}) };
 }
 
 /**

@@ -108,10 +108,12 @@ export const runTestsTool = defineTool({
     const correlationId = correlationOf(ctx, args);
     const data = { ...run, changes: changesData(run.changes), ...(correlationId ? { correlation_id: correlationId } : {}) };
     const changed = describeChanges(run.changes);
+    const seen = describeChanges(run.changes, 'person');
     const text = `${summariseRun(run)}\n\n${run.output}${changed ? `\n\n${changed}` : ''}`;
-    if (run.status === 'timeout') return { ok: false, output: text, data, error: { code: 'TIMEOUT', message: `The tests timed out after ${args.timeout_ms ?? 30000} ms; every process they started was killed.` } };
-    if (run.status === 'aborted') return { ok: false, output: text, data, error: { code: 'ABORTED', message: 'The test run was cancelled.' } };
-    if (run.blocked) return { ok: false, output: text, data, error: sandboxBlockedError('run_tests', run.blocked) };
+    const forPerson = `${summariseRun(run)}\n\n${run.output}${seen ? `\n\n${seen}` : ''}`;
+    if (run.status === 'timeout') return { ok: false, output: text, for_person: forPerson, data, error: { code: 'TIMEOUT', message: `The tests timed out after ${args.timeout_ms ?? 30000} ms; every process they started was killed.` } };
+    if (run.status === 'aborted') return { ok: false, output: text, for_person: forPerson, data, error: { code: 'ABORTED', message: 'The test run was cancelled.' } };
+    if (run.blocked) return { ok: false, output: text, for_person: forPerson, data, error: sandboxBlockedError('run_tests', run.blocked) };
     // Failing tests are a result, not a tool failure: the model reads the counts and the output.
     return { ok: true, output: text, data };
   },

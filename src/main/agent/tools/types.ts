@@ -21,12 +21,19 @@ export interface ToolError {
   code: ErrorCode;
   message: string;
   details?: ErrorDetails;
+  /** The message in words for the person, where `message` tells the model what to call or change. */
+  for_person?: string;
 }
 
 export interface ToolResult {
   ok: boolean;
   /** What the model sees. */
   output: string;
+  /**
+   * What the person reads on the call's card (and `loupe run`, an export) where `output` speaks
+   * to the model: the same facts without the words about its tools. "" when the error says it all.
+   */
+  for_person?: string;
   /** The structured result. */
   data?: Record<string, unknown>;
   error?: ToolError;

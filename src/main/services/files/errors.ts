@@ -4,6 +4,7 @@ import { LoupeError } from '../../errors';
 export class FileTooLargeError extends LoupeError {
   constructor(rel: string, size: number, max: number) {
     super('FILE_TOO_LARGE', `${rel} is ${size} bytes, over the ${max}-byte limit. Search it with grep instead of reading it whole.`);
+    this.forPerson = `${rel} is ${size} bytes, over the ${max}-byte limit, so it is not read whole.`;
   }
 }
 
@@ -16,6 +17,7 @@ export class BinaryFileError extends LoupeError {
 export class NotAFileError extends LoupeError {
   constructor(rel: string, what = 'a folder') {
     super('INVALID_PATH', `${rel || '.'} is ${what}, not a file. List it with list_files, or pass a file path.`);
+    this.forPerson = `${rel || '.'} is ${what}, not a file.`;
   }
 }
 
@@ -28,6 +30,7 @@ export class FileReadError extends LoupeError {
 export class FileNotReadError extends LoupeError {
   constructor(rel: string) {
     super('FILE_NOT_READ', `${rel} has not been read in this session. Call read_file on it first, then retry.`);
+    this.forPerson = `The agent had not read ${rel} in this session, so it may not change it yet; nothing was written.`;
   }
 }
 
@@ -38,6 +41,7 @@ export class FileChangedSinceReadError extends LoupeError {
       `${rel} changed on disk since you last read it. ` +
         (snippet ? `Its current content around the target:\n${snippet}\nBase the retry on this text.` : 'Read it again before writing.'),
     );
+    this.forPerson = `${rel} changed on disk since the agent read it; nothing was written.`;
   }
 }
 

@@ -75,6 +75,8 @@ export class EditInvariantError extends LoupeError {
     readonly problems: string[],
     retry: string,
   ) {
-    super('EDIT_INVARIANT_VIOLATED', `Nothing was written to ${rel}: the edit would change text it was not asked to change (${problems.slice(0, 3).join('; ')}). ${retry}`);
+    const fact = `Nothing was written to ${rel}: the edit would change text it was not asked to change (${problems.slice(0, 3).join('; ')}).`;
+    super('EDIT_INVARIANT_VIOLATED', `${fact} ${retry}`);
+    this.forPerson = fact;
   }
 }

@@ -3,6 +3,7 @@ import { LoupeError } from '../../errors';
 export class ProtectedPathError extends LoupeError {
   constructor(rel: string) {
     super('INVALID_PATH', `${rel} is inside .git/ or .loupe/, which only git and Loupe may write. Choose a path in the project itself.`);
+    this.forPerson = `${rel} is inside .git/ or .loupe/, which only git and Loupe may write; nothing was written.`;
   }
 }
 
@@ -10,6 +11,7 @@ export class ProtectedPathError extends LoupeError {
 export class ConcurrentChangeError extends LoupeError {
   constructor(readonly file: string) {
     super('FILE_CHANGED_SINCE_READ', `${file} changed on disk while the write was being prepared. Read it again, then retry.`);
+    this.forPerson = `${file} changed on disk while the write was being prepared; nothing was written.`;
   }
 }
 
@@ -23,6 +25,7 @@ export class PlanStaleError extends LoupeError {
 export class ModificationNotFoundError extends LoupeError {
   constructor(id: string) {
     super('MODIFICATION_NOT_FOUND', `No modification ${id} in this workspace's log. List them with modification_log.`);
+    this.forPerson = `No modification ${id} in this workspace's log.`;
   }
 }
 

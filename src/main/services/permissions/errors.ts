@@ -11,8 +11,10 @@ export { describeProblem };
 export type DeniedBy = 'rule' | 'default' | 'user' | 'unattended' | 'mode' | 'hook' | 'agent';
 
 export class PermissionDeniedError extends LoupeError {
-  constructor(message: string, details: { denied_by: DeniedBy; message?: string; rule?: string; hook?: string; source?: string } = { denied_by: 'default' }) {
+  /** `forPerson`: the refusal in the person's words, where `message` tells the model how to go on. */
+  constructor(message: string, details: { denied_by: DeniedBy; message?: string; rule?: string; hook?: string; source?: string } = { denied_by: 'default' }, forPerson?: string) {
     super('PERMISSION_DENIED', message, details);
+    if (forPerson !== undefined) this.forPerson = forPerson;
   }
 }
 

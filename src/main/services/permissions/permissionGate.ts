@@ -11,7 +11,7 @@ import type { PermissionEngine, PermissionQuery } from './ruleEngine';
 import { decideServerHost, serverHostPorts } from './hostRules';
 import { hostPort } from './hostEntry';
 import { describeRule, type Decision, type HookVerdict, type PermissionAction, type PermissionKind, type PermissionMode, type PermissionRule } from './types';
-import { modeRefusal, planCommandRefusal, type ActionFacts } from './planMode';
+import { modeRefusal, planCommandRefusal, planRefusalForPerson, type ActionFacts } from './planMode';
 import type { ReadOnlyVerdict } from './readOnly';
 
 export interface AuthorizeInput {
@@ -168,10 +168,10 @@ export class PermissionGate {
     const scope = this.scope;
     if (scope && !scope.tools.has(facts.name)) {
       const offered = [...scope.tools].sort().join(', ') || 'none';
-      throw new PermissionDeniedError(`Refused: ${facts.name} is not among the tools of ${scope.who} (${offered}). Do the task with those, or answer with what you need.`, { denied_by: 'agent' });
+      throw new PermissionDeniedError(`Refused: ${facts.name} is not among the tools of ${scope.who} (${offered}). Do the task with those, or answer with what you need.`, { denied_by: 'agent' }, `Refused: ${facts.name} is not among the tools of ${scope.who}.`);
     }
     const refusal = modeRefusal(this.mode, facts);
-    if (refusal) throw new PermissionDeniedError(refusal, { denied_by: 'mode' });
+    if (refusal) throw new PermissionDeniedError(refusal, { denied_by: 'mode' }, planRefusalForPerson(refusal));
   }
 
   /** The project config as it applies now (without its grants while the folder is untrusted). */
@@ -188,10 +188,14 @@ export class PermissionGate {
     const ruled = await this.engine.decide(input.query);
     if (ruled.action === 'deny') {
       const by = ruled.rule ? `the rule ${describeRule(ruled.rule)}` : 'the default';
-      throw new PermissionDeniedError(`Denied by ${by}: ${ruled.reason}. Do not try to get around it; choose another approach or ask the user.`, {
-        denied_by: ruled.rule ? 'rule' : 'default',
-        ...(ruled.rule ? { rule: describeRule(ruled.rule) } : {}),
-      });
+      throw new PermissionDeniedError(
+        `Denied by ${by}: ${ruled.reason}. Do not try to get around it; choose another approach or ask the user.`,
+        {
+          denied_by: ruled.rule ? 'rule' : 'default',
+          ...(ruled.rule ? { rule: describeRule(ruled.rule) } : {}),
+        },
+        `Denied by ${by}: ${ruled.reason}.`,
+      );
     }
     // A question about running outside the sandbox is the person's alone: no hook lifts it.
     const decision: HookedDecision = input.outsideSandbox && this.hook?.decision === 'allow' ? ruled : this.withHook(ruled);
@@ -200,7 +204,10 @@ export class PermissionGate {
     if (plan && readOnly) {
       // Plan mode: the command was found read-only, and the sandbox holds the workspace read-only
       // too; nothing (a rule, the model's sandbox: false) takes it out of the sandbox below.
-      if (readOnly.sandboxOnly && !plan.active) throw new PermissionDeniedError(planCommandRefusal(readOnly.command, `${readOnly.sandboxOnly}, and no OS sandbox holds the workspace read-only here`), { denied_by: 'mode' });
+      if (readOnly.sandboxOnly && !plan.active) {
+        const refusal = planCommandRefusal(readOnly.command, `${readOnly.sandboxOnly}, and no OS sandbox holds the workspace read-only here`);
+        throw new PermissionDeniedError(refusal, { denied_by: 'mode' }, planRefusalForPerson(refusal));
+      }
       plan.grant = { ...plan.grant, readOnly: true };
     }
     // Off or unavailable: exactly the questions of a Loupe without a sandbox (the settings say why).
@@ -227,10 +234,16 @@ export class PermissionGate {
   /** Plan mode refuses every edit, and every command the analysis does not find read-only; a command's verdict is returned. */
   private async planCheck(input: AuthorizeInput): Promise<(Extract<ReadOnlyVerdict, { readOnly: true }> & { command: string }) | null> {
     const q = input.query;
-    if (q.kind === 'edit') throw new PermissionDeniedError(modeRefusal('plan', { name: input.tool, effect: 'write', asks: 'edit' })!, { denied_by: 'mode' });
+    if (q.kind === 'edit') {
+      const refusal = modeRefusal('plan', { name: input.tool, effect: 'write', asks: 'edit' })!;
+      throw new PermissionDeniedError(refusal, { denied_by: 'mode' }, planRefusalForPerson(refusal));
+    }
     if (q.kind !== 'bash' && q.kind !== 'test') return null;
     const verdict = await this.engine.readOnly(q.command);
-    if (!verdict.readOnly) throw new PermissionDeniedError(planCommandRefusal(q.command, verdict.why), { denied_by: 'mode' });
+    if (!verdict.readOnly) {
+      const refusal = planCommandRefusal(q.command, verdict.why);
+      throw new PermissionDeniedError(refusal, { denied_by: 'mode' }, planRefusalForPerson(refusal));
+    }
     return { ...verdict, command: q.command };
   }
 
@@ -267,7 +280,11 @@ export class PermissionGate {
       if (answer.unattended) {
         throw new PermissionDeniedError(`${input.summary} needs approval (${decision.reason}) and nobody can approve it here. ${ruleToAdd(decision.always)}`, { denied_by: 'unattended' });
       }
-      throw new PermissionDeniedError(`The user denied ${input.summary}${answer.message ? `: "${answer.message}"` : '.'}`, { denied_by: 'user', ...(answer.message ? { message: answer.message } : {}) });
+      throw new PermissionDeniedError(
+        `The user denied ${input.summary}${answer.message ? `: "${answer.message}"` : '.'}`,
+        { denied_by: 'user', ...(answer.message ? { message: answer.message } : {}) },
+        answer.message ? `You denied it, and told the agent: "${answer.message}"` : 'You denied it.',
+      );
     }
     if (answer.answer === 'always') await this.remember(decision.always);
     return { decision, by: answer.answer, sandbox: grant };

@@ -31,3 +31,8 @@ export function planCommandRefusal(command: string, why: string): string {
   const shown = command.length > 200 ? `${command.slice(0, 199)}…` : command;
   return `Refused by plan mode: \`${shown}\` may change something (${why}). ${WHAT_TO_DO}`;
 }
+
+/** The same refusal in words for the person: the fact, without what the model is told to do instead. */
+export function planRefusalForPerson(refusal: string): string {
+  return refusal.replace(` ${WHAT_TO_DO}`, '').replace(/^Refused by plan mode: (\S+) (changes files|runs something)/, 'Not run in plan mode: it $2');
+}
