@@ -212,10 +212,7 @@ function McpServerForm({ name: initialName, config, onDone }: { name: string; co
   return (
     <div className="mcp-form" data-testid="mcp-form" onKeyDown={onKey} role="group" aria-label={config ? `Edit the MCP server ${initialName}` : 'Add an MCP server'}>
       <div className="mcp-form-title">{config ? `Edit ${initialName}` : 'Add an MCP server'} · saved in your settings, for every folder</div>
-      <label className="mcp-field">
-        <span>Name</span>
-        <input className="text-input" data-testid="mcp-form-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="memory" autoFocus spellCheck={false} />
-      </label>
+      <Field label="Name" testId="mcp-form-name" value={name} onChange={setName} placeholder="memory" autoFocus />
       <div className="mcp-kind" role="radiogroup" aria-label="How Loupe reaches it">
         <label>
           <input type="radio" name="mcp-kind" data-testid="mcp-form-kind-stdio" checked={kind === 'stdio'} onChange={() => setKind('stdio')} />
@@ -228,19 +225,10 @@ function McpServerForm({ name: initialName, config, onDone }: { name: string; co
       </div>
       {kind === 'stdio' ? (
         <>
-          <label className="mcp-field">
-            <span>Command</span>
-            <input className="text-input" data-testid="mcp-form-command" value={commandText} onChange={(e) => setCommandText(e.target.value)} placeholder="npx -y @modelcontextprotocol/server-memory" spellCheck={false} />
-          </label>
+          <Field label="Command" testId="mcp-form-command" value={commandText} onChange={setCommandText} placeholder="npx -y @modelcontextprotocol/server-memory" />
           <Pairs label="Environment" what="variable" testId="mcp-form-env" pairs={env} onChange={setEnv} placeholder={['TOKEN', 'value or ${env:TOKEN}']} />
-          <label className="mcp-field">
-            <span>Network</span>
-            <input className="text-input" data-testid="mcp-form-hosts" value={hosts} onChange={(e) => setHosts(e.target.value)} placeholder="none (no network); or api.example.com, …" spellCheck={false} />
-          </label>
-          <label className="mcp-field">
-            <span>Folder</span>
-            <input className="text-input" data-testid="mcp-form-cwd" value={cwd} onChange={(e) => setCwd(e.target.value)} placeholder="the workspace" spellCheck={false} />
-          </label>
+          <Field label="Network" testId="mcp-form-hosts" value={hosts} onChange={setHosts} placeholder="none (no network); or api.example.com, …" />
+          <Field label="Folder" testId="mcp-form-cwd" value={cwd} onChange={setCwd} placeholder="the workspace" />
           <label className="settings-check">
             <input type="checkbox" data-testid="mcp-form-outside" checked={outside} onChange={(e) => setOutside(e.target.checked)} />
             <span>
@@ -251,10 +239,7 @@ function McpServerForm({ name: initialName, config, onDone }: { name: string; co
         </>
       ) : (
         <>
-          <label className="mcp-field">
-            <span>URL</span>
-            <input className="text-input" data-testid="mcp-form-url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://mcp.example.com/mcp" spellCheck={false} />
-          </label>
+          <Field label="URL" testId="mcp-form-url" value={url} onChange={setUrl} placeholder="https://mcp.example.com/mcp" />
           <label className="settings-check">
             <input type="checkbox" data-testid="mcp-form-sse" checked={sse} onChange={(e) => setSse(e.target.checked)} />
             <span>It speaks the older HTTP+SSE transport (otherwise streamable HTTP, falling back to SSE)</span>
@@ -277,6 +262,16 @@ function McpServerForm({ name: initialName, config, onDone }: { name: string; co
         </button>
       </div>
     </div>
+  );
+}
+
+/** One labelled line of the form. */
+function Field({ label, testId, value, onChange, placeholder, autoFocus }: { label: string; testId: string; value: string; onChange(v: string): void; placeholder: string; autoFocus?: boolean }) {
+  return (
+    <label className="mcp-field">
+      <span>{label}</span>
+      <input className="text-input" data-testid={testId} value={value} onChange={(e) => onChange(e.target.value)} placeholder={placeholder} autoFocus={autoFocus} spellCheck={false} />
+    </label>
   );
 }
 

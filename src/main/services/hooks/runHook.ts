@@ -13,8 +13,13 @@ import { which } from '../shell/shellSelector';
 
 /** Each stream is kept up to this many characters (Claude Code shows hooks' output cut much shorter). */
 export const OUTPUT_CAP = 64 * 1024;
-/** After the hook exits, how long its pipes may stay open (a child it left behind). */
-const DRAIN_MS = 50;
+/**
+ * After the hook exits, how long its pipes may stay open (a child it left behind). A hook that
+ * leaves none closes them as it exits, and 'close' comes as soon as its last bytes are read; on a
+ * busy machine that took longer than 50 ms, and a blocking hook's reason on stderr was lost ("gave
+ * no reason"). Only a hook whose child holds the pipes waits this long.
+ */
+const DRAIN_MS = 1000;
 
 export interface RawRun {
   /** null when it did not exit by itself. */
