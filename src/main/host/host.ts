@@ -303,6 +303,7 @@ export class Host {
       'modlog.commitApproved': (p) => this.ws().review.commitApproved(str(obj(p).message, 'message')),
       'chat.send': (p) => this.agent.send(obj(p)),
       'chat.mentions': (p) => this.agent.mentions(obj(p)),
+      'commands.list': () => this.agent.slashCommands(),
       'chat.enqueue': (p) => this.agent.enqueue({ ...obj(p), session_id: str(p.session_id, 'session_id') }),
       'chat.queueEdit': (p) => this.agent.queueEdit({ ...obj(p), session_id: str(p.session_id, 'session_id'), id: str(p.id, 'id') }),
       'chat.queueRemove': (p) => this.agent.queueRemove({ session_id: str(obj(p).session_id, 'session_id'), id: str(p.id, 'id') }),

@@ -107,6 +107,7 @@ const SHAPES: Record<ChatTranscriptEntry['type'], (e: Record<string, unknown>) =
     (e.mode === undefined || e.mode === 'plan' || e.mode === 'act') &&
     (e.attachments === undefined || (Array.isArray(e.attachments) && e.attachments.every((a) => obj(a) && str((a as Record<string, unknown>).kind) && str((a as Record<string, unknown>).label)))),
   request_started: () => true,
+  command_expanded: (e) => str(e.name) && str(e.text) && (e.source === 'built-in' || e.source === 'personal' || e.source === 'repository'),
   system_prompt: () => true,
   turn_started: () => true,
   turn_completed: () => true,

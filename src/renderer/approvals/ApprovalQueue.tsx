@@ -87,6 +87,7 @@ const KIND_LABEL: Record<ApprovalRequestView['kind'], string> = {
   'mcp-server': 'Start an MCP server',
   elicitation: 'A server asks',
   hook: "Run a repository's hook",
+  skill: 'Pre-approve tools',
 };
 
 function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus: boolean }) {

@@ -100,7 +100,8 @@ export class LoupeRunner implements SessionRunner {
       emit(event);
     });
     try {
-      return await agent.run(request.prompt, { signal: request.signal, correlationId: request.correlationId, mode: request.mode, content: request.content, steering: request.steering, ...(sessionStart ? { sessionStart } : {}) });
+      if (request.compact) return await agent.compactNow({ signal: request.signal, correlationId: request.correlationId, prompt: request.prompt });
+      return await agent.run(request.prompt, { signal: request.signal, correlationId: request.correlationId, mode: request.mode, content: request.content, steering: request.steering, ...(sessionStart ? { sessionStart } : {}), ...(request.grants ? { grants: request.grants } : {}) });
     } finally {
       off();
     }

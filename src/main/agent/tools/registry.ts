@@ -23,6 +23,7 @@ import { processWaitTool } from './processWait';
 import { portableSchema } from './portableSchema';
 import type { Logger } from '../../services/log/logger';
 import { schemaCheck } from './schemaCheck';
+import { skillTool } from './skill';
 
 export function failure(err: unknown): ToolResult {
   const e = toWireError(err);
@@ -207,5 +208,6 @@ export function createToolRegistry(): ToolRegistry {
     .register(processOutputTool)
     .register(processKillTool)
     .register(processWaitTool)
-    .register(diagnosticsTool);
+    .register(diagnosticsTool)
+    .register(skillTool);
 }

@@ -94,7 +94,7 @@ describe('tools describe themselves', () => {
   it('runs reads of the workspace together, never a write, a command or the network', () => {
     const together = tools.filter((t) => t.effect === 'read' && !t.openWorld).map((t) => t.name).sort();
     // The process tools only read what a background process printed, or wait for it.
-    expect(together).toEqual(['code_search', 'diagnostics', 'grep', 'list_files', 'modification_log', 'process_list', 'process_output', 'process_wait', 'read_file']);
+    expect(together).toEqual(['code_search', 'diagnostics', 'grep', 'list_files', 'modification_log', 'process_list', 'process_output', 'process_wait', 'read_file', 'skill']);
     expect(tools.filter((t) => t.correlated).map((t) => t.name).sort()).toEqual(['bash', 'code_modify', 'code_rollback', 'edit_file', 'run_tests', 'write_file']);
   });
 
