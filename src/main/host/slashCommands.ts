@@ -22,7 +22,6 @@ import { commandPath } from '../services/commands/catalog';
 import type { CommandDef } from '../services/commands/types';
 import { RequestGrants } from '../services/permissions/grants';
 import { grantDigest, rulesOfAllowedTools } from '../services/skills/allowedTools';
-import { homeRelative } from '../services/skills/places';
 import type { Skill } from '../services/skills/types';
 import { lstatInside } from '../services/files/safeOpen';
 import { resolveInWorkspace } from '../services/workspace/pathGuard';
@@ -79,7 +78,7 @@ export async function slashPlan(services: WorkspaceServices, text: string, input
 
 async function skillPlan(services: WorkspaceServices, skill: Skill, args: string): Promise<SlashPlan> {
   const loaded = await services.skills.load(skill);
-  const where = skill.rel ?? homeRelative(skill.dir);
+  const where = skill.shownDir;
   // As Claude Code gives a skill called by name: its body, with where its files are.
   const template = `${loaded.body.trim()}\n\nSkill folder: ${skill.rel ?? skill.dir} (paths in this skill are relative to it).`;
   return {

@@ -7,7 +7,6 @@
 import { z } from 'zod';
 import { InvalidArgumentError } from '../../errors';
 import { grantDigest, rulesOfAllowedTools } from '../../services/skills/allowedTools';
-import { homeRelative } from '../../services/skills/places';
 import { defineTool, success } from './types';
 
 const schema = z.object({
@@ -53,7 +52,7 @@ export const skillTool = defineTool({
     let granted: { entries: string[]; applied: boolean; why: string } | null = null;
     if (skill.allowedTools?.length) {
       const { rules, ignored } = rulesOfAllowedTools(skill.allowedTools);
-      const where = skill.rel ?? homeRelative(skill.dir);
+      const where = skill.shownDir;
       const outcome = await ctx.permissions.grant({
         label: `skill "${skill.name}" (${where})`,
         scope: skill.scope,

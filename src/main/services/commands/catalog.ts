@@ -7,7 +7,6 @@
 // every use; a file is parsed again only when it changed. A built-in name cannot be taken, and
 // the person's own command wins over a repository's of the same name.
 import path from 'node:path';
-import { toPosix } from '../workspace/pathGuard';
 import { homeRelative, listDir, placeDir, readPlaceFile, shown, statKey, whyUnread, type Place, type PlaceEntry } from '../skills/places';
 import type { Scope } from '../skills/types';
 import { parseCommandFile, type CommandHeader } from './commandFile';
@@ -174,6 +173,7 @@ export class CommandCatalog {
       source: place.label,
       file: entry.abs,
       ...(entry.rel !== undefined ? { rel: entry.rel } : {}),
+      shownPath: entry.rel ?? homeRelative(entry.abs, this.opts.home),
       template: header.template,
       inputs: header.inputs,
       fields: header.fields,
@@ -186,7 +186,7 @@ export class CommandCatalog {
 const RANK: Record<Scope, number> = { personal: 0, repository: 1 };
 
 /** Where a command is, as the person would find it: workspace-relative or with ~. */
-export const commandPath = (c: Pick<CommandDef, 'rel' | 'file'>): string => c.rel ?? homeRelative(toPosix(c.file));
+export const commandPath = (c: Pick<CommandDef, 'shownPath'>): string => c.shownPath;
 
 function arrange(found: CommandDef[], problems: CommandProblem[], reserved: readonly string[]): CommandSet {
   const byName = new Map<string, CommandDef>();

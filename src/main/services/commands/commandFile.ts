@@ -4,7 +4,7 @@
 // that does not parse has its `prompt` and `description` strings taken out by hand, and every
 // departure is a problem the settings show, never a command dropped in silence.
 import { parse as parseToml } from 'smol-toml';
-import { readFrontMatter } from '../skills/frontMatter';
+import { rawLine, readFrontMatter } from '../skills/frontMatter';
 import { toolEntries } from '../skills/skillFile';
 import type { CommandInput, Dialect } from './types';
 
@@ -62,7 +62,8 @@ export function parseCommandFile(source: string, dialect: Dialect, fileName: str
   let description = (text(d.description) ?? '').trim();
   if (!description) description = firstLine(template);
   const inputs = dialect === 'vscode' ? vscodeInputs(template) : dialect === 'codex' ? codexInputs(template) : [];
-  const hint = text(d['argument-hint'] ?? d.argument_hint);
+  // Display text, as written: `[pr-number] [priority]` is no YAML list to its author.
+  const hint = rawLine(source, 'argument-hint') ?? rawLine(source, 'argument_hint');
   const model = text(d.model);
   const name = dialect === 'vscode' ? text(d.name)?.trim() : undefined;
   if (!template.trim()) problems.push('it has no text to send');

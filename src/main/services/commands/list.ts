@@ -3,7 +3,6 @@
 // settings and an ACP client's `available_commands_update` all read this one function.
 import type { SlashCommandView, SlashCommandsView } from '../../../shared/contract';
 import type { SkillCatalog } from '../skills/catalog';
-import { homeRelative } from '../skills/places';
 import type { Skill } from '../skills/types';
 import { BUILTIN_COMMANDS } from './builtins';
 import { commandPath, type CommandCatalog } from './catalog';
@@ -33,7 +32,7 @@ export function skillView(s: Skill): SlashCommandView {
     kind: 'skill',
     source: s.scope,
     location: s.source,
-    path: s.rel !== undefined ? `${s.rel}/SKILL.md` : homeRelative(s.file),
+    path: `${s.shownDir}/SKILL.md`,
     description: s.description,
     ...(hint ? { argument_hint: hint } : {}),
     dialect: 'claude',

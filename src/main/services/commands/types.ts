@@ -35,6 +35,8 @@ export interface CommandDef {
   file: string;
   /** Workspace-relative, for a repository's command. */
   rel?: string;
+  /** Where it is as the person would find it: workspace-relative, or with ~ for their home. */
+  shownPath: string;
   /** The prompt before expansion: the Markdown body, or the TOML's `prompt`. */
   template: string;
   /** Values it asks for by name. */

@@ -181,6 +181,7 @@ export class SkillCatalog {
       dir: folder.abs,
       file: entry.abs,
       ...(folder.rel !== undefined ? { rel: folder.rel } : {}),
+      shownDir: folder.rel ?? homeRelative(folder.abs, this.opts.home),
       ...(header.license ? { license: header.license } : {}),
       ...(header.compatibility ? { compatibility: header.compatibility } : {}),
       ...(header.metadata ? { metadata: header.metadata } : {}),
@@ -207,7 +208,7 @@ function arrange(found: Skill[], problems: SkillProblem[]): SkillSet {
       continue;
     }
     const where = (x: Skill) => `${x.scope === 'personal' ? 'your own' : "the repository's"} skill in ${x.source}`;
-    s.shadowedBy = `${winner.source}/${path.basename(winner.dir)}`;
+    s.shadowedBy = winner.shownDir;
     s.problems.push(
       winner.scope === 'personal' && s.scope === 'repository'
         ? `${where(winner)} has the same name and is used instead: a repository cannot replace a skill of yours`

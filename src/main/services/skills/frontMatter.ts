@@ -7,6 +7,18 @@
 // is evaluated: no tags, aliases bounded, values stay data.
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 
+/**
+ * A key's value exactly as written on its line, unquoted: for display text such as
+ * `argument-hint: [pr-number] [priority]`, which YAML would read as a list (or refuse).
+ */
+export function rawLine(text: string, key: string): string | undefined {
+  const block = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(text)?.[1];
+  const m = block && new RegExp(`^${key.replace(/[-]/g, '\\-')}[ \t]*:[ \t]*(.*?)[ \t]*$`, 'm').exec(block);
+  if (!m || !m[1]) return undefined;
+  const v = m[1].replace(/\r$/, '');
+  return v.length >= 2 && (v[0] === '"' || v[0] === "'") && v[v.length - 1] === v[0] ? v.slice(1, -1) : v;
+}
+
 export interface FrontMatter {
   /** Every key as written (unknown ones too): strings, lists and maps as YAML gives them. */
   data: Record<string, unknown>;
@@ -32,7 +44,7 @@ export function readFrontMatter(text: string): FrontMatter {
   const yaml = viaYaml(block);
   if (yaml.data) return { data: yaml.data, body, read: 'yaml', problems: [] };
   const data = lineByLine(lines.slice(1, end));
-  return { data, body, read: 'lines', problems: [`the front matter is not valid YAML (${yaml.why}), so it was read line by line; quote values that hold ": " to make it valid`] };
+  return { data, body, read: 'lines', problems: [`the front matter is not valid YAML (${yaml.why}), so it was read line by line; quoting the value there makes it valid`] };
 }
 
 function viaYaml(block: string): { data: Record<string, unknown> | null; why: string } {
@@ -74,7 +86,7 @@ function scalar(raw: string): string {
 /** `[a, b, "c"]` as a list; anything else null. */
 function flowList(raw: string): string[] | null {
   const t = raw.trim();
-  if (!(t.startsWith('[') && t.endsWith(']'))) return null;
+  if (!(t.startsWith('[') && t.endsWith(']')) || /[[\]]/.test(t.slice(1, -1))) return null;
   return t
     .slice(1, -1)
     .split(',')

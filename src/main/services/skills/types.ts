@@ -18,6 +18,8 @@ export interface Skill {
   file: string;
   /** Workspace-relative folder for a repository's skill (its files are reached through the workspace). */
   rel?: string;
+  /** Its folder as the person would find it: workspace-relative, or with ~ for their home. */
+  shownDir: string;
   license?: string;
   compatibility?: string;
   metadata?: Record<string, unknown>;
