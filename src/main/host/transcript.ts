@@ -28,6 +28,13 @@ export function keepEntry(list: ChatTranscriptEntry[], event: ChatEvent | ChatTr
     if (user?.type === 'user_message' && !user.correlation_id) list[at] = { ...user, correlation_id: event.correlation_id, ...mode };
     else if (user?.type !== 'user_message' || user.correlation_id !== event.correlation_id) list.push({ type: 'user_message', text: event.prompt, correlation_id: event.correlation_id, ...mode });
   }
+  // A command's expansion belongs to the person's message the same way (a queued one sent next gets one, named `/name`).
+  if (event.type === 'command_expanded' && 'correlation_id' in event && event.correlation_id) {
+    const at = list.findLastIndex((e) => e.type === 'user_message');
+    const user = list[at];
+    if (user?.type === 'user_message' && !user.correlation_id) list[at] = { ...user, correlation_id: event.correlation_id };
+    else if (user?.type !== 'user_message' || user.correlation_id !== event.correlation_id) list.push({ type: 'user_message', text: `/${event.name}`, correlation_id: event.correlation_id });
+  }
   if (UNDRAWN.has(event.type as ChatEvent['type'])) return;
   // A live event's correlation and time are the stream's; the person's message keeps the request it started.
   // The meter is kept once per session (its last usage), not on every finished request.

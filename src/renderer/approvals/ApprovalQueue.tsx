@@ -200,6 +200,11 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
           <button type="button" className="btn" data-testid="approval-allow-always" disabled={busy} onClick={() => void answer(req.id, { answer: 'always' })} title="Run it now and from now on in this folder, until its command line changes">
             Always in this folder
           </button>
+        ) : req.kind === 'skill' ? (
+          // Its "always" is the answer itself: kept for this exact list in this folder.
+          <button type="button" className="btn" data-testid="approval-allow-always" disabled={busy} onClick={() => void answer(req.id, { answer: 'always' })} title="Allow whenever this skill or command is in use in this folder, until its list changes">
+            Always for this list
+          </button>
         ) : editing ? (
           <button type="button" className="btn" data-testid="approval-allow-always" disabled={busy || !patterns.trim()} onClick={always} title="Save the rule and allow (Ctrl+Enter)">
             Save rule & allow
