@@ -127,6 +127,33 @@ describe('loupe run "/name args"', () => {
   });
 });
 
+describe('the built-ins that act in the host', () => {
+  it('/undo undoes the session’s last request with changes; /compact summarises the conversation', async () => {
+    const w = await repo();
+    fx.llm.enqueue({ toolCalls: [{ id: 'w1', name: 'write_file', arguments: JSON.stringify({ path: 'NOTES.md', content: 'made by the agent\n' }) }] }, { content: 'Wrote it.' });
+    const first = await run(w, 'write the notes');
+    expect(first.code).toBe(0);
+    expect(existsSync(path.join(w.root, 'NOTES.md'))).toBe(true);
+    const session = first.events.find((e) => e.type === 'request_started');
+    const id = session?.type === 'request_started' ? session.session_id : '';
+    fx.llm.enqueue({ content: 'Second answer.' });
+    expect((await run(w, 'and explain them', ['--deny', '--session', id])).code).toBe(0);
+
+    // A summary of everything before the last exchange, asked of the model once.
+    fx.llm.requests.length = 0;
+    fx.llm.enqueue({ content: 'SUMMARY: the agent wrote NOTES.md.' });
+    const compacted = await run(w, '/compact', ['--deny', '--session', id]);
+    expect(compacted.code).toBe(0);
+    expect(fx.llm.completions).toHaveLength(1);
+    expect(compacted.events.find((e) => e.type === 'compacted')).toMatchObject({ mode: 'summary', summary: 'SUMMARY: the agent wrote NOTES.md.' });
+
+    const undone = await run(w, '/undo', ['--deny', '--session', id]);
+    expect(undone.code).toBe(0);
+    expect(undone.events.find((e) => e.type === 'notice')).toMatchObject({ text: expect.stringMatching(/^Undid the changes of “write the notes” in 1 file \(group /) });
+    expect(existsSync(path.join(w.root, 'NOTES.md'))).toBe(false);
+  });
+});
+
 describe("a repository command's shell line", () => {
   it('is asked before it runs, even where the sandbox would contain it: refused, nothing runs and nothing is sent', async () => {
     const w = await repo();

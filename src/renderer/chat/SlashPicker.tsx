@@ -46,8 +46,13 @@ export function useSlash(text: string, setText: (t: string) => void, input: RefO
   const query = head ? head[1] : null;
   const open = query !== null && dismissed !== query;
 
+  // Asked for once a folder is open, so the first `/` opens on a list at once; asked again each
+  // time it opens, the last list shown meanwhile.
+  const root = useApp((s) => s.workspace?.root);
   useEffect(() => {
-    // Asked again each time it opens: the list shown meanwhile is the last one.
+    if (root) void load();
+  }, [root, load]);
+  useEffect(() => {
     if (open) void load();
   }, [open, load]);
 

@@ -4,13 +4,13 @@
 // FIFO or device is never waited on, and a file the read rules keep from the agent is not read.
 // The person's own folders (`~/.claude/skills`, the config folder's) are theirs: links there are
 // followed wherever they lead (dotfiles), and files are still opened without blocking.
-import type { Stats } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { lstatSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { LoupeError } from '../../errors';
 import { FileTooLargeError, NotAFileError, UnsafePathError } from '../files/errors';
-import { holdDir, lstatInside, readInside } from '../files/safeOpen';
+import { holdDir, readInside } from '../files/safeOpen';
 import { isInside, toPosix } from '../workspace/pathGuard';
 import type { Scope } from './types';
 
@@ -63,41 +63,47 @@ export async function placeDir(place: Place): Promise<string | null> {
 
 /**
  * The entries of a folder of the place (a real path from placeDir or an earlier entry), links
- * followed as the place allows. Entries that cannot be used are reported, not thrown.
+ * followed as the place allows. Entries that cannot be used are reported, not thrown. Read with
+ * synchronous calls through one held folder: a stat each, no promise per file (500 command files
+ * are listed on every use).
  */
 export async function listDir(place: Place, dir: string, report: (what: string, why: string) => void): Promise<PlaceEntry[]> {
-  let names: { name: string; isSymbolicLink(): boolean }[];
-  if (place.root) {
-    // Held through real folders: a folder swapped for a link cannot redirect the listing.
-    const held = holdDir(place.root, dir);
-    if (!held) return [];
-    try {
-      names = await readdir(held.self, { withFileTypes: true });
-    } finally {
-      held.close();
-    }
-  } else {
-    names = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  }
+  const held = place.root ? holdDir(place.root, dir) : null;
+  if (place.root && !held) return [];
+  const at = (name: string) => (held ? held.at(name) : path.join(dir, name));
   const out: PlaceEntry[] = [];
-  for (const e of names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const named = path.join(dir, e.name);
-    let abs = named;
-    if (e.isSymbolicLink()) {
-      const real = await realpath(named).catch(() => null);
-      if (!real) continue;
-      if (place.root && !isInside(place.root, real)) {
-        report(shown(place, named), 'is a link out of the workspace, so it is not read');
+  try {
+    let names: Dirent[];
+    try {
+      names = readdirSync(held ? held.self : dir, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+    for (const e of names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const named = path.join(dir, e.name);
+      let abs = named;
+      let st: Stats | undefined;
+      if (e.isSymbolicLink()) {
+        const real = await realpath(named).catch(() => null);
+        if (!real) continue;
+        if (place.root && !isInside(place.root, real)) {
+          report(shown(place, named), 'is a link out of the workspace, so it is not read');
+          continue;
+        }
+        abs = real;
+        st = statSync(real, { throwIfNoEntry: false });
+      } else {
+        // Through the held folder: the name as it is in this very folder.
+        st = statSync(at(e.name), { throwIfNoEntry: false });
+      }
+      if (!st || !(st.isDirectory() || st.isFile())) {
+        if (st) report(shown(place, named), 'is not a file or a folder (a FIFO, socket or device), so it is not read');
         continue;
       }
-      abs = real;
+      out.push({ name: e.name, isDir: st.isDirectory(), abs, st, ...(place.root ? { rel: toPosix(path.relative(place.root, abs)) } : {}) });
     }
-    const st = await stat(abs).catch(() => null);
-    if (!st || !(st.isDirectory() || st.isFile())) {
-      if (st) report(shown(place, named), 'is not a file or a folder (a FIFO, socket or device), so it is not read');
-      continue;
-    }
-    out.push({ name: e.name, isDir: st.isDirectory(), abs, st, ...(place.root ? { rel: toPosix(path.relative(place.root, abs)) } : {}) });
+  } finally {
+    held?.close();
   }
   return out;
 }
@@ -107,7 +113,8 @@ export async function entryAt(place: Place, dir: string, name: string, report?: 
   const named = path.join(dir, name);
   let abs = named;
   if (place.root) {
-    const own = lstatInside(place.root, named);
+    // Its metadata only: what is read of it is read through real folders (readPlaceFile).
+    const own = lstatSync(named, { throwIfNoEntry: false });
     if (!own) return null;
     if (own.isSymbolicLink()) {
       const real = await realpath(named).catch(() => null);
@@ -117,7 +124,7 @@ export async function entryAt(place: Place, dir: string, name: string, report?: 
   } else {
     abs = (await realpath(named).catch(() => null)) ?? named;
   }
-  const st = await stat(abs).catch(() => null);
+  const st = statSync(abs, { throwIfNoEntry: false });
   if (!st || !(st.isDirectory() || st.isFile())) {
     if (st) report?.(shown(place, named), 'is not a file or a folder (a FIFO, socket or device), so it is not read');
     return null;
