@@ -127,6 +127,23 @@ describe('loupe run "/name args"', () => {
   });
 });
 
+describe("a command's allowed-tools", () => {
+  it("the person's own apply to its shell lines; a repository's are ignored in an untrusted folder", async () => {
+    const w = await repo({ sandbox: 'off' });
+    await writeFile(path.join(w.home, '.claude/commands/status.md'), '---\nallowed-tools: Bash(git status:*)\n---\nStatus: !`git status --short`\n');
+    await writeFile(path.join(w.root, '.claude/commands/repo-status.md'), '---\nallowed-tools: Bash(git status:*)\n---\nStatus: !`git status --short`\n');
+    fx.llm.enqueue({ content: 'ok' });
+    const mine = await run(w, '/status', ['--deny']);
+    expect(mine.code).toBe(0);
+    expect(mine.events.find((e) => e.type === 'tool_call_finished')).toMatchObject({ tool: 'bash', ok: true });
+    expect(mine.events.find((e) => e.type === 'notice')).toMatchObject({ text: '/status: its allowed-tools apply while it is in use: allow bash "git status *".' });
+    const theirs = await run(w, '/repo-status', ['--deny']);
+    expect(theirs.code).toBe(1);
+    expect(theirs.events.find((e) => e.type === 'notice')).toMatchObject({ text: expect.stringMatching(/^\/repo-status: its allowed-tools are ignored: it is the repository's and this folder is not trusted/) });
+    expect(theirs.events.find((e) => e.type === 'tool_call_finished')).toMatchObject({ tool: 'bash', ok: false, error: { code: 'PERMISSION_DENIED' } });
+  });
+});
+
 describe('the built-ins that act in the host', () => {
   it('/undo undoes the session’s last request with changes; /compact summarises the conversation', async () => {
     const w = await repo();
