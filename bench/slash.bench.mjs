@@ -9,12 +9,11 @@
 // - system_prompt.skills_200: the system prompt `loupe run --json` sends with the 200 skills in
 //   reach, and its skills section, which must stay within its 12,000-character budget.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright';
-import { CHROMIUM, generateTree, percentile, readingModel, report, runLoupeJson, startServe, tempDir, wsClient } from './lib.mjs';
+import { CHROMIUM, cpuMsOf, generateTree, percentile, readingModel, report, runLoupeJson, startServe, tempDir, wsClient } from './lib.mjs';
 
 const RUNS = Number(process.env.LOUPE_BENCH_RUNS ?? 30);
 const SKILLS = 200;
@@ -39,11 +38,7 @@ await generateTree(path.join(root, 'src'), 2_000);
 execFileSync('git', ['init', '-q'], { cwd: root });
 
 const s = await startServe(root, { LOUPE_HOME: home });
-const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
-const cpuMs = () => {
-  const fields = readFileSync(`/proc/${s.proc.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-};
+const cpuMs = cpuMsOf(s.proc.pid);
 const c = await wsClient(s.port, s.token);
 let browser;
 try {

@@ -18,7 +18,7 @@ export const DEFAULT_LINE_WINDOW = 2000;
 export const MAX_LINE_CHARS = 2000;
 
 const schema = z.object({
-  path: z.string().min(1).describe('File path, relative to the workspace (absolute paths only inside it).'),
+  path: z.string().min(1).describe('File path, relative to the workspace (absolute paths only inside it, or in the folder of one of the person\u2019s own skills).'),
   offset: z.number().int().min(0).optional().describe('1-based line to start at.'),
   limit: z.number().int().min(1).optional().describe(`Number of lines to return (default ${DEFAULT_LINE_WINDOW}).`),
   line_numbers: z.boolean().optional().describe('Prefix lines with their numbers. Default: true without offset/limit, false with them.'),

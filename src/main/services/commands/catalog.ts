@@ -7,7 +7,7 @@
 // every use; a file is parsed again only when it changed. A built-in name cannot be taken, and
 // the person's own command wins over a repository's of the same name.
 import path from 'node:path';
-import { homeRelative, listDir, placeDir, readPlaceFile, shown, statKey, whyUnread, type Place, type PlaceEntry } from '../skills/places';
+import { homeRelative, listDir, ParsedFiles, shown, statKey, whyUnread, type Place, type PlaceEntry, type PlaceProblem } from '../skills/places';
 import type { Scope } from '../skills/types';
 import { parseCommandFile, type CommandHeader } from './commandFile';
 import type { CommandDef, Dialect } from './types';
@@ -35,10 +35,7 @@ const MAX_DEPTH = 3;
 /** Command files read per folder, at most. */
 const MAX_PER_PLACE = 2000;
 
-export interface CommandProblem {
-  path: string;
-  reason: string;
-}
+export type CommandProblem = PlaceProblem;
 
 export interface CommandSet {
   /** One per name: the person's before the repository's, then the first found. */
@@ -62,7 +59,7 @@ export interface CommandCatalogOptions {
 type CommandPlace = Place & Folder;
 
 export class CommandCatalog {
-  private readonly parsed = new Map<string, { key: string; header: CommandHeader }>();
+  private readonly parsed = new ParsedFiles<CommandHeader>();
   private inFlight: Promise<CommandSet> | null = null;
 
   constructor(private readonly opts: CommandCatalogOptions) {}
@@ -95,35 +92,22 @@ export class CommandCatalog {
   private async look(): Promise<CommandSet> {
     const refusal = this.opts.readRules ? await this.opts.readRules() : undefined;
     const problems: CommandProblem[] = [];
-    const found: CommandDef[] = [];
-    const seen = new Set<string>();
-    const live = new Set<string>();
-    for (const place of this.places(refusal)) {
-      let dir: string | null;
-      try {
-        dir = await placeDir(place);
-      } catch (err) {
-        problems.push({ path: place.label, reason: whyUnread(err) });
-        continue;
-      }
-      if (!dir) continue;
-      const files = await this.filesOf(place, dir, problems);
-      for (const { entry, parts } of files) {
-        const identity = `${entry.st.dev}:${entry.st.ino}`;
-        if (seen.has(identity)) continue;
-        seen.add(identity);
-        live.add(entry.abs);
-        const def = await this.commandAt(place, entry, parts, problems);
-        if (def) found.push(def);
-      }
-    }
-    for (const k of this.parsed.keys()) if (!live.has(k)) this.parsed.delete(k);
-    return arrange(found, problems, this.opts.reserved ?? []);
+    const found = await this.parsed.look(
+      this.places(refusal),
+      problems,
+      (place, dir) => this.filesOf(place, dir, problems),
+      (text, { place, entry }) => parseCommandFile(text, place.dialect, entry.name),
+    );
+    return arrange(
+      found.map(({ place, entry, extra: parts, header }) => this.commandOf(place, entry, parts, header)),
+      problems,
+      this.opts.reserved ?? [],
+    );
   }
 
   /** Command files of a place with the folder names leading to each, breadth first. */
-  private async filesOf(place: CommandPlace, dir: string, problems: CommandProblem[]): Promise<{ entry: PlaceEntry; parts: string[] }[]> {
-    const out: { entry: PlaceEntry; parts: string[] }[] = [];
+  private async filesOf(place: CommandPlace, dir: string, problems: CommandProblem[]): Promise<{ entry: PlaceEntry; extra: string[] }[]> {
+    const out: { entry: PlaceEntry; extra: string[] }[] = [];
     const queue: { dir: string; parts: string[] }[] = [{ dir, parts: [] }];
     const visited = new Set<string>([dir]);
     while (queue.length && out.length < MAX_PER_PLACE) {
@@ -140,27 +124,14 @@ export class CommandCatalog {
           }
           continue;
         }
-        if (e.name.endsWith(place.ext) && e.name.length > place.ext.length) out.push({ entry: e, parts: [...at.parts, e.name.slice(0, -place.ext.length)] });
+        if (e.name.endsWith(place.ext) && e.name.length > place.ext.length) out.push({ entry: e, extra: [...at.parts, e.name.slice(0, -place.ext.length)] });
       }
     }
     return out;
   }
 
-  private async commandAt(place: CommandPlace, entry: PlaceEntry, parts: string[], problems: CommandProblem[]): Promise<CommandDef | null> {
-    const key = statKey(entry.st);
-    let header = this.parsed.get(entry.abs)?.key === key ? this.parsed.get(entry.abs)!.header : null;
-    if (!header) {
-      try {
-        const read = await readPlaceFile(place, entry);
-        header = parseCommandFile(read.text, place.dialect, entry.name);
-        this.parsed.set(entry.abs, { key: read.key, header });
-      } catch (err) {
-        problems.push({ path: shown(place, entry.abs), reason: whyUnread(err) });
-        return null;
-      }
-    }
-    const fromPath = parts.join(place.nest ?? ':');
-    const name = header.name ?? fromPath;
+  private commandOf(place: CommandPlace, entry: PlaceEntry, parts: string[], header: CommandHeader): CommandDef {
+    const name = header.name ?? parts.join(place.nest ?? ':');
     return {
       name,
       description: header.description,
@@ -178,7 +149,7 @@ export class CommandCatalog {
       inputs: header.inputs,
       fields: header.fields,
       problems: [...header.problems],
-      key,
+      key: statKey(entry.st),
     };
   }
 }

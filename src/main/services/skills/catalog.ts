@@ -6,7 +6,7 @@
 // own wins, whatever the repository says: a clone must not replace a skill the person relies on.
 import path from 'node:path';
 import { toPosix } from '../workspace/pathGuard';
-import { entryAt, homeRelative, listDir, placeDir, readPlaceFile, shown, statKey, whyUnread, type Place, type PlaceEntry } from './places';
+import { entryAt, homeRelative, listDir, ParsedFiles, readPlaceFile, statKey, type Place, type PlaceEntry, type PlaceProblem } from './places';
 import { parseSkillFile, type SkillHeader } from './skillFile';
 import type { Scope, Skill } from './types';
 
@@ -17,11 +17,7 @@ const MAX_SKILLS_PER_PLACE = 1000;
 export const MAX_LISTED_FILES = 200;
 const SKIP_IN_LISTING = new Set(['.git', 'node_modules']);
 
-export interface SkillProblem {
-  /** The file or folder, workspace-relative or with ~. */
-  path: string;
-  reason: string;
-}
+export type SkillProblem = PlaceProblem;
 
 export interface SkillSet {
   /** One per name, the one in use: the person's before the repository's, then the first found. */
@@ -54,7 +50,7 @@ export interface LoadedSkill {
 }
 
 export class SkillCatalog {
-  private readonly parsed = new Map<string, { key: string; header: SkillHeader }>();
+  private readonly parsed = new ParsedFiles<SkillHeader>();
   private inFlight: Promise<SkillSet> | null = null;
 
   constructor(private readonly opts: SkillCatalogOptions) {}
@@ -131,48 +127,27 @@ export class SkillCatalog {
   private async look(): Promise<SkillSet> {
     const refusal = this.opts.readRules ? await this.opts.readRules() : undefined;
     const problems: SkillProblem[] = [];
-    const found: Skill[] = [];
-    const seen = new Set<string>();
-    const live = new Set<string>();
-    for (const place of this.places(refusal)) {
-      let dir: string | null;
-      try {
-        dir = await placeDir(place);
-      } catch (err) {
-        problems.push({ path: place.label, reason: whyUnread(err) });
-        continue;
-      }
-      if (!dir) continue;
-      const entries = (await listDir(place, dir, (p, reason) => problems.push({ path: p, reason }))).filter((e) => e.isDir).slice(0, MAX_SKILLS_PER_PLACE);
-      for (const folder of entries) {
-        const entry = await entryAt(place, folder.abs, 'SKILL.md', (p, reason) => problems.push({ path: p, reason })).catch(() => null);
-        if (!entry || entry.isDir) continue;
-        // The same file reached twice (a folder linked into two places, a workspace in the home folder): listed once.
-        const identity = `${entry.st.dev}:${entry.st.ino}`;
-        if (seen.has(identity)) continue;
-        seen.add(identity);
-        live.add(entry.abs);
-        const skill = await this.skillAt(place, folder, entry, problems);
-        if (skill) found.push(skill);
-      }
-    }
-    for (const k of this.parsed.keys()) if (!live.has(k)) this.parsed.delete(k);
-    return arrange(found, problems);
+    const report = (p: string, reason: string) => problems.push({ path: p, reason });
+    const found = await this.parsed.look(
+      this.places(refusal),
+      problems,
+      async (place, dir) => {
+        const out: { entry: PlaceEntry; extra: PlaceEntry }[] = [];
+        for (const folder of (await listDir(place, dir, report)).filter((e) => e.isDir).slice(0, MAX_SKILLS_PER_PLACE)) {
+          const entry = await entryAt(place, folder.abs, 'SKILL.md', report).catch(() => null);
+          if (entry && !entry.isDir) out.push({ entry, extra: folder });
+        }
+        return out;
+      },
+      (text, { extra: folder }) => parseSkillFile(text, folder.name),
+    );
+    return arrange(
+      found.map(({ place, entry, extra: folder, header }) => this.skillOf(place, folder, entry, header)),
+      problems,
+    );
   }
 
-  private async skillAt(place: Place, folder: PlaceEntry, entry: PlaceEntry, problems: SkillProblem[]): Promise<Skill | null> {
-    const key = statKey(entry.st);
-    let header = this.parsed.get(entry.abs)?.key === key ? this.parsed.get(entry.abs)!.header : null;
-    if (!header) {
-      try {
-        const read = await readPlaceFile(place, entry);
-        header = parseSkillFile(read.text, folder.name);
-        this.parsed.set(entry.abs, { key: read.key, header });
-      } catch (err) {
-        problems.push({ path: shown(place, entry.abs), reason: whyUnread(err) });
-        return null;
-      }
-    }
+  private skillOf(place: Place, folder: PlaceEntry, entry: PlaceEntry, header: SkillHeader): Skill {
     return {
       name: header.name,
       description: header.description,
@@ -188,7 +163,7 @@ export class SkillCatalog {
       allowedTools: header.allowedTools,
       fields: header.fields,
       problems: [...header.problems],
-      key,
+      key: statKey(entry.st),
     };
   }
 }

@@ -170,3 +170,70 @@ export function whyUnread(err: unknown): string {
   if (err instanceof FileTooLargeError) return `is over ${MAX_FILE_BYTES / 1024 / 1024} MB, too large for a prompt`;
   return `could not be read (${err instanceof Error ? err.message : String(err)})`;
 }
+
+export interface PlaceProblem {
+  /** The file or folder, workspace-relative or with ~. */
+  path: string;
+  reason: string;
+}
+
+/** One file found, parsed. */
+export interface ParsedFile<P extends Place, X, H> {
+  place: P;
+  entry: PlaceEntry;
+  /** What the listing said of it (a skill's folder, a command's name parts). */
+  extra: X;
+  header: H;
+}
+
+/**
+ * The files of every place that exists, each once (the same file reached twice, a folder linked
+ * into two places or a workspace inside the home folder, counts once), parsed again only when
+ * its stat changed; a file gone is forgotten. What cannot be read is a problem, never a throw.
+ */
+export class ParsedFiles<H> {
+  private readonly parsed = new Map<string, { key: string; header: H }>();
+
+  async look<P extends Place, X>(
+    places: P[],
+    problems: PlaceProblem[],
+    files: (place: P, dir: string) => Promise<{ entry: PlaceEntry; extra: X }[]>,
+    parse: (text: string, found: { place: P; entry: PlaceEntry; extra: X }) => H,
+  ): Promise<ParsedFile<P, X, H>[]> {
+    const out: ParsedFile<P, X, H>[] = [];
+    const seen = new Set<string>();
+    const live = new Set<string>();
+    for (const place of places) {
+      let dir: string | null;
+      try {
+        dir = await placeDir(place);
+      } catch (err) {
+        problems.push({ path: place.label, reason: whyUnread(err) });
+        continue;
+      }
+      if (!dir) continue;
+      for (const { entry, extra } of await files(place, dir)) {
+        const identity = `${entry.st.dev}:${entry.st.ino}`;
+        if (seen.has(identity)) continue;
+        seen.add(identity);
+        live.add(entry.abs);
+        const key = statKey(entry.st);
+        const known = this.parsed.get(entry.abs);
+        let header = known?.key === key ? known.header : null;
+        if (!header) {
+          try {
+            const read = await readPlaceFile(place, entry);
+            header = parse(read.text, { place, entry, extra });
+            this.parsed.set(entry.abs, { key: read.key, header });
+          } catch (err) {
+            problems.push({ path: shown(place, entry.abs), reason: whyUnread(err) });
+            continue;
+          }
+        }
+        out.push({ place, entry, extra, header });
+      }
+    }
+    for (const k of this.parsed.keys()) if (!live.has(k)) this.parsed.delete(k);
+    return out;
+  }
+}
