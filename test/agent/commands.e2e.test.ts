@@ -7,10 +7,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../src/shared/contract';
-import { runLoupe, useCliFixture } from '../support/cli';
+import * as pty from 'node-pty';
+import { BIN, runLoupe, useCliFixture } from '../support/cli';
 import { userPrompt } from '../support/scriptedLlm';
 import { skillsWorld, type SkillsWorld } from '../support/skillsFixture';
-import { git } from '../support/tmp';
+import { git, until } from '../support/tmp';
 import { writeUserSettings } from '../support/userSettings';
 
 const fx = useCliFixture('loupe-commands-');
@@ -99,6 +100,20 @@ describe('loupe run "/name args"', () => {
     fx.llm.enqueue({ content: 'ok' });
     const [e] = expandedOf((await run(w, '/react-form formName=Signup with a captcha')).events);
     expect(e.text).toBe(`Generate a form component named Signup in ${path.basename(w.root)}.\nUse the design notes in [the guide](../../docs/conventions.md).\n\nwith a captcha`);
+  });
+
+  it('VS Code inputs on an interactive terminal: asked for, then sent', async () => {
+    const w = await repo();
+    fx.llm.enqueue({ content: 'ok' });
+    const env = { ...process.env, HOME: w.home, LOUPE_HOME: w.configDir, LOUPE_KEYCHAIN: 'off', LOUPE_MODEL: 'scripted', OPENAI_BASE_URL: fx.llm.baseURL, OPENAI_API_KEY: 'k' } as Record<string, string>;
+    const term = pty.spawn(process.execPath, [BIN, 'run', '--cwd', w.root, '/react-form'], { cols: 200, rows: 40, cwd: w.root, env });
+    let screen = '';
+    term.onData((d) => (screen += d));
+    const exited = new Promise<number>((resolve) => term.onExit((e) => resolve(e.exitCode)));
+    await until(() => screen.includes('? formName (Name of the form): '), 15_000);
+    term.write('Checkout\r');
+    expect(await exited).toBe(0);
+    expect(userPrompt(fx.llm.completions[0])).toBe(`Generate a form component named Checkout in ${path.basename(w.root)}.\nUse the design notes in [the guide](../../docs/conventions.md).`);
   });
 
   it('a built-in answers without a model: /skills lists skills and commands with their problems', async () => {

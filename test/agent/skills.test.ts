@@ -195,6 +195,31 @@ describe('a skill grants nothing by itself', () => {
   });
 });
 
+describe("Claude Code's invocation flags", () => {
+  it('disable-model-invocation: not listed for the agent, not loaded by it, still typed; user-invocable: false: not offered to type', async () => {
+    const world = await skillsWorld();
+    writeUserSettings(world.configDir, { sandbox: 'off' });
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(path.join(world.root, '.claude/skills/deploy-now'), { recursive: true });
+    await writeFile(path.join(world.root, '.claude/skills/deploy-now/SKILL.md'), '---\nname: deploy-now\ndescription: Ships to production.\ndisable-model-invocation: true\n---\nDEPLOY-BODY\n');
+    await mkdir(path.join(world.root, '.claude/skills/background-only'), { recursive: true });
+    await writeFile(path.join(world.root, '.claude/skills/background-only/SKILL.md'), '---\nname: background-only\ndescription: Context the agent loads itself.\nuser-invocable: false\n---\nBODY\n');
+    const s = await setup(deny, world, true);
+    llm.enqueue({ toolCalls: [call('k1', 'skill', { name: 'deploy-now' }), call('k2', 'skill', { name: 'background-only' })] }, { content: 'done' });
+    const agent = s.agent();
+    await agent.run('ship it');
+    const system = String(llm.completions[0].body.messages?.[0]?.content);
+    expect(system).not.toContain('deploy-now');
+    expect(system).toContain('- background-only: Context the agent loads itself.');
+    expect(finished(agent, 'k1')).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining('is for the person to call (/deploy-now)') } });
+    expect(finished(agent, 'k2')).toMatchObject({ ok: true });
+    const { listSlashCommands } = await import('../../src/main/services/commands/list');
+    const names = (await listSlashCommands(s.services)).commands.map((c) => c.name);
+    expect(names).toContain('deploy-now');
+    expect(names).not.toContain('background-only');
+  });
+});
+
 describe('what the agent is told', () => {
   it('lists each skill with its description (the long one cut), the person’s marked, and no body', async () => {
     const s = await setup(deny, undefined, true);

@@ -72,7 +72,7 @@ export async function slashPlan(services: WorkspaceServices, text: string, input
     return { kind: 'expand', name: command.name, source: command.scope, path: commandPath(command), def: command, args: slash.args, inputs, grantKey: `command:${command.name}` };
   }
   const skill = await services.skills.find(slash.name);
-  if (skill && skill.name === slash.name) return skillPlan(services, skill, slash.args);
+  if (skill && skill.name === slash.name && !skill.agentOnly) return skillPlan(services, skill, slash.args);
   return null;
 }
 

@@ -18,6 +18,7 @@ export function workspacePromptSource(services: WorkspaceServices, registry: Too
       networkAllowed: (await services.engine.rules()).filter((r) => r.kind === 'network' && r.action === 'allow').map((r) => r.pattern),
     }),
     readRules: readRefusal(services.engine),
-    skills: async () => (await services.skills.list()).skills.map((k) => ({ name: k.name, description: k.description, scope: k.scope })),
+    // A skill only the person may call (`disable-model-invocation`) is not offered to the agent.
+    skills: async () => (await services.skills.list()).skills.filter((k) => !k.personOnly).map((k) => ({ name: k.name, description: k.description, scope: k.scope })),
   });
 }

@@ -43,9 +43,10 @@ export const skillTool = defineTool({
     const catalog = ctx.skills;
     const skill = catalog ? await catalog.find(args.name) : null;
     if (!catalog || !skill) {
-      const names = catalog ? (await catalog.list()).skills.map((s) => s.name) : [];
+      const names = catalog ? (await catalog.list()).skills.filter((s) => !s.personOnly).map((s) => s.name) : [];
       throw new InvalidArgumentError(names.length ? `No skill named "${args.name}". The skills here: ${names.slice(0, 60).join(', ')}${names.length > 60 ? ', …' : ''}.` : `No skill named "${args.name}": there are no skills here.`);
     }
+    if (skill.personOnly) throw new InvalidArgumentError(`The skill "${skill.name}" is for the person to call (/${skill.name}); its author turned off loading it by the agent.`);
     const loaded = await catalog.load(skill);
     // The folder as the read tool takes it: workspace-relative inside, absolute (with ~ shown) outside.
     const dir = skill.rel ?? skill.dir;

@@ -50,7 +50,8 @@ export async function listSlashCommands(services: { skills: SkillCatalog; comman
   const [commands, skills] = await Promise.all([services.commands.list(), services.skills.list()]);
   const builtins: SlashCommandView[] = BUILTIN_COMMANDS.map((b) => ({ name: b.name, kind: 'command', source: 'built-in', description: b.description, ...(b.argumentHint ? { argument_hint: b.argumentHint } : {}), problems: [] }));
   const taken = new Set([...builtins.map((b) => b.name), ...commands.commands.map((c) => c.name)]);
-  const usable = skills.skills.map((s) => {
+  // `user-invocable: false`: the agent's to load, not offered to type.
+  const usable = skills.skills.filter((s) => !s.agentOnly).map((s) => {
     const v = skillView(s);
     if (!taken.has(s.name)) return v;
     return { ...v, shadowed_by: builtins.some((b) => b.name === s.name) ? 'built-in' : commandPath(commands.commands.find((c) => c.name === s.name)!), problems: [...v.problems, `/${s.name} types the command of that name; the agent can still load this skill`] };

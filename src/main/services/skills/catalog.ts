@@ -160,6 +160,8 @@ export class SkillCatalog {
       ...(header.license ? { license: header.license } : {}),
       ...(header.compatibility ? { compatibility: header.compatibility } : {}),
       ...(header.metadata ? { metadata: header.metadata } : {}),
+      personOnly: flag(header.fields['disable-model-invocation']) === true,
+      agentOnly: flag(header.fields['user-invocable']) === false,
       allowedTools: header.allowedTools,
       fields: header.fields,
       problems: [...header.problems],
@@ -169,6 +171,9 @@ export class SkillCatalog {
 }
 
 const RANK: Record<Scope, number> = { personal: 0, repository: 1 };
+
+/** A YAML boolean, or the text of one when the front matter was read line by line. */
+const flag = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : v === 'true' ? true : v === 'false' ? false : undefined);
 
 /** One skill per name: the person's first, then in the order the places were looked in. */
 function arrange(found: Skill[], problems: SkillProblem[]): SkillSet {

@@ -23,6 +23,10 @@ export interface Skill {
   license?: string;
   compatibility?: string;
   metadata?: Record<string, unknown>;
+  /** Claude Code's `disable-model-invocation: true`: only the person calls it (`/name`); the agent is not told of it. */
+  personOnly: boolean;
+  /** Claude Code's `user-invocable: false`: the agent's only; not offered in the `/` list. */
+  agentOnly: boolean;
   /** `allowed-tools` as written, one entry per tool (null: the file does not say). */
   allowedTools: string[] | null;
   /** Every key of the front matter, unknown ones included. */
