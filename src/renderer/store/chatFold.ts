@@ -52,11 +52,11 @@ export const TOOL_OUTPUT_CAP = 200_000;
 let seq = 0;
 export const nextId = (p: string) => `${p}-${++seq}`;
 
-/** The request the conversation is in now: the person's last message's, once the host named it. */
+/** The request the conversation is in now: the person's last message's, once the host named it (a steer joins the request it was sent into). */
 function requestOf(items: ChatItem[]): { correlationId?: string } {
   for (let i = items.length - 1; i >= 0; i--) {
     const it = items[i];
-    if (it.kind === 'user') return it.correlationId ? { correlationId: it.correlationId } : {};
+    if (it.kind === 'user' && !it.steer) return it.correlationId ? { correlationId: it.correlationId } : {};
   }
   return {};
 }
@@ -112,7 +112,7 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
       if (user?.kind === 'user' && (!user.correlationId || !id || user.correlationId === id)) {
         const naming = id && !user.correlationId;
         // Named as request_started names it: what followed the message belongs to that request too.
-        const next = naming ? items.map((x, i) => (i > at && x.kind === 'plan' && !x.correlationId ? { ...x, correlationId: id } : x)) : items.slice();
+        const next = naming ? items.map((x, i) => (i > at && (x.kind === 'plan' || x.kind === 'tool') && !x.correlationId ? { ...x, correlationId: id } : x)) : items.slice();
         next[at] = { ...user, expansion, ...(naming ? { correlationId: id } : {}) };
         return next;
       }
