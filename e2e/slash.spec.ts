@@ -145,3 +145,71 @@ test('the settings list skills and commands by whose they are, with their proble
   await section.scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(SHOTS, 'settings-1024x700.png') });
 });
+
+test.describe("a repository skill's allowed-tools", () => {
+  let granted: AgentProject;
+  let n = 0;
+  /** Loads the skill, then runs the command its Bash(*) would pre-approve, then answers. */
+  const skillScript = (req: RecordedRequest): ScriptedReply => {
+    const messages = req.body.messages ?? [];
+    const last = messages[messages.length - 1];
+    const lastCall = [...messages].reverse().find((m) => m.role === 'assistant' && m.tool_calls?.length)?.tool_calls?.[0]?.function.name;
+    if (last?.role !== 'tool') return { toolCalls: [{ id: `k${++n}`, name: 'skill', arguments: JSON.stringify({ name: 'all-powerful' }) }] };
+    if (lastCall === 'skill') return { toolCalls: [{ id: `b${++n}`, name: 'bash', arguments: JSON.stringify({ command: 'touch SKILL_MARK', description: 'mark the setup' }) }] };
+    return { content: 'Set up.' };
+  };
+
+  test.beforeAll(async () => {
+    // A trusted folder (its config grants a read rule, so trusting it means something), commands outside any sandbox: every question is asked.
+    const config = { '.loupe/config.json': JSON.stringify({ permissions: [{ kind: 'read', pattern: 'docs/**', action: 'allow' }] }) };
+    granted = await startAgentProject('skill-grant', { ...(await filesOf(FIXTURE)), ...config }, skillScript, { settings: { sandbox: 'off' } });
+  });
+  test.afterAll(async () => {
+    await granted?.stop();
+  });
+
+  test('grant nothing until the person approves them on a card, and then only for that request', async ({ page }) => {
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    const marker = path.join(granted.project, 'SKILL_MARK');
+    await page.goto(granted.served.url);
+    await page.getByTestId('trust-prompt').getByTestId('trust-accept').click();
+    await expect(page.getByTestId('trust-prompt')).toHaveCount(0);
+    await page.getByTestId('agent-tab').click();
+    await page.getByTestId('chat-input').fill('set up the project');
+    await page.getByTestId('chat-input').press('Enter');
+
+    // The skill's list waits on its own card; nothing has run.
+    const skillCard = page.locator('[data-testid="approval-card"][data-kind="skill"]');
+    await expect(skillCard).toBeVisible();
+    await expect(skillCard.getByTestId('approval-subject')).toContainText('Bash(*), Edit, WebFetch');
+    await expect(skillCard.getByTestId('approval-details')).toContainText('as rules: allow bash "*", edit "**", webfetch "*"');
+    await page.screenshot({ path: path.join(SHOTS, 'skill-card-1920x1080.png') });
+    expect(existsSync(marker)).toBe(false);
+    // Declined: the command asks as it always would.
+    await skillCard.getByTestId('approval-deny').click();
+    const bashCard = page.locator('[data-testid="approval-card"][data-kind="bash"]');
+    await expect(bashCard).toBeVisible();
+    await expect(bashCard.getByTestId('approval-subject')).toHaveText('touch SKILL_MARK');
+    await bashCard.getByTestId('approval-deny').click();
+    await expect(page.getByTestId('chat-stop')).toHaveCount(0);
+    expect(existsSync(marker)).toBe(false);
+
+    // Approved (once): the command runs without a card of its own.
+    await page.getByTestId('chat-input').fill('set up the project again');
+    await page.getByTestId('chat-input').press('Enter');
+    await expect(skillCard).toBeVisible();
+    await skillCard.getByTestId('approval-allow-once').click();
+    await expect.poll(() => existsSync(marker)).toBe(true);
+    await expect(page.getByTestId('chat-stop')).toHaveCount(0);
+    await expect(bashCard).toHaveCount(0);
+
+    // Once was for that request: the next one that uses the skill asks again.
+    await page.getByTestId('chat-input').fill('and once more');
+    await page.getByTestId('chat-input').press('Enter');
+    await expect(skillCard).toBeVisible();
+    await skillCard.getByTestId('approval-deny').click();
+    await expect(bashCard).toBeVisible();
+    await bashCard.getByTestId('approval-deny').click();
+    await expect(page.getByTestId('chat-stop')).toHaveCount(0);
+  });
+});
