@@ -1,5 +1,7 @@
-// Cold start of `loupe serve` to the first painted tree row in Chromium.
-import { rm, writeFile } from 'node:fs/promises';
+// Cold start of `loupe serve` to the first painted tree row in Chromium, and to the URL on an
+// empty folder (what is left when no tree is there to list: loading the host itself).
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright';
 import { CHROMIUM, generateTree, percentile, report, startServe, tempDir } from './lib.mjs';
@@ -24,7 +26,19 @@ for (let i = 0; i < RUNS; i++) {
   s.proc.kill('SIGTERM');
 }
 await browser.close();
-report('serve.cold_start.url_printed.p50', percentile(toUrl, 50), 'ms', { runs: RUNS });
-report('serve.cold_start.first_tree_paint.p50', percentile(toPaint, 50), 'ms', { runs: RUNS, files: 10_000 });
+const empty = path.join(root, '..', `${path.basename(root)}-empty`);
+await mkdir(empty);
+const toUrlEmpty = [];
+for (let i = 0; i < RUNS; i++) {
+  const s = await startServe(empty, { LOUPE_HOME: home });
+  toUrlEmpty.push(s.urlMs);
+  s.proc.kill('SIGTERM');
+  await new Promise((r) => s.proc.once('exit', r));
+}
+const load = Math.round(os.loadavg()[0] * 10) / 10;
+report('serve.cold_start.url_printed.p50', percentile(toUrl, 50), 'ms', { runs: RUNS, load });
+report('serve.cold_start.first_tree_paint.p50', percentile(toPaint, 50), 'ms', { runs: RUNS, files: 10_000, load });
+report('serve.cold_start.empty_folder_url.p50', percentile(toUrlEmpty, 50), 'ms', { runs: RUNS, load });
+await rm(empty, { recursive: true, force: true });
 await rm(root, { recursive: true, force: true });
 await rm(home, { recursive: true, force: true });

@@ -5,8 +5,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { userPrompt, type RecordedRequest, type ScriptedReply } from '../test/support/scriptedLlm';
-import { startAgentProject, type AgentProject } from './support/agentProject';
+import { expectHoverMessage, readThenEdit, startAgentProject, type AgentProject } from './support/agentProject';
 
 const SHOTS = path.resolve('test-results', 'diagnostics');
 const MESSAGE = "Type 'string' is not assignable to type 'number'.";
@@ -14,21 +13,10 @@ const MESSAGE = "Type 'string' is not assignable to type 'number'.";
 let app: AgentProject;
 
 // Each prompt reads the file (reads are per chat session), then makes its edit.
-const EDITS: Record<string, { path: string; old_str: string; new_str: string; reason: string }> = {
+const script = readThenEdit({
   spell: { path: 'src/total.ts', old_str: 'number = 1 + 2;', new_str: 'number = "three";', reason: 'Spell the total' },
   halve: { path: 'src/half.ts', old_str: 'number = 3;', new_str: 'number = 3 / "2";', reason: 'Halve it' },
-};
-
-function script(req: RecordedRequest): ScriptedReply {
-  const messages = req.body.messages ?? [];
-  const last = messages[messages.length - 1];
-  const edit = Object.entries(EDITS).find(([word]) => userPrompt(req).includes(word))?.[1];
-  if (!edit) return { content: 'Hello.' };
-  if (last?.role !== 'tool') return { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: edit.path }) }] };
-  const lastCall = [...messages].reverse().find((m) => m.role === 'assistant' && m.tool_calls?.length)?.tool_calls?.[0]?.function.name;
-  if (lastCall === 'read_file') return { toolCalls: [{ name: 'edit_file', arguments: JSON.stringify(edit) }] };
-  return { content: 'Done.' };
-}
+});
 
 test.beforeAll(async () => {
   await mkdir(SHOTS, { recursive: true });
@@ -72,12 +60,7 @@ test('an agent edit that breaks a type: "+1 error" on its row, a squiggle with t
   await expect(diff.locator('.diff-host')).toHaveAttribute('data-problems', '1');
   await expect(diff.locator('.squiggly-error')).toHaveCount(1, { timeout: 20_000 });
   // The squiggle lies under the text: the pointer goes where it is drawn, as a person's would.
-  // Monaco shows its hover after a delay and drops it when the editor relayouts: point again until it shows.
-  await expect(async () => {
-    await page.mouse.move(0, 0);
-    await diff.locator('.squiggly-error').hover({ force: true });
-    await expect(page.locator('.monaco-hover').filter({ hasText: MESSAGE })).toBeVisible({ timeout: 3000 });
-  }).toPass({ timeout: 30_000 });
+  await expectHoverMessage(page, diff, MESSAGE);
   await page.screenshot({ path: path.join(SHOTS, 'diff-1920.png') });
   await page.setViewportSize({ width: 1024, height: 700 });
   await page.screenshot({ path: path.join(SHOTS, 'diff-1024.png') });

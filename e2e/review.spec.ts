@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect, test, type Page } from '@playwright/test';
+import { docsShot } from './support/docsShot';
 import { startServe, type Served } from './support/serve';
 
 const BIN = fileURLToPath(new URL('../bin/loupe.mjs', import.meta.url));
@@ -136,7 +137,7 @@ test('reverting one hunk of a two-hunk modification leaves the other, shows afte
   await expect(hunks).toHaveCount(2);
   await expect(diff.locator('.monaco-diff-editor')).toBeVisible();
   await page.waitForTimeout(300);
-  await page.screenshot({ path: fileURLToPath(new URL('../docs/review.png', import.meta.url)) });
+  await docsShot(page, 'review.png');
 
   await diff.locator('[data-testid="review-revert-hunk"][data-hunk="0"]').click();
   await expect.poll(() => disk('src/notes.txt')).toContain('line 3\n');

@@ -2,15 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, realpath, rm, writeFile, mkdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
+import { docsShot } from './support/docsShot';
 import { startServe, type Served } from './support/serve';
 
 let root: string;
 let project: string;
 let other: string;
 let served: Served;
-const DOCS = fileURLToPath(new URL('../docs', import.meta.url));
 
 async function writeFiles(base: string, files: Record<string, string>) {
   for (const [rel, content] of Object.entries(files)) {
@@ -173,8 +172,7 @@ test('README screenshot', async ({ page }) => {
   await expect(terminalText(page)).toContainText('M src/app.ts');
   // Let the next prompt arrive so the picture shows a terminal at rest.
   await page.waitForTimeout(400);
-  await mkdir(DOCS, { recursive: true });
-  await page.screenshot({ path: path.join(DOCS, 'screenshot.png') });
+  await docsShot(page, 'screenshot.png');
 });
 
 test('opens another folder by typing its path', async ({ page }) => {

@@ -18,7 +18,8 @@ import { testTrust, type TestTrust } from './support/trust';
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'bin/loupe.mjs');
-const registry = createToolRegistry();
+// No agent loop runs under `loupe mcp`, so the tools that start subagents are not offered there.
+const registry = createToolRegistry().only((t) => !t.delegates);
 
 let sandbox: { dir: string; cleanup: () => Promise<void> };
 let user: TestTrust;
@@ -69,6 +70,7 @@ function dataShapes(tool: McpTool): { type?: string; properties?: Record<string,
 describe('loupe mcp publishes what each tool is', () => {
   it('lists every tool with its title, its four hints and an output schema', () => {
     expect([...listed.keys()]).toEqual(registry.list().map((t) => t.name));
+    for (const name of ['agent', 'agent_wait', 'agent_stop']) expect(listed.has(name)).toBe(false);
     for (const tool of registry.list()) {
       const t = listed.get(tool.name)!;
       expect(t.title, tool.name).toBe(tool.title);

@@ -17,7 +17,7 @@ const EFFECT = { read: 'reads', write: 'writes files', execute: 'runs a process'
 const firstSentence = (text: string) => (text.match(/^.*?[.!?](?=\s|$)/)?.[0] ?? text).replace(/\|/g, '\\|');
 
 function toolTable(tools: Tool[]): string {
-  const rows = tools.map((t) => `| \`${t.name}\` | ${t.title} | ${EFFECT[t.effect]}${t.openWorld ? ', beyond the workspace' : ''} | ${t.permission ? `\`${t.permission}\`` : '—'} | ${firstSentence(t.description)} |`);
+  const rows = tools.map((t) => `| \`${t.name}\` | ${t.title} | ${t.delegates && t.effect === 'execute' ? 'runs subagents' : EFFECT[t.effect]}${t.openWorld ? ', beyond the workspace' : ''} | ${t.permission ? `\`${t.permission}\`` : '—'} | ${firstSentence(t.description)} |`);
   return [START, '| Tool | Title | Effect | Asks | What it does |', '| --- | --- | --- | --- | --- |', ...rows, END].join('\n');
 }
 

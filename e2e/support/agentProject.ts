@@ -4,8 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
-import { startScriptedLlm, type RecordedRequest, type ScriptedLlm, type ScriptedReply } from '../../test/support/scriptedLlm';
+import { expect, type Locator, type Page } from '@playwright/test';
+import { startScriptedLlm, userPrompt, type RecordedRequest, type ScriptedLlm, type ScriptedReply } from '../../test/support/scriptedLlm';
 import { startServe, type ServeOptions, type Served } from './serve';
 
 export interface AgentProject {
@@ -51,4 +51,38 @@ export async function sayAndWait(page: Page, text: string): Promise<void> {
   // the request to end, which takes Stop away.
   await expect(users).toHaveCount(before + 1);
   await expect(page.getByTestId('chat-stop')).toHaveCount(0);
+}
+
+export interface ScriptedEdit {
+  path: string;
+  old_str: string;
+  new_str: string;
+  reason: string;
+}
+
+/**
+ * A model that, for a prompt holding one of `edits`' words, reads that edit's file (reads are
+ * per chat session), then makes the edit, then says "Done."; any other prompt gets "Hello.".
+ */
+export function readThenEdit(edits: Record<string, ScriptedEdit>): (req: RecordedRequest) => ScriptedReply {
+  return (req) => {
+    const messages = req.body.messages ?? [];
+    const last = messages[messages.length - 1];
+    const edit = Object.entries(edits).find(([word]) => userPrompt(req).includes(word))?.[1];
+    if (!edit) return { content: 'Hello.' };
+    if (last?.role !== 'tool') return { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: edit.path }) }] };
+    const lastCall = [...messages].reverse().find((m) => m.role === 'assistant' && m.tool_calls?.length)?.tool_calls?.[0]?.function.name;
+    if (lastCall === 'read_file') return { toolCalls: [{ name: 'edit_file', arguments: JSON.stringify(edit) }] };
+    return { content: 'Done.' };
+  };
+}
+
+/** Points at the squiggle in `editor` as a person would until Monaco's hover shows `message`. */
+export async function expectHoverMessage(page: Page, editor: Locator, message: string): Promise<void> {
+  // Monaco shows its hover after a delay and drops it when the editor relayouts: point again until it shows.
+  await expect(async () => {
+    await page.mouse.move(0, 0);
+    await editor.locator('.squiggly-error').hover({ force: true });
+    await expect(page.locator('.monaco-hover').filter({ hasText: message })).toBeVisible({ timeout: 3000 });
+  }).toPass({ timeout: 30_000 });
 }

@@ -61,6 +61,8 @@ export interface ModificationView {
   modification_id: string;
   timestamp: string;
   session_id: string;
+  /** A subagent of that session made it: the child's id (the timeline filters by it). */
+  agent_id?: string;
   correlation_id?: string;
   tool: string;
   operation: string;
@@ -368,9 +370,30 @@ export type ChatEventBody =
   /** ABORTED: `message` says what the stop kept, cancelled and left unrun. */
   | { type: 'error'; code: ErrorCode; message: string }
   /** `usage`: the meter after the request's last model call, absent when no call was answered. */
-  | { type: 'request_finished'; status: 'done' | 'error' | 'aborted' | 'turn_limit'; text: string; turns: number; usage?: UsageView };
+  | { type: 'request_finished'; status: 'done' | 'error' | 'aborted' | 'turn_limit'; text: string; turns: number; usage?: UsageView }
+  /**
+   * A subagent began (its id and its parent are the event's `agent_id` and `parent_session_id`):
+   * `call_id` is the parent's tool call that started it; `tools`, what it may use; `read_only`,
+   * plan mode's layer whatever its tools; `worktree`, where an isolated one works.
+   */
+  | { type: 'subagent_started'; call_id: string; description: string; agent_type: string; background: boolean; read_only: boolean; tools: string[]; max_turns: number; token_budget: number; worktree?: string }
+  /** A subagent ended: its status, its final words, its figures and the files its changes touched; `reason` says why it stopped or failed. */
+  | { type: 'subagent_finished'; status: SubagentStatus; text: string; turns: number; tokens: number; cost_usd?: number; files: string[]; stopped_by?: string; reason?: string; worktree?: string };
 
-export type ChatEvent = ChatEventBody & { correlation_id: string; t: number };
+/** A subagent's card: `running` until it ends done, failed (an error) or stopped (by the request's Stop, the person, its parent or a limit). */
+export type SubagentStatus = 'running' | 'done' | 'failed' | 'stopped';
+
+/**
+ * Who an event is about, beside its request: a subagent's events reach its parent's stream (and
+ * `loupe run --json`) carrying the child's session id as `agent_id` and its parent's as
+ * `parent_session_id`; a grandchild's name the child as its parent.
+ */
+export interface AgentTag {
+  agent_id?: string;
+  parent_session_id?: string;
+}
+
+export type ChatEvent = ChatEventBody & { correlation_id: string; t: number } & AgentTag;
 
 /** The events hooks run at, named as Claude Code names them. */
 export type HookEventName = 'SessionStart' | 'SessionEnd' | 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'PostToolUseFailure' | 'PreCompact' | 'Stop' | 'Notification' | 'SubagentStart' | 'SubagentStop';
@@ -483,7 +506,7 @@ export interface ChatSessionSummary {
  * (which the loop does not echo). The live stream and a reopened session are folded by the same
  * function, so a reload shows exactly what was shown live.
  */
-export type ChatTranscriptEntry = ChatEventBody | { type: 'user_message'; text: string; correlation_id?: string; mode?: ChatMode; attachments?: AttachmentView[] };
+export type ChatTranscriptEntry = (ChatEventBody & AgentTag) | { type: 'user_message'; text: string; correlation_id?: string; mode?: ChatMode; attachments?: AttachmentView[] };
 
 /** A message sent while the agent works: it waits, and goes as the next request, or at the next tool boundary once `steer`. */
 export interface QueuedMessageView {
@@ -553,6 +576,9 @@ export interface ApprovalRequestView {
   /** That session's title, and its worktree's name when it works in one, for the card to name it. */
   session_title?: string;
   worktree?: string;
+  /** A subagent asked: its id (its session's) and its parent's session; `session_title` is its description. */
+  agent_id?: string;
+  parent_session_id?: string;
   /** The folder's .loupe/config.json has this allow rule, which applies once the folder is trusted. */
   trust_would_allow?: string;
   createdAt: string;
@@ -847,6 +873,8 @@ export interface HostRequests {
   /** Shows another branch of the conversation (from chat.session's forks). */
   'chat.switchBranch': { params: { session_id: string; branch_id: string }; result: ChatSessionView };
   'chat.stop': { params: { session_id: string }; result: void };
+  /** Stops one subagent of the session's running request (its card's Stop); the rest go on. */
+  'chat.stopAgent': { params: { session_id: string; agent_id: string }; result: void };
   'chat.sessions': { params: void; result: ChatSessionSummary[] };
   'chat.session': { params: { id: string }; result: ChatSessionView };
   'chat.newSession': { params: void; result: ChatSessionSummary };
@@ -957,7 +985,7 @@ export interface HostClient {
  * Structured facts about an error, for programs (the review pane, MCP clients): plain JSON.
  * ROLLBACK_CONFLICT: `blocking` (the later modification ids in the way), `modification_id`,
  * `file`, `outside_changes`. PERMISSION_DENIED: `denied_by` ('rule' | 'default' | 'user' |
- * 'unattended'), the person's `message` when they wrote one, the `rule` when one decided.
+ * 'unattended' | 'mode' | 'agent'), the person's `message` when they wrote one, the `rule` when one decided.
  */
 export type ErrorDetails = Record<string, unknown>;
 
@@ -1017,6 +1045,7 @@ const requestChannelMap = {
   'chat.edit': true,
   'chat.switchBranch': true,
   'chat.stop': true,
+  'chat.stopAgent': true,
   'chat.sessions': true,
   'chat.session': true,
   'chat.newSession': true,

@@ -30,6 +30,8 @@ export const ERROR_CODES = [
   'PROCESS_NOT_FOUND',
   // A background process refused: the workspace already runs its limit of them.
   'PROCESS_LIMIT',
+  // A subagent refused: the session already runs its limit of them, is as deep as they may go, or spent its budget.
+  'AGENT_LIMIT',
   // An MCP server's tool while that server is not running (starting, failed, restarting, not approved).
   'MCP_SERVER_UNAVAILABLE',
   // An MCP server answered a call with an error (isError, or a JSON-RPC error).

@@ -35,7 +35,10 @@ const prompt = async (s: Partial<PromptSources> = {}, model?: string) =>
   (await buildSystemPrompt({ root: tmp.dir, registry: createToolRegistry(), sandbox: sandbox(), now: () => NOW, ...s }, model ? { model: { name: model } } : {})).text;
 
 /** Whether `name` appears as a word of its own (not inside a path such as /bin/bash). */
-const mentions = (text: string, name: string) => new RegExp(`(?<![\\w/.-])${name}(?![\\w/-])`).test(text);
+// A tool named by an everyday word the prompt also uses in prose ("a coding agent") counts as
+// mentioned where the prompt names it as a tool: in backticks.
+const PROSE_WORDS = new Set(['agent']);
+const mentions = (text: string, name: string) => (PROSE_WORDS.has(name) ? text.includes(`\`${name}\``) : new RegExp(`(?<![\\w/.-])${name}(?![\\w/-])`).test(text));
 
 const frobnicate = defineTool({
   name: 'frobnicate_widget',

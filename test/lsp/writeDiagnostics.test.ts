@@ -2,7 +2,7 @@
 // with Loupe's TypeScript) and the real pyright, inside the OS sandbox where one works, behind the
 // real write tools. Each edit's result ends with exactly the problems it introduced, at the line
 // the model reads now; problems the file already had, even when the edit moved them, are not new.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApprovalQueue, type ApprovalAnswer, type ApprovalRequest } from '../../src/main/services/permissions/approvalQueue';
@@ -30,6 +30,16 @@ async function tsProject(files: Record<string, string>): Promise<Harness> {
   await h.write('tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'esnext', moduleResolution: 'bundler', lib: ['es2022'] }, include: ['src'] }));
   for (const [rel, text] of Object.entries(files)) await h.write(rel, text);
   return h;
+}
+
+/** The harness's gate asks `respond` (ask mode's cards); the trust store it needs is cleaned up by the returned function. */
+function askWith(h: Harness, respond: (request: ApprovalRequest) => Promise<ApprovalAnswer>): () => void {
+  const queue = new ApprovalQueue('wait');
+  queue.setResponder(respond);
+  const user = testTrust();
+  const project = new ProjectConfig(h.root, user.store);
+  h.ctx.permissions = new PermissionGate(new PermissionEngine({ root: h.root, project }), queue, { persist: (r) => project.addRules(r) });
+  return user.cleanup;
 }
 
 interface Diag {
@@ -135,6 +145,63 @@ describe('undo', () => {
   );
 });
 
+describe('problems that come after the bound', () => {
+  // 1 ms: no server answers that fast, so every write's problems come late, on any machine.
+  const LATE = { limits: { diagnostics_wait_ms: 1 } };
+  type Logged = { modification_id: string; diagnostics?: { available: boolean; errors: number; resolved_count: number; introduced: { line: number; code?: string }[] } };
+  const logged = async (h: Harness, file: string) => ((await h.call('modification_log', { file })).data as { modifications: Logged[] }).modifications;
+  const lines = async (h: Harness) => (await h.read('.loupe/modifications.jsonl')).trim().split('\n').map((l) => JSON.parse(l) as { type: string; modification_id: string });
+
+  it(
+    'the result says unavailable; the answer, when it comes, is a later line of the log that modification_log shows — edit after edit, each its own',
+    async () => {
+      const h = await tsProject({ 'src/main.ts': 'export const total: number = 3;\n' });
+      await h.write('.loupe/config.json', JSON.stringify(LATE));
+      await h.call('read_file', { path: 'src/main.ts' });
+      const broke = await h.call('edit_file', { path: 'src/main.ts', old_str: 'number = 3', new_str: 'number = "3"' });
+      expect(diagnosticsOf(broke)?.available).toBe(false);
+      expect(broke.output).toMatch(/Diagnostics unavailable \(typescript-language-server/);
+      // The next edit of the same file comes while the first one's answer is still awaited.
+      const fixed = await h.call('edit_file', { path: 'src/main.ts', old_str: 'number = "3"', new_str: 'number = 4' });
+      expect(diagnosticsOf(fixed)?.available).toBe(false);
+      const ids = [broke, fixed].map((r) => (r.data as { modification_id: string }).modification_id);
+      await vi.waitFor(async () => expect((await logged(h, 'src/main.ts')).every((m) => m.diagnostics?.available)).toBe(true), { timeout: 180_000, interval: 250 });
+      const [second, first] = await logged(h, 'src/main.ts');
+      expect(first).toMatchObject({ modification_id: ids[0], diagnostics: { errors: 1, resolved_count: 0, introduced: [expect.objectContaining({ line: 1, code: '2322' })] } });
+      expect(second).toMatchObject({ modification_id: ids[1], diagnostics: { errors: 0, resolved_count: 1, introduced: [] } });
+      // Append-only: the modifications' own lines are as written, the answers follow them.
+      expect((await lines(h)).map((l) => [l.type, l.modification_id])).toEqual([
+        ['modification', ids[0]],
+        ['modification', ids[1]],
+        ['diagnostics', ids[0]],
+        ['diagnostics', ids[1]],
+      ]);
+    },
+    SLOW,
+  );
+
+  it(
+    'a write that does not happen gets no late answer, and the server keeps the file as it is',
+    async () => {
+      const h = await tsProject({ 'src/main.ts': 'export const total: number = 3;\n' });
+      await h.write('.loupe/config.json', JSON.stringify({ ...LATE, edits: { mode: 'ask' } }));
+      const cleanup = askWith(h, async () => ({ answer: 'deny', message: 'no' }));
+      try {
+        await h.call('read_file', { path: 'src/main.ts' });
+        const denied = await h.call('edit_file', { path: 'src/main.ts', old_str: 'number = 3', new_str: 'number = "3"' });
+        expect(denied.error?.code).toBe('PERMISSION_DENIED');
+        // A look at the file as it is (asked again while a cold server on a loaded machine is
+        // past the look's own bound): the server holds the file's text, not the refused one.
+        await vi.waitFor(async () => expect((await h.call('diagnostics', { path: 'src/main.ts' })).data).toMatchObject({ total: 0, available: true }), { timeout: 180_000, interval: 500 });
+        expect(await h.read('.loupe/modifications.jsonl').catch(() => '')).toBe('');
+      } finally {
+        cleanup();
+      }
+    },
+    SLOW,
+  );
+});
+
 describe('"ask before every edit"', () => {
   it(
     'the card shows what the edit would introduce before anything is written',
@@ -143,14 +210,10 @@ describe('"ask before every edit"', () => {
       await h.write('.loupe/config.json', JSON.stringify({ ...WAIT, edits: { mode: 'ask' } }));
       const seen: { request: ApprovalRequest; onDisk: string }[] = [];
       let answer: ApprovalAnswer = { answer: 'deny', message: 'not like that' };
-      const queue = new ApprovalQueue('wait');
-      queue.setResponder(async (request) => {
+      const cleanup = askWith(h, async (request) => {
         seen.push({ request, onDisk: readFileSync(path.join(h.root, 'src/main.ts'), 'utf8') });
         return answer;
       });
-      const user = testTrust();
-      const project = new ProjectConfig(h.root, user.store);
-      h.ctx.permissions = new PermissionGate(new PermissionEngine({ root: h.root, project }), queue, { persist: (r) => project.addRules(r) });
       try {
         await h.call('read_file', { path: 'src/main.ts' });
         const denied = await h.call('edit_file', { path: 'src/main.ts', old_str: 'number = 3', new_str: 'number = "3"' });
@@ -167,7 +230,7 @@ describe('"ask before every edit"', () => {
         expect(seen[1].request.edit?.diagnostics?.errors).toBe(1);
         expect((allowed.data?.diagnostics as { errors: number }).errors).toBe(1);
       } finally {
-        user.cleanup();
+        cleanup();
       }
     },
     SLOW,

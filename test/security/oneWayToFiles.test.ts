@@ -13,6 +13,7 @@ const ALLOWED: Record<string, string> = {
   'services/files/safeWrite.ts': 'the one way in',
   'services/settings/atomicJson.ts': "the user's config folder, not a workspace",
   'services/settings/userSettings.ts': "the user's config folder, not a workspace",
+  'services/hooks/claudeUserSettings.ts': "the person's own ~/.claude/settings.json, not a workspace",
   'host/llmSettings.ts': "the user's config folder, not a workspace",
   'services/log/fileLogger.ts': "the user's log in the config folder, not a workspace",
   'services/process/processTable.ts': '/proc',

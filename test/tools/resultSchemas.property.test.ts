@@ -134,7 +134,54 @@ async function withProcess<T>(command: string, use: (id: string) => Promise<T>):
   }
 }
 
+/** A request's children as the tools reach them, ending as generated: the host's own children are tested in test/subagents. */
+const outcomeGen = (status: 'done' | 'failed' | 'stopped' | 'running') =>
+  fc.record({
+    agent_id: word.map((w) => `ses-${w}`),
+    agent_type: fc.constantFrom('explore', 'general', 'reviewer'),
+    description: text.filter((d) => d.trim().length > 0),
+    status: fc.constant(status),
+    text,
+    turns: fc.nat(25),
+    tokens: fc.nat(300_000),
+    cost_usd: opt(fc.double({ min: 0, max: 5, noNaN: true })),
+    files: fc.array(word.map((w) => `src/${w}.ts`), { maxLength: 3 }),
+    stopped_by: status === 'stopped' ? fc.constantFrom('request' as const, 'person' as const, 'budget' as const) : fc.constant(undefined),
+    reason: opt(text),
+    worktree: opt(word),
+  });
+type Outcomes = ReturnType<typeof outcomeGen> extends fc.Arbitrary<infer O> ? O : never;
+/** The call's context with children that end as `o` (or refuse to start with `refuse`). */
+const children = (o: Outcomes, refuse?: LoupeError): Stop => (base) => ({
+  ...base,
+  subagents: {
+    types: async () => [{ name: o.agent_type, description: 'a type', read_only: false }],
+    start: async () => {
+      if (refuse) throw refuse;
+      return { agentId: o.agent_id, result: Promise.resolve(o) };
+    },
+    wait: async () => o,
+    stop: async () => o,
+  },
+});
+const task = { description: 'look around', prompt: 'Find where the port is set.' };
+
 const SHAPES: Record<string, Record<string, Shape>> = {
+  agent: {
+    done: shape(outcomeGen('done'), (o) => call('agent', task, children(o)), 'ok'),
+    failed: shape(outcomeGen('failed'), (o) => call('agent', task, children(o)), 'LLM_ERROR'),
+    stopped: shape(outcomeGen('stopped'), (o) => call('agent', task, children(o)), 'ABORTED'),
+    background: shape(outcomeGen('running'), (o) => call('agent', { ...task, background: true }, children(o)), 'ok'),
+    refused: shape(outcomeGen('done'), (o) => call('agent', task, children(o, new LoupeError('AGENT_LIMIT', 'Four agents already run for this request.'))), 'AGENT_LIMIT'),
+    none_here: shape(fc.constant(null), () => call('agent', task), 'INVALID_ARGUMENT'),
+  },
+  agent_wait: {
+    done: shape(outcomeGen('done'), (o) => call('agent_wait', { id: o.agent_id }, children(o)), 'ok'),
+    running: shape(outcomeGen('running'), (o) => call('agent_wait', { id: o.agent_id }, children(o)), 'ok'),
+  },
+  agent_stop: {
+    stopped: shape(outcomeGen('stopped'), (o) => call('agent_stop', { id: o.agent_id }, children(o)), 'ok'),
+  },
   read_file: {
     whole: shape(fc.record({ line_numbers: opt(fc.boolean()) }), (v) => call('read_file', { path: 'src/a.ts', ...v }), 'ok'),
     window: shape(fc.record({ offset: fc.nat(4), limit: fc.integer({ min: 1, max: 5 }) }), (v) => call('read_file', { path: 'README.md', ...v }), 'ok'),

@@ -100,7 +100,8 @@ export async function runMcp(args: string[]): Promise<void> {
     composed.push(services);
     return services;
   };
-  const server = createMcpServer(createToolRegistry(), compose, { session, corrector, logger });
+  // No agent loop runs here, so no tool that starts subagents is offered.
+  const server = createMcpServer(createToolRegistry().only((t) => !t.delegates), compose, { session, corrector, logger });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   // The client went away (its end of stdin closed): close, which stops every background process

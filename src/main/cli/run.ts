@@ -85,7 +85,11 @@ function askerFor(mode: Mode, note: (s: string) => void): Asker {
   return mode === 'ask' ? { kind: 'responder', respond: askOnTerminal } : { kind: 'deny' };
 }
 
-/** Assistant text as it streams, one line per tool call, notes on stderr. */
+/**
+ * Assistant text as it streams, one line per tool call, notes on stderr. A subagent's work is a
+ * line when it starts, one per tool call it makes (indented, named by its description) and one
+ * when it ends; its own words reach the parent as its result.
+ */
 function humanPrinter(): (e: AgentEvent) => void {
   let atLineStart = true;
   const out = (s: string) => {
@@ -94,7 +98,30 @@ function humanPrinter(): (e: AgentEvent) => void {
     atLineStart = s.endsWith('\n');
   };
   const newline = () => !atLineStart && out('\n');
+  const agents = new Map<string, { label: string; indent: string }>();
+  const child = (id: string, e: AgentEvent) => {
+    if (e.type === 'subagent_started') {
+      const indent = '  '.repeat((agents.get(e.parent_session_id ?? '')?.indent.length ?? 0) / 2 + 1);
+      agents.set(id, { label: e.description, indent });
+      newline();
+      return out(`${indent}⇢ ${e.agent_type} agent: ${oneLine(e.description, 80)}${e.background ? ' (background)' : ''}${e.read_only ? ', read-only' : ''}\n`);
+    }
+    const a = agents.get(id) ?? { label: id, indent: '  ' };
+    switch (e.type) {
+      case 'tool_call_started':
+        newline();
+        return out(`${a.indent}  [${oneLine(a.label, 40)}] → ${e.tool} ${oneLine(e.summary, 80)}\n`);
+      case 'tool_call_finished':
+        return e.ok ? undefined : out(`${a.indent}  [${oneLine(a.label, 40)}] ✗ ${e.tool}: ${e.error ? `${e.error.code}: ${oneLine(e.error.message, 160)}` : oneLine(e.output, 160)}\n`);
+      case 'subagent_finished':
+        newline();
+        return out(`${a.indent}⇠ ${oneLine(a.label, 80)}: ${e.status}, ${e.turns} turn${e.turns === 1 ? '' : 's'}, ${e.tokens.toLocaleString('en-US')} tokens${e.files.length ? `; changed ${e.files.join(', ')}` : ''}${e.reason ? ` (${oneLine(e.reason, 160)})` : ''}\n`);
+      case 'error':
+        return void process.stderr.write(`loupe run: [${oneLine(a.label, 40)}] ${e.code}: ${oneLine(e.message, 300)}\n`);
+    }
+  };
   return (e) => {
+    if (e.agent_id) return child(e.agent_id, e);
     switch (e.type) {
       case 'text_delta':
         return out(e.text);

@@ -32,7 +32,7 @@ import { CONFIG_REL } from '../services/permissions/projectConfig';
 import type { UserSettings } from '../services/settings/userSettings';
 import type { WorkspaceServices } from '../services/workspaceServices';
 import { undoRequests, type UndoScope } from '../services/modlog/groupRollback';
-import { foreseeFiles } from '../agent/edit/foresee';
+import { foreseeFiles, groupLanded } from '../agent/edit/foresee';
 import { Approvals } from './approvals';
 import { ChatSessions, type LiveSession, type WorkspaceChats } from './chatSessions';
 import { DeltaBatcher } from './deltaBatcher';
@@ -42,6 +42,8 @@ import { listSlashCommands } from '../services/commands/list';
 import { ModelSettings } from './modelSettings';
 import { savePlan } from './plans';
 import { Requests, type Started } from './requests';
+import { SubagentHost, type Isolation } from './subagents';
+import type { LlmConfig } from '../agent/llm/config';
 import { undoPreview } from './undo';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
@@ -68,6 +70,8 @@ export interface AgentHostOptions {
    * runner emits them (`loupe run`, which prints each as it comes).
    */
   joinDeltas?: boolean;
+  /** Makes a worktree for a subagent that asks for isolation (the app's worktree sessions); absent: refused. */
+  isolate?: (name: string) => Promise<Isolation>;
   /** The person's editor's copy of files for a session's tools, where its client offers one (`loupe acp`). */
   editorBuffers?: (sessionId: string) => EditorBuffers | undefined;
 }
@@ -77,6 +81,7 @@ export class AgentHost {
   private readonly sessions: ChatSessions;
   private readonly requests: Requests;
   private readonly approvals: Approvals;
+  private readonly subagents: SubagentHost;
   private readonly env: NodeJS.ProcessEnv;
   private readonly registry: ToolRegistry;
   /** Every chat event goes out through it: tokens joined, order kept (deltaBatcher.ts). */
@@ -100,6 +105,23 @@ export class AgentHost {
     });
     this.approvals = new Approvals({ sessions: this.sessions, worktreeOf: opts.worktreeOf });
     this.requests = new Requests({ sessions: this.sessions, deltas: this.deltas, runner: (w, s) => this.runnerFor(w, s), tools: (w) => this.tools(w) });
+    this.subagents = new SubagentHost({
+      sessions: this.sessions,
+      requests: this.requests,
+      model: (name) => this.childModel(name),
+      noModel: () => this.settings.noModel(),
+      savePlan,
+      logger: this.logger,
+      ...(opts.isolate ? { isolate: opts.isolate } : {}),
+    });
+  }
+
+  /** A subagent's model: the one its definition names when the person's model table has it, else the session's. */
+  private async childModel(name?: string): Promise<LlmConfig | null> {
+    const base = await this.settings.config();
+    if (!name || !base || name === base.model) return base;
+    const named = await this.settings.config({ base_url: '', model: name });
+    return named?.modelRow ? named : base;
   }
 
   private get logger(): Logger {
@@ -133,6 +155,7 @@ export class AgentHost {
       logger: this.logger,
       maxTurns: envInt(this.env.LOUPE_MAX_TURNS),
       savePlan: (c, text) => savePlan(w.services, sessionId, c, text),
+      children: this.subagents.factory(w, s, 0),
       ...(buffers ? { buffers } : {}),
     });
   }
@@ -306,6 +329,13 @@ export class AgentHost {
     return this.requests.stop(sessionId);
   }
 
+  /** Stops one subagent of the session's running request; the request and its other subagents go on. */
+  stopAgent(p: Params<'chat.stopAgent'>): Promise<void> {
+    if (typeof p?.session_id !== 'string' || typeof p?.agent_id !== 'string') throw new InvalidArgumentError('session_id and agent_id must be strings');
+    return this.subagents.stopAgent(p.session_id, p.agent_id);
+  }
+
+
   // ---- undo ---------------------------------------------------------------------------------
 
   /** The request and every later one of the session, as "undo changes from here" covers them. */
@@ -327,8 +357,12 @@ export class AgentHost {
     const w = this.sessions.wsFor(p.session_id);
     const scope = await this.undoScope(w, p.session_id, p.correlation_id);
     // What the undo leaves each file with is foreseen by the language servers and kept on its lines.
-    const seen = foreseeFiles(w.services.lsp);
-    const out = await seen.land(() => undoRequests(w.services.modlog, scope, { onConflict: p.on_conflict, tool: 'undo', digest: p.digest, reason: `undo from request ${p.correlation_id}`, confirm: seen.confirm }));
+    // An answer that comes after the bound is kept as a fact of the line it was about.
+    const seen = foreseeFiles(w.services.lsp, { modlog: w.services.modlog, logger: this.logger });
+    const out = await seen.land(
+      () => undoRequests(w.services.modlog, scope, { onConflict: p.on_conflict, tool: 'undo', digest: p.digest, reason: `undo from request ${p.correlation_id}`, confirm: seen.confirm }),
+      (done) => groupLanded(w.services.modlog, done.group_id),
+    );
     return { group_id: out.group_id, files: out.files, rolled_back: out.rolled_back.length, skipped: out.skipped.map(({ file, why }) => ({ file, why })) };
   }
 

@@ -15,14 +15,19 @@ export interface ApprovalsOptions {
 export class Approvals {
   constructor(private readonly opts: ApprovalsOptions) {}
 
-  /** The one queue's questions, each naming its session (and that session's worktree) when a chat asked. */
+  /**
+   * The one queue's questions, each naming its session (and that session's worktree) when a chat
+   * asked; a subagent's names it (its session is the child's, its title the child's description) and its parent.
+   */
   list(w: WorkspaceChats = this.opts.sessions.ws()): ApprovalRequestView[] {
     const sessions = this.opts.sessions;
     return w.services.queue.list().map((r) => {
       const owner = r.session_id ? sessions.holder(r.session_id) : undefined;
-      const title = owner?.live.get(r.session_id!)?.record.title;
+      const record = owner?.live.get(r.session_id!)?.record;
+      const title = record?.title;
       const worktree = owner && owner !== w ? this.opts.worktreeOf?.(owner.services) : undefined;
-      return { ...r, always: r.always.map((a) => ({ ...a })), ...(title ? { session_title: title } : {}), ...(worktree ? { worktree } : {}) };
+      const child = record?.parent_session_id ? { agent_id: record.id, parent_session_id: record.parent_session_id } : {};
+      return { ...r, always: r.always.map((a) => ({ ...a })), ...(title ? { session_title: title } : {}), ...(worktree ? { worktree } : {}), ...child };
     });
   }
 

@@ -19,7 +19,15 @@ export interface BranchRecord {
 export type ChatRecord = SessionRecord<ChatMessage> & {
   /** Notes for the model's next request that the log cannot derive (a switch to another branch). */
   pending_notes?: string[];
-  entries?: ChatTranscriptEntry[]; branch_id?: string; branches?: BranchRecord[]; usage?: { session?: unknown; last?: UsageView } };
+  entries?: ChatTranscriptEntry[];
+  branch_id?: string;
+  branches?: BranchRecord[];
+  usage?: { session?: unknown; last?: UsageView };
+  /** A subagent's session: what it is and how deep (its parent is `parent_session_id`). */
+  agent?: { type: string; description: string; depth: number };
+  /** Tokens this session's subagents spent, over its life (their budget is the session's). */
+  subagent_tokens?: number;
+};
 
 const FIRST_BRANCH = 'br-1';
 const branchNumber = (id: string) => Number(/^br-(\d+)$/.exec(id)?.[1] ?? 0);

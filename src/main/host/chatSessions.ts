@@ -166,13 +166,14 @@ export class ChatSessions {
     return (s.record.entries ??= entriesFromMessages(s.record.messages, (n, a) => this.opts.tools(w).callFacts(n, a)));
   }
 
+  /** The person's sessions: a subagent's session is shown on its card, not listed. */
   async list(): Promise<ChatSessionSummary[]> {
     const w = this.ws();
     const saved = await w.services.sessions.list();
     const ids = new Set(saved.map((s) => s.id));
     // Sessions made but not yet saved (no request finished) are listed too.
-    const unsaved = [...w.live.values()].filter((s) => !ids.has(s.record.id)).map((s) => this.summary(w, s.record));
-    return [...unsaved, ...saved.map((s) => ({ ...s, running: Boolean(w.live.get(s.id)?.running) }))];
+    const unsaved = [...w.live.values()].filter((s) => !ids.has(s.record.id) && !s.record.parent_session_id).map((s) => this.summary(w, s.record));
+    return [...unsaved, ...saved.filter((s) => !s.parent_session_id).map(({ parent_session_id: _p, ...s }) => ({ ...s, running: Boolean(w.live.get(s.id)?.running) }))];
   }
 
   async view(id: string): Promise<ChatSessionView> {
@@ -218,6 +219,9 @@ export class ChatSessions {
     await w.services.sessions.delete(id).catch((err) => {
       if (!s) throw err; // never saved: nothing on disk to remove
     });
+    // Its subagents' sessions go with it (their changes stay in the log, the request's).
+    const children = new Set([...[...w.live.values()].filter((c) => c.record.parent_session_id === id).map((c) => c.record.id), ...(await w.services.sessions.list().catch(() => [])).filter((c) => c.parent_session_id === id).map((c) => c.id)]);
+    for (const child of children) await this.delete(child).catch(() => undefined);
   }
 
   /** Another folder was opened: this one's requests stop, its runners end, its sessions are saved. */

@@ -27,7 +27,8 @@ export class DeltaBatcher {
     if (this.ms <= 0) return this.send(sessionId, event);
     const waiting = this.pending.get(sessionId);
     if (isDelta(event)) {
-      if (waiting?.type === event.type) {
+      // One agent's pieces join; a subagent's stream beside its parent's never mixes in.
+      if (waiting?.type === event.type && waiting.agent_id === event.agent_id) {
         this.pending.set(sessionId, { ...waiting, text: waiting.text + event.text });
         return;
       }

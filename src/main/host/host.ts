@@ -11,7 +11,7 @@ import { readForViewer } from '../services/workspace/fileReader';
 import { findFiles } from '../services/workspace/fuzzyFiles';
 import { openInEditor } from '../services/editor/openInEditor';
 import { completeFolder } from '../services/workspace/pathCompletion';
-import { AgentHost } from './agent';
+import type { AgentHost } from './agent';
 import type { LlmSettingsFileOptions } from './llmSettings';
 import { TrustHost } from './trust';
 import { ProcessesHost } from './processes';
@@ -45,7 +45,9 @@ export class Host {
   private readonly recent: RecentFolders;
   private readonly terminals: PtyService;
   private readonly handlers: Handlers;
-  private readonly agent: AgentHost;
+  /** The agent side (chats, model settings, approvals): loaded on its first use, see `agent()`. */
+  private agentHost: AgentHost | null = null;
+  private agentLoading: Promise<AgentHost> | null = null;
   private readonly trust: TrustHost;
   private readonly processes: ProcessesHost;
   private readonly worktreeSessions: WorktreeSessions;
@@ -60,19 +62,46 @@ export class Host {
       data: (id, data) => this.emit('terminal.data', { id, data }),
       exit: (id, exitCode, signal) => this.emit('terminal.exit', { id, exitCode, signal }),
     });
-    this.agent = new AgentHost({
-      user: this.user,
+    this.worktreeSessions = new WorktreeSessions({
+      main: () => this.ws().services,
+      compose: (root, main) => this.composeWorktree(root, main),
+      // Before the agent is loaded no session runs and none waits.
+      agent: {
+        sessionIn: async (services, o) => (await this.agent()).sessionIn(services, o),
+        release: async (services) => (this.agentLoading ? (await this.agentLoading).release(services) : undefined),
+        sessionState: (id) => this.agentHost?.sessionState(id) ?? null,
+        waitingSessions: () => this.agentHost?.waitingSessions() ?? new Set<string>(),
+      },
       emit: (e, p) => this.emit(e, p),
-      services: () => this.ws().services,
-      keys: opts.keys,
       logger: this.logger,
-      logFile: opts.logFile,
-      worktreeOf: (services) => this.worktreeSessions.nameOf(services),
     });
-    this.worktreeSessions = new WorktreeSessions({ main: () => this.ws().services, compose: (root, main) => this.composeWorktree(root, main), agent: this.agent, emit: (e, p) => this.emit(e, p), logger: this.logger });
     this.trust = new TrustHost(this.user);
     this.processes = new ProcessesHost((e, p) => this.emit(e, p));
     this.handlers = this.createHandlers();
+  }
+
+  /**
+   * The agent side, loaded on first use: its modules (the loop, the model client, every tool's
+   * schema, the edit pipeline) are a third of the host's code, and a folder opens, lists and
+   * shows its tree without them (docs/architecture.md, "Big folders").
+   */
+  private agent(): Promise<AgentHost> {
+    this.agentLoading ??= import('./agent').then(({ AgentHost }) => {
+      this.agentHost = new AgentHost({
+        user: this.user,
+        emit: (e, p) => this.emit(e, p),
+        services: () => this.ws().services,
+        keys: this.opts.keys,
+        logger: this.logger,
+        logFile: this.opts.logFile,
+        worktreeOf: (services) => this.worktreeSessions.nameOf(services),
+        isolate: (name) => this.worktreeSessions.isolate(name),
+      });
+      // From now on it reads the config itself, and hears the open folder's questions.
+      if (this.workspace) void this.agentHost.checkConfig().catch(() => undefined);
+      return this.agentHost;
+    });
+    return this.agentLoading;
   }
 
   handle<C extends RequestChannel>(channel: C, params: Params<C>): Promise<Result<C>> {
@@ -111,7 +140,7 @@ export class Host {
       if (old && old.services !== next.services) await this.release(old.services);
       await this.recent.add(next.info.root).catch(() => undefined);
       // Config problems become notices of the folder before it is announced, so every client sees them.
-      await this.agent.checkConfig().catch(() => undefined);
+      await this.checkConfig().catch(() => undefined);
       this.emit('workspace.opened', next.info);
       this.trustChanged(next.info.root);
       return next.info;
@@ -128,17 +157,30 @@ export class Host {
     this.terminals.dispose();
     this.processes.detach();
     await this.worktreeSessions.release();
-    await this.agent.dispose();
+    if (this.agentLoading) await (await this.agentLoading).dispose();
     await this.workspace?.dispose();
     await this.workspace?.services.dispose();
     this.workspace = null;
     this.listeners.clear();
   }
 
+  /** Reads the settings and the open folder's config now, so their problems are said at once. */
+  private async checkConfig(): Promise<void> {
+    if (this.agentHost) return this.agentHost.checkConfig();
+    this.user.permissions();
+    await this.ws().services.project.load();
+  }
+
   /** The composition root, with questions answered by a person and gate warnings shown as notices. */
   private compose(root: string): WorkspaceServices {
     const services = composeWorkspace({ root, user: this.user, asker: { kind: 'person' }, logger: this.logger, reportConfig: (p) => this.configProblem(p) });
     services.onWarning((message) => this.emit('workspace.notice', { root, message }));
+    // A question asked before the agent is loaded (a repository's MCP server, at the opening)
+    // loads it; the agent tells every later one.
+    services.queue.onEvent(() => {
+      if (this.agentHost) return;
+      void this.agent().then((a) => this.workspace?.services === services && this.emit('approvals.changed', { requests: a.listApprovals() }));
+    });
     services.mcp.onChange(() => this.workspace?.services === services && this.emit('mcp.changed', { servers: services.mcp.list() }));
     // A run, an answer or a new card: the settings' rows follow, at most once per 100 ms.
     let pending: NodeJS.Timeout | null = null;
@@ -168,7 +210,7 @@ export class Host {
   /** Another folder was opened: the old one's requests stop (its worktrees' too), its sessions are saved. */
   private async release(services: WorkspaceServices): Promise<void> {
     await this.worktreeSessions.release();
-    await this.agent.release(services);
+    if (this.agentLoading) await (await this.agentLoading).release(services);
     await services.dispose();
   }
 
@@ -189,7 +231,7 @@ export class Host {
   /** Re-reads the folder's trust and tells every client (the prompt shows when it is needed). */
   private trustChanged(root: string): void {
     if (this.workspace?.info.root === root) {
-      void this.agent.checkConfig().catch(() => undefined);
+      void this.checkConfig().catch(() => undefined);
       // The folder's servers follow its config and its trust: started, stopped or asked about again.
       void this.workspace.services.mcp.sync({ wait: false }).catch((err: unknown) => this.logger.warn('mcp.sync_failed', { error: err }));
       this.workspace.services.hooks.refresh();
@@ -232,7 +274,10 @@ export class Host {
     };
     return {
       'app.info': () => ({ version: LOUPE_VERSION, transport: this.opts.transport, platform: process.platform }),
-      'workspace.current': () => this.current,
+      'workspace.current': () => {
+        this.workspace?.expectListing();
+        return this.current;
+      },
       'workspace.open': (p) => this.open(str(obj(p).path, 'path')),
       'workspace.pick': async () => {
         if (!this.opts.pickFolder) throw new InvalidArgumentError('No native folder picker here; type a path instead.');
@@ -301,39 +346,47 @@ export class Host {
       'modlog.revertHunk': (p) => this.ws().review.revertHunk({ ...obj(p), modification_id: str(p.modification_id, 'modification_id') }),
       'modlog.approve': (p) => this.ws().review.approve(str(obj(p).modification_id, 'modification_id')),
       'modlog.commitApproved': (p) => this.ws().review.commitApproved(str(obj(p).message, 'message')),
-      'chat.send': (p) => this.agent.send(obj(p)),
-      'chat.mentions': (p) => this.agent.mentions(obj(p)),
-      'commands.list': () => this.agent.slashCommands(),
-      'chat.enqueue': (p) => this.agent.enqueue({ ...obj(p), session_id: str(p.session_id, 'session_id') }),
-      'chat.queueEdit': (p) => this.agent.queueEdit({ ...obj(p), session_id: str(p.session_id, 'session_id'), id: str(p.id, 'id') }),
-      'chat.queueRemove': (p) => this.agent.queueRemove({ session_id: str(obj(p).session_id, 'session_id'), id: str(p.id, 'id') }),
-      'chat.sendNow': (p) => this.agent.sendNow({ session_id: str(obj(p).session_id, 'session_id'), id: str(p.id, 'id') }),
-      'chat.edit': (p) => this.agent.edit({ ...obj(p), session_id: str(p.session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id') }),
-      'chat.switchBranch': (p) => this.agent.switchBranch({ session_id: str(obj(p).session_id, 'session_id'), branch_id: str(p.branch_id, 'branch_id') }),
-      'chat.stop': (p) => this.agent.stop(str(obj(p).session_id, 'session_id')),
-      'chat.sessions': () => this.agent.listSessions(),
-      'chat.session': (p) => this.agent.getSession(str(obj(p).id, 'id')),
-      'chat.newSession': () => this.agent.newSession(),
-      'chat.renameSession': (p) => this.agent.renameSession(str(obj(p).id, 'id'), str(p.title, 'title')),
-      'chat.deleteSession': (p) => this.agent.deleteSession(str(obj(p).id, 'id')),
-      'chat.undoPreview': (p) => this.agent.undoPreview({ session_id: str(obj(p).session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id') }),
-      'chat.undo': (p) => this.agent.undo({ ...obj(p), session_id: str(p.session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id'), digest: str(p.digest, 'digest') }),
-      'chat.systemPrompt': (p) => this.agent.systemPrompt(p ?? {}),
-      'approvals.list': () => this.agent.listApprovals(),
-      'approvals.answer': (p) => this.agent.answer(obj(p)),
-      'settings.get': () => this.agent.getSettings(),
-      'settings.save': (p) => this.agent.saveSettings(obj(p)),
-      'settings.models': (p) => this.agent.models(p ?? undefined),
-      'settings.test': (p) => this.agent.test(p ?? undefined),
-      'settings.editsMode': () => this.agent.editsMode(),
-      'settings.sandbox': () => this.agent.sandboxStatus(),
-      'settings.setEditsMode': (p) => this.agent.setEditsMode(obj(p) as Params<'settings.setEditsMode'>),
+      'chat.send': async (p) => (await this.agent()).send(obj(p)),
+      'chat.mentions': async (p) => (await this.agent()).mentions(obj(p)),
+      'commands.list': async () => (await this.agent()).slashCommands(),
+      'chat.enqueue': async (p) => (await this.agent()).enqueue({ ...obj(p), session_id: str(p.session_id, 'session_id') }),
+      'chat.queueEdit': async (p) => (await this.agent()).queueEdit({ ...obj(p), session_id: str(p.session_id, 'session_id'), id: str(p.id, 'id') }),
+      'chat.queueRemove': async (p) => (await this.agent()).queueRemove({ session_id: str(obj(p).session_id, 'session_id'), id: str(p.id, 'id') }),
+      'chat.sendNow': async (p) => (await this.agent()).sendNow({ session_id: str(obj(p).session_id, 'session_id'), id: str(p.id, 'id') }),
+      'chat.edit': async (p) => (await this.agent()).edit({ ...obj(p), session_id: str(p.session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id') }),
+      'chat.switchBranch': async (p) => (await this.agent()).switchBranch({ session_id: str(obj(p).session_id, 'session_id'), branch_id: str(p.branch_id, 'branch_id') }),
+      'chat.stop': async (p) => (await this.agent()).stop(str(obj(p).session_id, 'session_id')),
+      'chat.stopAgent': async (p) => (await this.agent()).stopAgent({ session_id: str(obj(p).session_id, 'session_id'), agent_id: str(obj(p).agent_id, 'agent_id') }),
+      'chat.sessions': async () => (await this.agent()).listSessions(),
+      'chat.session': async (p) => (await this.agent()).getSession(str(obj(p).id, 'id')),
+      'chat.newSession': async () => (await this.agent()).newSession(),
+      'chat.renameSession': async (p) => (await this.agent()).renameSession(str(obj(p).id, 'id'), str(p.title, 'title')),
+      'chat.deleteSession': async (p) => (await this.agent()).deleteSession(str(obj(p).id, 'id')),
+      'chat.undoPreview': async (p) => (await this.agent()).undoPreview({ session_id: str(obj(p).session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id') }),
+      'chat.undo': async (p) => (await this.agent()).undo({ ...obj(p), session_id: str(p.session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id'), digest: str(p.digest, 'digest') }),
+      // A whole-tree git status, the sandbox probe and the instruction files: after the first screen.
+      'chat.systemPrompt': async (p) => {
+        await this.workspace?.firstScreen;
+        return (await this.agent()).systemPrompt(p ?? {});
+      },
+      'approvals.list': async () => (await this.agent()).listApprovals(),
+      'approvals.answer': async (p) => (await this.agent()).answer(obj(p)),
+      'settings.get': async () => (await this.agent()).getSettings(),
+      'settings.save': async (p) => (await this.agent()).saveSettings(obj(p)),
+      'settings.models': async (p) => (await this.agent()).models(p ?? undefined),
+      'settings.test': async (p) => (await this.agent()).test(p ?? undefined),
+      'settings.editsMode': async () => (await this.agent()).editsMode(),
+      'settings.sandbox': async () => (await this.agent()).sandboxStatus(),
+      'settings.setEditsMode': async (p) => (await this.agent()).setEditsMode(obj(p) as Params<'settings.setEditsMode'>),
       'trust.get': () => this.trust.get(this.ws().info.root),
       'trust.accept': (p) => this.trustAnswer(this.trust.accept(this.ws().info.root, obj(p).digest)),
       'trust.decline': (p) => this.trustAnswer(this.trust.decline(this.ws().info.root, obj(p).digest)),
       'lsp.status': () => this.ws().problems.status(),
       'lsp.problems': (p) => this.ws().problems.problems(str(obj(p).path, 'path')),
-      'worktree.sessions': () => this.worktreeSessions.list(),
+      'worktree.sessions': async () => {
+        await this.workspace?.firstScreen;
+        return this.worktreeSessions.list();
+      },
       'worktree.newSession': (p) => this.worktreeSessions.create(str(obj(p).name, 'name')),
       'worktree.changes': (p) => this.worktreeSessions.changes(str(obj(p).name, 'name')),
       'worktree.fileDiff': (p) => this.worktreeSessions.fileDiff(str(obj(p).name, 'name'), str(p.path, 'path')),

@@ -3,7 +3,7 @@
 // whatever the runner emits is kept in the session's transcript and streamed to the chat the same
 // way, so every runner is shown, saved and stopped alike (docs/architecture.md, "Sessions and
 // their runners").
-import type { ChatMode, Params } from '../../shared/contract';
+import type { ChatEvent, ChatMode, Params } from '../../shared/contract';
 import { InvalidArgumentError, toWireError } from '../errors';
 import { newCorrelationId } from '../agent/loop/agentLoop';
 import { now, type AgentEvent, type RunStatus } from '../agent/loop/events';
@@ -55,6 +55,16 @@ export interface RequestsOptions {
   deltas: DeltaBatcher;
   /** The tools as they are now in a workspace: a command's shell lines run as its `bash` call. */
   tools: (w: WorkspaceChats) => ToolRegistry;
+}
+
+/** A subagent's request: its parent's correlation and stop, and its events sent up its parent's stream. */
+export interface ChildRun {
+  /** The parent request's: a child's changes are that request's. */
+  correlationId: string;
+  /** Aborted when the parent's request is stopped, or the child alone. */
+  signal: AbortSignal;
+  /** Where its events go instead of a stream of their own. */
+  stream: (event: ChatEvent) => void;
 }
 
 export interface Started {
@@ -137,6 +147,11 @@ export class Requests {
     return this.start(w, s, spec);
   }
 
+  /** Runs a subagent's task as its session's request (its runner is set by the caller). */
+  child(w: WorkspaceChats, s: LiveSession, text: string, run: ChildRun): Promise<Started> {
+    return this.start(w, s, { text, mode: 'act' }, run);
+  }
+
   async switchBranch(p: Params<'chat.switchBranch'>) {
     const w = this.sessions.wsFor(p.session_id);
     const s = await this.sessions.session(w, p.session_id);
@@ -149,14 +164,17 @@ export class Requests {
     return this.sessions.view(s.record.id);
   }
 
-  private async start(w: WorkspaceChats, s: LiveSession, spec: RequestSpec): Promise<Started> {
+  private async start(w: WorkspaceChats, s: LiveSession, spec: RequestSpec, child?: ChildRun): Promise<Started> {
     idle(s);
+    // A subagent's session works for its parent only: the person talks to the parent.
+    if (s.record.parent_session_id && !child) throw new InvalidArgumentError(`Session ${s.record.id} is a subagent's (of ${s.record.parent_session_id}); it takes no messages. Write in its parent's session.`);
     // A slash command or skill by its name: checked (and its missing inputs asked for) before anything is kept.
-    const slash = spec.plan ? null : await slashPlan(w.services, spec.text, spec.inputs);
+    // A subagent's prompt is the model's words, never the person's command.
+    const slash = spec.plan || child ? null : await slashPlan(w.services, spec.text, spec.inputs);
     if (slash?.kind === 'builtin' && slash.name !== 'plan' && slash.name !== 'compact') return this.builtin(w, s, spec, slash);
     const runner = this.runnerOf(w, s);
     let prompt = spec.text;
-    let correlationId = newCorrelationId();
+    let correlationId = child?.correlationId ?? newCorrelationId();
     let mode = spec.mode;
     if (slash?.kind === 'builtin' && slash.name === 'plan') {
       if (!slash.args) throw new InvalidArgumentError('Say what to plan after /plan (in the app, /plan alone switches the composer to plan mode).');
@@ -190,6 +208,8 @@ export class Requests {
 
     const sessionId = s.record.id;
     const deltas = this.opts.deltas;
+    // A subagent's events go up its parent's stream; a session's own, to its chat.
+    const push = child ? child.stream : (event: ChatEvent) => deltas.push(sessionId, event);
     const startedAt = new Date().toISOString();
     // Where this prompt lands in the messages: an edit of it later forks there.
     let messageIndex: number | undefined = s.record.messages.length;
@@ -205,6 +225,12 @@ export class Requests {
     }
     const state: RunnerState = { messages: s.record.messages, usage: s.record.usage as RunnerState['usage'], announcedPrompt: s.prompt?.text };
     const emit = (event: Parameters<Parameters<SessionRunner['run']>[2]>[0]) => {
+      // A subagent's event, on its way up: kept with this conversation and passed on, never this request's own.
+      if (event.agent_id) {
+        keepEntry(entries, event);
+        push(event);
+        return;
+      }
       if (event.type === 'system_prompt') s.prompt = { text: event.text, files: event.files, skipped: event.skipped };
       if (event.type === 'compacted') {
         shiftIndexes(s.record.requests, event.removed_messages);
@@ -216,7 +242,7 @@ export class Requests {
         if (left.length) {
           const notice = { type: 'notice' as const, text: `Stopped. Still running in the background: ${left.map((l) => `${l.process_id} (${l.command})`).join(', ')}. Stop them in the Processes pane or with process_kill.`, correlation_id: event.correlation_id, t: event.t };
           keepEntry(entries, notice);
-          deltas.push(sessionId, notice);
+          push(notice);
         }
       }
       keepEntry(entries, event);
@@ -229,9 +255,13 @@ export class Requests {
         s.running = null;
         saved = w.services.sessions.save(s.record).catch(() => undefined);
       }
-      deltas.push(sessionId, event);
+      push(event);
     };
     const abort = new AbortController();
+    if (child) {
+      if (child.signal.aborted) abort.abort();
+      else child.signal.addEventListener('abort', () => abort.abort(), { once: true });
+    }
     let finish!: (status: RunStatus) => void;
     const finished = new Promise<RunStatus>((resolve) => (finish = resolve));
     const run: RunningRequest = { correlationId, abort, done: Promise.resolve() };
@@ -261,7 +291,7 @@ export class Requests {
         finish(status);
       }
       // A stop leaves the queue to the person; otherwise the next message goes.
-      if (status !== 'aborted') this.drain(w, s);
+      if (status !== 'aborted' && !child) this.drain(w, s);
     })();
     return { session_id: sessionId, correlation_id: correlationId, finished };
   }

@@ -12,13 +12,15 @@ import { isGroup, rollbackGroup } from '../services/modlog/groupRollback';
 import { languageOf } from '../services/workspace/language';
 import { resolveInWorkspace } from '../services/workspace/pathGuard';
 import type { LanguageServers } from '../services/lsp/languageServers';
-import { foreseeFiles } from '../agent/edit/foresee';
+import { foreseeFiles, groupLanded } from '../agent/edit/foresee';
 
 export const LOG_REL = '.loupe/modifications.jsonl';
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
 const text = (b: Buffer | null) => (b === null ? null : b.toString('utf8'));
 const isBinary = (b: Buffer | null) => !!b && b.subarray(0, 8000).includes(0);
+/** One rollback's line, for problems that come after the bound. */
+const landedOne = (out: { file: string; rollback_id: string }) => new Map([[out.file, out.rollback_id]]);
 
 export class ReviewService {
   readonly log: ModificationLog;
@@ -93,19 +95,25 @@ export class ReviewService {
   async rollback(p: Params<'modlog.rollback'>) {
     if (await isGroup(this.log, p.modification_id)) {
       // A group (a command's writes, an undo) goes back as one step: an undo's rollback is its redo.
-      const seen = foreseeFiles(this.lsp);
-      const out = await seen.land(() => rollbackGroup(this.log, p.modification_id, { sessionId: this.sessionId, tool: 'review', reason: p.reason, confirm: seen.confirm }));
+      const seen = foreseeFiles(this.lsp, { modlog: this.log });
+      const out = await seen.land(
+        () => rollbackGroup(this.log, p.modification_id, { sessionId: this.sessionId, tool: 'review', reason: p.reason, confirm: seen.confirm }),
+        (done) => groupLanded(this.log, done.group_id),
+      );
       return { rollback_id: out.group_id, file: out.files[0] ?? '', files: out.files };
     }
-    const seen = foreseeFiles(this.lsp);
-    const out = await seen.land(() => rollbackModification(this.log, { modificationId: p.modification_id, reason: p.reason, sessionId: this.sessionId, tool: 'review', confirm: seen.confirmOne }));
+    const seen = foreseeFiles(this.lsp, { modlog: this.log });
+    const out = await seen.land(
+      () => rollbackModification(this.log, { modificationId: p.modification_id, reason: p.reason, sessionId: this.sessionId, tool: 'review', confirm: seen.confirmOne }),
+      landedOne,
+    );
     return { rollback_id: out.rollback_id, file: out.file };
   }
 
   async revertHunk(p: Params<'modlog.revertHunk'>) {
     if (!Number.isInteger(p.hunk) || p.hunk < 0) throw new InvalidArgumentError('hunk must be a whole number from 0');
-    const seen = foreseeFiles(this.lsp);
-    const out = await seen.land(() => rollbackModification(this.log, { modificationId: p.modification_id, hunk: p.hunk, sessionId: this.sessionId, tool: 'review', confirm: seen.confirmOne }));
+    const seen = foreseeFiles(this.lsp, { modlog: this.log });
+    const out = await seen.land(() => rollbackModification(this.log, { modificationId: p.modification_id, hunk: p.hunk, sessionId: this.sessionId, tool: 'review', confirm: seen.confirmOne }), landedOne);
     return { rollback_id: out.rollback_id, file: out.file };
   }
 

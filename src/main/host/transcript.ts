@@ -16,12 +16,17 @@ export const KEPT_OUTPUT_CHARS = 200_000;
 
 /** Events the chat does not draw: nothing to keep. */
 const UNDRAWN = new Set<ChatEvent['type']>(['usage', 'turn_started', 'turn_completed', 'request_started', 'system_prompt']);
+/** A subagent's card counts its turns and tokens: of its events, only these go undrawn. */
+const UNDRAWN_CHILD = new Set<ChatEvent['type']>(['turn_completed', 'request_started', 'system_prompt']);
+
+const agentOf = (e: ChatEvent | ChatTranscriptEntry): string | undefined => ('agent_id' in e ? e.agent_id : undefined);
 
 /** Appends one event (or the person's message) to `list`, joining it with the piece before when both stream into the same place. */
 export function keepEntry(list: ChatTranscriptEntry[], event: ChatEvent | ChatTranscriptEntry): void {
+  const agent = agentOf(event);
   // The live chat names the person's message's request when it starts (chatFold): so does the
   // kept one; a request with no message waiting for it (a queued one sent next) keeps its prompt as one.
-  if (event.type === 'request_started' && 'correlation_id' in event && event.correlation_id) {
+  if (event.type === 'request_started' && !agent && 'correlation_id' in event && event.correlation_id) {
     const at = list.findLastIndex((e) => e.type === 'user_message');
     const user = list[at];
     const mode = event.mode === 'plan' ? { mode: event.mode } : {};
@@ -29,20 +34,21 @@ export function keepEntry(list: ChatTranscriptEntry[], event: ChatEvent | ChatTr
     else if (user?.type !== 'user_message' || user.correlation_id !== event.correlation_id) list.push({ type: 'user_message', text: event.prompt, correlation_id: event.correlation_id, ...mode });
   }
   // A command's expansion belongs to the person's message the same way (a queued one sent next gets one, named `/name`).
-  if (event.type === 'command_expanded' && 'correlation_id' in event && event.correlation_id) {
+  if (event.type === 'command_expanded' && !agent && 'correlation_id' in event && event.correlation_id) {
     const at = list.findLastIndex((e) => e.type === 'user_message');
     const user = list[at];
     if (user?.type === 'user_message' && !user.correlation_id) list[at] = { ...user, correlation_id: event.correlation_id };
     else if (user?.type !== 'user_message' || user.correlation_id !== event.correlation_id) list.push({ type: 'user_message', text: `/${event.name}`, correlation_id: event.correlation_id });
   }
-  if (UNDRAWN.has(event.type as ChatEvent['type'])) return;
+  if ((agent ? UNDRAWN_CHILD : UNDRAWN).has(event.type as ChatEvent['type'])) return;
   // A live event's correlation and time are the stream's; the person's message keeps the request it started.
   // The meter is kept once per session (its last usage), not on every finished request.
   const { correlation_id: _c, t: _t, ...body } = event as ChatEvent;
   if (body.type === 'request_finished') delete body.usage;
   const entry = (event.type === 'user_message' ? event : body) as ChatTranscriptEntry;
   const last = list[list.length - 1];
-  if (last && last.type === entry.type) {
+  // Pieces join only within one agent: children stream side by side.
+  if (last && last.type === entry.type && agentOf(last) === agent) {
     if ((entry.type === 'text_delta' || entry.type === 'reasoning_delta') && (last.type === 'text_delta' || last.type === 'reasoning_delta')) {
       list[list.length - 1] = { ...last, text: last.text + entry.text };
       return;
@@ -135,11 +141,16 @@ const SHAPES: Record<ChatTranscriptEntry['type'], (e: Record<string, unknown>) =
   error: (e) => str(e.code) && str(e.message),
   hook: (e) => str(e.event) && str(e.source) && str(e.decision) && typeof e.ms === 'number' && str(e.hook) && (e.call_id === undefined || str(e.call_id)) && (e.reason === undefined || str(e.reason)),
   request_finished: () => true,
+  subagent_started: (e) => str(e.agent_id) && str(e.description) && str(e.agent_type) && (e.tools === undefined || (Array.isArray(e.tools) && e.tools.every(str))),
+  subagent_finished: (e) => str(e.agent_id) && str(e.status) && str(e.text) && (e.files === undefined || (Array.isArray(e.files) && e.files.every(str))),
 };
+
+/** An entry's subagent tags, when it has them, are strings. */
+const tagsOk = (e: Record<string, unknown>) => (e.agent_id === undefined || str(e.agent_id)) && (e.parent_session_id === undefined || str(e.parent_session_id));
 
 /** The kept entries of a loaded session file, or undefined when it has none worth trusting (then they are rebuilt from the messages). */
 export function checkedEntries(value: unknown): ChatTranscriptEntry[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  const ok = value.every((e) => obj(e) && Object.hasOwn(SHAPES, (e as { type: unknown }).type as string) && SHAPES[(e as { type: ChatTranscriptEntry['type'] }).type](e as Record<string, unknown>));
+  const ok = value.every((e) => obj(e) && Object.hasOwn(SHAPES, (e as { type: unknown }).type as string) && tagsOk(e as Record<string, unknown>) && SHAPES[(e as { type: ChatTranscriptEntry['type'] }).type](e as Record<string, unknown>));
   return ok ? (value as ChatTranscriptEntry[]) : undefined;
 }

@@ -107,6 +107,20 @@ describe('the first screen', () => {
     });
   });
 
+  it('firstScreen settles once the first listing is answered: what the first screen does not need waits for it', async () => {
+    await freshFolder({ 'a.txt': '' }, async (opened) => {
+      let shown = false;
+      void opened.firstScreen.then(() => (shown = true));
+      // Nothing has listed yet, and no task has run since the opening (so not the fallback either).
+      await Promise.resolve();
+      expect(shown).toBe(false);
+      const listing = await opened.list('');
+      expect(listing.entries.map((e) => e.name)).toEqual(['a.txt']);
+      await opened.firstScreen;
+      expect(shown).toBe(true);
+    });
+  });
+
   it('the watcher subscribes at the first listing, and the index walks once it is subscribed', async () => {
     const steps: string[] = [];
     const record = (mine: WorkspaceServices) => {

@@ -57,7 +57,15 @@ export class Workspace {
   private rescanTimer: NodeJS.Timeout | null = null;
   /** Starts the background index once (see open); null once started. */
   private startIndex: (() => void) | null = null;
+  /**
+   * Settles once the first listing has been answered (or INDEX_DELAY_MS after the opening): the
+   * first screen is up. Work the first screen does not need (a whole-tree git status for the
+   * system prompt, the worktrees' git) waits for it.
+   */
+  readonly firstScreen: Promise<void>;
+  private shown: () => void = () => undefined;
   private indexTimer: NodeJS.Timeout | null = null;
+  private waitedForClient = false;
   private rescanning = false;
   /** Changed paths waiting for the next index update; one update runs at a time. */
   private readonly pendingPaths = new Set<string>();
@@ -73,6 +81,7 @@ export class Workspace {
     private readonly onConfigChanged: (root: string) => void,
   ) {
     this.index = services.index;
+    this.firstScreen = new Promise((resolve) => (this.shown = resolve));
     this.review = new ReviewService(services.modlog, emit, services.lsp);
     this.problems = new ProblemsHost(info.root, services.lsp, emit);
     this.badges = new GitBadges(info.root, {
@@ -123,6 +132,7 @@ export class Workspace {
     const before = await Promise.all(WATCHED_BEFORE.map((rel) => statKey(root, rel)));
     ws.startIndex = () => {
       ws.startIndex = null;
+      ws.shown();
       if (ws.indexTimer) clearTimeout(ws.indexTimer);
       // Watch, then walk: a change after the subscription reaches the index as a batch, one
       // before it is in the walk, so nothing falls between them.
@@ -144,6 +154,19 @@ export class Workspace {
     ws.indexTimer = setTimeout(() => ws.startIndex?.(), INDEX_DELAY_MS);
     ws.indexTimer.unref();
     return ws;
+  }
+
+  /**
+   * A client asked which folder is open: it lists it next. On a loaded machine a page took more
+   * than the fallback delay to boot, and the index's walk and the watcher's subscription then
+   * started just before its first listing and slowed it. Once, the fallback starts over.
+   */
+  expectListing(): void {
+    if (!this.startIndex || !this.indexTimer || this.waitedForClient) return;
+    this.waitedForClient = true;
+    clearTimeout(this.indexTimer);
+    this.indexTimer = setTimeout(() => this.startIndex?.(), INDEX_DELAY_MS);
+    this.indexTimer.unref();
   }
 
   /**
@@ -306,6 +329,7 @@ export class Workspace {
   async dispose(): Promise<void> {
     this.disposed = true;
     this.startIndex = null;
+    this.shown();
     if (this.indexTimer) clearTimeout(this.indexTimer);
     if (this.rescanTimer) clearInterval(this.rescanTimer);
     await this.watching;

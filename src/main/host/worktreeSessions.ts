@@ -41,7 +41,8 @@ export interface WorktreeSessionsOptions {
   main: () => WorkspaceServices;
   /** Builds a worktree's services, asking in the open folder's queue. */
   compose: (root: string, main: WorkspaceServices) => WorkspaceServices;
-  agent: AgentHost;
+  /** The sessions side of the agent (the host loads the agent itself on first use). */
+  agent: Pick<AgentHost, 'sessionIn' | 'release' | 'sessionState' | 'waitingSessions'>;
   emit: Emit;
   logger: Logger;
 }
@@ -82,6 +83,32 @@ export class WorktreeSessions {
     this.scheduleRecount(entry, 0);
     this.changed();
     return this.view(entry);
+  }
+
+  /**
+   * A worktree for a subagent that works isolated: made as any worktree session's is (the main
+   * folder's trust carried, services that ask in the one queue), its row showing the child's
+   * session once adopted; its changes are reviewed and applied as any worktree's.
+   */
+  async isolate(name: string): Promise<{ services: WorkspaceServices; name: string; adopt(sessionId: string): void }> {
+    checkName(name);
+    await this.load();
+    const main = this.opts.main();
+    const made = await main.worktrees.create(name);
+    await carryTrust(main.root, made.path, main.user);
+    const services = this.opts.compose(made.path, main);
+    const entry: Entry = { name, branch: made.branch, path: made.path, missing: false, services, sessionId: '', stats: { files: 0, added: 0, removed: 0 }, counting: null, recount: null };
+    this.entries.set(name, entry);
+    return {
+      services,
+      name,
+      adopt: (sessionId) => {
+        entry.sessionId = sessionId;
+        this.bySession.set(sessionId, entry);
+        this.scheduleRecount(entry, 0);
+        this.changed();
+      },
+    };
   }
 
   async changes(name: string): Promise<WorktreeChangesView> {
@@ -143,7 +170,8 @@ export class WorktreeSessions {
     }
     if (event !== 'chat.event') return;
     const { session_id, event: e } = payload as HostEvents['chat.event'];
-    const entry = this.bySession.get(session_id);
+    // An isolated subagent's events arrive on its parent's stream, named by its own id.
+    const entry = this.bySession.get(e.agent_id ?? session_id);
     if (!entry || !MOVES.has(e.type)) return;
     if (e.type !== 'request_started') this.scheduleRecount(entry, STATS_DEBOUNCE_MS);
     this.changed();

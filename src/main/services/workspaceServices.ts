@@ -24,6 +24,7 @@ import type { ChangeJournal } from './workspace/changeJournal';
 import type { FileIndex } from './workspace/fileIndex';
 import type { ChangeBatch, WorkspaceWatcher } from './workspace/watcher';
 import type { Worktrees } from './worktrees/worktrees';
+import type { AgentDefinitions } from './agents/definitions';
 
 export interface WorkspaceServices {
   /** Realpath of the folder. */
@@ -63,6 +64,8 @@ export interface WorkspaceServices {
   readonly skills: SkillCatalog;
   /** The custom slash commands in reach, each in its own agent's dialect. */
   readonly commands: CommandCatalog;
+  /** The subagent definitions of the repository and the person (.loupe/agents, .claude/agents, …). */
+  readonly agents: AgentDefinitions;
   /** Whether commands run sandboxed here, as the settings and the agent's system prompt say it. */
   sandboxStatus(): Promise<SandboxStatusView>;
   /** Hears what the gate could not do as asked (a failed "allow always" save), besides the log. */

@@ -43,6 +43,7 @@ import { SkillCatalog } from '../services/skills/catalog';
 import { CommandCatalog } from '../services/commands/catalog';
 import { BUILTIN_NAMES } from '../services/commands/builtins';
 import { readRefusal } from '../services/permissions/readRefusal';
+import { AgentDefinitions } from '../services/agents/definitions';
 
 export type { WorkspaceServices };
 
@@ -98,6 +99,7 @@ class ComposedWorkspace implements WorkspaceServices {
   readonly worktrees: Worktrees;
   readonly skills: SkillCatalog;
   readonly commands: CommandCatalog;
+  readonly agents: AgentDefinitions;
   private readonly warningListeners = new Set<(message: string) => void>();
 
   constructor(
@@ -137,6 +139,7 @@ class ComposedWorkspace implements WorkspaceServices {
     const configDir = path.dirname(user.file);
     this.skills = new SkillCatalog({ root, home, configDir, readRules: readRefusal(this.engine) });
     this.commands = new CommandCatalog({ root, home, configDir, readRules: readRefusal(this.engine), reserved: BUILTIN_NAMES });
+    this.agents = new AgentDefinitions({ root });
     this.worktrees = openWorktrees(root, user, this.logger);
     this.index = new FileIndex(root);
     const snapshots = new WorkTreeSnapshots(
@@ -154,7 +157,7 @@ class ComposedWorkspace implements WorkspaceServices {
       // What a background process writes becomes its request's modifications when it ends.
       recorder: {
         begin: (spec) =>
-          this.captures.begin({ tool: 'bash', command: spec.command, sessionId: spec.sessionId, ...(spec.correlationId ? { correlationId: spec.correlationId } : {}), reason: `in the background: ${spec.description ?? spec.command}` }),
+          this.captures.begin({ tool: 'bash', command: spec.command, sessionId: spec.sessionId, ...(spec.agentId ? { agentId: spec.agentId } : {}), ...(spec.correlationId ? { correlationId: spec.correlationId } : {}), reason: `in the background: ${spec.description ?? spec.command}` }),
       },
       // The project's limits, then the user's; the manager fills in the defaults.
       limits: async () => {

@@ -4,7 +4,7 @@ import { fromUnified } from '../chat/compactDiff';
 import { CompactDiffView } from '../chat/CompactDiffView';
 import { BranchIcon } from '../app/icons';
 import { preloadDiffView } from '../review/DiffPane';
-import { useApp } from '../store';
+import { useApp, type ChatItem } from '../store';
 import './approvals.css';
 
 /** What the language server says the edit would introduce, read before it is written. */
@@ -45,6 +45,24 @@ function ProposedEdit({ req }: { req: ApprovalRequestView }) {
     return { lines, added: lines.filter((l) => l.sign === '+').length, removed: lines.filter((l) => l.sign === '-').length };
   }, [req.diff]);
   return <CompactDiffView diff={diff} testId="approval-diff" onOpen={req.edit ? () => openPendingEdit(req.id) : null} />;
+}
+
+/** A subagent asked: the card names it (its description and type) and opens its parent's conversation, where its card is. */
+function AgentName({ req }: { req: ApprovalRequestView }) {
+  const open = useApp((s) => s.openChatSession);
+  const current = useApp((s) => s.chatSessionId === req.parent_session_id);
+  return (
+    <button
+      type="button"
+      className={current ? 'approval-session approval-agent current' : 'approval-session approval-agent'}
+      data-testid="approval-agent"
+      data-agent-id={req.agent_id}
+      title={current ? 'Asked by a subagent of the session open in the chat' : 'Open the session whose subagent asked'}
+      onClick={() => void (req.parent_session_id && open(req.parent_session_id))}
+    >
+      subagent · {req.session_title ?? req.agent_id}
+    </button>
+  );
 }
 
 /** Which session asked: every session's questions wait in this one queue. A click opens that session. */
@@ -99,7 +117,7 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
   const [scope, setScope] = useState<'project' | 'user'>('project');
   // What the model said the call is for (bash's `description`), from the chat card that asked.
   const description = useApp((s) => {
-    const call = req.call_id ? s.chatItems.find((i) => i.kind === 'tool' && i.id === req.call_id) : undefined;
+    const call = req.call_id ? findCall(s.chatItems, req.call_id) : undefined;
     const d = call?.kind === 'tool' ? (call.args as { description?: unknown } | undefined)?.description : undefined;
     return typeof d === 'string' && d.trim() ? d.trim() : null;
   });
@@ -142,7 +160,7 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       data-status={busy ? 'answering' : 'pending'}
       onKeyDown={onKey}
     >
-      {req.session_id && <SessionName req={req} />}
+      {req.agent_id ? <AgentName req={req} /> : req.session_id && <SessionName req={req} />}
       <div className="approval-head">
         <span className={`approval-kind kind-${req.kind}`}>{KIND_LABEL[req.kind] ?? req.kind}</span>
         <span className="approval-tool">{req.tool}</span>
@@ -277,4 +295,16 @@ export function ApprovalQueue() {
       ))}
     </div>
   );
+}
+
+/** The tool call with this id, in the conversation or inside a subagent's card. */
+function findCall(items: ChatItem[], id: string): ChatItem | undefined {
+  for (const i of items) {
+    if (i.kind === 'tool' && i.id === id) return i;
+    if (i.kind === 'subagent') {
+      const inner = findCall(i.items, id);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
 }

@@ -1,7 +1,6 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { modKey } from '../app/platform';
 import { ApprovalQueue } from '../approvals/ApprovalQueue';
-import { SettingsDialog } from '../settings/SettingsDialog';
 import { useApp, type ChatItem } from '../store';
 import { AttachmentChips } from './AttachmentChips';
 import { CompactionNote } from './CompactionNote';
@@ -16,6 +15,7 @@ import { ModeSwitch } from './ModeSwitch';
 import { PlanCard } from './PlanCard';
 import { QueuedMessages } from './QueuedMessages';
 import { SessionBar } from './SessionBar';
+import { SubagentCard } from './SubagentCard';
 import { ToolCard } from './ToolCard';
 import { HookDecision } from './HookDecision';
 import { UsageMeter } from './UsageMeter';
@@ -23,9 +23,44 @@ import { UserMessage } from './UserMessage';
 import { useFollowLatest } from './useFollowLatest';
 import './chat.css';
 import './slash.css';
+import { loadable } from '../app/loadable';
+// Other dialogs (the trust prompt, the approval cards, the connect card) share its styles.
+import '../settings/settings.css';
+
+// The settings dialog (model table, MCP servers, hooks) is code for when it is opened: the first
+// screen does not evaluate it.
+const settingsDialog = loadable(() => import('../settings/SettingsDialog'));
+
+function LazySettingsDialog() {
+  const open = useApp((s) => s.settingsOpen);
+  return open ? <LoadedSettingsDialog /> : null;
+}
+
+function LoadedSettingsDialog() {
+  const { Component: SettingsDialog, error } = settingsDialog.use();
+  if (error) return <div className="chat-error" role="alert">The settings could not be loaded: {error}. Reload the page.</div>;
+  return SettingsDialog ? <SettingsDialog /> : null;
+}
+
+/**
+ * A conversation's items; a tool call that started a subagent is drawn as that subagent's card
+ * (which holds its own conversation, drawn the same way).
+ */
+function Items({ items }: { items: ChatItem[] }) {
+  const delegated = new Set(items.flatMap((i) => (i.kind === 'subagent' ? [i.callId] : [])));
+  return (
+    <>
+      {items.map((it) => (it.kind === 'tool' && delegated.has(it.id) ? null : <Item key={it.id} item={it} />))}
+    </>
+  );
+}
+
+const renderItems = (items: ChatItem[]) => <Items items={items} />;
 
 function Item({ item }: { item: ChatItem }) {
   switch (item.kind) {
+    case 'subagent':
+      return <SubagentCard item={item} renderItems={renderItems} />;
     case 'user':
       return <UserMessage item={item} />;
     case 'assistant':
@@ -215,9 +250,7 @@ export function ChatPanel() {
         <div className="chat-list" ref={listRef}>
           {items.length === 0 && <ConnectModel />}
           {items.length === 0 && <EmptyHints />}
-          {items.map((it) => (
-            <Item key={it.id} item={it} />
-          ))}
+          <Items items={items} />
         </div>
         {!atBottom && (
           <button type="button" className="chat-jump" data-testid="jump-to-latest" title="Jump to the latest message" onClick={toLatest}>
@@ -229,7 +262,7 @@ export function ChatPanel() {
       <ApprovalQueue />
       <QueuedMessages />
       <Composer />
-      <SettingsDialog />
+      <LazySettingsDialog />
     </div>
   );
 }

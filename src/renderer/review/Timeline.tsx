@@ -46,6 +46,12 @@ export function Timeline() {
     for (const m of modifications) if (m.correlation_id) seen.add(m.correlation_id);
     return [...seen].slice(0, 200);
   }, [modifications]);
+  // The subagents whose changes are here, for the agent filter (shown only when there are some).
+  const agents = useMemo(() => {
+    const seen = new Set<string>();
+    for (const m of modifications) if (m.agent_id) seen.add(m.agent_id);
+    return [...seen].slice(0, 200);
+  }, [modifications]);
   const { start, end, viewportHeight } = useVirtualRows(listRef, TIMELINE_ROW_HEIGHT, rows.length);
   const cursor = selectedId === null ? -1 : rows.findIndex((m) => m.modification_id === selectedId);
 
@@ -115,6 +121,19 @@ export function Timeline() {
             ))}
           </select>
         </div>
+        {(agents.length > 0 || filters.agent) && (
+          <div className="tl-filter-row">
+            <select className="tl-select tl-agent-filter" aria-label="Filter by agent" data-testid="timeline-filter-agent" value={filters.agent ?? ''} onChange={(e) => setFilters({ agent: e.target.value })}>
+              <option value="">Every agent</option>
+              <option value="self">The sessions themselves</option>
+              {agents.map((a) => (
+                <option key={a} value={a}>
+                  Subagent {a}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
         <div className="tl-filter-row">
           <input
             className="tl-input"
@@ -196,7 +215,7 @@ export function Timeline() {
       <div className="tl-footer">
         <span>{footerText(status, rows.length, modifications.length, total)}</span>
         {filtered && (
-          <button className="tl-clear" onClick={() => setFilters({ correlation: '', file: '', status: '', group: '' })}>
+          <button className="tl-clear" onClick={() => setFilters({ correlation: '', file: '', status: '', group: '', agent: '' })}>
             Clear filters
           </button>
         )}

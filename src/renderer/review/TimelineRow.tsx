@@ -42,6 +42,7 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
       data-modification-id={m.modification_id}
       data-status={m.status}
       data-file={m.file}
+      data-agent-id={m.agent_id}
       data-group-id={m.group_id}
       data-group-kind={m.group_kind}
       onClick={() => onActivate(m.modification_id)}
@@ -52,6 +53,11 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
           <span className="tl-name">{name}</span>
           {dir && <span className="tl-dir">{dir}</span>}
         </span>
+        {m.agent_id && (
+          <span className="tl-agent" data-testid="timeline-agent" data-agent-id={m.agent_id} title={`Made by the subagent ${m.agent_id} of this request`}>
+            agent
+          </span>
+        )}
         {m.correlation_id && (
           <span className="tl-corr" title={`Request ${m.correlation_id}`}>
             {requestLabel(m.correlation_id)}
@@ -94,7 +100,7 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
           </span>
         )}
         {problems && (
-          <span className={`tl-diag tl-diag-${problems.tone}`} title={problems.title} data-testid="timeline-diagnostics" data-errors={m.diagnostics?.errors} data-warnings={m.diagnostics?.warnings}>
+          <span className={`tl-diag tl-diag-${problems.tone}`} title={problems.title} data-testid="timeline-diagnostics" data-available={m.diagnostics?.available ? 'true' : 'false'} data-errors={m.diagnostics?.errors} data-warnings={m.diagnostics?.warnings}>
             {problems.label}
           </span>
         )}

@@ -26,10 +26,15 @@ describe('diagnosticsLabel', () => {
     expect(diagnosticsLabel({ diagnostics: view(many) })?.title.split('\n').at(-1)).toBe('… and 2 more');
   });
 
-  it('says nothing when nothing was introduced, only hints came, or the server could not say', () => {
+  it('says nothing when nothing was introduced, only hints came, or no server serves the file', () => {
     expect(diagnosticsLabel({ diagnostics: view([]) })).toBeNull();
     expect(diagnosticsLabel({ diagnostics: view([problem(1, 'hint', 'h')]) })).toBeNull();
-    expect(diagnosticsLabel({ diagnostics: view([problem(1, 'error', 'e')], { available: false, reason: 'crashed' }) })).toBeNull();
     expect(diagnosticsLabel({})).toBeNull();
+  });
+
+  it('says "unchecked", with the reason, when the server could not say in time (as the tool result did)', () => {
+    const d = diagnosticsLabel({ diagnostics: view([], { available: false, reason: 'timed out' }) });
+    expect(d).toMatchObject({ label: 'unchecked', tone: 'unknown' });
+    expect(d?.title).toContain('(timed out)');
   });
 });

@@ -107,11 +107,13 @@ export const GROUP_TITLE: Record<NonNullable<ModificationView['group_kind']>, st
 
 /**
  * What a modification introduced, as the timeline and the diff's header say it: "+2 errors",
- * "+1 warning" when it added no error; null when it added neither (or no server said).
+ * "+1 warning" when it added no error; "unchecked" when the server could not say in time (as the
+ * tool's result said; its answer, when it comes later, replaces this); null when it added neither.
  */
-export function diagnosticsLabel(m: Pick<ModificationView, 'diagnostics'>): { label: string; title: string; tone: 'error' | 'warning' } | null {
+export function diagnosticsLabel(m: Pick<ModificationView, 'diagnostics'>): { label: string; title: string; tone: 'error' | 'warning' | 'unknown' } | null {
   const d = m.diagnostics;
-  if (!d?.available) return null;
+  if (!d) return null;
+  if (!d.available) return { label: 'unchecked', tone: 'unknown', title: `${d.server} could not say in time what this change introduced (${d.reason ?? 'unavailable'}). Its answer shows here when it comes.` };
   const count = d.errors || d.warnings;
   if (!count) return null;
   const word = d.errors ? 'error' : 'warning';

@@ -186,6 +186,14 @@ describe('review helpers', () => {
     expect(f({ status: 'approved' })).toEqual(['2']);
   });
 
+  it('filters by subagent: one agent’s changes, or the sessions’ own', () => {
+    const list = [mod(1, { agent_id: 'ses-aaa' }), mod(2), mod(3, { agent_id: 'ses-bbb' })];
+    const f = (agent: string) => filterModifications(list, { correlation: '', file: '', status: '', group: '', agent }).map((m) => m.modification_id.slice(-1));
+    expect(f('')).toEqual(['1', '2', '3']);
+    expect(f('ses-bbb')).toEqual(['3']);
+    expect(f('self')).toEqual(['2']);
+  });
+
   it('computes hunks as structuredPatch does, 0-based in diff order', () => {
     const before = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
     const after = before.replace('line 3\n', 'line three\n').replace('line 25\n', 'line 25\nadded\n');

@@ -8,7 +8,7 @@ import { ModelTable } from './ModelTable';
 import './settings.css';
 
 /** The model settings: endpoint, model (picked from /models or typed), key, context size. */
-export function SettingsDialog() {
+export default function SettingsDialog() {
   const open = useApp((s) => s.settingsOpen);
   const settings = useApp((s) => s.llmSettings);
   if (!open || !settings) return null;

@@ -1,6 +1,6 @@
 // The chat's one fold: live loop events and a reopened session's kept entries both become the
 // rendered conversation through applyChatEvent, so a reload draws what was drawn live.
-import type { AttachmentView, ChatEvent, ChatMode, ChatTranscriptEntry, HookDecisionName, HookEventName, SlashSource, ToolEffect } from '../../shared/contract';
+import type { AttachmentView, ChatEvent, ChatMode, ChatTranscriptEntry, HookDecisionName, HookEventName, SlashSource, SubagentStatus, ToolEffect } from '../../shared/contract';
 
 /** A hook that decided something: under its tool card, or on its own line (a prompt's, a stop's). */
 export interface HookMark {
@@ -44,7 +44,33 @@ export type ChatItem =
   /** `retry`: the model request is being retried; the next retry updates this line instead of adding one. */
   | { kind: 'note'; id: string; text: string; retry?: boolean }
   /** Older messages were summarised (or dropped) to fit the window; the summary can be opened. */
-  | { kind: 'compaction'; id: string; removed: number; mode: 'summary' | 'dropped'; summary: string; tokensBefore: number; tokensAfter: number };
+  | { kind: 'compaction'; id: string; removed: number; mode: 'summary' | 'dropped'; summary: string; tokensBefore: number; tokensAfter: number }
+  /** A subagent's card (id: its agent id): its figures, and its own conversation folded inside, its subagents' cards included. */
+  | SubagentItem;
+
+export interface SubagentItem {
+  kind: 'subagent';
+  id: string;
+  /** The parent's tool call that started it (that call's own card is not drawn beside it). */
+  callId: string;
+  description: string;
+  agentType: string;
+  status: SubagentStatus;
+  background: boolean;
+  readOnly: boolean;
+  tools: string[];
+  maxTurns?: number;
+  tokenBudget?: number;
+  turns: number;
+  tokens: number;
+  costUsd?: number;
+  items: ChatItem[];
+  /** Once it ended: its final words, the files it changed, why it stopped. */
+  text?: string;
+  files?: string[];
+  reason?: string;
+  worktree?: string;
+}
 
 /** Live tool output kept per card: the tail, so a chatty command cannot grow the store forever. */
 export const TOOL_OUTPUT_CAP = 200_000;
@@ -71,6 +97,7 @@ export function foldTranscript(entries: ChatTranscriptEntry[], items: ChatItem[]
  * only fold: the live stream and a reopened session's entries both go through it.
  */
 export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptEntry): ChatItem[] {
+  if ('agent_id' in e && e.agent_id) return applyAgentEvent(items, e.agent_id, e.parent_session_id, e);
   const last = items[items.length - 1];
   const updateTool = (id: string, f: (t: Extract<ChatItem, { kind: 'tool' }>) => Extract<ChatItem, { kind: 'tool' }>) => {
     const i = items.findIndex((x) => x.kind === 'tool' && x.id === id);
@@ -196,3 +223,73 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
   }
 }
 
+
+/** The card with this id, wherever it is nested, changed by `f`; null when there is none. */
+function updateCard(items: ChatItem[], id: string, f: (c: SubagentItem) => SubagentItem): ChatItem[] | null {
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i];
+    if (it.kind !== 'subagent') continue;
+    const next = it.id === id ? f(it) : (() => {
+      const inner = updateCard(it.items, id, f);
+      return inner ? { ...it, items: inner } : null;
+    })();
+    if (next) {
+      const out = items.slice();
+      out[i] = next;
+      return out;
+    }
+  }
+  return null;
+}
+
+/** A subagent's event: its card is made, counts its turns and tokens, and folds its conversation inside. */
+function applyAgentEvent(items: ChatItem[], agentId: string, parentId: string | undefined, e: ChatEvent | ChatTranscriptEntry): ChatItem[] {
+  const { agent_id: _a, parent_session_id: _p, ...plain } = e as ChatEvent;
+  switch (plain.type) {
+    case 'subagent_started': {
+      const card: SubagentItem = {
+        kind: 'subagent',
+        id: agentId,
+        callId: plain.call_id,
+        description: plain.description,
+        agentType: plain.agent_type,
+        status: 'running',
+        background: plain.background,
+        readOnly: plain.read_only,
+        tools: plain.tools ?? [],
+        ...(plain.max_turns ? { maxTurns: plain.max_turns } : {}),
+        ...(plain.token_budget ? { tokenBudget: plain.token_budget } : {}),
+        turns: 0,
+        tokens: 0,
+        items: [],
+        ...(plain.worktree ? { worktree: plain.worktree } : {}),
+      };
+      // A grandchild's card sits inside its parent's card.
+      return (parentId ? updateCard(items, parentId, (c) => ({ ...c, items: [...c.items, card] })) : null) ?? [...items, card];
+    }
+    case 'subagent_finished':
+      return (
+        updateCard(items, agentId, (c) => ({
+          ...c,
+          status: plain.status,
+          text: plain.text,
+          files: plain.files ?? [],
+          turns: plain.turns || c.turns,
+          tokens: plain.tokens,
+          ...(plain.cost_usd !== undefined ? { costUsd: plain.cost_usd } : {}),
+          ...(plain.reason ? { reason: plain.reason } : {}),
+          items: c.items.map((x) => ((x.kind === 'assistant' || x.kind === 'reasoning') && x.streaming ? { ...x, streaming: false } : x.kind === 'tool' && x.status === 'running' ? { ...x, status: 'error' as const, error: 'Stopped.' } : x)),
+        })) ?? items
+      );
+    case 'turn_started':
+      return updateCard(items, agentId, (c) => ({ ...c, turns: plain.turn })) ?? items;
+    case 'usage':
+      return updateCard(items, agentId, (c) => ({ ...c, tokens: plain.usage.session.total_tokens, ...(plain.usage.session.cost_usd !== undefined ? { costUsd: plain.usage.session.cost_usd } : {}) })) ?? items;
+    case 'request_started':
+    case 'request_finished':
+      // The card says it all: its task is its description, its end is subagent_finished.
+      return items;
+    default:
+      return updateCard(items, agentId, (c) => ({ ...c, items: applyChatEvent(c.items, plain as ChatEvent) })) ?? items;
+  }
+}

@@ -4,7 +4,7 @@ import { applyChatEvent, foldTranscript, nextId, type ChatItem } from './chatFol
 import { rememberedSession, rememberSession } from './lastSession';
 import type { SliceCreator } from './types';
 
-export { applyChatEvent, foldTranscript, TOOL_OUTPUT_CAP, type ChatItem, type ToolStatus } from './chatFold';
+export { applyChatEvent, foldTranscript, TOOL_OUTPUT_CAP, type ChatItem, type SubagentItem, type ToolStatus } from './chatFold';
 
 /** How long streamed text may wait to be joined with the next tokens (about a frame). */
 export const DELTA_FLUSH_MS = 16;
@@ -36,6 +36,8 @@ export interface ChatSlice {
    */
   sendChat(text: string, opts?: { inputs?: Record<string, string> }): Promise<void>;
   stopChat(): Promise<void>;
+  /** Stops one subagent of the open session's running request (its card's Stop). */
+  stopAgent(agentId: string): Promise<void>;
   chatEvent(sessionId: string, event: ChatEvent): void;
 }
 
@@ -192,6 +194,16 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
       }
     },
 
+    async stopAgent(agentId) {
+      const id = get().chatSessionId;
+      if (!id) return;
+      try {
+        await client.request('chat.stopAgent', { session_id: id, agent_id: agentId });
+      } catch (err) {
+        fail(err);
+      }
+    },
+
     chatEvent(sessionId, event) {
       if (sessionId !== get().chatSessionId) {
         if (event.type === 'request_finished') void get().loadChatSessions();
@@ -200,7 +212,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
       // Tokens arrive one event each: they are joined and applied once a frame, so a fast
       // stream costs one render per frame, not one per token. Anything else flushes first.
       if (event.type === 'text_delta') {
-        if (pending && pending.sessionId === sessionId) pending.event = { ...pending.event, text: pending.event.text + event.text };
+        if (pending && pending.sessionId === sessionId && pending.event.agent_id === event.agent_id) pending.event = { ...pending.event, text: pending.event.text + event.text };
         else {
           flush();
           pending = { sessionId, event };
@@ -209,6 +221,11 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
         return;
       }
       flush();
+      // A subagent's events draw its card; the request's own state (running, the meter) is the parent's.
+      if (event.agent_id) {
+        set((s) => ({ chatItems: applyChatEvent(s.chatItems, event) }));
+        return;
+      }
       set((s) => ({
         chatItems: applyChatEvent(s.chatItems, event),
         ...(event.type === 'request_started' ? { chatRunning: { correlationId: event.correlation_id } } : {}),

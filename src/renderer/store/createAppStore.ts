@@ -123,26 +123,32 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
     client.on('worktree.sessions', ({ sessions }) => act().worktreeSessionsChanged(sessions)),
     client.onStatus((status) => act().connectionChanged(status)),
     store.subscribe((s, prev) => {
+      const folderChanged = s.workspace?.root !== prev.workspace?.root;
       // Another folder: its own log. Opening a file from the tree puts the viewer back in front.
-      if (s.workspace?.root !== prev.workspace?.root) {
+      if (folderChanged) {
         act().resetReview();
         act().resetChat();
         act().approvalsChanged([]);
         act().trustChanged(null);
         act().resetProblems();
         act().resetWorktreeSessions();
-        if (s.workspace) {
-          void act().loadTrust();
-          void act().loadLspStatus();
-          void act().loadModifications();
-          void act().resumeChat();
-          void act().loadApprovals();
-          void act().loadEditsMode();
-          void act().loadProcesses();
-          void act().loadMcpServers();
-          void act().loadHooks();
-          void act().loadWorktreeSessions();
-        }
+        // After the tree's root listing, which workspaceOpened asks for right after this: the
+        // host answers a client's requests two at a time, in order, and the first screen waits
+        // for that one (at 100,000 files it was the fifteenth, behind the system prompt's git).
+        if (s.workspace)
+          queueMicrotask(() => {
+            void act().loadTrust();
+            void act().loadLspStatus();
+            void act().loadModifications();
+            void act().resumeChat();
+            void act().loadApprovals();
+            void act().loadEditsMode();
+            void act().loadProcesses();
+            void act().loadMcpServers();
+            void act().loadHooks();
+            void act().loadWorktreeSessions();
+            void act().loadSystemPrompt();
+          });
       } else if (s.openFile !== prev.openFile && s.openFile?.status === 'loading' && s.diff) act().closeDiff();
       // A file opened in the viewer: its server's markers.
       if (s.openFile?.path && s.openFile.path !== prev.openFile?.path) void act().loadProblems(s.openFile.path);
@@ -150,7 +156,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
       const diffPath = s.diff?.target.kind === 'file' ? s.diff.target.path : null;
       if (diffPath && diffPath !== (prev.diff?.target.kind === 'file' ? prev.diff.target.path : null)) void act().loadProblems(diffPath);
       // What the open session's model was (or, before its first request, would be) told.
-      if (s.workspace?.root !== prev.workspace?.root || s.chatSessionId !== prev.chatSessionId) void act().loadSystemPrompt();
+      if (folderChanged ? !s.workspace : s.chatSessionId !== prev.chatSessionId) void act().loadSystemPrompt();
       // The folder's log is in: the column opens on the agent until there is something to review.
       if (s.timelineStatus === 'ready' && prev.timelineStatus !== 'ready') act().settleOpeningTab(s.modificationsTotal);
       // A new question pulls the agent tab to the front: a paused tool call must not go unseen.

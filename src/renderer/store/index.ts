@@ -5,7 +5,7 @@ export type { TerminalTab } from './terminalSlice';
 export type { OpenFile } from './viewerSlice';
 export type { DiffTarget, OpenDiff, ReviewConflict, ReviewFilters } from './reviewSlice';
 export { filterModifications } from './reviewSlice';
-export type { ChatItem, ToolStatus } from './chatSlice';
+export type { ChatItem, SubagentItem, ToolStatus } from './chatSlice';
 export { applyChatEvent } from './chatSlice';
 export type { ApprovalAnswerInput } from './approvalsSlice';
 export type { AgentPanelTab } from './panelsSlice';

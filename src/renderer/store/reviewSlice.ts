@@ -26,6 +26,8 @@ export interface ReviewFilters {
   status: ModificationStatus | '';
   /** A group's id (a command's writes, an undo), exactly; '' for any. */
   group: string;
+  /** A subagent's id (its changes only), `self` for the sessions' own changes, '' for any. */
+  agent?: string;
 }
 
 /** The ids in ROLLBACK_CONFLICT's `details.blocking`, distinct, without the one being reversed. */
@@ -121,13 +123,15 @@ export function filterModifications(list: ModificationView[], f: ReviewFilters):
   const corr = f.correlation.trim().toLowerCase();
   const file = f.file.trim().toLowerCase();
   const group = f.group ?? '';
-  if (!corr && !file && !f.status && !group) return list;
+  const agent = f.agent ?? '';
+  if (!corr && !file && !f.status && !group && !agent) return list;
   return list.filter(
     (m) =>
       (!corr || (m.correlation_id ?? '').toLowerCase().includes(corr)) &&
       (!file || m.file.toLowerCase().includes(file)) &&
       (!f.status || m.status === f.status) &&
-      (!group || m.group_id === group),
+      (!group || m.group_id === group) &&
+      (!agent || (agent === 'self' ? !m.agent_id : m.agent_id === agent)),
   );
 }
 
@@ -201,7 +205,7 @@ export const createReviewSlice: SliceCreator<ReviewSlice> = (set, get, { client 
 
   return {
     ...freshReview(),
-    reviewFilters: { correlation: '', file: '', status: '', group: '' },
+    reviewFilters: { correlation: '', file: '', status: '', group: '', agent: '' },
     diffLayout: storedLayout(),
 
     resetReview() {

@@ -5,7 +5,7 @@
 // language server what the write would introduce, so the card can show it too.
 import type { DiagnosticsView } from '../../../shared/contract';
 import type { LanguageServers } from '../../services/lsp/languageServers';
-import { foresee, type Foreseen } from './foresee';
+import { foresee, type Foreseen, type LateSink } from './foresee';
 import { ProtectedPathError } from '../../services/modlog/errors';
 import { isProtectedPath } from '../../services/modlog/modificationLog';
 import { unifiedDiff } from '../../services/modlog/unifiedDiff';
@@ -57,9 +57,9 @@ export async function authorizeWrite(ctx: { permissions: PermissionGate }, w: Pr
  * What the write would introduce (asked of the language server), then permission, whose card
  * shows it. A refusal puts the server's copy back; so must the caller when the write then fails.
  */
-export async function checkWrite(ctx: { permissions: PermissionGate; lsp?: LanguageServers }, w: ProposedWrite): Promise<Foreseen> {
+export async function checkWrite(ctx: { permissions: PermissionGate; lsp?: LanguageServers } & LateSink, w: ProposedWrite): Promise<Foreseen> {
   if (isProtectedPath(w.rel)) throw new ProtectedPathError(w.rel);
-  const f = await foresee({ lsp: ctx.lsp, signal: w.signal }, w.rel, w.before, w.after);
+  const f = await foresee({ lsp: ctx.lsp, signal: w.signal, modlog: ctx.modlog, logger: ctx.logger }, w.rel, w.before, w.after);
   try {
     await authorizeWrite(ctx, { ...w, diagnostics: f.view });
   } catch (err) {

@@ -42,11 +42,25 @@ export const hookLabel = (r: HookResult): string => `the ${r.hook.event} hook "$
 
 const note = (r: HookResult, text: string): string => `[${r.hook.event} hook ${r.hook.source}: ${r.hook.line}]\n${text}`;
 
+/** The subagent a runner's hooks fire for: its SessionStart is SubagentStart, its Stop SubagentStop. */
+export interface HookedAgent {
+  agent_id: string;
+  agent_type: string;
+  /** Its own session's file (Claude Code's `agent_transcript_path`). */
+  agent_transcript_path: string;
+}
+
 export class AgentHooks {
   constructor(
     private readonly hooks: Hooks,
-    private readonly opts: { root: string; sessionId: string },
+    /** `sessionId`: the session whose request this is (a subagent's parent's); `agent`: the subagent, when a child runs. */
+    private readonly opts: { root: string; sessionId: string; agent?: HookedAgent },
   ) {}
+
+  /** A subagent's hooks: its start and stop are the subagent events. */
+  get forAgent(): boolean {
+    return !!this.opts.agent;
+  }
 
   private get transcriptPath(): string {
     return path.join(this.opts.root, SESSIONS_REL, `${this.opts.sessionId}.json`);
@@ -125,6 +139,7 @@ export class AgentHooks {
 
   /** SessionStart: its plain stdout and additionalContext are context for the model. */
   async sessionStart(source: 'startup' | 'resume' | 'clear' | 'compact', model: string | undefined, run: HookRun): Promise<string[]> {
+    if (this.opts.agent) return this.subagentStart(this.opts.agent, run);
     const results = await this.fire('SessionStart', run, { target: () => source, input: () => ({ source, ...(model ? { model } : {}) }) });
     return results.flatMap((r) => (r.answer.context ? [note(r, r.answer.context)] : []));
   }
@@ -143,17 +158,18 @@ export class AgentHooks {
    * that ignores `stop_hook_active` cannot hold a turn open.
    */
   async stop(lastMessage: string, blocksInARow: number, run: HookRun): Promise<{ block?: string; overruled?: string; stop?: string }> {
+    if (this.opts.agent) return this.subagentStop({ ...this.opts.agent, last_assistant_message: lastMessage }, blocksInARow, run);
     return this.stopLike('Stop', { stop_hook_active: blocksInARow > 0, last_assistant_message: lastMessage }, blocksInARow, run);
   }
 
   /** For the subagents feature: a child session starts (`agent_type` is its kind); context for the child comes back. */
-  async subagentStart(agent: { agent_id: string; agent_type: string }, run: HookRun): Promise<string[]> {
+  async subagentStart(agent: { agent_id: string; agent_type: string; agent_transcript_path?: string }, run: HookRun): Promise<string[]> {
     const results = await this.fire('SubagentStart', run, { target: () => agent.agent_type, input: () => ({ ...agent }) });
     return results.flatMap((r) => (r.answer.context ? [note(r, r.answer.context)] : []));
   }
 
   /** For the subagents feature: a child session would stop; a block sends it back to work, as Stop does. */
-  async subagentStop(agent: { agent_id: string; agent_type: string; last_assistant_message: string }, blocksInARow: number, run: HookRun): Promise<{ block?: string; overruled?: string; stop?: string }> {
+  async subagentStop(agent: { agent_id: string; agent_type: string; agent_transcript_path?: string; last_assistant_message: string }, blocksInARow: number, run: HookRun): Promise<{ block?: string; overruled?: string; stop?: string }> {
     return this.stopLike('SubagentStop', { ...agent, stop_hook_active: blocksInARow > 0 }, blocksInARow, run, agent.agent_type);
   }
 

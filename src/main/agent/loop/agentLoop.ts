@@ -24,6 +24,7 @@ import type { AgentHooks, HookRun } from '../hooks/agentHooks';
 import { UsageTally } from './usage';
 import type { SessionUsage, UsageView } from '../../../shared/contract';
 import { RequestGrants } from '../../services/permissions/grants';
+import type { DelegatedWork } from '../subagents/types';
 
 export const DEFAULT_MAX_TURNS = 25;
 /** Compact when the estimate passes this share of the window: the answer needs room too. */
@@ -66,6 +67,8 @@ export interface RunOptions {
   sessionStart?: (run: HookRun) => Promise<string[]>;
   /** What skills and commands in use allow for this request (a command's allowed-tools); a fresh set when absent. */
   grants?: RequestGrants;
+  /** The request's children (subagents): uncollected results go to the model before it ends; all are stopped before it says it finished. */
+  delegated?: DelegatedWork;
 }
 
 export interface RunResult {
@@ -82,6 +85,7 @@ interface LoopState {
   text: string;
   mode: AgentMode;
   steering: RunOptions['steering'];
+  delegated: RunOptions['delegated'];
   /** What was under way, for the words a stop ends with. */
   stop: StopReport;
   /** Hook firings of this request, and how many times in a row the Stop hooks sent the model back. */
@@ -123,7 +127,7 @@ export class Agent {
     const emit = (e: AgentEventBody) => this.events.emit({ ...e, correlation_id: correlationId, t: now() });
     const mode = opts.mode ?? 'act';
     const run: HookRun = { correlationId, signal, permissionMode: mode === 'plan' ? 'plan' : 'default', emit };
-    const state: LoopState = { turns: 0, text: '', mode, steering: opts.steering, stop: new StopReport(), hooks: this.opts.hooks ? { hooks: this.opts.hooks, run, stopBlocks: 0 } : null, grants: opts.grants ?? new RequestGrants() };
+    const state: LoopState = { turns: 0, text: '', mode, steering: opts.steering, delegated: opts.delegated, stop: new StopReport(), hooks: this.opts.hooks ? { hooks: this.opts.hooks, run, stopBlocks: 0 } : null, grants: opts.grants ?? new RequestGrants() };
     emit({ type: 'request_started', session_id: this.sessionId, prompt, ...(mode === 'plan' ? { mode } : {}) });
     const lastBefore = this.usage.last;
     let status: RunStatus = 'done';
@@ -150,6 +154,8 @@ export class Agent {
       if (!aborted && !(err instanceof LoupeError)) this.opts.toolContext.logger.error('agent.crashed', { correlation_id: correlationId, error: err });
       emit({ type: 'error', code: error.code as never, message: error.message });
     }
+    // No child outlives its request: each is stopped and its end (and its usage) awaited first.
+    await opts.delegated?.settle().catch((err: unknown) => this.opts.toolContext.logger.error('agent.crashed', { correlation_id: correlationId, error: err }));
     const usage = this.usage.last !== lastBefore ? this.usage.last : undefined;
     emit({ type: 'request_finished', status, text: state.text, turns: state.turns, ...(usage ? { usage } : {}) });
     return { status, correlationId, text: state.text, turns: state.turns, ...(error ? { error } : {}) };
@@ -219,6 +225,14 @@ export class Agent {
       this.messages.push(assistantMessage(turn));
       if (!turn.toolCalls.length) {
         if (turn.finishReason === 'length') throw new LoupeError('LLM_ERROR', 'The answer hit the model’s output limit and was cut. Ask it to continue, or raise the model’s max tokens.');
+        // Children it started in the background and never collected: their results first.
+        const arrived = (await state.delegated?.collect(signal)) ?? [];
+        if (signal.aborted) throw new AbortedError('The request');
+        if (arrived.length) {
+          for (const text of arrived) this.messages.push({ role: 'user', content: text });
+          emit({ type: 'notice', text: `${arrived.length} background agent${arrived.length === 1 ? '' : 's'} finished; the model reads ${arrived.length === 1 ? 'its result' : 'their results'} before it answers.` });
+          continue;
+        }
         if (await this.stopHooks(turn.content, state, signal, emit)) continue;
         return;
       }

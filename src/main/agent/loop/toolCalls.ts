@@ -84,7 +84,7 @@ async function runOne(p: PreparedCall, registry: ToolRegistry, ctx: ToolContext,
       if (before?.stop) toolHooks!.stop ??= before.stop;
       // The gate's questions name this call, so the approval card and the chat card meet by id.
       const permissions = ctx.permissions?.forCall({ call_id: p.call.id, correlation_id: ctx.correlationId ?? '', session_id: ctx.session.id }, before?.verdict);
-      const callCtx: ToolContext & ToolOutputHook = { ...ctx, ...(permissions ? { permissions } : {}), onToolOutput: (_tool, text) => hooks.output(p, text) };
+      const callCtx: ToolContext & ToolOutputHook = { ...ctx, callId: p.call.id, ...(permissions ? { permissions } : {}), onToolOutput: (_tool, text) => hooks.output(p, text) };
       const args = before?.args ?? p.args;
       if (before?.refused) result = before.refused;
       else {
@@ -114,7 +114,7 @@ async function hookQuestion(gate: PermissionGate | undefined, facts: ToolFacts, 
 /** The mode's answer to a call before it runs (plan mode refuses tools that say they write), from the tool's own facts. */
 function modeRefusal(gate: PermissionGate | undefined, facts: ToolFacts): ToolResult | null {
   try {
-    gate?.authorizeAction({ name: facts.name, effect: facts.effect, asks: facts.permission });
+    gate?.authorizeAction({ name: facts.name, effect: facts.effect, asks: facts.permission, ...(facts.delegates ? { delegates: true } : {}) });
     return null;
   } catch (err) {
     return failure(err);

@@ -81,6 +81,19 @@ export class UsageTally {
     return this.last;
   }
 
+  /** What a subagent spent since it last said (its calls, its own children's included): the session pays, the meter's conversation stays this one's. */
+  child(spent: SessionUsage): void {
+    const t = this.totals;
+    t.prompt_tokens += spent.prompt_tokens;
+    t.completion_tokens += spent.completion_tokens;
+    t.total_tokens += spent.total_tokens;
+    t.calls += spent.calls;
+    t.estimated_calls += spent.estimated_calls;
+    if (spent.cost_usd === undefined || t.cost_usd === undefined) delete t.cost_usd;
+    else t.cost_usd += spent.cost_usd;
+    if (this.last) this.last = { ...this.last, session: this.session };
+  }
+
   /** A call beside the conversation (a compaction summary): it costs, but the meter stays where it is. */
   aside(reported: TokenUsage | undefined, estimate: { prompt: number; completion: number }, facts: ModelFacts): void {
     this.add(settle(reported, estimate), facts);

@@ -11,6 +11,20 @@ import { INSTRUCTIONS_BUDGET, instructionsText } from './instructionsText';
 import { adjustmentText, adjustmentsFor, type ModelInfo } from './modelFamily';
 import { exampleCall, toolList, toolsTaking } from './toolList';
 import { SKILLS_BUDGET, skillsText, type SkillBrief } from './skillsText';
+import type { AgentTypeView } from '../subagents/types';
+
+/** A type's description in the list: long ones (Claude's carry examples) are cut. */
+const AGENT_DESCRIPTION_CHARS = 600;
+
+/** The agent types, for a session offered a tool that starts them. */
+export function agentTypesText(types: AgentTypeView[]): string {
+  if (!types.length) return '';
+  const one = (t: AgentTypeView) => {
+    const d = t.description.replace(/\s+/g, ' ').trim();
+    return `- \`${t.name}\`: ${t.read_only ? '[read-only] ' : ''}${d.length > AGENT_DESCRIPTION_CHARS ? `${d.slice(0, AGENT_DESCRIPTION_CHARS - 1)}…` : d}`;
+  };
+  return ['# Agent types', 'The subagents you can start (agent_type). Each works alone on the prompt you give it, with its own context and at most your tools:', ...types.map(one)].join('\n');
+}
 
 export type { EnvironmentFacts, ModelInfo, SandboxFacts };
 
@@ -43,6 +57,10 @@ export interface PromptSources {
   skills?: () => Promise<SkillBrief[]>;
   /** Characters the skills list takes at most. */
   skillsBudget?: number;
+  /** A subagent's part: who started it for what, and its definition's instructions (after the rules). */
+  role?: string;
+  /** The agent types this session may start; listed only while a tool that starts them is offered. */
+  agentTypes?: () => Promise<AgentTypeView[]>;
 }
 
 export interface SystemPromptSource {
@@ -137,8 +155,9 @@ export function systemPromptSource(s: PromptSources): SystemPromptSource {
       // Only where a tool loads them: the list would otherwise promise what cannot be done.
       const skillTool = s.registry.get('skill') ? 'skill' : null;
       const skills = skillTool && env.skills ? skillsText(env.skills, skillTool, s.skillsBudget ?? SKILLS_BUDGET).text : '';
+      const agents = s.agentTypes && s.registry.list().some((t) => t.delegates) ? agentTypesText(await s.agentTypes()) : '';
       // Most stable first, for providers' prompt caches: the environment (git status, date) changes most often.
-      const text = [RULES, tools.list, skills, model, instructions.text, environmentText(env, tools)].filter(Boolean).join('\n\n');
+      const text = [RULES, s.role ?? '', tools.list, skills, agents, model, instructions.text, environmentText(env, tools)].filter(Boolean).join('\n\n');
       return { text, files: instructions.files, skipped: instructions.skipped };
     },
   };

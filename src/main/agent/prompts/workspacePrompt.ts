@@ -6,12 +6,21 @@ import path from 'node:path';
 import { readRefusal } from '../../services/permissions/readRefusal';
 import type { WorkspaceServices } from '../../services/workspaceServices';
 import type { ToolRegistry } from '../tools/registry';
+import type { AgentTypeView } from '../subagents/types';
 import { systemPromptSource, type SystemPromptSource } from './systemPrompt';
 
-export function workspacePromptSource(services: WorkspaceServices, registry: ToolRegistry): SystemPromptSource {
+export interface WorkspacePromptExtras {
+  /** A subagent's part of the prompt (who started it, its definition's instructions). */
+  role?: string;
+  /** The agent types the session may start. */
+  agentTypes?: () => Promise<AgentTypeView[]>;
+}
+
+export function workspacePromptSource(services: WorkspaceServices, registry: ToolRegistry, extras: WorkspacePromptExtras = {}): SystemPromptSource {
   return systemPromptSource({
     root: services.root,
     registry,
+    ...extras,
     personalDir: path.dirname(services.user.file),
     sandbox: async () => ({
       status: await services.sandboxStatus(),

@@ -15,8 +15,10 @@ import { toolContextOf } from '../tools/context';
 import type { ToolRegistry } from '../tools/registry';
 import type { EditorBuffers } from '../tools/types';
 import type { RunnerReadiness, RunnerRequest, RunnerResult, RunnerState, SessionRunner } from './types';
-import type { AgentEvent } from '../loop/events';
+import { now, type AgentEvent } from '../loop/events';
 import { AgentHooks } from '../hooks/agentHooks';
+import type { PermissionGate } from '../../services/permissions/permissionGate';
+import type { ChildrenFactory } from '../subagents/types';
 
 export interface LoupeRunnerOptions {
   services: WorkspaceServices;
@@ -32,6 +34,14 @@ export interface LoupeRunnerOptions {
   maxTurns?: number;
   /** Keeps a plan-mode answer as the session's Markdown artifact; returns its workspace-relative path. */
   savePlan: (correlationId: string, text: string) => Promise<string>;
+  /** The gate its tools ask (a subagent's is its parent's, narrowed); default: the workspace's. */
+  permissions?: PermissionGate;
+  /** A subagent's part of the system prompt: who started it, its definition's instructions. */
+  role?: string;
+  /** Makes each request's children (subagents); absent or null: this session starts none, and is not offered the tools that would. */
+  children?: ChildrenFactory;
+  /** This session is a subagent: its hooks fire SubagentStart and SubagentStop instead of SessionStart and Stop, and no SessionEnd. */
+  agent?: { type: string; transcriptPath: string };
   /** The person's editor's copy of files (an ACP client's), read instead of the disk where it differs. */
   buffers?: EditorBuffers;
 }
@@ -45,7 +55,9 @@ export class LoupeRunner implements SessionRunner {
   private started = false;
 
   constructor(private readonly opts: LoupeRunnerOptions) {
-    this.hooks = new AgentHooks(opts.services.hooks, { root: opts.services.root, sessionId: opts.files.id });
+    // A subagent's hooks name the session whose request it serves, and the subagent itself.
+    const agent = opts.agent ? { agent_id: opts.files.id, agent_type: opts.agent.type, agent_transcript_path: opts.agent.transcriptPath } : undefined;
+    this.hooks = new AgentHooks(opts.services.hooks, { root: opts.services.root, sessionId: opts.files.writer.sessionId, ...(agent ? { agent } : {}) });
   }
 
   private async client(): Promise<{ config: LlmConfig; llm: LlmClient }> {
@@ -66,19 +78,39 @@ export class LoupeRunner implements SessionRunner {
     const { services, files } = this.opts;
     // While the model thinks: the first command's snapshot is the one that reads every file.
     services.captures.warm();
-    const { signal: _own, ...toolContext } = toolContextOf(services, {
+    const own = toolContextOf(services, {
       session: files,
       corrector: new LlmEditCorrector(createJsonChat(config), this.opts.logger),
       ...(this.opts.buffers ? { buffers: this.opts.buffers } : {}),
     });
-    const registry = this.opts.tools();
+    const permissions = this.opts.permissions ?? own.permissions;
+    const offered = this.opts.tools();
+    let agent: Agent | null = null;
+    const children =
+      this.opts.children?.({
+        correlationId: request.correlationId,
+        mode: request.mode,
+        signal: request.signal,
+        emit,
+        registry: offered,
+        permissions: permissions.inMode(request.mode),
+        count: (spent) => {
+          // The session pays for its children: the meter's totals move, its conversation stays.
+          if (!agent) return;
+          agent.usage.child(spent);
+          if (agent.usage.last) emit({ type: 'usage', usage: agent.usage.last, correlation_id: request.correlationId, t: now() });
+        },
+      }) ?? null;
+    // Without children to start, the tools that start them are not offered.
+    const registry = children ? offered : offered.only((t) => !t.delegates);
+    const { signal: _own, ...toolContext } = { ...own, permissions, ...(children ? { subagents: children } : {}) };
     const usage = state.usage;
-    const agent = new Agent(
+    agent = new Agent(
       {
         llm,
         registry,
         toolContext,
-        prompt: workspacePromptSource(services, registry),
+        prompt: workspacePromptSource(services, registry, { role: this.opts.role, ...(children ? { agentTypes: () => children.types() } : {}) }),
         announcedPrompt: state.announcedPrompt,
         maxTurns: this.opts.maxTurns,
         usage: { session: usage?.session === undefined ? undefined : sessionUsageFrom(usage.session), last: usage?.last },
@@ -90,18 +122,19 @@ export class LoupeRunner implements SessionRunner {
     // A session's first request in this process starts it: a new one, or one saved before (resumed).
     const sessionStart = this.started ? undefined : (run: Parameters<AgentHooks['sessionStart']>[2]) => this.hooks.sessionStart(state.messages.length ? 'resume' : 'startup', config.model, run);
     this.started = true;
-    const off = agent.events.on((event) => {
+    const running = agent;
+    const off = running.events.on((event) => {
       if (event.type === 'system_prompt') state.announcedPrompt = event.text;
       // Brought up to date before anyone hears the request is over, so they can save it then.
       if (event.type === 'request_finished') {
-        state.messages = agent.messages;
-        state.usage = { session: agent.usage.session, ...(agent.usage.last ? { last: agent.usage.last } : {}) };
+        state.messages = running.messages;
+        state.usage = { session: running.usage.session, ...(running.usage.last ? { last: running.usage.last } : {}) };
       }
       emit(event);
     });
     try {
-      if (request.compact) return await agent.compactNow({ signal: request.signal, correlationId: request.correlationId, prompt: request.prompt });
-      return await agent.run(request.prompt, { signal: request.signal, correlationId: request.correlationId, mode: request.mode, content: request.content, steering: request.steering, ...(sessionStart ? { sessionStart } : {}), ...(request.grants ? { grants: request.grants } : {}) });
+      if (request.compact) return await running.compactNow({ signal: request.signal, correlationId: request.correlationId, prompt: request.prompt });
+      return await running.run(request.prompt, { signal: request.signal, correlationId: request.correlationId, mode: request.mode, content: request.content, steering: request.steering, ...(sessionStart ? { sessionStart } : {}), ...(request.grants ? { grants: request.grants } : {}), ...(children ? { delegated: children } : {}) });
     } finally {
       off();
     }
@@ -111,6 +144,7 @@ export class LoupeRunner implements SessionRunner {
     this.prepared = null;
     if (!this.started) return;
     this.started = false;
+    if (this.hooks.forAgent) return;
     // Nobody watches a closed session's chat: SessionEnd's hooks run, their answers are in the settings.
     await this.hooks.sessionEnd(why === 'deleted' ? 'clear' : 'other', { emit: () => undefined }).catch((err: unknown) => this.opts.logger.warn('hooks.session_end_failed', { error: err }));
   }

@@ -22,7 +22,7 @@ export async function runInBackground(args: BackgroundArgs, cwd: string, auth: A
       cwd,
       description: args.description,
       sandbox: await sandboxPolicy(ctx, auth.sandbox, args.command, 'bash'),
-      sessionId: ctx.session.id,
+      ...ctx.session.writer,
       // What it writes is recorded under this request when it ends.
       correlationId: correlationOf(ctx, args) ?? null,
     },

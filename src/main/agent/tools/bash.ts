@@ -88,7 +88,7 @@ export const bashTool = defineTool({
     const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS;
     const sandbox = await sandboxPolicy(ctx, auth.sandbox, args.command, 'bash');
     const { value: r, capture } = await ctx.captures.around(
-      { tool: 'bash', command: args.command, sessionId: ctx.session.id, correlationId: correlationOf(ctx, args), reason: args.description, signal: ctx.signal },
+      { tool: 'bash', command: args.command, ...ctx.session.writer, correlationId: correlationOf(ctx, args), reason: args.description, signal: ctx.signal },
       () =>
         runCommand({
           command: args.command,

@@ -96,7 +96,7 @@ export const codeModifyTool = defineTool({
         content: bytes,
         tool: 'code_modify',
         operation: args.operation,
-        sessionId: ctx.session.id,
+        ...ctx.session.writer,
         reason: args.reason,
         correlationId: correlationOf(ctx, args),
         linesAffected: edit.linesAffected,

@@ -8,7 +8,7 @@ import { InvalidArgumentError } from '../../errors';
 import { isGroup, requestsFrom, rollbackGroup, undoRequests, type GroupRollbackResult } from '../../services/modlog/groupRollback';
 import { rollbackModification } from '../../services/modlog/rollback';
 import { authorizeWrite } from '../edit/authorizeWrite';
-import { foreseeFiles, mergeViews, type ForeseenFiles } from '../edit/foresee';
+import { foreseeFiles, groupLanded, mergeViews, type ForeseenFiles } from '../edit/foresee';
 import { diagnosticsSchema, withDiagnostics } from './diagnosticsText';
 import { correlationOf, defineTool, success, type ToolContext } from './types';
 
@@ -38,6 +38,8 @@ type Args = z.output<typeof schema>;
 const foresight = (ctx: ToolContext) =>
   foreseeFiles(ctx.lsp, {
     signal: ctx.signal,
+    modlog: ctx.modlog,
+    logger: ctx.logger,
     authorize: (rel, before, after, diagnostics) => authorizeWrite(ctx, { rel, tool: 'code_rollback', before, after, signal: ctx.signal, diagnostics }),
   });
 
@@ -52,7 +54,7 @@ async function rollbackMany(args: Args, ctx: ToolContext, seen: ForeseenFiles): 
   }
   const what = `group ${args.modification_id}`;
   const out = await rollbackGroup(ctx.modlog, args.modification_id!, {
-    sessionId: ctx.session.id,
+    ...ctx.session.writer,
     tool: 'code_rollback',
     reason: args.reason ?? `roll back ${what}`,
     correlationId: correlationOf(ctx, args),
@@ -84,7 +86,10 @@ export const codeRollbackTool = defineTool({
     if (args.undo_request || (await isGroup(ctx.modlog, args.modification_id!))) {
       if (args.hunk !== undefined) throw new InvalidArgumentError(`${args.modification_id} is a group; hunk applies to one modification.`);
       const seen = foresight(ctx);
-      const { out, what } = await seen.land(() => rollbackMany(args, ctx, seen));
+      const { out, what } = await seen.land(
+        () => rollbackMany(args, ctx, seen),
+        ({ out }) => groupLanded(ctx.modlog, out.group_id),
+      );
       const skipped = out.skipped.length ? ` Left as they are (conflicts): ${out.skipped.map((s) => s.file).join(', ')}.` : '';
       const done = success(
         `Undid ${what}: ${out.rolled_back.length} modification${out.rolled_back.length === 1 ? '' : 's'} in ${out.files.length} file${out.files.length === 1 ? '' : 's'} (${out.files.slice(0, 20).join(', ')}${out.files.length > 20 ? ', …' : ''}). ` +
@@ -97,13 +102,13 @@ export const codeRollbackTool = defineTool({
     const out = await seen.land(() => rollbackModification(ctx.modlog, {
       modificationId: args.modification_id!,
       hunk: args.hunk,
-      sessionId: ctx.session.id,
+      ...ctx.session.writer,
       tool: 'code_rollback',
       reason: args.reason,
       correlationId: correlationOf(ctx, args),
       signal: ctx.signal,
       confirm: seen.confirmOne,
-    }));
+    }), (done) => new Map([[done.file, done.rollback_id]]));
     // The file changed under the model's feet: its line numbers are stale until it reads again.
     const how = out.merged ? ', merged with the later changes to it' : '';
     const done = success(`Rolled back ${args.modification_id}${args.hunk !== undefined ? ` (hunk ${args.hunk})` : ''} in ${out.file}${how}: ${out.lines_restored} lines restored. Rollback ${out.rollback_id}; read the file again before editing it.`, { ...out });

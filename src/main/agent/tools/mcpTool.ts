@@ -108,7 +108,7 @@ export function mcpTool(mcp: McpServers, server: string, spec: McpTool, session?
       // A server on this machine may write the workspace itself: what it wrote is recorded.
       const { value: r, capture } =
         !readOnly && mcp.local(server, session)
-          ? await ctx.captures.around({ tool: name, command: label, sessionId: ctx.session.id, correlationId: ctx.correlationId, reason: `MCP ${label}`, signal: ctx.signal }, call)
+          ? await ctx.captures.around({ tool: name, command: label, ...ctx.session.writer, correlationId: ctx.correlationId, reason: `MCP ${label}`, signal: ctx.signal }, call)
           : { value: await call(), capture: null };
       const { text, images, sendable } = describeResult(r);
       const changed = capture ? describeChanges(capture) : '';

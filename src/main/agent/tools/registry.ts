@@ -21,6 +21,9 @@ import { processOutputTool } from './processOutput';
 import { processKillTool } from './processKill';
 import { processWaitTool } from './processWait';
 import { portableSchema } from './portableSchema';
+import { agentTool } from './agent';
+import { agentWaitTool } from './agentWait';
+import { agentStopTool } from './agentStop';
 import type { Logger } from '../../services/log/logger';
 import { schemaCheck } from './schemaCheck';
 import { skillTool } from './skill';
@@ -91,15 +94,27 @@ export class ToolRegistry {
   /**
    * @param tools Loupe's own tools.
    * @param extra Tools known only at run time (a workspace's MCP servers), asked for at each use.
+   * @param offered Which tools the model is offered (a subagent's narrowing); absent: all.
    */
   constructor(
     private readonly tools = new Map<string, Tool>(),
     private readonly extra: () => (Tool | ToolFamily)[] = () => [],
+    private readonly offered?: (tool: Tool) => boolean,
   ) {}
 
   /** The same tools plus those `extra` gives at each use (a workspace's MCP servers' tools, and each server's family). */
   withTools(extra: () => (Tool | ToolFamily)[]): ToolRegistry {
-    return new ToolRegistry(this.tools, extra);
+    return new ToolRegistry(this.tools, extra, this.offered);
+  }
+
+  /**
+   * The same tools, offering only those `keep` accepts (within what this one offers). A tool left
+   * out is still known by name, so a call to it reaches the permission layer, which refuses it
+   * (a subagent's gate is narrowed the same way).
+   */
+  only(keep: (tool: Tool) => boolean): ToolRegistry {
+    const mine = this.offered;
+    return new ToolRegistry(this.tools, this.extra, mine ? (t) => mine(t) && keep(t) : keep);
   }
 
   register(tool: Tool): this {
@@ -108,9 +123,12 @@ export class ToolRegistry {
     return this;
   }
 
+  /** The tools offered to the model, in registry order. */
   list(): Tool[] {
     const own = [...this.tools.values()];
-    return [...own, ...this.extra().filter((t): t is Tool => !isFamily(t) && !this.tools.has(t.name))];
+    const all = [...own, ...this.extra().filter((t): t is Tool => !isFamily(t) && !this.tools.has(t.name))];
+    const offered = this.offered;
+    return offered ? all.filter((t) => offered(t)) : all;
   }
 
   /** The tool of this name: Loupe's own, a listed one, or else the family whose prefix it has (the longest). */
@@ -141,8 +159,8 @@ export class ToolRegistry {
   facts(name: string): ToolFacts {
     const tool = this.get(name);
     if (!tool) return { name, title: name, description: '', effect: 'execute', permission: null, correlated: false, idempotent: false, openWorld: true };
-    const { name: _n, title, description, effect, permission, correlated, idempotent, openWorld, guidance, kind } = tool;
-    return { name, title, description, effect, permission, correlated, idempotent, openWorld, ...(guidance ? { guidance } : {}), ...(kind ? { kind } : {}) };
+    const { name: _n, title, description, effect, permission, correlated, idempotent, openWorld, delegates, guidance, kind } = tool;
+    return { name, title, description, effect, permission, correlated, idempotent, openWorld, ...(delegates ? { delegates } : {}), ...(guidance ? { guidance } : {}), ...(kind ? { kind } : {}) };
   }
 
   /** What a chat card or a `loupe run` line shows of one call. */
@@ -209,5 +227,8 @@ export function createToolRegistry(): ToolRegistry {
     .register(processKillTool)
     .register(processWaitTool)
     .register(diagnosticsTool)
-    .register(skillTool);
+    .register(skillTool)
+    .register(agentTool)
+    .register(agentWaitTool)
+    .register(agentStopTool);
 }

@@ -41,7 +41,7 @@ export async function runTestsFor(args: RunTestsArgs, ctx: ToolContext & ToolOut
     ...(args.sandbox === false ? { outsideSandbox: true } : {}),
   });
   const sandbox = await sandboxPolicy(ctx, auth.sandbox, resolved.command, 'run_tests');
-  const { value: run, capture } = await ctx.captures.around({ tool: 'run_tests', command: resolved.command, sessionId: ctx.session.id, correlationId, signal: ctx.signal }, () =>
+  const { value: run, capture } = await ctx.captures.around({ tool: 'run_tests', command: resolved.command, ...ctx.session.writer, correlationId, signal: ctx.signal }, () =>
     runTestCommand({
       root: ctx.root,
       command: resolved.command,

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { PERMISSION_KINDS } from '../../services/permissions/types';
 import { createToolRegistry } from './registry';
-import { kindOf, type Tool } from './types';
+import { kindOf, runsConcurrently, type Tool } from './types';
 
 const registry = createToolRegistry();
 const tools = registry.list();
@@ -52,9 +52,11 @@ describe('tools describe themselves', () => {
     expect(typeof tool.summary).toBe('function');
     expect(tool.outputSchema).toBeInstanceOf(z.ZodType);
     // A tool that writes asks for `edit`; one that runs a process asks for its own kind. Stopping
-    // a process the agent itself started (process_kill) runs nothing, so it asks nothing.
+    // a process the agent itself started (process_kill) runs nothing, so it asks nothing; starting
+    // a subagent asks nothing either: each of its calls asks through its own gate.
     if (tool.effect === 'write') expect(tool.permission).toBe('edit');
-    if (tool.effect === 'execute' && tool.name !== 'process_kill') expect(['bash', 'test']).toContain(tool.permission);
+    if (tool.effect === 'execute' && tool.name !== 'process_kill' && !tool.delegates) expect(['bash', 'test']).toContain(tool.permission);
+    if (tool.delegates) expect(tool.permission).toBeNull();
     // The loop fills in the correlation id: the schema must keep it.
     if (tool.correlated) expect(registry.inputSchema(tool)).toMatchObject({ properties: { correlation_id: { type: 'string' } } });
     const published = registry.outputSchema(tool) as { properties: { data: { anyOf?: unknown[] } } };
@@ -92,9 +94,10 @@ describe('tools describe themselves', () => {
   });
 
   it('runs reads of the workspace together, never a write, a command or the network', () => {
-    const together = tools.filter((t) => t.effect === 'read' && !t.openWorld).map((t) => t.name).sort();
-    // The process tools only read what a background process printed, or wait for it.
-    expect(together).toEqual(['code_search', 'diagnostics', 'grep', 'list_files', 'modification_log', 'process_list', 'process_output', 'process_wait', 'read_file', 'skill']);
+    const together = tools.filter((t) => runsConcurrently(t)).map((t) => t.name).sort();
+    // The process tools only read what a background process printed, or wait for it; subagents
+    // run side by side, each through its own gate (three agents asked at once work at once).
+    expect(together).toEqual(['agent', 'agent_stop', 'agent_wait', 'code_search', 'diagnostics', 'grep', 'list_files', 'modification_log', 'process_list', 'process_output', 'process_wait', 'read_file', 'skill']);
     expect(tools.filter((t) => t.correlated).map((t) => t.name).sort()).toEqual(['bash', 'code_modify', 'code_rollback', 'edit_file', 'run_tests', 'write_file']);
   });
 

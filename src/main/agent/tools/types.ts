@@ -14,6 +14,7 @@ import type { Logger } from '../../services/log/logger';
 import type { LanguageServers } from '../../services/lsp/languageServers';
 import type { ProcessManager } from '../../services/processes/processManager';
 import type { SkillCatalog } from '../../services/skills/catalog';
+import type { Subagents } from '../subagents/types';
 
 export type { ToolEffect };
 
@@ -67,12 +68,16 @@ export interface ToolContext {
   permissions: PermissionGate;
   /** The request this context serves, when an agent loop runs it: approvals name it, and writes are recorded under it (correlationOf). */
   correlationId?: string;
+  /** The model's tool call this context serves, when an agent loop runs it (a subagent's card sits under it). */
+  callId?: string;
   /** Resolves host names for webfetch and the sandbox's proxy; absent: the system resolver. */
   lookup?: LookupAll;
   /** The workspace's language servers: what each write introduces; absent: none run here. */
   lsp?: LanguageServers;
   /** The workspace's background processes; absent where a caller gives tools no workspace services. */
   processes?: ProcessManager;
+  /** The request's children (subagents); absent where no runner can start any (`loupe mcp`, a child at the depth limit). */
+  subagents?: Subagents;
   /** The person's editor's view of files (unsaved changes); absent: the disk is all there is. */
   buffers?: EditorBuffers;
   /** The skills in reach (the skill tool, and reading a personal skill's folder); absent: none. */
@@ -106,6 +111,12 @@ export interface ToolFacts {
   openWorld: boolean;
   /** What kind of action it is, where its effect does not say it: a search, a fetch (kindOf). */
   kind?: ToolKind;
+  /**
+   * It starts or follows child sessions (subagents), whose own narrowed gate judges each of their
+   * calls: offered only where the runner gives its tools children (`ToolContext.subagents`), and
+   * never refused by plan mode itself (a child of a plan-mode request only reads).
+   */
+  delegates?: boolean;
   /**
    * What the system prompt adds about using it well, beyond its description. Never names another
    * tool: the prompt lists only the tools that exist.
@@ -168,7 +179,10 @@ export const READS_WORKSPACE = { effect: 'read', permission: 'read', correlated:
 /** The kind of a tool's calls: its own `kind` fact, else what its effect says. */
 export const kindOf = (tool: Pick<ToolFacts, 'effect' | 'kind'>): ToolKind => tool.kind ?? (tool.effect === 'read' ? 'read' : tool.effect === 'write' ? 'edit' : 'execute');
 
-/** Calls that change nothing and reach nothing outside can run together. */
-export const runsConcurrently = (tool: ToolFacts): boolean => tool.effect === 'read' && !tool.openWorld;
+/**
+ * Calls that change nothing and reach nothing outside can run together; so can calls that start
+ * or follow children, each of which works through its own gate, under the per-file locks.
+ */
+export const runsConcurrently = (tool: ToolFacts): boolean => (tool.effect === 'read' && !tool.openWorld) || !!tool.delegates;
 
 export const success = (output: string, data?: Record<string, unknown>): ToolResult => ({ ok: true, output, ...(data ? { data } : {}) });

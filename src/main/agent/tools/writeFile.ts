@@ -103,7 +103,7 @@ export const writeFileTool = defineTool({
         content: bytes,
         tool: 'write_file',
         operation,
-        sessionId: ctx.session.id,
+        ...ctx.session.writer,
         reason: args.reason,
         correlationId: correlationOf(ctx, args),
         linesAffected: [lines ? 1 : 0, lines],

@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import { REQUEST_CHANNELS, type RequestChannel, type WsServerMessage } from '../../../shared/contract';
 import { toWireError } from '../../errors';
 import type { Host } from '../../host/host';
@@ -77,7 +77,11 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const token = opts.token ?? newToken();
   const limits: ConnectionLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const clients = new Set<Connection>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  // Loaded once the server listens, while the URL is printed and the page loads: a page
+  // connects a few hundred milliseconds later, and the upgrade waits for it if need be.
+  let wss: WebSocketServer | null = null;
+  let wssReady: Promise<WebSocketServer> | null = null;
+  const socketServer = () => (wssReady ??= import('ws').then(({ WebSocketServer }) => (wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES }))));
   let port = 0;
 
   const server = createServer((req, res) => {
@@ -119,10 +123,16 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       socket.end(`HTTP/1.1 ${verdict.status} ${STATUS_TEXT[verdict.status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      const client: Connection = new Connection(ws, answer, limits, () => clients.delete(client));
-      clients.add(client);
-    });
+    void socketServer().then(
+      (server) => {
+        if (socket.destroyed) return;
+        server.handleUpgrade(req, socket, head, (ws) => {
+          const client: Connection = new Connection(ws, answer, limits, () => clients.delete(client));
+          clients.add(client);
+        });
+      },
+      () => socket.destroy(),
+    );
   });
 
   async function answer(raw: string): Promise<WsServerMessage | null> {
@@ -158,6 +168,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     });
   });
   port = (server.address() as AddressInfo).port;
+  setImmediate(() => void socketServer().catch(() => undefined));
 
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
@@ -168,7 +179,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     async close() {
       unsubscribe();
       for (const client of clients) client.terminate();
-      wss.close();
+      wss?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -24,6 +24,18 @@ export const ProcessLimitsSchema = z.object({
   process_idle_ms: z.number().int().positive().optional(),
 });
 
+/**
+ * Subagents (docs/architecture.md, "Subagents"): how deep they may nest, how many one session runs
+ * at once, and each one's turns and tokens, and the tokens all of one session's children may spend.
+ */
+export const SubagentLimitsSchema = z.object({
+  max_depth: z.number().int().min(1).max(3).optional(),
+  max_parallel: z.number().int().min(1).max(16).optional(),
+  max_turns: z.number().int().min(1).max(500).optional(),
+  tokens_per_agent: z.number().int().positive().optional(),
+  tokens_per_session: z.number().int().positive().optional(),
+});
+
 export const LoupeConfigSchema = z.object({
   permissions: z.array(PermissionRuleSchema).optional(),
   edits: z.object({ mode: z.enum(['review', 'ask']).optional() }).optional(),
@@ -45,6 +57,7 @@ export const LoupeConfigSchema = z.object({
   hooks: HooksSchema.optional(),
   /** true: none of the repository's own hooks run (the person's still do). */
   disableAllHooks: z.boolean().optional(),
+  subagents: SubagentLimitsSchema.optional(),
   limits: z
     .object({
       max_file_bytes: z.number().int().positive().optional(),

@@ -6,10 +6,26 @@ export interface ReadRecord {
   at: number;
 }
 
+/**
+ * Whom a session's writes are recorded as: the session whose request they serve and, for a
+ * subagent, the child that made them (docs/architecture.md, "Subagents").
+ */
+export interface Writer {
+  sessionId: string;
+  agentId?: string;
+}
+
 export class FileSession {
   private readonly reads = new Map<string, ReadRecord>();
+  readonly writer: Writer;
 
-  constructor(readonly id: string) {}
+  /** `writer`: absent for a session writing for itself; a child's names its parent's request session and itself. */
+  constructor(
+    readonly id: string,
+    writer?: Writer,
+  ) {
+    this.writer = writer ?? { sessionId: id };
+  }
 
   recordRead(abs: string, hash: string): void {
     this.reads.set(abs, { hash, at: Date.now() });

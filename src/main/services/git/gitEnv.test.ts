@@ -44,7 +44,7 @@ it('lists drivers before every call that could reach one', () => {
   for (const args of [['add', '--', 'a'], ['--no-optional-locks', 'status'], ['diff'], ['show', 'HEAD'], ['hash-object', '-w', 'a'], ['read-tree', '-u', 'HEAD'], ['update-index', '--add', 'a'], ['checkout', 'a'], ['blame', 'a'], ['grep', 'x'], ['stash']]) {
     expect(mayRunDrivers(args), args.join(' ')).toBe(true);
   }
-  for (const args of [['rev-parse', 'HEAD'], ['ls-files', '-s'], ['cat-file', 'blob', 'HEAD:./a'], ['hash-object', '-w', '--no-filters', 'a'], ['read-tree', 'HEAD'], ['write-tree'], ['commit-tree', 't'], ['update-ref', 'HEAD', 'x']]) {
+  for (const args of [['rev-parse', 'HEAD'], ['ls-files', '-s'], ['cat-file', 'blob', 'HEAD:./a'], ['hash-object', '-w', '--no-filters', 'a'], ['read-tree', 'HEAD'], ['write-tree'], ['commit-tree', 't'], ['update-ref', 'HEAD', 'x'], ['check-ignore', '--', 'a/']]) {
     expect(mayRunDrivers(args), args.join(' ')).toBe(false);
   }
 });

@@ -131,8 +131,12 @@ export function hardenArgs(args: readonly string[]): string[] {
   return [...args.slice(0, at + 1), ...guards, ...args.slice(at + 1)];
 }
 
-/** Subcommands that neither read work-tree content nor render diffs: no driver can run in them. */
-const DRIVER_FREE = new Set(['rev-parse', 'ls-files', 'write-tree', 'commit-tree', 'update-ref', 'cat-file', 'config', 'symbolic-ref', 'show-ref', 'for-each-ref']);
+/**
+ * Subcommands that neither read work-tree content nor render diffs: no driver can run in them.
+ * (`check-ignore` reads ignore files and the index only; a folder's direct listing runs it before
+ * its first screen, where listing the drivers first was one more git on the way.)
+ */
+const DRIVER_FREE = new Set(['rev-parse', 'ls-files', 'write-tree', 'commit-tree', 'update-ref', 'cat-file', 'config', 'symbolic-ref', 'show-ref', 'for-each-ref', 'check-ignore']);
 
 /**
  * Whether a call could reach a filter, textconv or diff driver, so the repository's drivers

@@ -6,9 +6,10 @@
 import path from 'node:path';
 import type { Logger } from '../log/logger';
 import { compareProblems } from './introduced';
-import { fileUri, LspClient, ServerGoneError } from './lspClient';
-import { groupOf, isNoServer, specFor, type LspSettings, type ServerSpec } from './serverTable';
-import type { Problem, ServerState, ServerStatus, WriteProblems } from './types';
+import { ServerGoneError } from './errors';
+import type { LspClient } from './lspClient';
+import { fileUri, groupOf, isNoServer, specFor, type LspSettings, type ServerSpec } from './serverTable';
+import type { LateProblems, Problem, ServerState, ServerStatus, WriteProblems } from './types';
 
 export const DEFAULT_WAIT_MS = 3000;
 const IDLE_MS = 10 * 60_000;
@@ -22,6 +23,8 @@ const MAX_CRASHES = 5;
 const FAILED_RETRY_MS = 60_000;
 /** Asked for by a person (the viewer) or the diagnostics tool: a cold server may take this long. */
 const LOOK_WAIT_MS = 15_000;
+/** A write's problems that missed the bound are still waited for this long (a cold server loading a big project). */
+export const LATE_WAIT_MS = 300_000;
 
 export interface LanguageServersOptions {
   root: string;
@@ -69,19 +72,35 @@ export interface FileProblems {
  * Node 20 holds those sources weakly, and a collected timeout never fires (a look then waited for
  * the 120 s start bound instead of its 15 s). Here the timer holds the controller.
  */
-function deadline(ms: number, signal?: AbortSignal): { signal: AbortSignal; done(): void } {
+function deadline(ms: number, signal?: AbortSignal, opts: { unref?: boolean } = {}): { signal: AbortSignal; done(): void; abort(): void } {
   const ctl = new AbortController();
   const timer = setTimeout(() => ctl.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError')), ms);
+  if (opts.unref) timer.unref();
   const onAbort = () => ctl.abort(signal?.reason);
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
+  const done = () => {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  };
   return {
     signal: ctl.signal,
-    done: () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+    done,
+    abort: () => {
+      done();
+      ctl.abort(new DOMException('the write was abandoned', 'AbortError'));
     },
   };
+}
+
+/** `work`'s answer, or the signal's reason once it aborts first (the work goes on). */
+function raceAbort<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 const why = (err: unknown): string => (err instanceof ServerGoneError ? err.why : err instanceof Error ? (err.name === 'TimeoutError' || err.name === 'AbortError' ? 'timed out' : err.message) : String(err));
@@ -98,6 +117,8 @@ export class LanguageServers {
   private readonly latest = new Map<string, FileProblems>();
   private readonly statusListeners = new Set<(s: ServerStatus[]) => void>();
   private readonly problemListeners = new Set<(p: FileProblems) => void>();
+  /** Each document's writes, one after another: a late answer's syncs never interleave with the next write's. */
+  private readonly turns = new Map<string, Promise<unknown>>();
   private readonly watch: NodeJS.Timeout;
   private disposed = false;
   /** How many server processes this workspace started (a test of `"lsp": false` reads it). */
@@ -119,28 +140,57 @@ export class LanguageServers {
    * until the write lands) and asked for its problems, which are compared with the file's before.
    * null when no server serves the file (or they are off); `available: false` when the server could
    * not say within the bound. The document keeps the new text: `settle` puts it back if the write
-   * does not happen.
+   * does not happen. When the bound ran out while the server was still working (a cold server
+   * loading the project), it goes on, for up to `LATE_WAIT_MS`, and `late` holds its answer.
    */
-  async preview(rel: string, before: string | null, after: string | null, signal?: AbortSignal): Promise<WriteProblems | null> {
+  async preview(rel: string, before: string | null, after: string | null, signal?: AbortSignal): Promise<(WriteProblems & { late?: LateProblems }) | null> {
     const target = await this.target(rel);
     if (!target) return null;
     if (after === null) {
       this.forget(target);
       return null;
     }
-    const bound = deadline(await this.waitMs(), signal);
-    const wait = bound.signal;
-    try {
-      const client = await this.client(target, wait);
-      const baseline = before === null ? [] : await this.problemsFor(client, target, before, wait);
-      const now = await this.problemsFor(client, target, after, wait);
+    const waitMs = await this.waitMs();
+    // The work's own end: the write was abandoned, or it took longer than anyone would wait.
+    // Nothing waits for a late answer to end the process (`loupe run` exits after its reply).
+    const job = deadline(Math.max(LATE_WAIT_MS, waitMs), undefined, { unref: true });
+    const work = this.inTurn(target.uri, async (): Promise<WriteProblems> => {
+      const client = await this.client(target, job.signal);
+      const baseline = before === null ? [] : await this.problemsFor(client, target, before, job.signal);
+      const now = await this.problemsFor(client, target, after, job.signal);
       const { introduced, resolved } = compareProblems(baseline, now, before ?? '', after);
       return { available: true, introduced, resolved, server: target.spec.name };
+    });
+    const bound = deadline(waitMs, signal);
+    try {
+      const done = await raceAbort(work, bound.signal);
+      job.done();
+      return done;
     } catch (err) {
-      if (signal?.aborted) throw signal.reason;
+      if (signal?.aborted) {
+        job.abort();
+        throw signal.reason;
+      }
       const reason = this.unavailable(target, err);
       this.opts.logger.info('lsp.unavailable', { language: target.spec.key, file: rel, reason });
-      return { available: false, introduced: [], resolved: 0, reason, server: target.spec.name };
+      const gone = { available: false, introduced: [], resolved: 0, reason, server: target.spec.name };
+      // The server failed (crashed, refused): nothing more will come.
+      if (!bound.signal.aborted || job.signal.aborted) {
+        job.abort();
+        return gone;
+      }
+      const result = work.then(
+        (late) => {
+          this.opts.logger.info('lsp.late', { language: target.spec.key, file: rel, introduced: late.introduced.length });
+          return late;
+        },
+        (error: unknown) => {
+          if (!job.signal.aborted || job.signal.reason?.name === 'TimeoutError') this.opts.logger.info('lsp.unavailable', { language: target.spec.key, file: rel, reason: why(error), late: true });
+          return null;
+        },
+      );
+      void result.finally(() => job.done());
+      return { ...gone, late: { result, cancel: () => job.abort() } };
     } finally {
       bound.done();
     }
@@ -150,9 +200,12 @@ export class LanguageServers {
   settle(rel: string, text: string | null): void {
     void this.target(rel).then((t) => {
       if (!t) return;
-      if (text === null) return this.forget(t);
-      this.docs.set(t.uri, { languageId: t.languageId, text, key: t.spec.key, rel });
-      if (t.slot.client?.alive && t.slot.state === 'ready') t.slot.client.sync(t.uri, t.languageId, text);
+      // After the document's pending work (a write's late answer, cancelled by now), never before it.
+      void this.inTurn(t.uri, async () => {
+        if (text === null) return this.forget(t);
+        this.docs.set(t.uri, { languageId: t.languageId, text, key: t.spec.key, rel });
+        if (t.slot.client?.alive && t.slot.state === 'ready') t.slot.client.sync(t.uri, t.languageId, text);
+      });
     });
   }
 
@@ -284,6 +337,9 @@ export class LanguageServers {
   }
 
   private async start(slot: Slot, spec: ServerSpec, settings: LspSettings): Promise<LspClient> {
+    // The protocol library is loaded with the first server: most workspace opens start none.
+    const { LspClient } = await import('./lspClient');
+    if (this.disposed) throw new ServerGoneError('the workspace closed');
     this.started++;
     const client = new LspClient(spec, this.root, settings, this.opts.logger, {
       onPush: (uri, problems) => this.pushed(slot, uri, problems),
@@ -373,6 +429,8 @@ export class LanguageServers {
   // ---- documents and problems ---------------------------------------------------------------
 
   private async problemsFor(client: LspClient, t: Target, text: string, signal: AbortSignal): Promise<Problem[]> {
+    // An abandoned write's work stops before it tells the server anything more.
+    signal.throwIfAborted();
     this.docs.set(t.uri, { languageId: t.languageId, text, key: t.spec.key, rel: this.relOf(t.uri) });
     client.sync(t.uri, t.languageId, text);
     const cached = this.computed.get(t.uri);
@@ -384,6 +442,20 @@ export class LanguageServers {
       this.publish({ file: this.relOf(t.uri), server: t.spec.name, problems });
     }
     return problems;
+  }
+
+  /** Runs `fn` after the document's earlier work (whatever its outcome). */
+  private inTurn<T>(uri: string, fn: () => Promise<T>): Promise<T> {
+    const run = (this.turns.get(uri) ?? Promise.resolve()).then(fn, fn);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.turns.set(uri, settled);
+    void settled.then(() => {
+      if (this.turns.get(uri) === settled) this.turns.delete(uri);
+    });
+    return run;
   }
 
   private pushed(slot: Slot, uri: string, problems: Problem[]): void {

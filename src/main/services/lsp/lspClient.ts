@@ -14,21 +14,15 @@ import {
   type ProtocolConnection,
 } from 'vscode-languageserver-protocol/node';
 import type { Logger } from '../log/logger';
+import { ServerGoneError } from './errors';
 import { startServerProcess, type ServerProcess } from './serverProcess';
-import type { LspSettings, ServerSpec } from './serverTable';
+import { fileUri, type LspSettings, type ServerSpec } from './serverTable';
 import type { Problem, Severity } from './types';
 
 const TS_REQUEST = 'typescript.tsserverRequest';
 /** A server that sends no versions: the pushes after a change are taken once none came for this long. */
 const PUSH_QUIET_MS = 300;
 const LOG_MESSAGES = 100;
-
-export class ServerGoneError extends Error {
-  constructor(readonly why: string) {
-    super(why);
-    this.name = 'ServerGoneError';
-  }
-}
 
 interface OpenDoc {
   languageId: string;
@@ -84,8 +78,6 @@ function fromTsserver(d: TsDiagnostic): Problem {
     ...(d.code !== undefined ? { code: String(d.code) } : {}),
   };
 }
-
-export const fileUri = (abs: string): string => 'file://' + abs.split('/').map(encodeURIComponent).join('/');
 
 export interface ClientHooks {
   /** A push arrived (any document). */

@@ -10,6 +10,9 @@ import { existsSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
+/** A file's URI as servers are told it. */
+export const fileUri = (abs: string): string => 'file://' + abs.split('/').map(encodeURIComponent).join('/');
+
 /** A group of files one server serves, named by its config key. */
 interface LanguageGroup {
   key: string;

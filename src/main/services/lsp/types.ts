@@ -32,6 +32,16 @@ export interface WriteProblems {
   server: string;
 }
 
+/**
+ * A write's problems that did not come within the bound: the server goes on working, and
+ * `result` holds what it says (null when it never could say, or the write was abandoned).
+ */
+export interface LateProblems {
+  result: Promise<WriteProblems | null>;
+  /** The write did not happen: stop waiting (its answer would describe nothing). */
+  cancel(): void;
+}
+
 export type ServerState = 'starting' | 'ready' | 'restarting' | 'stopped' | 'failed';
 
 export interface ServerStatus {

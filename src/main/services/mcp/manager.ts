@@ -14,8 +14,11 @@ import type { ProjectRules } from '../permissions/projectConfig';
 import type { SandboxPolicy } from '../sandbox/bwrapPolicy';
 import type { CallToolResult, ElicitRequest, ElicitResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpConnection, type CallOptions, type ServerStatus } from './connection';
+import type { CallOptions, McpConnection, ServerStatus } from './connection';
 import { McpServerUnavailableError } from './errors';
+
+/** The connection's module, with the MCP SDK behind it: loaded when a first server is named. */
+const connectionClass = async (): Promise<typeof McpConnection> => (await import('./connection')).McpConnection;
 import type { ServerSignIn } from './signIn';
 
 /** Where the person's decisions about servers are kept: the user's settings, never the workspace. */
@@ -105,9 +108,13 @@ export class McpServers {
       this.connections.delete(name);
       await c.stop('removed from the configuration');
     }
-    for (const decl of wanted) {
-      if (this.connections.has(decl.name)) continue;
-      const c = this.connection(decl);
+    const fresh = wanted.filter((d) => !this.connections.has(d.name));
+    // The MCP SDK (its schemas, its validator) is loaded only once a server is named: most folders name none.
+    const Connection = fresh.length ? await connectionClass() : null;
+    if (this.disposed) return;
+    for (const decl of fresh) {
+      if (!Connection || this.connections.has(decl.name)) continue;
+      const c = this.connection(Connection, decl);
       this.connections.set(decl.name, c);
       starts.push(this.begin(c));
     }
@@ -115,8 +122,8 @@ export class McpServers {
     if (wait) await Promise.all(starts);
   }
 
-  private connection(decl: McpServerDecl): McpConnection {
-    return new McpConnection(decl, serverDigest(decl), {
+  private connection(Connection: typeof McpConnection, decl: McpServerDecl): McpConnection {
+    return new Connection(decl, serverDigest(decl), {
       root: this.opts.root,
       logger: this.opts.logger,
       env: this.opts.env ?? process.env,
@@ -138,11 +145,12 @@ export class McpServers {
   async addSessionServers(session: string, decls: McpServerDecl[]): Promise<{ skipped: string[] }> {
     if (this.disposed) return { skipped: [] };
     await this.removeSessionServers(session);
+    const Connection = decls.length ? await connectionClass() : null;
     const own = new Map<string, McpConnection>();
     const skipped: string[] = [];
     for (const decl of decls) {
       if (this.connections.has(decl.name) || own.has(decl.name)) skipped.push(decl.name);
-      else own.set(decl.name, this.connection({ ...decl, source: 'user' }));
+      else if (Connection) own.set(decl.name, this.connection(Connection, { ...decl, source: 'user' }));
     }
     this.sessionServers.set(session, own);
     await Promise.all([...own.values()].map((c) => c.start()));

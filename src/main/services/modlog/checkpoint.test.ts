@@ -38,6 +38,10 @@ const line = fc.oneof(
   fc.record({ id, target: id, hunk: fc.integer({ min: 0, max: 3 }), file }).map(({ id, target, hunk, file }) => JSON.stringify({ type: 'modification', modification_id: id, ...base, operation: 'rollback', rolls_back: target, hunk, hunk_count: 4, file })),
   id.map((id) => JSON.stringify({ type: 'review', modification_id: id, verdict: 'approved', timestamp: 't' })),
   fc.record({ id, passed: fc.nat(9), failed: fc.nat(3) }).map(({ id, passed, failed }) => JSON.stringify({ type: 'test_results', modification_id: id, passed, failed, skipped: 0, duration_ms: 1, status: failed ? 'failed' : 'success', command: 'npm test' })),
+  // Problems that came after the write's bound: the latest replaces the line's own.
+  fc.record({ id, errors: fc.nat(3) }).map(({ id, errors }) =>
+    JSON.stringify({ type: 'diagnostics', modification_id: id, diagnostics: { introduced: [], resolved_count: 0, available: true, introduced_count: errors, errors, warnings: 0, server: 's' }, timestamp: 't' }),
+  ),
   fc.constantFrom('', 'not json', '{"type":"modification"}', '[1,2]'),
 );
 

@@ -15,7 +15,7 @@ import { CheckpointRows } from './checkpointRows';
 import { decodeHeader, encodeCheckpoint, FLAG_APPROVED, FLAG_ROLLED, HEADER, REC, Section, writeRec, type CheckpointData } from './checkpointFormat';
 import { CheckpointMismatchError } from './errors';
 import type { Fold, Folded } from './fold';
-import type { ModificationEntry, TestResultsLine } from './types';
+import type { DiagnosticsLine, ModificationEntry, TestResultsLine } from './types';
 
 const WINDOW = 4096;
 /** Windows sampled across the prefix: a rewrite keeping length and inode is caught where it lands on one. */
@@ -75,8 +75,10 @@ export class LazyFolded implements Folded {
   declare rolledBackBy?: string;
   declare hunkRollbacks?: Folded[];
   declare testsAt?: LineAt;
+  declare diagnosticsAt?: LineAt;
   declare private e?: ModificationEntry;
   declare private t?: TestResultsLine;
+  declare private d?: DiagnosticsLine;
   declare readonly reader: LogReader;
   declare readonly id: string;
   declare readonly file: string;
@@ -115,6 +117,16 @@ export class LazyFolded implements Folded {
   set tests(t: TestResultsLine | undefined) {
     this.t = t;
     this.testsAt = undefined;
+  }
+
+  get diagnostics(): DiagnosticsLine | undefined {
+    if (!this.d && this.diagnosticsAt) this.d = this.reader.line<DiagnosticsLine>(this.diagnosticsAt, 'diagnostics');
+    return this.d;
+  }
+
+  set diagnostics(d: DiagnosticsLine | undefined) {
+    this.d = d;
+    this.diagnosticsAt = undefined;
   }
 }
 
@@ -158,9 +170,12 @@ export function snapshot(fold: Fold, where: WeakMap<object, LineAt>, offset: num
     const testsAt = f instanceof LazyFolded ? f.testsAt : undefined;
     const tests = testsAt ?? (f.tests ? where.get(f.tests) : undefined);
     if (!testsAt && f.tests && !tests) return false;
+    const diagAt = f instanceof LazyFolded ? f.diagnosticsAt : undefined;
+    const diag = diagAt ?? (f.diagnostics ? where.get(f.diagnostics) : undefined);
+    if (!diagAt && f.diagnostics && !diag) return false;
     const rolledBy = f.rolledBackBy ? rowOf(fold.get(f.rolledBackBy)) : -1;
     if (f.rolledBackBy && rolledBy === -1) return false;
-    writeRec(rec, REC * i, { off: at[0], len: at[1], testsOff: tests ? tests[0] : -1, testsLen: tests ? tests[1] : 0, rolledBy, ...ids });
+    writeRec(rec, REC * i, { off: at[0], len: at[1], testsOff: tests ? tests[0] : -1, testsLen: tests ? tests[1] : 0, diagOff: diag ? diag[0] : -1, diagLen: diag ? diag[1] : 0, rolledBy, ...ids });
     flags[i] = (f.approved ? FLAG_APPROVED : 0) | (f.rolledBackBy ? FLAG_ROLLED : 0);
     for (const h of f.hunkRollbacks ?? []) {
       const j = rowOf(h);

@@ -8,9 +8,9 @@
 // and each value is checked where it is used (checkpointRows.ts).
 
 const MAGIC = Buffer.from('LOUPEFLD', 'latin1');
-export const VERSION = 4;
+export const VERSION = 5;
 /** A row's fixed record (recOf). */
-export const REC = 48;
+export const REC = 64;
 /** At most this many rows: beyond it the log is folded instead (a forged count cannot allocate much). */
 export const MAX_ROWS = 50_000_000;
 
@@ -77,6 +77,9 @@ export interface Rec {
   idEnd: number;
   /** Index into groups, -1 for none. */
   group: number;
+  /** Its latest diagnostics line (problems that came after the write's bound); diagOff -1 when none. */
+  diagOff: number;
+  diagLen: number;
 }
 
 export function recOf(buf: Buffer, at: number): Rec {
@@ -91,6 +94,8 @@ export function recOf(buf: Buffer, at: number): Rec {
     idStart: buf.readUInt32LE(at + 36),
     idEnd: buf.readUInt32LE(at + 40),
     group: buf.readInt32LE(at + 44),
+    diagOff: buf.readDoubleLE(at + 48),
+    diagLen: buf.readUInt32LE(at + 56),
   };
 }
 
@@ -105,6 +110,8 @@ export function writeRec(buf: Buffer, at: number, r: Rec): void {
   buf.writeUInt32LE(r.idStart, at + 36);
   buf.writeUInt32LE(r.idEnd, at + 40);
   buf.writeInt32LE(r.group, at + 44);
+  buf.writeDoubleLE(r.diagOff, at + 48);
+  buf.writeUInt32LE(r.diagLen, at + 56);
 }
 
 /** Rows grouped by `key(row)` (-1: in no group), in row order within a group: [rows, starts]. */

@@ -120,6 +120,7 @@ export class CheckpointRows {
     const limit = this.header.offset;
     if (!(Number.isSafeInteger(r.off) && r.off >= 0 && r.len > 0 && r.off + r.len <= limit)) this.bad('a line position is outside the log it covers');
     if (r.testsOff !== -1 && !(Number.isSafeInteger(r.testsOff) && r.testsOff >= 0 && r.testsLen > 0 && r.testsOff + r.testsLen <= limit)) this.bad('a test results position is outside the log it covers');
+    if (r.diagOff !== -1 && !(Number.isSafeInteger(r.diagOff) && r.diagOff >= 0 && r.diagLen > 0 && r.diagOff + r.diagLen <= limit)) this.bad('a diagnostics position is outside the log it covers');
     if (r.rolledBy < -1 || r.rolledBy >= this.n || r.corr < -1 || r.group < -1 || r.idEnd <= r.idStart) this.bad('a record is out of range');
     return r;
   }
@@ -164,6 +165,7 @@ export class CheckpointRows {
     this.rows.set(i, f);
     f.approved = (this.bytes(Section.Flags, i, 1)[0] & FLAG_APPROVED) !== 0;
     if (r.testsOff !== -1) f.testsAt = [r.testsOff, r.testsLen];
+    if (r.diagOff !== -1) f.diagnosticsAt = [r.diagOff, r.diagLen];
     if (r.rolledBy !== -1) f.rolledBackBy = this.idBytes(r.rolledBy).toString('utf8');
     const hunks = this.hunks().get(i);
     if (hunks) f.hunkRollbacks = hunks.map((j) => this.row(j));

@@ -1,5 +1,6 @@
 // Facts appended about a modification, never rewrites of it: the person's verdict (approved),
-// test results for a correlation's modifications; and "commit approved", a commit of exactly
+// test results for a correlation's modifications, the language server's problems when they came
+// after the write's bound; and "commit approved", a commit of exactly
 // the approved after-contents, built in a private index so whatever else the user has staged
 // stays staged and out of the commit.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { AlreadyRolledBackError } from './errors';
 import { statusOf, type Folded } from './fold';
 import type { ModificationLog } from './modificationLog';
 import { findModification } from './rollback';
+import type { DiagnosticsView } from '../../../shared/contract';
 import type { TestResultsLine } from './types';
 
 export async function approveModification(log: ModificationLog, id: string): Promise<void> {
@@ -18,6 +20,11 @@ export async function approveModification(log: ModificationLog, id: string): Pro
   if (target.rolledBackBy) throw new AlreadyRolledBackError(id, target.rolledBackBy);
   if (target.approved) return;
   await log.appendFact({ type: 'review', modification_id: id, verdict: 'approved', timestamp: new Date().toISOString() });
+}
+
+/** The problems a modification introduced, as the server said once it could (after the write's bound). */
+export async function recordDiagnostics(log: ModificationLog, id: string, diagnostics: DiagnosticsView): Promise<void> {
+  await log.appendFact({ type: 'diagnostics', modification_id: id, diagnostics, timestamp: new Date().toISOString() });
 }
 
 export type TestFacts = Omit<TestResultsLine, 'type' | 'modification_id' | 'timestamp' | 'correlation_id'>;

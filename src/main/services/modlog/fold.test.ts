@@ -33,6 +33,21 @@ describe('LogIndex', () => {
     expect((await idx.sync()).query({ status: 'rolled_back' }).modifications.map((m) => m.modification_id)).toEqual(['r1']);
   });
 
+  it('a diagnostics fact (problems that came after the write) replaces the line\'s own; the latest wins', async () => {
+    const file = await logFile();
+    const unavailable = { introduced: [], resolved_count: 0, available: false, introduced_count: 0, errors: 0, warnings: 0, server: 'ts', reason: 'timed out' };
+    const late = (errors: number) => JSON.stringify({ type: 'diagnostics', modification_id: 'm1', diagnostics: { ...unavailable, available: true, reason: undefined, introduced_count: errors, errors }, timestamp: 't' }) + '\n';
+    await writeFile(file, mod('m1', { diagnostics: unavailable }) + mod('m2'));
+    const idx = new LogIndex(file);
+    const view = async (id: string) => (await idx.sync()).query().modifications.find((m) => m.modification_id === id)!;
+    expect((await view('m1')).diagnostics).toEqual(unavailable);
+    await appendFile(file, late(1));
+    expect((await view('m1')).diagnostics).toMatchObject({ available: true, errors: 1 });
+    await appendFile(file, late(2) + JSON.stringify({ type: 'diagnostics', modification_id: 'm2', diagnostics: 'not an object' }) + '\n');
+    expect((await view('m1')).diagnostics).toMatchObject({ available: true, errors: 2 });
+    expect(await view('m2')).not.toHaveProperty('diagnostics');
+  });
+
   it('folds hunk rollbacks into reverted_hunks; rolling back a hunk rollback clears its hunk, and re-applies it when rolled back in turn', async () => {
     const file = await logFile();
     const hunkBack = (id: string, hunk: number, extra: Record<string, unknown> = {}) => mod(id, { operation: 'rollback', rolls_back: 'm1', hunk, hunk_count: 3, ...extra });

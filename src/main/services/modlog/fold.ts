@@ -7,7 +7,7 @@ import { unlinkInside } from '../files/safeWrite';
 import { LazyFolded, LogReader, openCheckpoint, prefixHash, snapshot, writeCheckpoint, type LineAt } from './checkpoint';
 import type { CheckpointRows } from './checkpointRows';
 import type { ModificationQuery, ModificationStatus, ModificationView } from '../../../shared/contract';
-import type { LogLine, ModificationEntry, TestResultsLine } from './types';
+import type { DiagnosticsLine, LogLine, ModificationEntry, TestResultsLine } from './types';
 
 export interface Folded {
   /** The entry's id, file and correlation, kept outside it so filtering never needs the whole line. */
@@ -23,6 +23,8 @@ export interface Folded {
   /** Rollbacks of single hunks of this modification, in log order, live or since rolled back themselves. */
   hunkRollbacks?: Folded[];
   tests?: TestResultsLine;
+  /** The latest diagnostics fact (problems that came after the write's bound). */
+  diagnostics?: DiagnosticsLine;
 }
 
 // Status stays about whole rollbacks (docs/architecture.md, the modification log): a modification whose hunks were all reverted
@@ -54,11 +56,13 @@ export function toView(f: Folded): ModificationView {
   // The view is the entry minus what only rollback needs (blob ids, index entry), plus the folded facts.
   const { type: _t, before_sha256: _b, after_sha256: _a, git_index_before: _g, hunk: _h, hunk_count: _c, ...shown } = f.entry;
   const t = f.tests;
+  const late = f.diagnostics?.diagnostics;
   const by = f.hunkRollbacks ? revertedHunks(f) : new Map<number, string>();
   const reverted = [...by.keys()].sort((a, b) => a - b);
   const count = reverted.length ? hunkCount(f) : undefined;
   return {
     ...shown,
+    ...(late ? { diagnostics: late } : {}),
     status: statusOf(f),
     ...(f.rolledBackBy ? { rolled_back_by: f.rolledBackBy } : {}),
     ...(reverted.length ? { reverted_hunks: reverted, reverted_hunks_by: reverted.map((h) => by.get(h)!) } : {}),
@@ -110,6 +114,7 @@ export class Fold {
     if (!target) return;
     if (line.type === 'review' && line.verdict === 'approved') target.approved = true;
     if (line.type === 'test_results') target.tests = line;
+    if (line.type === 'diagnostics' && line.diagnostics && typeof line.diagnostics === 'object') target.diagnostics = line;
   }
 
   private addModification(e: ModificationEntry): void {

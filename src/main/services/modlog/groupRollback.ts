@@ -53,6 +53,8 @@ export interface ApplyGroupOptions {
   /** A conflicting file: leave it and reverse the rest (`skip`), or change nothing at all (`refuse`). */
   onConflict: 'skip' | 'refuse';
   sessionId: string;
+  /** The subagent that asked for it, when a child session did. */
+  agentId?: string;
   tool: string;
   kind: GroupKind;
   reason?: string;
@@ -337,6 +339,7 @@ export async function applyRollbackPlan(log: ModificationLog, plan: RollbackPlan
     const oldest = f.steps[f.steps.length - 1].target.entry;
     const entries = f.steps.map((s): EntryDraft => ({
       session_id: opts.sessionId,
+      ...(opts.agentId ? { agent_id: opts.agentId } : {}),
       ...((opts.correlationId ?? s.target.entry.correlation_id) ? { correlation_id: opts.correlationId ?? s.target.entry.correlation_id } : {}),
       tool: opts.tool,
       operation: 'rollback',

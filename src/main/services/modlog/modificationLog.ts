@@ -14,7 +14,7 @@ import { ModificationIds } from './ids';
 import { appendJsonLine, appendJsonLines, readJsonLines, readTailJsonLines, type JsonLines } from './jsonl';
 import { LogIndex } from './fold';
 import { withLogLock, type LockOptions } from './logLock';
-import type { ApplyRequest, ApplyResult, EntryDraft, ModificationEntry, VerdictLine, TestResultsLine } from './types';
+import type { ApplyRequest, ApplyResult, DiagnosticsLine, EntryDraft, ModificationEntry, VerdictLine, TestResultsLine } from './types';
 import type { IndexEntry } from './gitIndex';
 
 /** One file of a batch (applyBatch): its log lines, and the write, if the batch makes it. */
@@ -134,6 +134,7 @@ export class ModificationLog {
       modification_id: '',
       timestamp: '',
       session_id: req.sessionId,
+      ...(req.agentId ? { agent_id: req.agentId } : {}),
       ...(req.correlationId ? { correlation_id: req.correlationId } : {}),
       tool: req.tool,
       operation: req.operation,
@@ -214,8 +215,8 @@ export class ModificationLog {
     );
   }
 
-  /** Appends a later fact (a review, test results): a new line, never a rewrite. */
-  async appendFact(line: VerdictLine | TestResultsLine): Promise<void> {
+  /** Appends a later fact (a review, test results, late diagnostics): a new line, never a rewrite. */
+  async appendFact(line: VerdictLine | TestResultsLine | DiagnosticsLine): Promise<void> {
     await this.init();
     const job = this.appendChain.then(() => withLogLock(this.lockFile, () => appendJsonLine(this.root, this.logFile, line), this.lockOptions()));
     this.appendChain = job.catch(() => undefined);

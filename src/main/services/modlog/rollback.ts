@@ -20,6 +20,8 @@ export interface RollbackRequest {
   /** Only this hunk (0-based, in the order of the modification's unified diff). */
   hunk?: number;
   sessionId: string;
+  /** The subagent that asked for it, when a child session did. */
+  agentId?: string;
   tool: string;
   reason?: string;
   correlationId?: string;
@@ -111,6 +113,7 @@ export async function rollbackModification(log: ModificationLog, req: RollbackRe
       tool: req.tool,
       operation: 'rollback',
       sessionId: req.sessionId,
+      ...(req.agentId ? { agentId: req.agentId } : {}),
       // For people (the timeline, modification_log): hunks counted from 1, as the diff view shows them.
       reason: req.reason ?? rollbackReason(e.modification_id, req.hunk, hunks),
       correlationId: req.correlationId ?? e.correlation_id,

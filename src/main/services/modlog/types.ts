@@ -17,6 +17,8 @@ export interface ModificationEntry {
   modification_id: string;
   timestamp: string;
   session_id: string;
+  /** A subagent made it: the child session's id (its request is `session_id`'s, `correlation_id`'s). Absent in older logs and for the session's own writes. */
+  agent_id?: string;
   correlation_id?: string;
   tool: string;
   operation: Operation;
@@ -85,7 +87,19 @@ export interface TestResultsLine {
   timestamp: string;
 }
 
-export type LogLine = ModificationEntry | VerdictLine | TestResultsLine;
+/**
+ * What the language server said about a modification after it was written: its problems came
+ * after the write's bound (a cold server), so they are a later fact, never a rewrite of the line.
+ * The latest one replaces the line's own `diagnostics` in the folded view.
+ */
+export interface DiagnosticsLine {
+  type: 'diagnostics';
+  modification_id: string;
+  diagnostics: DiagnosticsView;
+  timestamp: string;
+}
+
+export type LogLine = ModificationEntry | VerdictLine | TestResultsLine | DiagnosticsLine;
 
 export interface ApplyRequest {
   /** Workspace-relative, forward slashes. */
@@ -97,6 +111,8 @@ export interface ApplyRequest {
   tool: string;
   operation: Operation;
   sessionId: string;
+  /** The subagent that made the change, when a child session did. */
+  agentId?: string;
   reason?: string;
   correlationId?: string;
   linesAffected?: [number, number];

@@ -2,7 +2,7 @@
 // command takes microseconds once it is in memory.
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
-import { Language, Parser, type Node } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
 
 // Not named `require`: the bundler declares one of its own at module scope.
 const resolveFrom = createRequire(import.meta.url);
@@ -21,6 +21,8 @@ async function load(): Promise<BashParser> {
   // command in microseconds all the same. The flag is read when a module compiles; this process
   // compiles no other WASM.
   setFlagsFromString('--liftoff-only');
+  // Loaded with the first command to judge, not when the host starts.
+  const { Language, Parser } = await import('web-tree-sitter');
   const runtime = resolveFrom.resolve('web-tree-sitter/web-tree-sitter.wasm');
   await Parser.init({ locateFile: () => runtime });
   const bash = await Language.load(resolveFrom.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));

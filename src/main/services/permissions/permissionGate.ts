@@ -10,7 +10,7 @@ import type { NetworkLogEntry } from '../../../shared/contract';
 import type { PermissionEngine, PermissionQuery } from './ruleEngine';
 import { decideServerHost, serverHostPorts } from './hostRules';
 import { hostPort } from './hostEntry';
-import { describeRule, type Decision, type HookVerdict, type PermissionAction, type PermissionMode, type PermissionRule } from './types';
+import { describeRule, type Decision, type HookVerdict, type PermissionAction, type PermissionKind, type PermissionMode, type PermissionRule } from './types';
 import { modeRefusal, planCommandRefusal, type ActionFacts } from './planMode';
 import type { ReadOnlyVerdict } from './readOnly';
 import type { RequestGrants } from './grants';
@@ -103,6 +103,20 @@ export interface CallRef {
 /** A decision after the call's hook: `forced`, a hook's question; `lifted`, a default's ask the person's hook allowed. */
 type HookedDecision = Decision & { forced?: boolean; lifted?: boolean };
 
+/**
+ * What a subagent may do within its parent's gate (docs/architecture.md, "Subagents"): the tools
+ * and permission kinds its definition and its parent leave it, and whether it only reads. A gate
+ * narrowed twice holds the intersection: a child never holds more than its parent.
+ */
+export interface GateScope {
+  /** Who is narrowed, as refusals name it: `the explore agent "Find the parser"`. */
+  who: string;
+  tools: ReadonlySet<string>;
+  kinds: ReadonlySet<PermissionKind>;
+  /** Plan mode's layer, whatever mode a request of it asks for. */
+  readOnly: boolean;
+}
+
 export class PermissionGate {
   /** A hook's `ask` is one card: once answered, the call's later questions go by the rules. */
   private hookAsked = false;
@@ -120,11 +134,13 @@ export class PermissionGate {
     readonly grants?: RequestGrants,
     /** A repository's command file whose shell lines this gate judges (see AuthorizeInput.fromRepository). */
     private readonly repositoryFile?: string,
+    /** A subagent's narrowing; absent: the workspace's rules, whole. */
+    readonly scope?: GateScope,
   ) {}
 
-  private with(c: { call?: CallRef; mode?: PermissionMode; hook?: HookVerdict | null; grants?: RequestGrants; repositoryFile?: string }): PermissionGate {
+  private with(c: { call?: CallRef; mode?: PermissionMode; hook?: HookVerdict | null; grants?: RequestGrants; repositoryFile?: string; scope?: GateScope }): PermissionGate {
     const hook = c.hook === null ? undefined : (c.hook ?? this.hook);
-    return new PermissionGate(this.engine, this.queue, this.opts, c.call ?? this.call, c.mode ?? this.mode, hook, c.grants ?? this.grants, c.repositoryFile ?? this.repositoryFile);
+    return new PermissionGate(this.engine, this.queue, this.opts, c.call ?? this.call, c.mode ?? this.mode, hook, c.grants ?? this.grants, c.repositoryFile ?? this.repositoryFile, c.scope ?? this.scope);
   }
 
   /** The same gate, its questions naming one tool call, with what that call's PreToolUse hooks said. */
@@ -132,9 +148,19 @@ export class PermissionGate {
     return this.with({ call, hook: hook ?? null });
   }
 
-  /** The same gate in another mode: a request in plan mode gets one whose writes are refused. */
+  /** The same gate in another mode: a request in plan mode gets one whose writes are refused; a read-only scope stays in plan mode. */
   inMode(mode: PermissionMode): PermissionGate {
-    return mode === this.mode ? this : this.with({ mode });
+    const m = this.scope?.readOnly ? 'plan' : mode;
+    return m === this.mode ? this : this.with({ mode: m });
+  }
+
+  /** The same gate narrowed to a child's scope, within whatever this one already allows (and in plan mode when either only reads). */
+  narrowed(scope: GateScope): PermissionGate {
+    const mine = this.scope;
+    const joined: GateScope = mine
+      ? { who: scope.who, tools: new Set([...scope.tools].filter((t) => mine.tools.has(t))), kinds: new Set([...scope.kinds].filter((k) => mine.kinds.has(k))), readOnly: scope.readOnly || mine.readOnly }
+      : { ...scope, readOnly: scope.readOnly || this.mode === 'plan' };
+    return this.with({ mode: joined.readOnly ? 'plan' : this.mode, scope: joined });
   }
 
   /** The same gate for one request, with the grants of the skills and commands in use in it. */
@@ -226,11 +252,17 @@ export class PermissionGate {
   }
 
   /**
-   * Before any tool runs: in plan mode, an action whose facts say it writes, or runs something
-   * other than a command this gate then judges, is refused here, whatever it is and wherever it
-   * comes from. Resolves when it may go on to its own questions.
+   * Before any tool runs: a tool outside a subagent's scope is refused here; in plan mode, an
+   * action whose facts say it writes, or runs something other than a command this gate then
+   * judges, is refused too, whatever it is and wherever it comes from. Resolves when it may go
+   * on to its own questions.
    */
   authorizeAction(facts: ActionFacts): void {
+    const scope = this.scope;
+    if (scope && !scope.tools.has(facts.name)) {
+      const offered = [...scope.tools].sort().join(', ') || 'none';
+      throw new PermissionDeniedError(`Refused: ${facts.name} is not among the tools of ${scope.who} (${offered}). Do the task with those, or answer with what you need.`, { denied_by: 'agent' });
+    }
     const refusal = modeRefusal(this.mode, facts);
     if (refusal) throw new PermissionDeniedError(refusal, { denied_by: 'mode' });
   }
@@ -242,6 +274,10 @@ export class PermissionGate {
 
   async authorize(request: AuthorizeInput): Promise<Authorized> {
     const input = this.repositoryFile && !request.fromRepository ? { ...request, fromRepository: this.repositoryFile } : request;
+    const scope = this.scope;
+    if (scope && !scope.kinds.has(input.query.kind)) {
+      throw new PermissionDeniedError(`Refused: ${input.summary} needs ${input.query.kind} permission, which ${scope.who} does not have. Do the task with its own tools, or answer with what you need.`, { denied_by: 'agent' });
+    }
     const readOnly = this.mode === 'plan' ? await this.planCheck(input) : null;
     const ruled = await this.engine.decide(input.query, this.extra());
     if (ruled.action === 'deny') {

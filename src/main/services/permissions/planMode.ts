@@ -9,6 +9,8 @@ export interface ActionFacts {
   effect: 'read' | 'write' | 'execute';
   /** The permission kind it asks before acting; null: it never asks. */
   asks: PermissionKind | null;
+  /** It works through child sessions, each judged by its own gate (a plan-mode request's children only read). */
+  delegates?: boolean;
 }
 
 const WHAT_TO_DO =
@@ -20,7 +22,7 @@ const judgedByCommand = (facts: ActionFacts) => facts.effect === 'execute' && (f
 
 /** Why this action is refused in this mode, or null when it may go on. */
 export function modeRefusal(mode: PermissionMode, facts: ActionFacts): string | null {
-  if (mode === 'act' || facts.effect === 'read' || judgedByCommand(facts)) return null;
+  if (mode === 'act' || facts.effect === 'read' || judgedByCommand(facts) || facts.delegates) return null;
   const what = facts.effect === 'write' ? 'changes files' : 'runs something that may change the workspace';
   return `Refused by plan mode: ${facts.name} ${what}. ${WHAT_TO_DO}`;
 }

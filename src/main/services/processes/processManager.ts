@@ -178,6 +178,18 @@ export class ProcessManager {
     return p.info();
   }
 
+  /** Stops what a subagent started, once it has ended; resolves when their writes are recorded. Returns their ids. */
+  async stopStartedBy(agentId: string, reason: string): Promise<string[]> {
+    const mine = [...this.procs.values()].filter((p) => p.alive && p.spec.agentId === agentId);
+    await Promise.all(
+      mine.map(async (p) => {
+        await p.stop(reason);
+        await this.recordings.get(p);
+      }),
+    );
+    return mine.map((p) => p.id);
+  }
+
   /** Stops every running process (the workspace closes, Loupe quits, a client disconnected). */
   async stopAll(reason: string): Promise<void> {
     await Promise.all([...this.procs.values()].filter((p) => p.alive).map((p) => p.stop(reason)));

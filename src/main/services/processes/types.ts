@@ -16,6 +16,8 @@ export interface ProcessSpec {
   sandbox?: SandboxPolicy;
   /** The chat or connection that started it: it owns the process. */
   sessionId: string;
+  /** The subagent that started it, when a child session did: it stops when that child ends. */
+  agentId?: string;
   correlationId?: string | null;
 }
 

@@ -3,12 +3,19 @@
 // paused until the renderer acknowledges what xterm has actually written, so a runaway
 // `yes` can neither flood the transport nor grow host memory.
 import { randomUUID } from 'node:crypto';
-import * as pty from 'node-pty';
+import { createRequire } from 'node:module';
+import type * as Pty from 'node-pty';
 import type { TerminalInfo } from '../../../shared/contract';
 import { InvalidArgumentError } from '../../errors';
 import { familyOf, processTable, signalAll } from '../process/processTable';
 import { selectShell } from '../shell/shellSelector';
 import { checkSpawnHelperOnce } from './spawnHelper';
+
+// Not named `require`: the bundler declares one of its own at module scope.
+const requireHere = createRequire(import.meta.url);
+let ptyModule: typeof Pty | null = null;
+/** node-pty (a native module) is loaded with the first terminal, not when the host starts. */
+const pty = (): typeof Pty => (ptyModule ??= requireHere('node-pty') as typeof Pty);
 
 export const HIGH_WATERMARK_CHARS = 100_000;
 export const LOW_WATERMARK_CHARS = 5_000;
@@ -31,7 +38,7 @@ export interface PtyEvents {
 
 interface Terminal {
   info: TerminalInfo;
-  proc: pty.IPty;
+  proc: Pty.IPty;
   unacked: number;
   paused: boolean;
   stallTimer: NodeJS.Timeout | null;
@@ -52,7 +59,7 @@ export class PtyService {
     if (this.terminals.size >= MAX_TERMINALS) throw new InvalidArgumentError(`At most ${MAX_TERMINALS} terminals can be open; close one first.`);
     checkSpawnHelperOnce();
     const shell = selectShell();
-    const proc = pty.spawn(shell.path, [], {
+    const proc = pty().spawn(shell.path, [], {
       name: 'xterm-256color',
       cols: clampDim(opts.cols, 80),
       rows: clampDim(opts.rows, 24),

@@ -30,6 +30,8 @@ export interface SessionRecord<M = unknown> {
   updated_at: string;
   requests: SessionRequest[];
   messages: M[];
+  /** A subagent's session: the session that started it. */
+  parent_session_id?: string;
 }
 
 export interface SessionSummary {
@@ -38,6 +40,7 @@ export interface SessionSummary {
   created_at: string;
   updated_at: string;
   requests: number;
+  parent_session_id?: string;
 }
 
 const ID_RE = /^ses-[A-Za-z0-9_-]{1,64}$/;
@@ -122,7 +125,7 @@ export class SessionStore {
     const loaded = await Promise.all(ids.map((id) => this.load(id).catch(() => null)));
     return loaded
       .filter((r): r is SessionRecord => r !== null)
-      .map((r) => ({ id: r.id, title: r.title, created_at: r.created_at, updated_at: r.updated_at, requests: r.requests.length }))
+      .map((r) => ({ id: r.id, title: r.title, created_at: r.created_at, updated_at: r.updated_at, requests: r.requests.length, ...(typeof r.parent_session_id === 'string' ? { parent_session_id: r.parent_session_id } : {}) }))
       .sort((a, b) => b.updated_at.localeCompare(a.updated_at));
   }
 

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { InvalidArgumentError } from '../../errors';
 import { ProblemReporter, checkText, describeProblem, type ConfigProblem } from '../config/validate';
 import { PermissionRuleSchema, type PermissionRule } from '../permissions/types';
-import { ProcessLimitsSchema } from '../config/loupeConfig';
+import { ProcessLimitsSchema, SubagentLimitsSchema } from '../config/loupeConfig';
 import { McpServersSchema, declaredServers, type McpServerDecl } from '../config/mcpServers';
 import { HOOK_SOURCES, HooksSettingsShape, NO_FILE_HOOKS, fileHooks, type FileHooks } from '../config/hooksConfig';
 import { writeJsonAtomic } from './atomicJson';
@@ -34,6 +34,7 @@ export const SettingsSchema = z.object({
   sandbox: z.enum(['auto', 'off']).optional(),
   /** Limits for every workspace where its own `.loupe/config.json` does not set them (background processes). */
   limits: ProcessLimitsSchema.optional(),
+  subagents: SubagentLimitsSchema.optional(),
   /** Realpath of a workspace → the sha256 of the `.loupe/config.json` bytes the person trusted. */
   trusted_folders: z.record(z.string(), TrustSchema).optional(),
   /** The person's own MCP servers, for every workspace: they start without asking. */
@@ -93,6 +94,7 @@ export type LlmSection = NonNullable<z.output<typeof SettingsSchema>['llm']>;
 export const SETTINGS_FILE = 'settings.json';
 
 type ProcessLimitsSection = NonNullable<z.output<typeof SettingsSchema>['limits']>;
+export type SubagentLimitsSection = NonNullable<z.output<typeof SettingsSchema>['subagents']>;
 
 type McpState = { approved: Record<string, Record<string, string>>; disabled: Record<string, string[]> };
 
@@ -102,6 +104,7 @@ type Loaded = {
   folders: Record<string, PermissionRule[]>;
   sandbox?: 'auto' | 'off';
   limits?: ProcessLimitsSection;
+  subagents?: SubagentLimitsSection;
   trusted: Record<string, string>;
   llm: LlmSection;
   mcpServers: McpServerDecl[];
@@ -159,6 +162,9 @@ export class UserSettings {
 
   /** The user's limits for background processes; {} when unset. */
   processLimits = (): ProcessLimitsSection => this.load().limits ?? {};
+
+  /** The user's limits for subagents; {} when unset. */
+  subagentLimits = (): SubagentLimitsSection => this.load().subagents ?? {};
 
   /** The folder the person chose for Loupe's worktrees; undefined: beside each repository. */
   worktreesFolder = (): string | undefined => this.load().worktreesFolder;
@@ -326,6 +332,7 @@ export class UserSettings {
       folders: value.folder_permissions ?? {},
       ...(value.sandbox ? { sandbox: value.sandbox } : {}),
       ...(value.limits ? { limits: value.limits } : {}),
+      ...(value.subagents ? { subagents: value.subagents } : {}),
       trusted,
       llm: value.llm ?? {},
       mcpServers: servers.servers,

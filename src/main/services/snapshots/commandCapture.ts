@@ -19,6 +19,8 @@ export interface CaptureRequest {
   tool: string;
   command: string;
   sessionId: string;
+  /** The subagent that ran it, when a child session did. */
+  agentId?: string;
   correlationId?: string;
   /** What the command is for (the model's description): kept as the lines' reason. */
   reason?: string;
@@ -164,6 +166,7 @@ export class CommandCapture {
       const { renamedFrom, renamedTo } = p;
       const entry: EntryDraft = {
         session_id: req.sessionId,
+        ...(req.agentId ? { agent_id: req.agentId } : {}),
         ...(req.correlationId ? { correlation_id: req.correlationId } : {}),
         tool: req.tool,
         operation: !p.old ? 'create' : !p.neu ? 'delete_file' : 'overwrite',

@@ -1,4 +1,4 @@
-import watcher from '@parcel/watcher';
+import type { AsyncSubscription } from '@parcel/watcher';
 import path from 'node:path';
 import type { JournalSource } from './changeJournal';
 import { DirWatches } from './dirWatches';
@@ -114,7 +114,9 @@ export class WorkspaceWatcher {
     }
   }
 
-  private subscribe(): Promise<watcher.AsyncSubscription> {
+  private async subscribe(): Promise<AsyncSubscription> {
+    // Only macOS and Windows use it: Linux never loads the native module.
+    const { default: watcher } = await import('@parcel/watcher');
     return watcher.subscribe(
       this.root,
       (err, events) => {
