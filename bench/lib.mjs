@@ -1,5 +1,6 @@
 // Shared helpers for benchmarks: each prints one JSON line per figure.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import os from 'node:os';
@@ -15,6 +16,18 @@ export const CHROMIUM = {
 
 export function report(name, value, unit = 'ms', extra = {}) {
   console.log(JSON.stringify({ name, value: Math.round(value * 100) / 100, unit, ...extra }));
+}
+
+/**
+ * A process's CPU time so far (user + system, all threads) from /proc, in ms: unlike the wall
+ * clock it does not grow with the machine's load.
+ */
+export function cpuMsOf(pid) {
+  const tick = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
+  return () => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * tick;
+  };
 }
 
 export function percentile(values, p) {

@@ -4,12 +4,10 @@
 // and only the ranking puts src/main.ts first. Goal (issue 26): under 50 ms for `@src/ma`.
 // Figures are request-to-answer from here, the index already built, and the server's CPU time
 // per request (which load on a shared machine does not inflate as it does the wall clock).
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { percentile, report, startServe, tempDir, wsClient } from './lib.mjs';
+import { cpuMsOf, percentile, report, startServe, tempDir, wsClient } from './lib.mjs';
 
 const FILES = 100_000;
 const RUNS = Number(process.env.LOUPE_BENCH_RUNS ?? 30);
@@ -36,11 +34,7 @@ await writeFile(
 const s = await startServe(root, { LOUPE_HOME: home });
 // The server's CPU time (user + system, all threads) from /proc: unlike the wall clock it does
 // not grow with the machine's load, so it says what a key costs on a quiet machine too.
-const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100);
-const cpuMs = () => {
-  const fields = readFileSync(`/proc/${s.proc.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-};
+const cpuMs = cpuMsOf(s.proc.pid);
 const c = await wsClient(s.port, s.token);
 const mentions = async (query) => {
   const t = performance.now();

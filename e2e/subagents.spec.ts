@@ -105,7 +105,9 @@ test('live nested cards, one child stopped from its card, an approval naming its
   await expect(checker).toHaveAttribute('data-status', 'done');
   await expect(page.getByTestId('chat-stop')).toHaveCount(0);
   await expect(page.locator('[data-testid="chat-message"][data-role="assistant"]').last()).toContainText('All four reported.');
-  await expect(page.locator('.chat-list > [data-testid="subagent-card"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))).resolves.toEqual(['done', 'done', 'stopped', 'done']);
+  // The children start side by side, so their cards come in the order they started: each by its name.
+  const statuses = await page.locator('.chat-list > [data-testid="subagent-card"]').evaluateAll((els) => Object.fromEntries(els.map((e) => [e.querySelector('[data-testid="subagent-description"]')?.textContent ?? '', e.getAttribute('data-status')])));
+  expect(statuses).toEqual({ 'Find the greeting': 'done', 'Run the checker': 'done', 'Wait for the build': 'stopped', 'Dig deeper': 'done' });
   await page.screenshot({ path: path.join(SHOTS, 'done-1920.png') });
   await page.setViewportSize({ width: 1024, height: 700 });
   await page.screenshot({ path: path.join(SHOTS, 'done-1024.png') });

@@ -18,6 +18,7 @@ const body: fc.Arbitrary<ChatEventBody | { type: 'user_message'; text: string }>
   fc.record({ type: fc.constant('user_message' as const), text }),
   fc.record({ type: fc.constant('request_started' as const), session_id: fc.constant('ses-x'), prompt: text, mode: fc.constantFrom('act' as const, 'plan' as const) }, { requiredKeys: ['type', 'session_id', 'prompt'] }),
   fc.record({ type: fc.constant('steer' as const), text }),
+  fc.record({ type: fc.constant('command_expanded' as const), name: fc.constantFrom('review', 'git:commit'), source: fc.constantFrom('personal' as const, 'repository' as const), text }),
   fc.record({ type: fc.constant('plan' as const), path: text, text }),
   fc.record({ type: fc.constant('turn_started' as const), turn: fc.nat(5) }),
   fc.record({ type: fc.constant('text_delta' as const), text }),

@@ -292,9 +292,49 @@ export interface SystemPromptView {
 /** `act`: the agent works as the rules allow; `plan`: it only reads, and its answer is a plan (docs/architecture.md, "Plan mode"). */
 export type ChatMode = 'act' | 'plan';
 
+/** Whose a command or skill is: Loupe's own, the person's (their folders), or the open repository's. */
+export type SlashSource = 'built-in' | 'personal' | 'repository';
+
+/** A value a command asks for by name (VS Code's `${input:name}`, Codex's `$NAME`): given as `name=value`, else asked for. */
+export interface CommandInputView {
+  name: string;
+  placeholder?: string;
+}
+
+/** One entry of the composer's `/` list and of the settings' skills and commands (docs/architecture.md, "Skills and commands"). */
+export interface SlashCommandView {
+  /** Typed after the slash (`review`, `git:commit`); a skill's name. */
+  name: string;
+  kind: 'command' | 'skill';
+  source: SlashSource;
+  /** The folder it was found in, as a person writes it (`.claude/commands`, `~/.claude/skills`); absent for built-ins. */
+  location?: string;
+  /** Its file, workspace-relative or with ~; absent for built-ins. */
+  path?: string;
+  description: string;
+  argument_hint?: string;
+  /** Whose rules expand its arguments: claude, opencode, cursor, vscode, gemini, codex; skills follow Claude Code's. */
+  dialect?: string;
+  inputs?: CommandInputView[];
+  /** Its `allowed-tools` as written. */
+  allowed_tools?: string[];
+  /** What is off about it, each a sentence: a cut description, YAML read line by line, a name taken. */
+  problems: string[];
+  /** Another of the same name is used instead (where it is, or `built-in`); a shadowed entry cannot be typed. */
+  shadowed_by?: string;
+}
+
+/** What the `/` list and the settings show: every command and skill in reach, and the folders or files that could not be read. */
+export interface SlashCommandsView {
+  commands: SlashCommandView[];
+  problems: { path: string; reason: string }[];
+}
+
 /** One event of the agent loop (src/main/agent/loop emits exactly these), as the chat pane receives it. */
 export type ChatEventBody =
   | { type: 'request_started'; session_id: string; prompt: string; mode?: ChatMode }
+  /** A slash command (or a skill called by its name) became the prompt: `text` is what the model is sent, shell output and files included. */
+  | { type: 'command_expanded'; name: string; source: SlashSource; text: string }
   /** What the model is told: at a session's first turn, and again only when it changes (an instruction file attached or edited). */
   | { type: 'system_prompt'; text: string; files: InstructionFileView[]; skipped: SkippedInstructionView[] }
   | { type: 'turn_started'; turn: number }
@@ -506,8 +546,8 @@ export type EditsModeName = 'review' | 'ask';
 
 export type PermissionKindName = 'read' | 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'test' | 'network' | 'mcp';
 
-/** A permission kind, or a question that is not a rule: starting a repository's MCP server, a server's own question, running a repository's hook. */
-export type ApprovalKindName = PermissionKindName | 'mcp-server' | 'elicitation' | 'hook';
+/** A permission kind, or a question that is not a rule: starting a repository's MCP server, a server's own question, running a repository's hook, a repository's skill or command pre-approving tools. */
+export type ApprovalKindName = PermissionKindName | 'mcp-server' | 'elicitation' | 'hook' | 'skill';
 
 /** A question from the permission engine waiting for the person. */
 export interface ApprovalRequestView {
@@ -843,7 +883,14 @@ export interface HostRequests {
    * `mode`: plan only reads (default act). `plan`: executes the plan of that plan-mode request, whose
    * correlation id the changes then carry.
    */
-  'chat.send': { params: { session_id?: string; text: string; attachments?: ChatAttachment[]; mode?: ChatMode; plan?: string }; result: { session_id: string; correlation_id: string } };
+  /**
+   * A text that starts with a command's or skill's name (`/review src/a.ts`) is expanded first, in
+   * the command's own dialect; `inputs` gives the values it asks for by name (a missing one refuses
+   * the request with INVALID_ARGUMENT and `details.missing_inputs`).
+   */
+  'chat.send': { params: { session_id?: string; text: string; attachments?: ChatAttachment[]; mode?: ChatMode; plan?: string; inputs?: Record<string, string> }; result: { session_id: string; correlation_id: string } };
+  /** The built-in commands, the custom commands and the skills in reach of the open folder, shadowed ones included. */
+  'commands.list': { params: void; result: SlashCommandsView };
   /** The `@` picker: indexed files and folders matching the query (quick open's ranking), none that a read rule denies or asks about. */
   'chat.mentions': { params: { query: string; limit?: number }; result: { items: MentionItem[] } };
   /** A message for a session that may be working: queued while it is (see chat.queued), sent at once when it is not (correlation_id then set). */
@@ -1038,6 +1085,7 @@ const requestChannelMap = {
   'modlog.commitApproved': true,
   'chat.send': true,
   'chat.mentions': true,
+  'commands.list': true,
   'chat.enqueue': true,
   'chat.queueEdit': true,
   'chat.queueRemove': true,

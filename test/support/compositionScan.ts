@@ -15,6 +15,8 @@ export const WORKSPACE_SERVICES = [
   'Worktrees',
   'WorkspaceWatcher',
   'PtyService',
+  'SkillCatalog',
+  'CommandCatalog',
   'ComposedWorkspace',
 ] as const;
 

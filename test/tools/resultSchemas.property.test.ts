@@ -182,6 +182,21 @@ const SHAPES: Record<string, Record<string, Shape>> = {
   agent_stop: {
     stopped: shape(outcomeGen('stopped'), (o) => call('agent_stop', { id: o.agent_id }, children(o)), 'ok'),
   },
+  skill: {
+    // A skill written fresh for each run (the catalog looks again at each list), then loaded by name.
+    loaded: shape(fc.record({ description: text, tools: opt(fc.array(fc.constantFrom('Read', 'Bash(git status:*)', 'Grep', 'Frobnicate'), { maxLength: 3 })) }), async (v) => {
+      const name = `gen-${++n}`;
+      const head = [`name: ${name}`, `description: ${JSON.stringify(v.description || 'a skill')}`, ...(v.tools ? [`allowed-tools: ${v.tools.join(', ')}`] : [])];
+      await writeTree(t.root, { [`.claude/skills/${name}/SKILL.md`]: `---\n${head.join('\n')}\n---\nDo the thing.\n`, [`.claude/skills/${name}/scripts/run.sh`]: 'echo hi\n' });
+      return call('skill', { name });
+    }, 'ok'),
+    unparsed: shape(word, async (w) => {
+      const name = `odd-${++n}`;
+      await writeTree(t.root, { [`.claude/skills/${name}/SKILL.md`]: `---\nname: ${name}\ndescription: a: colon ${w}: here\n  [broken\n---\nBody.\n` });
+      return call('skill', { name });
+    }, 'ok'),
+    missing: shape(word, (w) => call('skill', { name: `no-such-${w}` }), 'INVALID_ARGUMENT'),
+  },
   read_file: {
     whole: shape(fc.record({ line_numbers: opt(fc.boolean()) }), (v) => call('read_file', { path: 'src/a.ts', ...v }), 'ok'),
     window: shape(fc.record({ offset: fc.nat(4), limit: fc.integer({ min: 1, max: 5 }) }), (v) => call('read_file', { path: 'README.md', ...v }), 'ok'),

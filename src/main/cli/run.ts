@@ -11,7 +11,7 @@
 // --keep-processes, which keeps the run (and their port forwards) alive until Ctrl-C.
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { InvalidArgumentError, toWireError } from '../errors';
+import { InvalidArgumentError, LoupeError, toWireError } from '../errors';
 import { userLog } from '../services/log/userLog';
 import type { LlmConfig } from '../agent/llm/config';
 import { describeUsage } from '../agent/loop/usage';
@@ -153,6 +153,8 @@ function humanPrinter(): (e: AgentEvent) => void {
       }
       case 'plan':
         return void process.stderr.write(`(plan saved as ${e.path}; it changed nothing — run it without --mode plan to carry it out)\n`);
+      case 'command_expanded':
+        return void process.stderr.write(`(/${e.name}, ${e.source === 'personal' ? 'yours' : e.source === 'repository' ? "the repository's" : 'built in'}, sent as ${e.text.length.toLocaleString('en-US')} characters)\n`);
       case 'steer':
         return void process.stderr.write(`(queued message given to the model: ${oneLine(e.text)})\n`);
       case 'compacted':
@@ -307,7 +309,7 @@ export async function runRun(args: string[]): Promise<number> {
     let status: RunStatus = 'done';
     while (next !== null) {
       try {
-        status = await (await agent.request({ session_id: sessionId, text: next, mode: runMode })).finished;
+        status = await (await requestAsking(agent, { session_id: sessionId, text: next, mode: runMode }, mode === 'ask')).finished;
       } catch (err) {
         // Refused before it started (no model connected, a bad argument): said like a failed request.
         const e = toWireError(err);
@@ -346,6 +348,27 @@ export async function watchForHooks(services: WorkspaceServices): Promise<Worksp
   );
   await watcher.start();
   return watcher;
+}
+
+/**
+ * A request whose command asks for values by name (VS Code's `${input:…}`): asked for on an
+ * interactive terminal, one line each, then sent again with them; elsewhere refused with what to type.
+ */
+async function requestAsking(agent: AgentHost, p: Parameters<AgentHost['request']>[0], interactive: boolean): ReturnType<AgentHost['request']> {
+  try {
+    return await agent.request(p);
+  } catch (err) {
+    const missing = err instanceof LoupeError ? (err.details?.missing_inputs as { name: string; placeholder?: string }[] | undefined) : undefined;
+    if (!missing?.length || !interactive) throw err;
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    const inputs: Record<string, string> = { ...p.inputs };
+    try {
+      for (const m of missing) inputs[m.name] = await rl.question(`? ${m.name}${m.placeholder ? ` (${m.placeholder})` : ''}: `);
+    } finally {
+      rl.close();
+    }
+    return agent.request({ ...p, inputs });
+  }
 }
 
 /**

@@ -18,6 +18,7 @@ import type {
   MentionItem,
   Params,
   SandboxStatusView,
+  SlashCommandsView,
   SystemPromptView,
   UndoPreviewView,
   UndoResultView,
@@ -42,6 +43,7 @@ import { ChatSessions, type LiveSession, type WorkspaceChats } from './chatSessi
 import { DeltaBatcher } from './deltaBatcher';
 import { envInt, type LlmSettingsFileOptions } from './llmSettings';
 import { findMentions } from './mentions';
+import { listSlashCommands } from '../services/commands/list';
 import { ModelSettings } from './modelSettings';
 import { savePlan } from './plans';
 import { Requests, type Started } from './requests';
@@ -107,7 +109,7 @@ export class AgentHost {
         }),
     });
     this.approvals = new Approvals({ sessions: this.sessions, worktreeOf: opts.worktreeOf });
-    this.requests = new Requests({ sessions: this.sessions, deltas: this.deltas, runner: (w, s) => this.runnerFor(w, s) });
+    this.requests = new Requests({ sessions: this.sessions, deltas: this.deltas, runner: (w, s) => this.runnerFor(w, s), tools: (w) => this.tools(w) });
     this.subagents = new SubagentHost({
       sessions: this.sessions,
       requests: this.requests,
@@ -266,6 +268,11 @@ export class AgentHost {
     const source = workspacePromptSource(w.services, this.tools(w));
     const model = config ? { name: config.model, profile: knownProfile(config.baseURL ?? DEFAULT_BASE_URL)?.view() } : undefined;
     return { ...(await source.build(await source.environment(), { messages: s?.record.messages ?? [], model })), sent: false };
+  }
+
+  /** The `/` picker's and the settings' commands and skills (services/commands/list.ts). */
+  slashCommands(): Promise<SlashCommandsView> {
+    return listSlashCommands(this.sessions.ws().services);
   }
 
   /** The `@` picker's entries (mentions.ts). */

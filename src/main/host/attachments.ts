@@ -85,6 +85,18 @@ async function readable(services: WorkspaceServices, requested: string, what: st
   return resolved;
 }
 
+/**
+ * A workspace file's text by the same rules as an attachment (inside after links, the read rules
+ * allowing it without asking, never binary), cut at ATTACH_FILE_CHARS with a note: what a
+ * command's `@{path}` puts in its place.
+ */
+export async function attachedText(services: WorkspaceServices, requested: string): Promise<{ rel: string; text: string }> {
+  const { abs, rel } = await readable(services, requested, 'The file');
+  const file = await loadTextFile(abs, rel, { root: services.root });
+  const text = file.text.replace(/^\uFEFF/, '');
+  return { rel, text: text.length > ATTACH_FILE_CHARS ? `${text.slice(0, ATTACH_FILE_CHARS)}\n[cut at ${ATTACH_FILE_CHARS.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters]` : text };
+}
+
 const fence = (text: string): string => {
   let ticks = '```';
   while (text.includes(ticks)) ticks += '`';

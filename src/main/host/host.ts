@@ -367,6 +367,7 @@ export class Host {
       'modlog.commitApproved': (p) => this.ws().review.commitApproved(str(obj(p).message, 'message')),
       'chat.send': async (p) => (await this.agent()).send(obj(p)),
       'chat.mentions': async (p) => (await this.agent()).mentions(obj(p)),
+      'commands.list': async () => (await this.agent()).slashCommands(),
       'chat.enqueue': async (p) => (await this.agent()).enqueue({ ...obj(p), session_id: str(p.session_id, 'session_id') }),
       'chat.queueEdit': async (p) => (await this.agent()).queueEdit({ ...obj(p), session_id: str(p.session_id, 'session_id'), id: str(p.id, 'id') }),
       'chat.queueRemove': async (p) => (await this.agent()).queueRemove({ session_id: str(obj(p).session_id, 'session_id'), id: str(p.id, 'id') }),

@@ -63,6 +63,9 @@ function setUp(refuse = false) {
       runners.push(r);
       return r;
     },
+    tools: () => {
+      throw new Error('no tools here');
+    },
   });
   return { sessions, requests };
 }

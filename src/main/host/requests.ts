@@ -6,7 +6,9 @@
 import type { ChatEvent, ChatMode, Params } from '../../shared/contract';
 import { InvalidArgumentError, toWireError } from '../errors';
 import { newCorrelationId } from '../agent/loop/agentLoop';
-import type { RunStatus } from '../agent/loop/events';
+import { now, type AgentEvent, type RunStatus } from '../agent/loop/events';
+import type { ToolRegistry } from '../agent/tools/registry';
+import type { RequestGrants } from '../services/permissions/grants';
 import type { RunnerState, SessionRunner } from '../agent/runner/types';
 import { titleFrom } from '../services/sessions/sessionStore';
 import { checkAttachments, resolveAttachments } from './attachments';
@@ -16,6 +18,8 @@ import type { DeltaBatcher } from './deltaBatcher';
 import { checkedEntries, keepEntry } from './transcript';
 import { notesText, personNotes } from './personNotes';
 import type { UserContentPart } from '../agent/llm/types';
+import { expandPlan, slashPlan, type SlashPlan } from './slashCommands';
+import { builtinReply } from './builtinCommands';
 
 /** What a request is asked to do: the person's words, the mode, and the plan it executes. */
 export interface RequestSpec {
@@ -25,6 +29,8 @@ export interface RequestSpec {
   plan?: string;
   /** Files, folders, a selection or images sent with the words (checked when the request starts). */
   attachments?: unknown;
+  /** Values a slash command asks for by name. */
+  inputs?: Record<string, string>;
 }
 
 export const modeOf = (m: unknown): ChatMode => {
@@ -35,6 +41,11 @@ export const textOf = (t: unknown): string => {
   if (typeof t !== 'string' || !t.trim()) throw new InvalidArgumentError('Type a message first.');
   return t;
 };
+const inputsOf = (v: unknown): Record<string, string> | undefined => {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v) || Object.values(v).some((x) => typeof x !== 'string')) throw new InvalidArgumentError('inputs must map names to text.');
+  return v as Record<string, string>;
+};
 
 export interface RequestsOptions {
   sessions: ChatSessions;
@@ -42,6 +53,8 @@ export interface RequestsOptions {
   runner: (w: WorkspaceChats, s: LiveSession) => SessionRunner;
   /** Every chat event goes out through it: tokens joined, order kept. */
   deltas: DeltaBatcher;
+  /** The tools as they are now in a workspace: a command's shell lines run as its `bash` call. */
+  tools: (w: WorkspaceChats) => ToolRegistry;
 }
 
 /** A subagent's request: its parent's correlation and stop, and its events sent up its parent's stream. */
@@ -73,7 +86,8 @@ export class Requests {
   }
 
   async send(p: Params<'chat.send'>): Promise<Started> {
-    const spec: RequestSpec = { text: textOf(p?.text), mode: modeOf(p?.mode), ...(typeof p?.plan === 'string' ? { plan: p.plan } : {}), attachments: p?.attachments };
+    const inputs = inputsOf(p?.inputs);
+    const spec: RequestSpec = { text: textOf(p?.text), mode: modeOf(p?.mode), ...(typeof p?.plan === 'string' ? { plan: p.plan } : {}), attachments: p?.attachments, ...(inputs ? { inputs } : {}) };
     const w = this.sessions.wsFor(p?.session_id);
     if (p.session_id) return this.start(w, await this.sessions.session(w, p.session_id), spec);
     // A new session is made only for a request its runner can take (no model: said first).
@@ -154,10 +168,20 @@ export class Requests {
     idle(s);
     // A subagent's session works for its parent only: the person talks to the parent.
     if (s.record.parent_session_id && !child) throw new InvalidArgumentError(`Session ${s.record.id} is a subagent's (of ${s.record.parent_session_id}); it takes no messages. Write in its parent's session.`);
+    // A slash command or skill by its name: checked (and its missing inputs asked for) before anything is kept.
+    // A subagent's prompt is the model's words, never the person's command.
+    const slash = spec.plan || child ? null : await slashPlan(w.services, spec.text, spec.inputs);
+    if (slash?.kind === 'builtin' && slash.name !== 'plan' && slash.name !== 'compact') return this.builtin(w, s, spec, slash);
     const runner = this.runnerOf(w, s);
     let prompt = spec.text;
     let correlationId = child?.correlationId ?? newCorrelationId();
     let mode = spec.mode;
+    if (slash?.kind === 'builtin' && slash.name === 'plan') {
+      if (!slash.args) throw new InvalidArgumentError('Say what to plan after /plan (in the app, /plan alone switches the composer to plan mode).');
+      prompt = slash.args;
+      mode = 'plan';
+    }
+    const compact = slash?.kind === 'builtin' && slash.name === 'compact';
     if (spec.plan) {
       // The plan's changes carry its correlation id, so they are found, tested and undone with it.
       const planned = s.record.requests.find((r) => r.correlation_id === spec.plan && r.mode === 'plan');
@@ -170,7 +194,8 @@ export class Requests {
     const wanted = checkAttachments(spec.attachments);
     // Refused before anything is kept (no model, a denied file, an image for a text-only model): the request never starts.
     const readiness = await runner.ready({ images: wanted.some((a) => a.kind === 'image') });
-    const attached = await resolveAttachments(w.services, prompt, wanted, { images: readiness.images, model: readiness.model ?? '', session: s.files });
+    const attachOpts = { images: readiness.images, model: readiness.model ?? '', session: s.files };
+    let attached = await resolveAttachments(w.services, prompt, wanted, attachOpts);
     // What the person changed since the model's last answer (an undo, a rollback, another version of
     // the conversation) goes before their words: the history alone would say otherwise.
     const last = s.record.requests.at(-1);
@@ -191,7 +216,7 @@ export class Requests {
     let saved: Promise<void> = Promise.resolve();
     // What the chat shows is kept beside the messages, so reopening the session shows it again.
     const entries = this.sessions.entries(w, s);
-    keepEntry(entries, { type: 'user_message', text: spec.text, correlation_id: correlationId, ...(mode === 'plan' ? { mode } : {}), ...(attached.views.length ? { attachments: attached.views } : {}) });
+    keepEntry(entries, { type: 'user_message', text: spec.text, correlation_id: correlationId, ...(mode === 'plan' ? { mode } : {}), ...(attached.views.length && slash?.kind !== 'expand' ? { attachments: attached.views } : {}) });
     const told = notes.length ? notesText(notes) : null;
     if (told) {
       const notice = { type: 'notice' as const, text: `Told the agent: ${notes.join(' ')}`, correlation_id: correlationId, t: Date.now() };
@@ -244,7 +269,22 @@ export class Requests {
     run.done = (async () => {
       let status: RunStatus = 'error';
       try {
-        status = (await runner.run({ prompt, content: told ? withNote(told, attached.content) : attached.content, correlationId, mode, signal: abort.signal, steering: { take: () => s.queue.takeSteering() } }, state, emit)).status;
+        let grants: RequestGrants | undefined;
+        let sendable = true;
+        if (slash?.kind === 'expand') {
+          // Its shell lines run and its files are read now, as this request's, before anything is sent.
+          const expanded = await this.expand(w, s, slash, { text: spec.text, correlationId, signal: abort.signal, emit }, wanted, attachOpts);
+          if (expanded) {
+            prompt = expanded.text;
+            grants = expanded.grants;
+            attached = expanded.attached;
+          } else {
+            sendable = false;
+            status = abort.signal.aborted ? 'aborted' : 'error';
+          }
+        }
+        const content = told ? withNote(told, attached.content) : attached.content;
+        if (sendable) status = (await runner.run({ prompt, content, correlationId, mode, signal: abort.signal, steering: { take: () => s.queue.takeSteering() }, ...(grants ? { grants } : {}), ...(compact ? { compact } : {}) }, state, emit)).status;
         await saved;
       } finally {
         if (s.running === run) s.running = null;
@@ -254,6 +294,52 @@ export class Requests {
       if (status !== 'aborted' && !child) this.drain(w, s);
     })();
     return { session_id: sessionId, correlation_id: correlationId, finished };
+  }
+
+  /**
+   * A command's expansion within its request: null when it could not be sent (a shell line refused
+   * or failed, a file refused), after the request was ended with that error and the session saved.
+   */
+  private async expand(
+    w: WorkspaceChats,
+    s: LiveSession,
+    plan: Extract<SlashPlan, { kind: 'expand' }>,
+    r: { text: string; correlationId: string; signal: AbortSignal; emit: (e: AgentEvent) => void },
+    wanted: ReturnType<typeof checkAttachments>,
+    attachOpts: Parameters<typeof resolveAttachments>[3],
+  ): Promise<{ text: string; grants: RequestGrants; attached: Awaited<ReturnType<typeof resolveAttachments>> } | null> {
+    try {
+      const expanded = await expandPlan(plan, { services: w.services, registry: this.opts.tools(w), files: s.files, sessionId: s.record.id, correlationId: r.correlationId, typed: r.text, signal: r.signal, emit: r.emit });
+      // `@path` files join what the person attached, read by the same rules (a refused one refuses the request).
+      return { text: expanded.text, grants: expanded.grants, attached: await resolveAttachments(w.services, expanded.text, [...wanted, ...expanded.attach], attachOpts) };
+    } catch (err) {
+      const e = toWireError(err);
+      const aborted = r.signal.aborted;
+      const t = now();
+      r.emit({ type: 'error', code: aborted ? 'ABORTED' : e.code, message: aborted ? `Stopped before /${plan.name} was sent.` : e.message, correlation_id: r.correlationId, t });
+      r.emit({ type: 'request_finished', status: aborted ? 'aborted' : 'error', text: '', turns: 0, correlation_id: r.correlationId, t });
+      return null;
+    }
+  }
+
+  /** Loupe's built-ins that need no model: they answer in the chat and are no request of the model's. */
+  private async builtin(w: WorkspaceChats, s: LiveSession, spec: RequestSpec, plan: Extract<SlashPlan, { kind: 'builtin' }>): Promise<Started> {
+    const reply = await builtinReply(w, s, plan, { create: () => this.sessions.create(w) });
+    const target = reply.session ?? s;
+    const correlationId = newCorrelationId();
+    const entries = this.sessions.entries(w, target);
+    const t = now();
+    const events = [
+      { type: 'notice' as const, text: reply.text, correlation_id: correlationId, t },
+      { type: 'request_finished' as const, status: 'done' as const, text: '', turns: 0, correlation_id: correlationId, t },
+    ];
+    if (target === s) keepEntry(entries, { type: 'user_message', text: spec.text });
+    for (const e of events) {
+      keepEntry(entries, e);
+      this.opts.deltas.push(target.record.id, e);
+    }
+    await w.services.sessions.save(target.record).catch(() => undefined);
+    return { session_id: target.record.id, correlation_id: correlationId, finished: Promise.resolve('done') };
   }
 
   /** The next queued message becomes the next request; if it cannot start, it stays queued and the chat says why. */

@@ -33,6 +33,13 @@ export function keepEntry(list: ChatTranscriptEntry[], event: ChatEvent | ChatTr
     if (user?.type === 'user_message' && !user.correlation_id) list[at] = { ...user, correlation_id: event.correlation_id, ...mode };
     else if (user?.type !== 'user_message' || user.correlation_id !== event.correlation_id) list.push({ type: 'user_message', text: event.prompt, correlation_id: event.correlation_id, ...mode });
   }
+  // A command's expansion belongs to the person's message the same way (a queued one sent next gets one, named `/name`).
+  if (event.type === 'command_expanded' && !agent && 'correlation_id' in event && event.correlation_id) {
+    const at = list.findLastIndex((e) => e.type === 'user_message');
+    const user = list[at];
+    if (user?.type === 'user_message' && !user.correlation_id) list[at] = { ...user, correlation_id: event.correlation_id };
+    else if (user?.type !== 'user_message' || user.correlation_id !== event.correlation_id) list.push({ type: 'user_message', text: `/${event.name}`, correlation_id: event.correlation_id });
+  }
   if ((agent ? UNDRAWN_CHILD : UNDRAWN).has(event.type as ChatEvent['type'])) return;
   // A live event's correlation and time are the stream's; the person's message keeps the request it started.
   // The meter is kept once per session (its last usage), not on every finished request.
@@ -113,6 +120,7 @@ const SHAPES: Record<ChatTranscriptEntry['type'], (e: Record<string, unknown>) =
     (e.mode === undefined || e.mode === 'plan' || e.mode === 'act') &&
     (e.attachments === undefined || (Array.isArray(e.attachments) && e.attachments.every((a) => obj(a) && str((a as Record<string, unknown>).kind) && str((a as Record<string, unknown>).label)))),
   request_started: () => true,
+  command_expanded: (e) => str(e.name) && str(e.text) && (e.source === 'built-in' || e.source === 'personal' || e.source === 'repository'),
   system_prompt: () => true,
   turn_started: () => true,
   turn_completed: () => true,

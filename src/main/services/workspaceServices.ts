@@ -18,6 +18,8 @@ import type { SandboxProbe } from './sandbox/probe';
 import type { SessionStore } from './sessions/sessionStore';
 import type { UserSettings } from './settings/userSettings';
 import type { CommandCapture } from './snapshots/commandCapture';
+import type { SkillCatalog } from './skills/catalog';
+import type { CommandCatalog } from './commands/catalog';
 import type { ChangeJournal } from './workspace/changeJournal';
 import type { FileIndex } from './workspace/fileIndex';
 import type { ChangeBatch, WorkspaceWatcher } from './workspace/watcher';
@@ -58,6 +60,10 @@ export interface WorkspaceServices {
   readonly lsp: LanguageServers;
   /** Loupe's git worktrees of this folder's repository (sessions in a worktree get services of their own). */
   readonly worktrees: Worktrees;
+  /** The skills in reach: the repository's skill folders and the person's (docs/architecture.md, "Skills and commands"). */
+  readonly skills: SkillCatalog;
+  /** The custom slash commands in reach, each in its own agent's dialect. */
+  readonly commands: CommandCatalog;
   /** The subagent definitions of the repository and the person (.loupe/agents, .claude/agents, …). */
   readonly agents: AgentDefinitions;
   /** Whether commands run sandboxed here, as the settings and the agent's system prompt say it. */

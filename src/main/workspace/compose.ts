@@ -5,6 +5,7 @@
 // folder. The user's settings and the terminals are built here too, once per process, for
 // the front ends that need them. Nothing here is module state: dropping the returned object
 // drops the workspace. test/architecture.test.ts keeps these constructors out of other files.
+import os from 'node:os';
 import path from 'node:path';
 import type { NetworkLogEntry, SandboxStatusView } from '../../shared/contract';
 import type { Logger } from '../services/log/logger';
@@ -38,6 +39,10 @@ import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watche
 import { ChangeJournal } from '../services/workspace/changeJournal';
 import { Worktrees } from '../services/worktrees/worktrees';
 import type { WorkspaceServices } from '../services/workspaceServices';
+import { SkillCatalog } from '../services/skills/catalog';
+import { CommandCatalog } from '../services/commands/catalog';
+import { BUILTIN_NAMES } from '../services/commands/builtins';
+import { readRefusal } from '../services/permissions/readRefusal';
 import { AgentDefinitions } from '../services/agents/definitions';
 
 export type { WorkspaceServices };
@@ -69,6 +74,8 @@ export interface ComposeOptions {
    * one queue, so the person answers every session's questions in one place.
    */
   queue?: ApprovalQueue;
+  /** The person's home folder, whose `.claude`, `.agents` and `.codex` folders hold their skills and commands; default HOME. */
+  home?: string;
 }
 
 /** One open folder's services. Built only by `composeWorkspace`. */
@@ -90,6 +97,8 @@ class ComposedWorkspace implements WorkspaceServices {
   readonly networkLog: NetworkLogEntry[] = [];
   readonly lsp: LanguageServers;
   readonly worktrees: Worktrees;
+  readonly skills: SkillCatalog;
+  readonly commands: CommandCatalog;
   readonly agents: AgentDefinitions;
   private readonly warningListeners = new Set<(message: string) => void>();
 
@@ -102,6 +111,7 @@ class ComposedWorkspace implements WorkspaceServices {
     lsp = process.env.LOUPE_LSP !== 'off',
     env: NodeJS.ProcessEnv = process.env,
     queue?: ApprovalQueue,
+    home: string = os.homedir(),
   ) {
     this.modlog = new ModificationLog(root);
     this.project = new ProjectConfig(root, user, { report: reportConfig ?? ((problem) => logger.warn('config.problem', { ...problem })) });
@@ -119,12 +129,16 @@ class ComposedWorkspace implements WorkspaceServices {
     this.permissions = new PermissionGate(this.engine, this.queue, {
       persist: (rules) => this.project.addRules(rules),
       onWarning: (message) => this.warn(message),
+      grantApprovals: { approved: (key) => user.grantApproval(root, key), approve: (key, digest) => user.approveGrant(root, key, digest) },
       onHostDecision: (entry) => {
         this.networkLog.push(entry);
         if (this.networkLog.length > NETWORK_LOG_KEEP) this.networkLog.splice(0, this.networkLog.length - NETWORK_LOG_KEEP);
       },
     });
     this.sessions = new SessionStore(root);
+    const configDir = path.dirname(user.file);
+    this.skills = new SkillCatalog({ root, home, configDir, readRules: readRefusal(this.engine) });
+    this.commands = new CommandCatalog({ root, home, configDir, readRules: readRefusal(this.engine), reserved: BUILTIN_NAMES });
     this.agents = new AgentDefinitions({ root });
     this.worktrees = openWorktrees(root, user, this.logger);
     this.index = new FileIndex(root);
@@ -294,5 +308,5 @@ export function openTerminals(events: PtyEvents): PtyService {
 }
 
 export function composeWorkspace(opts: ComposeOptions): WorkspaceServices {
-  return new ComposedWorkspace(opts.root, opts.user, opts.asker, opts.logger, opts.reportConfig, opts.lsp, opts.env, opts.queue);
+  return new ComposedWorkspace(opts.root, opts.user, opts.asker, opts.logger, opts.reportConfig, opts.lsp, opts.env, opts.queue, opts.home);
 }

@@ -105,6 +105,7 @@ const KIND_LABEL: Record<ApprovalRequestView['kind'], string> = {
   'mcp-server': 'Start an MCP server',
   elicitation: 'A server asks',
   hook: "Run a repository's hook",
+  skill: 'Pre-approve tools',
 };
 
 function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus: boolean }) {
@@ -223,6 +224,11 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
             title={req.kind === 'hook' ? 'Run it now and from now on in this folder, until its command line changes' : 'Start it now and from now on in this folder, until its configuration changes'}
           >
             Always in this folder
+          </button>
+        ) : req.kind === 'skill' ? (
+          // Its "always" is the answer itself: kept for this exact list in this folder.
+          <button type="button" className="btn" data-testid="approval-allow-always" disabled={busy} onClick={() => void answer(req.id, { answer: 'always' })} title="Allow whenever this skill or command is in use in this folder, until its list changes">
+            Always for this list
           </button>
         ) : editing ? (
           <button type="button" className="btn" data-testid="approval-allow-always" disabled={busy || !patterns.trim()} onClick={always} title="Save the rule and allow (Ctrl+Enter)">

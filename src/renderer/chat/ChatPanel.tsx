@@ -8,6 +8,8 @@ import { ConnectModel } from './ConnectModel';
 import { attachDropped, attachPasted } from './composerFiles';
 import { InstructionChips } from './InstructionChips';
 import { useMentions } from './MentionPicker';
+import { useSlash } from './SlashPicker';
+import { CommandInputs } from './CommandInputs';
 import { Markdown, usePreloadMarkdown } from './LazyMarkdown';
 import { ModeSwitch } from './ModeSwitch';
 import { PlanCard } from './PlanCard';
@@ -20,6 +22,7 @@ import { UsageMeter } from './UsageMeter';
 import { UserMessage } from './UserMessage';
 import { useFollowLatest } from './useFollowLatest';
 import './chat.css';
+import './slash.css';
 import { loadable } from '../app/loadable';
 // Other dialogs (the trust prompt, the approval cards, the connect card) share its styles.
 import '../settings/settings.css';
@@ -105,6 +108,7 @@ function Composer() {
   const [text, setText] = useState('');
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const mentions = useMentions(text, setText, inputRef);
+  const slash = useSlash(text, setText, inputRef);
   const last = useApp((s) => {
     for (let i = s.chatItems.length - 1; i >= 0; i--) {
       const it = s.chatItems[i];
@@ -120,7 +124,7 @@ function Composer() {
     if (!(running && attached)) setText('');
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (mentions.onKeyDown(e)) return;
+    if (slash.onKeyDown(e) || mentions.onKeyDown(e)) return;
     if (e.key === 'ArrowUp' && !text && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
       // As in a shell: the last prompt back, to fix or send again.
       if (last) {
@@ -137,17 +141,27 @@ function Composer() {
   return (
     <div className="chat-composer">
       <AttachmentChips />
+      <CommandInputs />
+      {slash.picker}
       {mentions.picker}
       <textarea
         ref={inputRef}
         className="chat-input"
         data-testid="chat-input"
         rows={3}
-        placeholder={running ? 'The agent is working: Enter queues a message (Send now gives it at its next step)' : 'Ask the agent… (@ attaches a file, Enter sends, Shift+Enter for a new line)'}
+        placeholder={running ? 'The agent is working: Enter queues a message (Send now gives it at its next step)' : 'Ask the agent… (@ attaches a file, / runs a command or skill, Enter sends, Shift+Enter for a new line)'}
         value={text}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setText(e.target.value);
+          // The caret as typed, before any selection event: the pickers read what precedes it.
+          mentions.onCaret(e);
+          slash.onCaret(e);
+        }}
         onKeyDown={onKey}
-        onSelect={mentions.onCaret}
+        onSelect={(e) => {
+          mentions.onCaret(e);
+          slash.onCaret(e);
+        }}
         onPaste={(e) => attachPasted(e, attachImages)}
         onDragOver={(e) => e.dataTransfer.types.includes('Files') && e.preventDefault()}
         onDrop={(e) => attachDropped(e, attachImages)}

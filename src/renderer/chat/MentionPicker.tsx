@@ -47,7 +47,8 @@ export function useMentions(text: string, setText: (t: string) => void, input: R
         (items) => live && setFound({ query, items }),
         () => live && setFound({ query, items: [] }),
       );
-    }, 30);
+      // `@` alone asks at once (nothing is being typed to wait for); a query waits a moment for the next key.
+    }, query ? 30 : 0);
     return () => {
       live = false;
       clearTimeout(timer);

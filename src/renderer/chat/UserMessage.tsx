@@ -62,6 +62,7 @@ export function UserMessage({ item }: { item: Extract<ChatItem, { kind: 'user' }
       <div className="chat-msg user" data-testid="chat-message" data-role="user">
         {item.text}
       </div>
+      {item.expansion && <CommandExpansion expansion={item.expansion} />}
       <MessageAttachments attachments={item.attachments} />
       {corr && (fork || !running) && (
         <div className="chat-user-row">
@@ -86,5 +87,21 @@ export function UserMessage({ item }: { item: Extract<ChatItem, { kind: 'user' }
         </div>
       )}
     </div>
+  );
+}
+
+const WHOSE = { 'built-in': 'built in', personal: 'yours', repository: "the repository's" } as const;
+
+/** What a slash command became, as the model was sent it: folded away, one click to read. */
+function CommandExpansion({ expansion }: { expansion: NonNullable<Extract<ChatItem, { kind: 'user' }>['expansion']> }) {
+  return (
+    <details className="chat-expansion" data-testid="command-expansion" data-name={expansion.name} data-source={expansion.source}>
+      <summary>
+        Sent as /{expansion.name} ({WHOSE[expansion.source]}) expanded: {expansion.text.length.toLocaleString()} characters
+      </summary>
+      <pre className="chat-expansion-text" data-testid="command-expansion-text">
+        {expansion.text}
+      </pre>
+    </details>
   );
 }

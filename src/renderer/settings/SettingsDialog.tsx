@@ -3,6 +3,7 @@ import type { LlmProbe, LlmSettingsView, SandboxStatusView, SystemPromptView } f
 import { useApp } from '../store';
 import { McpServersSection } from './McpServers';
 import { HooksSection } from './Hooks';
+import { SkillsCommandsSection } from './SkillsCommands';
 import { ModelTable } from './ModelTable';
 import './settings.css';
 
@@ -169,6 +170,7 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
         {sandbox && <SandboxLine status={sandbox} />}
         <McpServersSection />
         <HooksSection />
+        <SkillsCommandsSection />
         {systemPrompt && <SystemPromptSection prompt={systemPrompt} />}
         <div className="settings-actions">
           <button type="button" className="btn" disabled={busy !== null || !baseUrl.trim()} onClick={() => void test(probe())}>

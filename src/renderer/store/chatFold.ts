@@ -1,6 +1,6 @@
 // The chat's one fold: live loop events and a reopened session's kept entries both become the
 // rendered conversation through applyChatEvent, so a reload draws what was drawn live.
-import type { AttachmentView, ChatEvent, ChatMode, ChatTranscriptEntry, HookDecisionName, HookEventName, SubagentStatus, ToolEffect } from '../../shared/contract';
+import type { AttachmentView, ChatEvent, ChatMode, ChatTranscriptEntry, HookDecisionName, HookEventName, SlashSource, SubagentStatus, ToolEffect } from '../../shared/contract';
 
 /** A hook that decided something: under its tool card, or on its own line (a prompt's, a stop's). */
 export interface HookMark {
@@ -20,7 +20,17 @@ export type ChatItem =
    * correlationId: the request it started (known once the host accepted it), for "Undo changes from
    * here". `steer`: sent while that request ran and given to the model at a tool boundary. `mode`: plan.
    */
-  | { kind: 'user'; id: string; text: string; correlationId?: string; steer?: boolean; mode?: ChatMode; attachments?: AttachmentView[] }
+  | {
+      kind: 'user';
+      id: string;
+      text: string;
+      correlationId?: string;
+      steer?: boolean;
+      mode?: ChatMode;
+      attachments?: AttachmentView[];
+      /** The message was a slash command (or a skill by its name): what it became, as sent. */
+      expansion?: { name: string; source: SlashSource; text: string };
+    }
   /** A plan-mode answer, kept at `path`; correlationId: the planning request (its changes will carry it). */
   | { kind: 'plan'; id: string; path: string; text: string; correlationId?: string }
   | { kind: 'assistant'; id: string; text: string; streaming: boolean }
@@ -68,11 +78,11 @@ export const TOOL_OUTPUT_CAP = 200_000;
 let seq = 0;
 export const nextId = (p: string) => `${p}-${++seq}`;
 
-/** The request the conversation is in now: the person's last message's, once the host named it. */
+/** The request the conversation is in now: the person's last message's, once the host named it (a steer joins the request it was sent into). */
 function requestOf(items: ChatItem[]): { correlationId?: string } {
   for (let i = items.length - 1; i >= 0; i--) {
     const it = items[i];
-    if (it.kind === 'user') return it.correlationId ? { correlationId: it.correlationId } : {};
+    if (it.kind === 'user' && !it.steer) return it.correlationId ? { correlationId: it.correlationId } : {};
   }
   return {};
 }
@@ -120,6 +130,22 @@ export function applyChatEvent(items: ChatItem[], e: ChatEvent | ChatTranscriptE
     }
     case 'steer':
       return [...settle(items), { kind: 'user', id: nextId('u'), text: e.text, steer: true }];
+    case 'command_expanded': {
+      // The person's message it came from: the last one not yet named by another request.
+      const id = 'correlation_id' in e ? e.correlation_id : undefined;
+      const expansion = { name: e.name, source: e.source, text: e.text };
+      const at = items.findLastIndex((x) => x.kind === 'user' && !x.steer);
+      const user = at >= 0 ? items[at] : null;
+      if (user?.kind === 'user' && (!user.correlationId || !id || user.correlationId === id)) {
+        const naming = id && !user.correlationId;
+        // Named as request_started names it: what followed the message belongs to that request too.
+        const next = naming ? items.map((x, i) => (i > at && (x.kind === 'plan' || x.kind === 'tool') && !x.correlationId ? { ...x, correlationId: id } : x)) : items.slice();
+        next[at] = { ...user, expansion, ...(naming ? { correlationId: id } : {}) };
+        return next;
+      }
+      // A request this page did not draw (a queued message the host sent next).
+      return [...settle(items), { kind: 'user', id: nextId('u'), text: `/${e.name}`, expansion, ...(id ? { correlationId: id } : {}) }];
+    }
     case 'plan': {
       // The request that planned it: the person's message before it (kept entries carry no correlation of their own).
       const user = items.findLast((x) => x.kind === 'user' && !x.steer);

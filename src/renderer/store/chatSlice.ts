@@ -1,5 +1,5 @@
-import type { ChatEvent, ChatSessionSummary, UsageView } from '../../shared/contract';
-import { errorMessage } from '../host-client';
+import type { ChatEvent, ChatSessionSummary, CommandInputView, UsageView } from '../../shared/contract';
+import { errorMessage, HostRequestError } from '../host-client';
 import { applyChatEvent, foldTranscript, nextId, type ChatItem } from './chatFold';
 import { rememberedSession, rememberSession } from './lastSession';
 import type { SliceCreator } from './types';
@@ -29,8 +29,12 @@ export interface ChatSlice {
   newChatSession(): Promise<void>;
   renameChatSession(id: string, title: string): Promise<void>;
   deleteChatSession(id: string): Promise<void>;
-  /** Sends in the chosen mode; while the agent works, queues instead. */
-  sendChat(text: string): Promise<void>;
+  /**
+   * Sends in the chosen mode; while the agent works, queues instead. `/clear`, `/plan` and `/undo`
+   * alone act here (a new session, the mode, the undo preview); other commands go to the host.
+   * `inputs`: values a command asks for by name.
+   */
+  sendChat(text: string, opts?: { inputs?: Record<string, string> }): Promise<void>;
   stopChat(): Promise<void>;
   /** Stops one subagent of the open session's running request (its card's Stop). */
   stopAgent(agentId: string): Promise<void>;
@@ -46,6 +50,24 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
     const p = pending;
     pending = null;
     if (p && p.sessionId === get().chatSessionId) set((s) => ({ chatItems: applyChatEvent(s.chatItems, p.event) }));
+  };
+  /** The built-ins the composer does itself; true when the text was one. */
+  const builtinHere = async (prompt: string): Promise<boolean> => {
+    if (prompt === '/clear') {
+      await get().newChatSession();
+      return true;
+    }
+    if (prompt === '/plan') {
+      get().setChatMode('plan');
+      return true;
+    }
+    if (prompt === '/undo' && !get().chatRunning) {
+      const last = get().chatItems.findLast((i) => i.kind === 'user' && !i.steer && i.correlationId);
+      if (last?.kind === 'user' && last.correlationId) await get().previewUndo(last.correlationId);
+      else fail(new Error('Nothing to undo in this session yet.'));
+      return true;
+    }
+    return false;
   };
   const fail = (err: unknown) => set((s) => ({ chatItems: [...s.chatItems, { kind: 'error', id: nextId('e'), code: (err as { code?: string }).code ?? 'INTERNAL', message: errorMessage(err) }] }));
   return {
@@ -126,9 +148,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
       }
     },
 
-    async sendChat(text) {
+    async sendChat(text, opts = {}) {
       const prompt = text.trim();
       if (!prompt) return;
+      if (await builtinHere(prompt)) return;
       // While the agent works the message waits in the queue, shown pending.
       if (get().chatRunning) {
         // A queued message is words only: attachments go with a message sent while the agent waits.
@@ -143,12 +166,19 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
       const views = attached.map((a) => a.view);
       set((s) => ({ chatItems: applyChatEvent(s.chatItems, { type: 'user_message', text: prompt, ...(mode === 'plan' ? { mode } : {}), ...(views.length ? { attachments: views } : {}) }), chatRunning: { correlationId: null } }));
       try {
-        const r = await client.request('chat.send', { session_id: sessionId, text: prompt, mode, ...(attached.length ? { attachments: attached.map((a) => a.attachment) } : {}) });
+        const r = await client.request('chat.send', { session_id: sessionId, text: prompt, mode, ...(attached.length ? { attachments: attached.map((a) => a.attachment) } : {}), ...(opts.inputs ? { inputs: opts.inputs } : {}) });
         get().clearAttachments();
         // The request may already have finished (events travel ahead of the answer).
         set((s) => (s.chatRunning && s.chatSessionId === r.session_id ? { chatRunning: { correlationId: r.correlation_id } } : {}));
         void get().loadChatSessions(); // the first request names the session
       } catch (err) {
+        const missing = err instanceof HostRequestError ? (err.details?.missing_inputs as CommandInputView[] | undefined) : undefined;
+        if (missing?.length) {
+          // Not sent: the message waits for the values its command asks for.
+          set((s) => ({ chatRunning: null, chatItems: dropLastUser(s.chatItems, prompt) }));
+          get().askSlashInputs({ text: prompt, command: String(err instanceof HostRequestError ? (err.details?.command ?? '') : ''), inputs: missing });
+          return;
+        }
         set({ chatRunning: null });
         fail(err);
       }
@@ -209,3 +239,9 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
     },
   };
 };
+
+/** The list without the last message of the person that reads `text` (a message that was not sent after all). */
+function dropLastUser(items: ChatItem[], text: string): ChatItem[] {
+  const at = items.findLastIndex((i) => i.kind === 'user' && i.text === text && !i.correlationId);
+  return at < 0 ? items : [...items.slice(0, at), ...items.slice(at + 1)];
+}

@@ -14,6 +14,7 @@ import { createMcpSlice } from './mcpSlice';
 import { createHooksSlice } from './hooksSlice';
 import { createReviewSlice } from './reviewSlice';
 import { createSettingsSlice } from './settingsSlice';
+import { createSlashSlice } from './slashSlice';
 import { createSteerSlice } from './steerSlice';
 import { createTerminalSlice } from './terminalSlice';
 import { createTreeSlice } from './treeSlice';
@@ -38,6 +39,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createReviewSlice(set, get, deps),
     ...createChatSlice(set, get, deps),
     ...createComposerSlice(set, get, deps),
+    ...createSlashSlice(set, get, deps),
     ...createSteerSlice(set, get, deps),
     ...createApprovalsSlice(set, get, deps),
     ...createSettingsSlice(set, get, deps),
@@ -79,7 +81,11 @@ function followPendingEdits(store: AppStore, before: AppState['approvals']): voi
 export function connectStore(store: AppStore, client: HostConnection): () => void {
   const act = store.getState;
   const offs = [
-    client.on('workspace.opened', (info) => act().workspaceOpened(info)),
+    client.on('workspace.opened', (info) => {
+      // Another folder, other commands and skills: asked for again when the picker next opens.
+      store.setState({ slashCommands: null, slashInputs: null });
+      act().workspaceOpened(info);
+    }),
     client.on('workspace.notice', ({ root, message }) => act().workspaceNotice(root, message)),
     client.on('tree.changed', ({ dirs, all }) => void act().refreshDirs(all ? Object.keys(act().listings) : dirs)),
     client.on('tree.indexProgress', ({ root, files, done }) => act().indexProgressed(root, files, done)),

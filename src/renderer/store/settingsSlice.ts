@@ -55,6 +55,7 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, { cli
     void get().loadSystemPrompt();
     void get().loadMcpServers();
     void get().loadHooks();
+    void get().loadSlashCommands();
     void client.request('settings.sandbox', undefined).then(
       (sandboxStatus) => set({ sandboxStatus }),
       () => set({ sandboxStatus: null }),

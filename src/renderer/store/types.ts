@@ -14,6 +14,7 @@ import type { McpSlice } from './mcpSlice';
 import type { HooksSlice } from './hooksSlice';
 import type { ReviewSlice } from './reviewSlice';
 import type { SettingsSlice } from './settingsSlice';
+import type { SlashSlice } from './slashSlice';
 import type { SteerSlice } from './steerSlice';
 import type { TerminalSlice } from './terminalSlice';
 import type { TreeSlice } from './treeSlice';
@@ -31,6 +32,7 @@ export type AppState = ConnectionSlice &
   ReviewSlice &
   ChatSlice &
   ComposerSlice &
+  SlashSlice &
   SteerSlice &
   ApprovalsSlice &
   SettingsSlice &

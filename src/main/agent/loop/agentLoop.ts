@@ -23,6 +23,7 @@ import { assistantMessage, prepareCall, runToolCalls, type ToolHooks } from './t
 import type { AgentHooks, HookRun } from '../hooks/agentHooks';
 import { UsageTally } from './usage';
 import type { SessionUsage, UsageView } from '../../../shared/contract';
+import { RequestGrants } from '../../services/permissions/grants';
 import type { DelegatedWork } from '../subagents/types';
 
 export const DEFAULT_MAX_TURNS = 25;
@@ -64,6 +65,8 @@ export interface RunOptions {
   steering?: { take(): string[] };
   /** The session's SessionStart hooks, when this is its first request here: what they give the model goes with it. */
   sessionStart?: (run: HookRun) => Promise<string[]>;
+  /** What skills and commands in use allow for this request (a command's allowed-tools); a fresh set when absent. */
+  grants?: RequestGrants;
   /** The request's children (subagents): uncollected results go to the model before it ends; all are stopped before it says it finished. */
   delegated?: DelegatedWork;
   /**
@@ -92,6 +95,8 @@ interface LoopState {
   stop: StopReport;
   /** Hook firings of this request, and how many times in a row the Stop hooks sent the model back. */
   hooks: (ToolHooks & { stopBlocks: number }) | null;
+  /** The allow rules of the skills and commands in use in this request, and only this one. */
+  grants: RequestGrants;
 }
 
 export const newCorrelationId = (): string => `req-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(4).toString('hex')}`;
@@ -127,7 +132,7 @@ export class Agent {
     const emit = (e: AgentEventBody) => this.events.emit({ ...e, correlation_id: correlationId, t: now() });
     const mode = opts.mode ?? 'act';
     const run: HookRun = { correlationId, signal, permissionMode: mode === 'plan' ? 'plan' : 'default', emit };
-    const state: LoopState = { turns: 0, text: '', mode, steering: opts.steering, delegated: opts.delegated, stop: new StopReport(), hooks: this.opts.hooks ? { hooks: this.opts.hooks, run, stopBlocks: 0 } : null };
+    const state: LoopState = { turns: 0, text: '', mode, steering: opts.steering, delegated: opts.delegated, stop: new StopReport(), hooks: this.opts.hooks ? { hooks: this.opts.hooks, run, stopBlocks: 0 } : null, grants: opts.grants ?? new RequestGrants() };
     emit({ type: 'request_started', session_id: this.sessionId, prompt, ...(mode === 'plan' ? { mode } : {}) });
     const lastBefore = this.usage.last;
     let status: RunStatus = 'done';
@@ -162,6 +167,41 @@ export class Agent {
     return { status, correlationId, text: state.text, turns: state.turns, ...(error ? { error } : {}) };
   }
 
+  /**
+   * `/compact`: the conversation so far summarised now (all but its last exchange), with no
+   * question to the model beyond the summary itself. Ends like a request, with its events.
+   */
+  async compactNow(opts: { signal?: AbortSignal; correlationId?: string; prompt: string }): Promise<RunResult> {
+    const correlationId = opts.correlationId ?? newCorrelationId();
+    const signal = opts.signal ?? new AbortController().signal;
+    const emit = (e: AgentEventBody) => this.events.emit({ ...e, correlation_id: correlationId, t: now() });
+    emit({ type: 'request_started', session_id: this.sessionId, prompt: opts.prompt });
+    let status: RunStatus = 'done';
+    let error: RunResult['error'];
+    try {
+      if (!this.opts.llm) throw new NoModelError(this.opts.noModelHint);
+      const llm = this.opts.llm;
+      const facts = await llm.facts(signal, this.opts.contextTokens);
+      this.contextTokens = facts.contextWindow;
+      const before = conversationTokens(this.messages, []);
+      const done = await compact(this.messages, { llm, contextTokens: this.contextTokens, currentPrompt: '', signal, tailChars: 0 });
+      if (!done) emit({ type: 'notice', text: 'Nothing to compact yet: the conversation is one exchange long.' });
+      else {
+        this.messages = done.messages;
+        this.countStale = true;
+        if (done.call) this.usage.aside(done.call.reported, done.call.estimate, facts);
+        emit({ type: 'compacted', mode: done.mode, removed_messages: done.removed, tokens_before: before, tokens_after: conversationTokens(this.messages, []), summary: done.summary });
+      }
+    } catch (err) {
+      const aborted = signal.aborted || err instanceof AbortedError;
+      status = aborted ? 'aborted' : 'error';
+      error = aborted ? { code: 'ABORTED', message: 'Stopped: the conversation was left as it was.' } : toWireError(err);
+      emit({ type: 'error', code: error.code as never, message: error.message });
+    }
+    emit({ type: 'request_finished', status, text: '', turns: 0 });
+    return { status, correlationId, text: '', turns: 0, ...(error ? { error } : {}) };
+  }
+
   private toolSpecs(): ChatToolSpec[] {
     return this.opts.registry.list().map((t) => ({ name: t.name, description: t.description, parameters: this.opts.registry.inputSchema(t) }));
   }
@@ -172,7 +212,7 @@ export class Agent {
     this.contextTokens = facts.contextWindow;
     const tools = this.toolSpecs();
     // Plan mode is the permission layer's: the gate of this request refuses what may write.
-    const permissions = this.opts.toolContext.permissions.inMode(state.mode);
+    const permissions = this.opts.toolContext.permissions.inMode(state.mode).withGrants(state.grants);
     const ctx: ToolContext = { ...this.opts.toolContext, permissions, signal, correlationId };
     for (;;) {
       if (state.turns >= this.maxTurns) throw new TurnLimitError(state.turns);

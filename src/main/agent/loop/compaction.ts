@@ -56,17 +56,20 @@ export interface CompactOptions {
   /** That request's message as sent (attachments and images included), when the loop has it. */
   request?: ChatMessage;
   signal?: AbortSignal;
+  /** Characters of recent messages kept word for word (default 40% of the window); `/compact` keeps only the last exchange. */
+  tailChars?: number;
 }
 
 export async function compact(messages: ChatMessage[], opts: CompactOptions): Promise<Compacted | null> {
   const windowChars = opts.contextTokens * CHARS_PER_TOKEN;
-  const cut = tailStart(messages, Math.floor(windowChars * 0.4));
+  const cut = tailStart(messages, opts.tailChars ?? Math.floor(windowChars * 0.4));
   if (cut <= 0) return null;
   const old = messages.slice(0, cut);
   const tail = messages.slice(cut);
-  const request: ChatMessage = opts.request ?? { role: 'user', content: opts.currentPrompt };
-  const reqText = request.role === 'user' ? contentText(request.content) : opts.currentPrompt;
-  const promptKept = tail.some((m) => m === request || (m.role === 'user' && contentText(m.content) === reqText));
+  // No request in progress (a `/compact` between requests): nothing to carry over.
+  const request: ChatMessage | null = opts.request ?? (opts.currentPrompt ? { role: 'user', content: opts.currentPrompt } : null);
+  const reqText = request?.role === 'user' ? contentText(request.content) : opts.currentPrompt;
+  const promptKept = !request || tail.some((m) => m === request || (m.role === 'user' && contentText(m.content) === reqText));
   let head: string;
   let summary: string;
   let mode: Compacted['mode'] = 'summary';
@@ -91,7 +94,7 @@ export async function compact(messages: ChatMessage[], opts: CompactOptions): Pr
   }
   const call = mode === 'summary' ? { ...(reported ? { reported } : {}), estimate: { prompt: estimateTokens(SUMMARY_PROMPT.length + asked.length + 32), completion: estimateTokens(summary.length) } } : undefined;
   let first: ChatMessage = { role: 'user', content: head };
-  if (!promptKept && request.role === 'user') {
+  if (!promptKept && request?.role === 'user') {
     // Word for word: the request's own text (and images) after the summary, never a paraphrase.
     const text = `${head}\n\n[The request being worked on:]\n${reqText}`;
     const images = typeof request.content === 'string' ? [] : request.content.filter((p) => p.type === 'image_url');

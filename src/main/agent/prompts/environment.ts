@@ -4,6 +4,7 @@ import os from 'node:os';
 import type { SandboxStatusView } from '../../../shared/contract';
 import { GitRunner } from '../../services/git/gitRunner';
 import { selectShell } from '../../services/shell/shellSelector';
+import type { SkillBrief } from './skillsText';
 
 export interface SandboxFacts {
   status: SandboxStatusView;
@@ -22,6 +23,8 @@ export interface EnvironmentFacts {
   today: string;
   /** null: unknown (no workspace services behind the prompt). */
   sandbox: SandboxFacts | null;
+  /** The skills in reach, looked for once per request (absent: none behind the prompt). */
+  skills?: SkillBrief[];
 }
 
 /** git status may not hold the request up longer than this. */

@@ -10,6 +10,7 @@ import { gatherEnvironment, type EnvironmentFacts, type SandboxFacts } from './e
 import { INSTRUCTIONS_BUDGET, instructionsText } from './instructionsText';
 import { adjustmentText, adjustmentsFor, type ModelInfo } from './modelFamily';
 import { exampleCall, toolList, toolsTaking } from './toolList';
+import { SKILLS_BUDGET, skillsText, type SkillBrief } from './skillsText';
 import type { AgentTypeView } from '../subagents/types';
 
 /** A type's description in the list: long ones (Claude's carry examples) are cut. */
@@ -52,6 +53,10 @@ export interface PromptSources {
   now?: () => Date;
   /** Characters of instruction text at most. */
   instructionsBudget?: number;
+  /** The skills in reach, looked for once per request; absent: none. */
+  skills?: () => Promise<SkillBrief[]>;
+  /** Characters the skills list takes at most. */
+  skillsBudget?: number;
   /** A subagent's part: who started it for what, and its definition's instructions (after the rules). */
   role?: string;
   /** The agent types this session may start; listed only while a tool that starts them is offered. */
@@ -137,16 +142,22 @@ export function systemPromptSource(s: PromptSources): SystemPromptSource {
   const cache = new Map<string, CachedText>();
   let tools: ToolFacts | undefined;
   return {
-    environment: (signal) => gatherEnvironment({ root: s.root, now: s.now?.(), sandbox: s.sandbox, signal }),
+    environment: async (signal) => {
+      const [env, skills] = await Promise.all([gatherEnvironment({ root: s.root, now: s.now?.(), sandbox: s.sandbox, signal }), s.skills?.().catch(() => [])]);
+      return skills ? { ...env, skills } : env;
+    },
     async build(env, turn) {
       const adjustments = adjustmentsFor(turn.model);
       const found = await findInstructions({ root: s.root, personalDir: s.personalDir ?? null, touched: touchedPaths(turn.messages, s.registry), readRules: s.readRules, cache });
       const instructions = instructionsText(found, s.instructionsBudget ?? INSTRUCTIONS_BUDGET);
       tools ??= toolFacts(s.registry);
       const model = adjustments.length ? `# For this model\n${adjustments.map((a) => adjustmentText(a, tools!.example)).join('\n')}` : '';
+      // Only where a tool loads them: the list would otherwise promise what cannot be done.
+      const skillTool = s.registry.get('skill') ? 'skill' : null;
+      const skills = skillTool && env.skills ? skillsText(env.skills, skillTool, s.skillsBudget ?? SKILLS_BUDGET).text : '';
       const agents = s.agentTypes && s.registry.list().some((t) => t.delegates) ? agentTypesText(await s.agentTypes()) : '';
       // Most stable first, for providers' prompt caches: the environment (git status, date) changes most often.
-      const text = [RULES, s.role ?? '', tools.list, agents, model, instructions.text, environmentText(env, tools)].filter(Boolean).join('\n\n');
+      const text = [RULES, s.role ?? '', tools.list, skills, agents, model, instructions.text, environmentText(env, tools)].filter(Boolean).join('\n\n');
       return { text, files: instructions.files, skipped: instructions.skipped };
     },
   };

@@ -3,6 +3,7 @@
 // read, with the same answer a search gives), and the person's own instructions beside their
 // settings.
 import path from 'node:path';
+import { readRefusal } from '../../services/permissions/readRefusal';
 import type { WorkspaceServices } from '../../services/workspaceServices';
 import type { ToolRegistry } from '../tools/registry';
 import type { AgentTypeView } from '../subagents/types';
@@ -25,12 +26,8 @@ export function workspacePromptSource(services: WorkspaceServices, registry: Too
       status: await services.sandboxStatus(),
       networkAllowed: (await services.engine.rules()).filter((r) => r.kind === 'network' && r.action === 'allow').map((r) => r.pattern),
     }),
-    readRules: async () => {
-      const { actionFor } = await services.engine.readDecider();
-      return (rel) => {
-        const action = actionFor(rel);
-        return action === 'allow' ? null : action === 'deny' ? 'is denied to the agent by the read rules, so it is not read' : 'needs approval to read under the read rules, so it is not read';
-      };
-    },
+    readRules: readRefusal(services.engine),
+    // A skill only the person may call (`disable-model-invocation`) is not offered to the agent.
+    skills: async () => (await services.skills.list()).skills.filter((k) => !k.personOnly).map((k) => ({ name: k.name, description: k.description, scope: k.scope })),
   });
 }

@@ -135,6 +135,7 @@ export class LoupeRunner implements SessionRunner {
       emit(event);
     });
     try {
+      if (request.compact) return await running.compactNow({ signal: request.signal, correlationId: request.correlationId, prompt: request.prompt });
       return await running.run(request.prompt, {
         signal: request.signal,
         correlationId: request.correlationId,
@@ -142,6 +143,7 @@ export class LoupeRunner implements SessionRunner {
         content: request.content,
         steering: request.steering,
         ...(sessionStart ? { sessionStart } : {}),
+        ...(request.grants ? { grants: request.grants } : {}),
         ...(children ? { delegated: children } : {}),
         toolsReady: (say, signal) => this.serversReady(say, signal),
       });

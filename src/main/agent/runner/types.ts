@@ -8,6 +8,7 @@
 import type { ChatMode, SessionUsage, UsageView } from '../../../shared/contract';
 import type { ChatMessage, UserContentPart } from '../llm/types';
 import type { AgentEvent, RunStatus } from '../loop/events';
+import type { RequestGrants } from '../../services/permissions/grants';
 
 /** What a session keeps between requests that its runner reads and brings up to date. */
 export interface RunnerState {
@@ -29,6 +30,10 @@ export interface RunnerRequest {
   signal: AbortSignal;
   /** Messages the person sent meanwhile with "send now", given at the next tool boundary. */
   steering?: { take(): string[] };
+  /** What the command that became this request allows while it runs (its allowed-tools); skills loaded later add theirs. */
+  grants?: RequestGrants;
+  /** `/compact`: summarise the conversation now instead of asking the model anything. */
+  compact?: boolean;
 }
 
 export interface RunnerResult {

@@ -31,7 +31,7 @@ const names = (s: ReturnType<typeof scope>) => [...s.tools].sort();
 describe('a child’s tools, read in its definition’s words', () => {
   it("Claude's Read, Grep, Glob: the tools that read, and those that ask nothing", () => {
     const s = scope(def(['Read', 'Grep', 'Glob']));
-    expect(names(s)).toEqual(['code_search', 'diagnostics', 'grep', 'list_files', 'modification_log', 'process_kill', 'process_list', 'process_output', 'process_wait', 'read_file']);
+    expect(names(s)).toEqual(['code_search', 'diagnostics', 'grep', 'list_files', 'modification_log', 'process_kill', 'process_list', 'process_output', 'process_wait', 'read_file', 'skill']);
     expect([...s.kinds]).toEqual(['read']);
   });
 
@@ -53,7 +53,7 @@ describe('a child’s tools, read in its definition’s words', () => {
   });
 
   it('MCP tools by name, by server, by wildcard; names that match nothing grant nothing and are said', () => {
-    expect(names(scope(def(['mcp__db__query'])))).toEqual(['mcp__db__query', 'modification_log', 'process_kill', 'process_list', 'process_output', 'process_wait']);
+    expect(names(scope(def(['mcp__db__query'])))).toEqual(['mcp__db__query', 'modification_log', 'process_kill', 'process_list', 'process_output', 'process_wait', 'skill']);
     expect(names(scope(def(['mcp__db']))).filter((t) => t.startsWith('mcp__'))).toEqual(['mcp__db__drop', 'mcp__db__query']);
     expect(names(scope(def(['db/*'], {}, 'github'))).filter((t) => t.startsWith('mcp__'))).toEqual(['mcp__db__drop', 'mcp__db__query']);
     const s = scope(def(['Frobnicate', 'NotebookEdit']));

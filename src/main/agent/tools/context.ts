@@ -49,6 +49,7 @@ export function toolContextOf(services: WorkspaceServices, req: ToolContextReque
     processes: services.processes,
     lsp: services.lsp,
     ...(req.buffers ? { buffers: req.buffers } : {}),
+    skills: services.skills,
   };
 }
 

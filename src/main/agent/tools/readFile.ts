@@ -1,12 +1,16 @@
 // read_file: numbered `cat -n` style by default, plain with offset or
 // limit, a 2000-line window, long lines cut. Records the content hash for read-first checks.
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
 import { sha256 } from '../../services/files/hash';
+import { expandHome } from '../../services/permissions/patterns';
+import { homeRelative } from '../../services/skills/places';
 import { MAX_FILE_BYTES, decodeUtf8, loadTextFile } from '../../services/files/textFile';
 import { NotAFileError } from '../../services/files/errors';
 import { numberLines } from '../../services/files/lineNumbers';
 import { languageOf } from '../../services/workspace/language';
-import { resolveInWorkspace } from '../../services/workspace/pathGuard';
+import { isInside, resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { defineTool, READS_WORKSPACE, success, type ToolContext } from './types';
 import { absolute, defined, fromHookPath, take } from './claudeShapes';
 
@@ -14,7 +18,7 @@ export const DEFAULT_LINE_WINDOW = 2000;
 export const MAX_LINE_CHARS = 2000;
 
 const schema = z.object({
-  path: z.string().min(1).describe('File path, relative to the workspace (absolute paths only inside it).'),
+  path: z.string().min(1).describe('File path, relative to the workspace (absolute paths only inside it, or in the folder of one of the person\u2019s own skills).'),
   offset: z.number().int().min(0).optional().describe('1-based line to start at.'),
   limit: z.number().int().min(1).optional().describe(`Number of lines to return (default ${DEFAULT_LINE_WINDOW}).`),
   line_numbers: z.boolean().optional().describe('Prefix lines with their numbers. Default: true without offset/limit, false with them.'),
@@ -27,6 +31,21 @@ export function splitLines(text: string): string[] {
   const lines = body.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}
+
+/**
+ * A file in the folder of one of the person's own skills, outside the workspace: the skill tool
+ * lists such files and the agent reads them without asking (docs/security.md). Only real paths
+ * inside the skill's real folder; null for anything else, which the workspace rules then judge.
+ */
+async function personalSkillFile(ctx: ToolContext, requested: string): Promise<{ abs: string; dir: string; shown: string } | null> {
+  if (!ctx.skills) return null;
+  const named = expandHome(requested);
+  if (!path.isAbsolute(named) || isInside(ctx.root, path.resolve(named))) return null;
+  const real = await realpath(named).catch(() => null);
+  if (!real) return null;
+  const skill = await ctx.skills.personalFolderOf(real);
+  return skill ? { abs: real, dir: skill.dir, shown: homeRelative(real) } : null;
 }
 
 const cut = (line: string) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}… [${line.length - MAX_LINE_CHARS} more characters]` : line);
@@ -66,19 +85,21 @@ export const readFileTool = defineTool({
     args: (i, was, root) => ({ ...was, path: fromHookPath(root, i.file_path, was.path), offset: take(i, 'offset', was.offset), limit: take(i, 'limit', was.limit) }),
   },
   async run(args, ctx) {
-    const { abs, rel } = await resolveInWorkspace(ctx.root, args.path);
+    const own = await personalSkillFile(ctx, args.path);
+    const { abs, rel } = own ? { abs: own.abs, rel: own.shown } : await resolveInWorkspace(ctx.root, args.path);
     if (rel === '') throw new NotAFileError(rel);
     // Reads are allowed by default, but a user's deny rule (`.env`, `secrets/**`) must hold here too.
-    await ctx.permissions.authorize({ query: { kind: 'read', path: rel }, tool: 'read_file', summary: `read ${rel}`, signal: ctx.signal });
-    const file = await loadTextFile(abs, rel, { lossy: true, root: ctx.root });
+    if (!own) await ctx.permissions.authorize({ query: { kind: 'read', path: rel }, tool: 'read_file', summary: `read ${rel}`, signal: ctx.signal });
+    const file = await loadTextFile(abs, rel, { lossy: true, root: own ? own.dir : ctx.root });
     // The person's editor may hold changes not saved yet: the model reads what the person sees.
     // Checked like the disk (the same path, rules and limits above), and recorded as what was read,
     // so an edit based on it is refused while the disk differs (FILE_CHANGED_SINCE_READ).
-    const unsaved = await editorText(ctx, abs, file.text);
+    // (A personal skill's file is outside the workspace the editor holds: the disk is what there is.)
+    const unsaved = own ? null : await editorText(ctx, abs, file.text);
     const text = unsaved ?? file.text;
     ctx.session.recordRead(abs, unsaved === null ? file.hash : sha256(unsaved));
     // The first file of a language starts its server, so the first write finds it warm.
-    ctx.lsp?.warm(rel, text);
+    if (!own) ctx.lsp?.warm(rel, text);
     const all = splitLines(text);
     const first = Math.max(1, args.offset ?? 1);
     const shown = all.slice(first - 1, first - 1 + (args.limit ?? DEFAULT_LINE_WINDOW)).map(cut);
@@ -91,7 +112,7 @@ export const readFileTool = defineTool({
     else if (shown.length === 0) notes.push(`Offset ${first} is past the end: the file has ${all.length} lines.`);
     const window = shown.length && (first > 1 || last < all.length) ? `Showing lines ${first}-${last} of ${all.length}.` : null;
     const body = numbered ? numberLines(shown, first) : shown.join('\n');
-    const git = await ctx.modlog.git();
+    const git = own ? null : await ctx.modlog.git();
     // The model is told how to read on; the person scrolls the file in the viewer instead.
     const said = (next: string) => [body, ...[...notes, ...(window ? [`${window}${next}`] : [])].map((n) => `[${n}]`)].filter(Boolean).join('\n');
     return {

@@ -26,6 +26,7 @@ import { agentWaitTool } from './agentWait';
 import { agentStopTool } from './agentStop';
 import type { Logger } from '../../services/log/logger';
 import { schemaCheck } from './schemaCheck';
+import { skillTool } from './skill';
 
 export function failure(err: unknown): ToolResult {
   const e = toWireError(err);
@@ -229,6 +230,7 @@ export function createToolRegistry(): ToolRegistry {
     .register(processKillTool)
     .register(processWaitTool)
     .register(diagnosticsTool)
+    .register(skillTool)
     .register(agentTool)
     .register(agentWaitTool)
     .register(agentStopTool);

@@ -97,7 +97,7 @@ describe('tools describe themselves', () => {
     const together = tools.filter((t) => runsConcurrently(t)).map((t) => t.name).sort();
     // The process tools only read what a background process printed, or wait for it; subagents
     // run side by side, each through its own gate (three agents asked at once work at once).
-    expect(together).toEqual(['agent', 'agent_stop', 'agent_wait', 'code_search', 'diagnostics', 'grep', 'list_files', 'modification_log', 'process_list', 'process_output', 'process_wait', 'read_file']);
+    expect(together).toEqual(['agent', 'agent_stop', 'agent_wait', 'code_search', 'diagnostics', 'grep', 'list_files', 'modification_log', 'process_list', 'process_output', 'process_wait', 'read_file', 'skill']);
     expect(tools.filter((t) => t.correlated).map((t) => t.name).sort()).toEqual(['bash', 'code_modify', 'code_rollback', 'edit_file', 'run_tests', 'write_file']);
   });
 

@@ -13,6 +13,7 @@ import type { EditCorrector } from '../edit/corrector';
 import type { Logger } from '../../services/log/logger';
 import type { LanguageServers } from '../../services/lsp/languageServers';
 import type { ProcessManager } from '../../services/processes/processManager';
+import type { SkillCatalog } from '../../services/skills/catalog';
 import type { Subagents } from '../subagents/types';
 
 export type { ToolEffect };
@@ -86,6 +87,8 @@ export interface ToolContext {
   subagents?: Subagents;
   /** The person's editor's view of files (unsaved changes); absent: the disk is all there is. */
   buffers?: EditorBuffers;
+  /** The skills in reach (the skill tool, and reading a personal skill's folder); absent: none. */
+  skills?: SkillCatalog;
 }
 
 /**

@@ -198,7 +198,7 @@ export class AcpAgent {
   }
 
   private async advertiseCommands(s: AcpSession): Promise<void> {
-    const commands = await listCommands(this.opts.commands, s.folder.root).catch(() => []);
+    const commands = await listCommands(this.opts.commands, s.folder.root, s.folder.services).catch(() => []);
     await s.send({ sessionUpdate: 'available_commands_update', availableCommands: advertised(commands) });
   }
 
@@ -316,14 +316,14 @@ export class AcpAgent {
     const host = s.folder.host;
     let spec: { text: string; mode: ChatMode; plan?: string; attachments?: Awaited<ReturnType<typeof promptRequest>>['attachments'] };
     const only = blocks.every((b) => b.type === 'text') ? blocks.map((b) => (b.type === 'text' ? b.text : '')).join('') : '';
-    const command = only.trimStart().startsWith('/') ? commandIn(only, await listCommands(this.opts.commands, s.folder.root)) : null;
+    const command = only.trimStart().startsWith('/') ? commandIn(only, await listCommands(this.opts.commands, s.folder.root, s.folder.services)) : null;
     if (command) {
       const outcome = await command.command.run(this.commandSession(s), command.input);
       if ('reply' in outcome) {
         await s.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: outcome.reply } });
         return { stopReason: 'end_turn' };
       }
-      spec = outcome.send;
+      spec = { ...outcome.send, mode: outcome.send.mode ?? s.mode };
       if (spec.mode !== s.mode) await this.setMode(s, spec.mode);
     } else {
       const { actionFor } = await s.folder.services.permissions.readRules();

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { advertised, commandIn, listCommands, type AcpCommand } from './commands';
+import { advertised, commandIn, listCommands, type AcpCommand, type SlashServices } from './commands';
 
 const cmd = (name: string, hint?: string): AcpCommand => ({ name, description: `does ${name}`, ...(hint ? { hint } : {}), run: async () => ({ reply: name }) });
 
 describe('slash commands', () => {
   it('list every source for the folder, the first of a name winning, as ACP advertises them', async () => {
     const seen: string[] = [];
-    const list = await listCommands([() => [cmd('undo'), cmd('review', 'what to look at')], (root) => (seen.push(root), [cmd('undo'), cmd('deploy')])], '/w');
+    const list = await listCommands([() => [cmd('undo'), cmd('review', 'what to look at')], (root) => (seen.push(root), [cmd('undo'), cmd('deploy')])], '/w', {} as SlashServices);
     expect(list.map((c) => c.description)).toEqual(['does undo', 'does review', 'does deploy']);
     expect(seen).toEqual(['/w']);
     expect(advertised(list)).toEqual([

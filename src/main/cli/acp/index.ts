@@ -16,7 +16,7 @@ import { watchForHooks } from '../run';
 import { settleTrust } from '../trust';
 import { workspaceRoot } from '../workspaceRoot';
 import { AcpAgent } from './agent';
-import { BUILTIN_COMMANDS } from './commands';
+import { BUILTIN_COMMANDS, skillCommands } from './commands';
 import { AcpFolders } from './folders';
 import { capLines } from './lineCap';
 import { approvalTimeoutMs } from './permissions';
@@ -54,7 +54,7 @@ export async function runAcp(args: string[]): Promise<number> {
     logger,
     home,
     approvalTimeoutMs: approvalTimeoutMs(process.env),
-    commands: [() => BUILTIN_COMMANDS],
+    commands: [() => BUILTIN_COMMANDS, skillCommands],
     warn,
     folders: (a) =>
       new AcpFolders({

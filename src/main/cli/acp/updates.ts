@@ -153,6 +153,9 @@ export class UpdateTranslator {
       case 'hook':
         // A hook that decided something, said where the chat shows it under its call.
         return one(this.say(`Hook ${e.event} ${e.decision} (${e.source}: ${oneLine(e.hook, 80)})${e.reason ? `: ${oneLine(e.reason, 300)}` : ''}`));
+      case 'command_expanded':
+        // The prompt was a command (or a skill by its name): what it became is what the model was sent.
+        return one(this.say(`/${e.name} (${e.source === 'built-in' ? 'built in' : e.source === 'personal' ? 'your command' : "the repository's command"}) became:\n${cut(e.text, 'head')}`));
       case 'compacted':
         return one(this.say(`The conversation was compacted: ${e.removed_messages} older messages ${e.mode === 'summary' ? 'summarised' : 'dropped'}.`));
       case 'error':

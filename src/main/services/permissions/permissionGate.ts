@@ -13,6 +13,7 @@ import { hostPort } from './hostEntry';
 import { describeRule, type Decision, type HookVerdict, type PermissionAction, type PermissionKind, type PermissionMode, type PermissionRule } from './types';
 import { modeRefusal, planCommandRefusal, planRefusalForPerson, type ActionFacts } from './planMode';
 import type { ReadOnlyVerdict } from './readOnly';
+import type { RequestGrants } from './grants';
 
 export interface AuthorizeInput {
   query: PermissionQuery;
@@ -31,6 +32,11 @@ export interface AuthorizeInput {
   alreadyApproved?: boolean;
   /** A command the model asked to run outside the OS sandbox: only a rule or a card that says so lets it. */
   outsideSandbox?: boolean;
+  /**
+   * A file of the repository asked for this command (a command's `!` line), not the person nor the
+   * model: the OS sandbox containing it does not spare the question, only a rule does.
+   */
+  fromRepository?: string;
 }
 
 export interface Authorized {
@@ -49,6 +55,32 @@ export interface GateOptions {
   onWarning?: (message: string) => void;
   /** Told each host a sandboxed command's proxy asked about, and the answer (the settings list them). */
   onHostDecision?: (entry: NetworkLogEntry) => void;
+  /** Where the person's "always" for a repository's skill or command grant is kept (the user's settings, per folder). */
+  grantApprovals?: { approved(key: string): string | null; approve(key: string, digest: string): Promise<void> };
+}
+
+/** A skill's or command's `allowed-tools`, asked to apply while it is in use (docs/security.md). */
+export interface GrantRequest {
+  /** Whose: `skill "deploy" (.claude/skills/deploy)`. */
+  label: string;
+  scope: 'personal' | 'repository';
+  /** `skill:<name>` or `command:<name>`: what an "always" answer is kept under. */
+  key: string;
+  /** Names the exact list (and where it is written): a changed list asks again. */
+  digest: string;
+  /** The entries as written. */
+  entries: string[];
+  /** The allow rules they become. */
+  rules: PermissionRule[];
+  /** Entries that become no rule (tools Loupe does not have), said on the card. */
+  ignored: string[];
+  signal?: AbortSignal;
+}
+
+/** Whether a grant applies now, and why (for the tool's result and the chat). */
+export interface GrantOutcome {
+  applied: boolean;
+  why: string;
 }
 
 function stripSource(r: PermissionRule): PermissionRule {
@@ -98,19 +130,28 @@ export class PermissionGate {
     readonly mode: PermissionMode = 'act',
     /** What the call's PreToolUse hooks said (docs/architecture.md, "Hooks"). */
     private readonly hook?: HookVerdict,
+    /** The allow rules of the skills and commands in use in this request (absent: none can be given). */
+    readonly grants?: RequestGrants,
+    /** A repository's command file whose shell lines this gate judges (see AuthorizeInput.fromRepository). */
+    private readonly repositoryFile?: string,
     /** A subagent's narrowing; absent: the workspace's rules, whole. */
     readonly scope?: GateScope,
   ) {}
 
+  private with(c: { call?: CallRef; mode?: PermissionMode; hook?: HookVerdict | null; grants?: RequestGrants; repositoryFile?: string; scope?: GateScope }): PermissionGate {
+    const hook = c.hook === null ? undefined : (c.hook ?? this.hook);
+    return new PermissionGate(this.engine, this.queue, this.opts, c.call ?? this.call, c.mode ?? this.mode, hook, c.grants ?? this.grants, c.repositoryFile ?? this.repositoryFile, c.scope ?? this.scope);
+  }
+
   /** The same gate, its questions naming one tool call, with what that call's PreToolUse hooks said. */
   forCall(call: CallRef, hook?: HookVerdict): PermissionGate {
-    return new PermissionGate(this.engine, this.queue, this.opts, call, this.mode, hook, this.scope);
+    return this.with({ call, hook: hook ?? null });
   }
 
   /** The same gate in another mode: a request in plan mode gets one whose writes are refused; a read-only scope stays in plan mode. */
   inMode(mode: PermissionMode): PermissionGate {
     const m = this.scope?.readOnly ? 'plan' : mode;
-    return m === this.mode ? this : new PermissionGate(this.engine, this.queue, this.opts, this.call, m, this.hook, this.scope);
+    return m === this.mode ? this : this.with({ mode: m });
   }
 
   /** The same gate narrowed to a child's scope, within whatever this one already allows (and in plan mode when either only reads). */
@@ -119,7 +160,59 @@ export class PermissionGate {
     const joined: GateScope = mine
       ? { who: scope.who, tools: new Set([...scope.tools].filter((t) => mine.tools.has(t))), kinds: new Set([...scope.kinds].filter((k) => mine.kinds.has(k))), readOnly: scope.readOnly || mine.readOnly }
       : { ...scope, readOnly: scope.readOnly || this.mode === 'plan' };
-    return new PermissionGate(this.engine, this.queue, this.opts, this.call, joined.readOnly ? 'plan' : this.mode, this.hook, joined);
+    return this.with({ mode: joined.readOnly ? 'plan' : this.mode, scope: joined });
+  }
+
+  /** The same gate for one request, with the grants of the skills and commands in use in it. */
+  withGrants(grants: RequestGrants): PermissionGate {
+    return this.with({ grants });
+  }
+
+  /** The same gate for the shell lines a repository's command file runs: the sandbox does not spare their questions. */
+  forRepositoryFile(file: string): PermissionGate {
+    return this.with({ repositoryFile: file });
+  }
+
+  private extra() {
+    return this.grants?.rules() ?? [];
+  }
+
+  /**
+   * A skill's or command's `allowed-tools` for the rest of this request. The person's own apply as
+   * written. A repository's apply only in a folder the person trusted and once the person approved
+   * that exact list on a card (kind `skill`; "always" is kept per folder and list); otherwise the
+   * skill or command still works, and every tool asks as the rules say.
+   */
+  async grant(req: GrantRequest): Promise<GrantOutcome> {
+    if (!this.grants) return { applied: false, why: 'its allowed-tools apply only within a chat request' };
+    if (!req.rules.length) return { applied: false, why: req.entries.length ? `none of its allowed-tools (${req.entries.join(', ')}) is a tool Loupe has` : 'it lists no tools' };
+    const list = req.rules.map((r) => `${r.kind} "${r.pattern}"`).join(', ');
+    if (req.scope === 'personal') {
+      this.grants.add(req.label, req.rules);
+      return { applied: true, why: `its allowed-tools apply while it is in use: allow ${list}` };
+    }
+    if ((await this.engine.project()).trustedByPerson !== true) {
+      return { applied: false, why: "its allowed-tools are ignored: it is the repository's and this folder is not trusted (a folder is trusted with its .loupe/config.json), so every tool asks as the rules say" };
+    }
+    if (this.opts.grantApprovals?.approved(req.key) !== req.digest) {
+      const answer = await this.queue.request(
+        {
+          kind: 'skill',
+          tool: req.label,
+          summary: `${req.label} asks to run these without asking while it is in use: ${req.entries.join(', ')}`,
+          reason: `it is the repository's, so its allowed-tools apply only with your approval of this exact list (asked again if it changes); the sandbox and your deny and ask rules still hold`,
+          rule: null,
+          always: [],
+          details: [`as rules: allow ${list}`, ...(req.ignored.length ? [`not tools Loupe has (ignored): ${req.ignored.join(', ')}`] : [])].join('\n'),
+          ...(this.call ? { call_id: this.call.call_id, correlation_id: this.call.correlation_id, ...(this.call.session_id ? { session_id: this.call.session_id } : {}) } : {}),
+        },
+        req.signal,
+      );
+      if (answer.answer === 'deny') return { applied: false, why: answer.unattended ? 'its allowed-tools are ignored: nobody could approve them here' : 'its allowed-tools are ignored: the person did not approve them' };
+      if (answer.answer === 'always') await this.opts.grantApprovals?.approve(req.key, req.digest).catch((err: unknown) => this.opts.onWarning?.(`The approval of ${req.label}'s allowed-tools is kept for this request only: ${(err as Error).message}`));
+    }
+    this.grants.add(req.label, req.rules);
+    return { applied: true, why: `its allowed-tools apply while it is in use (approved): allow ${list}` };
   }
 
   /** The call's hook asked and no card has shown it yet (a tool that never asks the rules calls `confirm`). */
@@ -179,13 +272,14 @@ export class PermissionGate {
     return this.engine.project();
   }
 
-  async authorize(input: AuthorizeInput): Promise<Authorized> {
+  async authorize(request: AuthorizeInput): Promise<Authorized> {
+    const input = this.repositoryFile && !request.fromRepository ? { ...request, fromRepository: this.repositoryFile } : request;
     const scope = this.scope;
     if (scope && !scope.kinds.has(input.query.kind)) {
       throw new PermissionDeniedError(`Refused: ${input.summary} needs ${input.query.kind} permission, which ${scope.who} does not have. Do the task with its own tools, or answer with what you need.`, { denied_by: 'agent' });
     }
     const readOnly = this.mode === 'plan' ? await this.planCheck(input) : null;
-    const ruled = await this.engine.decide(input.query);
+    const ruled = await this.engine.decide(input.query, this.extra());
     if (ruled.action === 'deny') {
       const by = ruled.rule ? `the rule ${describeRule(ruled.rule)}` : 'the default';
       throw new PermissionDeniedError(
@@ -200,7 +294,7 @@ export class PermissionGate {
     // A question about running outside the sandbox is the person's alone: no hook lifts it.
     const decision: HookedDecision = input.outsideSandbox && this.hook?.decision === 'allow' ? ruled : this.withHook(ruled);
     const q = input.query;
-    const plan = q.kind === 'bash' || q.kind === 'test' ? await this.engine.sandboxPlan(q.command) : null;
+    const plan = q.kind === 'bash' || q.kind === 'test' ? await this.engine.sandboxPlan(q.command, this.extra()) : null;
     if (plan && readOnly) {
       // Plan mode: the command was found read-only, and the sandbox holds the workspace read-only
       // too; nothing (a rule, the model's sandbox: false) takes it out of the sandbox below.
@@ -227,7 +321,8 @@ export class PermissionGate {
   private inSandbox(input: AuthorizeInput, decision: HookedDecision, grant: SandboxGrant): Promise<Authorized> | Authorized {
     const sandboxed = { ...decision, reason: `${decision.reason}; ${describeGrant(grant)}` };
     if (decision.action === 'allow') return { decision: sandboxed, by: decision.lifted ? 'hook' : 'rule', sandbox: grant };
-    if (containedBySandbox(decision) && !decision.forced) return { decision: sandboxed, by: 'sandbox', sandbox: grant };
+    if (containedBySandbox(decision) && !decision.forced && !input.fromRepository) return { decision: sandboxed, by: 'sandbox', sandbox: grant };
+    if (input.fromRepository) sandboxed.reason = `${input.fromRepository} runs it before the model sees anything, so it asks even inside the sandbox; ${sandboxed.reason}`;
     return this.ask({ ...input, outsideSandbox: false }, sandboxed, grant, true);
   }
 
@@ -254,7 +349,7 @@ export class PermissionGate {
     if (input.alreadyApproved && !decision.forced) return { decision, by: 'once', sandbox: grant };
 
     // An untrusted folder's own config may hold the rule that would allow this: the card says so.
-    const ifTrusted = await this.engine.decideIfTrusted(input.query).catch(() => null);
+    const ifTrusted = await this.engine.decideIfTrusted(input.query, this.extra()).catch(() => null);
     const trustWould = ifTrusted?.action === 'allow' && ifTrusted.rule ? describeRule(ifTrusted.rule) : undefined;
     const reason = trustWould && !decision.forced ? `${decision.subject}: the folder's own config allows it, but that rule is off until the folder is trusted, so ${decision.kind} asks` : decision.reason;
     const answer = await this.queue.request(
@@ -274,7 +369,7 @@ export class PermissionGate {
       },
       input.signal,
       // Asked again when trust changes: a rule that now applies lets it through (never a hook's question).
-      decision.forced ? undefined : async () => (await this.engine.decide(input.query)).action === 'allow',
+      decision.forced ? undefined : async () => (await this.engine.decide(input.query, this.extra())).action === 'allow',
     );
     if (answer.answer === 'deny') {
       if (answer.unattended) {

@@ -86,10 +86,13 @@ export class PermissionEngine {
     return { rules: [...this.session, ...project.rules, ...mine, ...user], editsMode };
   }
 
-  /** How a command would run: inside the sandbox or not (and why), with or without the network. */
-  async sandboxPlan(command: string): Promise<SandboxPlan> {
+  /**
+   * How a command would run: inside the sandbox or not (and why), with or without the network.
+   * `extra`: allow rules in force for this request only (a skill's allowed-tools).
+   */
+  async sandboxPlan(command: string, extra: SourcedRule[] = []): Promise<SandboxPlan> {
     const project = await this.opts.project.load();
-    const { rules } = await this.loadRules();
+    const rules = [...(await this.loadRules()).rules, ...extra];
     const availability = (await this.opts.sandbox?.()) ?? { available: false, kind: null, reason: 'no sandbox probe was given', install: null };
     const parts = (await analyseCommand(command)).commands.filter((c) => !c.control).map((c) => c.text);
     return planSandbox(this.sandboxMode(project), availability, parts, rules);
@@ -138,20 +141,21 @@ export class PermissionEngine {
     return project.config.sandbox ?? this.opts.userSandbox?.() ?? 'auto';
   }
 
-  async decide(q: PermissionQuery): Promise<Decision> {
+  /** `extra`: allow rules in force for this request only (a skill's allowed-tools), after every other. */
+  async decide(q: PermissionQuery, extra: SourcedRule[] = []): Promise<Decision> {
     const { rules, editsMode } = await this.loadRules();
-    return this.decideWith(q, rules, editsMode);
+    return this.decideWith(q, [...rules, ...extra], editsMode);
   }
 
   /**
    * What would be decided if the folder were trusted: null when it is (or its config grants
    * nothing), so a card can say that a rule of the folder's own config would allow this.
    */
-  async decideIfTrusted(q: PermissionQuery): Promise<Decision | null> {
+  async decideIfTrusted(q: PermissionQuery, extra: SourcedRule[] = []): Promise<Decision | null> {
     const project = await this.opts.project.load();
     if (project.trusted !== false || !project.ignored?.rules.length) return null;
     const { rules, editsMode } = await this.loadRules();
-    return this.decideWith(q, [...rules, ...project.ignored.rules], editsMode);
+    return this.decideWith(q, [...rules, ...extra, ...project.ignored.rules], editsMode);
   }
 
   private async decideWith(q: PermissionQuery, rules: SourcedRule[], editsMode: EditsMode): Promise<Decision> {

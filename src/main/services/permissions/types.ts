@@ -8,9 +8,10 @@ export type PermissionKind = (typeof PERMISSION_KINDS)[number];
 /**
  * What an approval card asks about: a permission kind, or one of the questions that are not rules:
  * starting a repository's MCP server (`mcp-server`), a server's own question (`elicitation`),
- * running a repository's hook (`hook`).
+ * running a repository's hook (`hook`), a repository's skill or command pre-approving tools while
+ * it is in use (`skill`).
  */
-export type ApprovalKind = PermissionKind | 'mcp-server' | 'elicitation' | 'hook';
+export type ApprovalKind = PermissionKind | 'mcp-server' | 'elicitation' | 'hook' | 'skill';
 export const PERMISSION_ACTIONS = ['allow', 'ask', 'deny'] as const;
 export type PermissionAction = (typeof PERMISSION_ACTIONS)[number];
 /** `act`: the rules decide; `plan`: only what reads is allowed, whatever the rules say. */
@@ -43,8 +44,11 @@ export const PermissionRuleSchema = z.object({
   read_only: z.boolean().optional(),
 });
 
-/** Where a rule came from, so a decision can say which line to edit. */
-export type RuleSource = 'session' | 'project' | 'user';
+/**
+ * Where a rule came from, so a decision can say which line to edit. `skill`: the `allowed-tools`
+ * of a skill or command in use during this request (never saved anywhere).
+ */
+export type RuleSource = 'session' | 'project' | 'user' | 'skill';
 
 export interface SourcedRule extends PermissionRule {
   source: RuleSource;

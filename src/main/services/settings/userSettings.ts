@@ -43,6 +43,8 @@ export const SettingsSchema = z.object({
   mcp_servers_approved: z.record(z.string(), z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/))).optional(),
   /** Realpath of a workspace → the servers the person disabled there. */
   mcp_servers_disabled: z.record(z.string(), z.array(z.string())).optional(),
+  /** Realpath of a workspace → `skill:<name>` or `command:<name>` → the digest of the allowed-tools list the person approved there. */
+  skills_approved: z.record(z.string(), z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/))).optional(),
   /**
    * A remote server's URL → its sign-in: the registered client and the tokens where no keychain
    * answers (this file is owner-only), else `"store": "keychain"` alone (mcp/signInStore.ts).
@@ -109,13 +111,14 @@ type Loaded = {
   mcp: McpState;
   hooks: FileHooks;
   hookState: { approved: Record<string, string[]>; disabled: Record<string, string[]> };
+  grants: Record<string, Record<string, string>>;
   worktreesFolder?: string;
   worktreeSetup: { copy: string[]; link: string[] };
   worktreeSpare: boolean;
   problems: ConfigProblem[];
 };
 
-const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, hooks: NO_FILE_HOOKS, hookState: { approved: {}, disabled: {} }, worktreeSetup: { copy: [], link: [] }, worktreeSpare: true, problems: [] };
+const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, hooks: NO_FILE_HOOKS, hookState: { approved: {}, disabled: {} }, grants: {}, worktreeSetup: { copy: [], link: [] }, worktreeSpare: true, problems: [] };
 
 export interface UserSettingsOptions {
   /** Told each problem of the file once (a bad or unknown key: where, and what is wrong). */
@@ -199,6 +202,19 @@ export class UserSettings {
     return this.update((doc) => {
       const all = objectAt(doc, 'mcp_servers_approved');
       return { ...doc, mcp_servers_approved: { ...all, [root]: { ...objectAt(all, root), [name]: digest } } };
+    });
+  }
+
+  /** The allowed-tools list (its digest) the person approved for a repository's skill or command in this folder, or null. */
+  grantApproval(root: string, key: string): string | null {
+    return this.load().grants[root]?.[key] ?? null;
+  }
+
+  /** Remembers that the person lets `root`'s skill or command `key` pre-approve the tools of the list `digest`. */
+  approveGrant(root: string, key: string, digest: string): Promise<void> {
+    return this.update((doc) => {
+      const all = objectAt(doc, 'skills_approved');
+      return { ...doc, skills_approved: { ...all, [root]: { ...objectAt(all, root), [key]: digest } } };
     });
   }
 
@@ -337,6 +353,7 @@ export class UserSettings {
       mcp,
       hooks,
       hookState: { approved: value.hooks_approved ?? {}, disabled: value.hooks_disabled ?? {} },
+      grants: value.skills_approved ?? {},
       ...(value.worktrees?.folder ? { worktreesFolder: value.worktrees.folder } : {}),
       worktreeSetup: { copy: value.worktrees?.copy ?? [], link: value.worktrees?.link ?? [] },
       worktreeSpare: value.worktrees?.spare ?? true,
