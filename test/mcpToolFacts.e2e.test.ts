@@ -31,7 +31,11 @@ beforeAll(async () => {
   if (!existsSync(path.join(ROOT, 'out/main/cli.js'))) throw new Error('loupe is not built: run `npm run build` before this test.');
   sandbox = await tempDir('loupe-mcp-facts-');
   const ws = sandbox.dir;
-  await writeTree(ws, { 'src/app.ts': 'export const port = 3000;\nexport const host = "x";\n', 'README.md': '# p\n' });
+  await writeTree(ws, {
+    'src/app.ts': 'export const port = 3000;\nexport const host = "x";\n',
+    'README.md': '# p\n',
+    '.claude/skills/release/SKILL.md': '---\nname: release\ndescription: Cut a release.\nallowed-tools: Bash(git tag:*)\n---\nTag it.\n',
+  });
   git(ws, 'init', '-q');
   await mkdir(path.join(ws, '.loupe'));
   await writeFile(
@@ -174,6 +178,8 @@ describe('loupe mcp publishes what each tool is', () => {
       ['modification_log', {}],
       ['run_tests', { test_command: 'echo 1 passing' }],
       ['webfetch', { url: 'http://127.0.0.1:9/' }],
+      ['skill', { name: 'release' }],
+      ['skill', { name: 'nope' }],
     ];
     for (const [name, args] of rest) await run(name, args);
     const last = (await run('modification_log', { limit: 1 })).data!.modifications as { modification_id: string }[];
