@@ -1,6 +1,10 @@
 import { ChatPanel } from '../chat/ChatPanel';
-import { Timeline } from '../review/Timeline';
 import { useApp } from '../store';
+import { loadable } from './loadable';
+import { LoadedView } from './LoadedView';
+
+// The changes tab (timeline, commit, review) is code for when it is first shown: the first screen does not evaluate it.
+const timeline = loadable(() => import('../review/Timeline'));
 
 /**
  * The right-hand column: the change timeline and the agent (chat and approval queue). The tab
@@ -22,7 +26,7 @@ export function AgentPanelSlot() {
           </button>
         </div>
       </div>
-      {tab === 'changes' ? <Timeline /> : <ChatPanel />}
+      {tab === 'changes' ? <LoadedView view={timeline} what="changes" /> : <ChatPanel />}
     </aside>
   );
 }

@@ -2,16 +2,25 @@ import { useApp } from '../store';
 import { FindInFiles } from '../search/FindInFiles';
 import { QuickOpen } from '../search/QuickOpen';
 import { TrustPrompt } from '../trust/TrustPrompt';
-import { UndoPreview } from '../undo/UndoPreview';
 import { OpenFolderDialog } from '../workspace/OpenFolderDialog';
 import { WelcomePanel } from '../workspace/WelcomePanel';
 import './App.css';
 import { ConnectionBanner } from './ConnectionBanner';
+import { loadable } from './loadable';
+import { LoadedView } from './LoadedView';
 import { StatusBar } from './StatusBar';
 import { TopBar } from './TopBar';
 import { useGlobalShortcuts } from './useGlobalShortcuts';
 import { Workbench } from './Workbench';
 import { WorkspaceNotices } from './WorkspaceNotices';
+
+// The undo preview is code for when an undo is first asked for.
+const undoPreview = loadable(() => import('../undo/UndoPreview'));
+
+function LazyUndoPreview() {
+  const open = useApp((s) => !!s.undoDialog);
+  return open ? <LoadedView view={undoPreview} what="undo preview" /> : null;
+}
 
 export function App() {
   const known = useApp((s) => s.workspaceKnown);
@@ -28,7 +37,7 @@ export function App() {
       <StatusBar />
       <OpenFolderDialog />
       <TrustPrompt />
-      <UndoPreview />
+      <LazyUndoPreview />
       {searchBox === 'quick-open' && <QuickOpen />}
       {searchBox === 'find-in-files' && <FindInFiles />}
     </div>

@@ -24,6 +24,7 @@ import { useFollowLatest } from './useFollowLatest';
 import './chat.css';
 import './slash.css';
 import { loadable } from '../app/loadable';
+import { LoadedView } from '../app/LoadedView';
 // Other dialogs (the trust prompt, the approval cards, the connect card) share its styles.
 import '../settings/settings.css';
 
@@ -33,13 +34,7 @@ const settingsDialog = loadable(() => import('../settings/SettingsDialog'));
 
 function LazySettingsDialog() {
   const open = useApp((s) => s.settingsOpen);
-  return open ? <LoadedSettingsDialog /> : null;
-}
-
-function LoadedSettingsDialog() {
-  const { Component: SettingsDialog, error } = settingsDialog.use();
-  if (error) return <div className="chat-error" role="alert">The settings could not be loaded: {error}. Reload the page.</div>;
-  return SettingsDialog ? <SettingsDialog /> : null;
+  return open ? <LoadedView view={settingsDialog} what="settings" /> : null;
 }
 
 /**

@@ -22,7 +22,7 @@ const STATUSES: { value: ModificationStatus | ''; label: string }[] = [
  * Every modification of the workspace, newest first: a virtualised list, so 10,000 entries
  * cost as much DOM as a screenful. Clicking or Enter opens one in the diff view.
  */
-export function Timeline() {
+export default function Timeline() {
   const modifications = useApp((s) => s.modifications);
   const total = useApp((s) => s.modificationsTotal);
   const status = useApp((s) => s.timelineStatus);

@@ -5,7 +5,7 @@ import { diffLines } from './diffLines';
 import './undo.css';
 
 /** What "Undo changes from here" would do, file by file; nothing changes until the person confirms. */
-export function UndoPreview() {
+export default function UndoPreview() {
   const d = useApp((s) => s.undoDialog);
   const cancel = useApp((s) => s.cancelUndo);
   if (!d) return null;
