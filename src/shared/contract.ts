@@ -500,6 +500,8 @@ export interface ChatSessionSummary {
   requests: number;
   /** A request of this session is running now. */
   running?: boolean;
+  /** Who does its work: absent for Loupe's own agent, else a hosted agent's name (`agents`). */
+  agent?: string;
 }
 
 /**
@@ -546,8 +548,28 @@ export type EditsModeName = 'review' | 'ask';
 
 export type PermissionKindName = 'read' | 'edit' | 'bash' | 'webfetch' | 'external_directory' | 'test' | 'network' | 'mcp';
 
-/** A permission kind, or a question that is not a rule: starting a repository's MCP server, a server's own question, running a repository's hook, a repository's skill or command pre-approving tools. */
-export type ApprovalKindName = PermissionKindName | 'mcp-server' | 'elicitation' | 'hook' | 'skill';
+/** A permission kind, or a question that is not a rule: starting a repository's MCP server, a server's own question, running a repository's hook or agent, a repository's skill or command pre-approving tools. */
+export type ApprovalKindName = PermissionKindName | 'mcp-server' | 'elicitation' | 'hook' | 'skill' | 'agent';
+
+/**
+ * Another agent a session can run inside Loupe (ACP), as the session bar and the settings show it.
+ * `ready`: a session can use it now; `missing`: its program is not found; `pending`: the person's
+ * move (trust the folder, or it asks for approval at first use); `disabled`: configured off, or a
+ * ready entry not enabled yet (`source` `ready`).
+ */
+export interface AgentView {
+  name: string;
+  label: string;
+  source: 'user' | 'project' | 'ready';
+  /** The command line as configured. */
+  command: string;
+  status: 'ready' | 'missing' | 'pending' | 'disabled';
+  detail: string | null;
+  /** The program found now (PATH or absolute), or null. */
+  program: string | null;
+  /** Whether it runs inside the OS sandbox (null: not known until it starts). */
+  sandboxed: boolean | null;
+}
 
 /** A question from the permission engine waiting for the person. */
 export interface ApprovalRequestView {
@@ -608,6 +630,8 @@ export interface TrustView {
   mcp_servers: { name: string; file: string; target: string }[];
   /** Hooks from `.claude/settings.json`, `.claude/settings.local.json` or `.loupe/config.json` (each still asks before it first runs). */
   hooks?: { event: HookEventName; matcher: string; command: string; file: string }[];
+  /** Other agents `.loupe/config.json` names (each still asks before it first runs, and runs in the sandbox): the command line. */
+  agents?: { name: string; target: string }[];
 }
 
 /** One row of the settings' model table: what Loupe knows of a model that its server may not say. */
@@ -860,6 +884,10 @@ export interface HostRequests {
   'mcp.remove': { params: { name: string }; result: McpServerView[] };
   /** Every hook of the open folder (the person's and the repository's) with its status and last result. */
   'hooks.list': { params: void; result: HookView[] };
+  /** Other agents a session can run here (ACP), with their status, and the ready entries the person can enable. */
+  'agents.list': { params: void; result: AgentView[] };
+  /** Enables a ready entry (written into the person's settings; `folder`: where its program is) or disables one of theirs. */
+  'agents.enable': { params: { name: string; enabled: boolean; folder?: string }; result: AgentView[] };
   /** Approves a repository's hook in this folder (as "always" on its card). */
   'hooks.approve': { params: { id: string }; result: HookView[] };
   /** Turns a hook off (or on again) in this folder. */
@@ -881,14 +909,15 @@ export interface HostRequests {
    * Starts a request in a session (a new one without session_id); its events arrive as chat.event.
    * Attachments are read by the same rules as read_file (a file a rule denies or asks about is refused).
    * `mode`: plan only reads (default act). `plan`: executes the plan of that plan-mode request, whose
-   * correlation id the changes then carry.
+   * correlation id the changes then carry. `agent`: for a new session, the hosted agent that does its
+   * work (`agents.list`); the session belongs to it for good.
    */
   /**
    * A text that starts with a command's or skill's name (`/review src/a.ts`) is expanded first, in
    * the command's own dialect; `inputs` gives the values it asks for by name (a missing one refuses
    * the request with INVALID_ARGUMENT and `details.missing_inputs`).
    */
-  'chat.send': { params: { session_id?: string; text: string; attachments?: ChatAttachment[]; mode?: ChatMode; plan?: string; inputs?: Record<string, string> }; result: { session_id: string; correlation_id: string } };
+  'chat.send': { params: { session_id?: string; text: string; attachments?: ChatAttachment[]; mode?: ChatMode; plan?: string; inputs?: Record<string, string>; agent?: string }; result: { session_id: string; correlation_id: string } };
   /** The built-in commands, the custom commands and the skills in reach of the open folder, shadowed ones included. */
   'commands.list': { params: void; result: SlashCommandsView };
   /** The `@` picker: indexed files and folders matching the query (quick open's ranking), none that a read rule denies or asks about. */
@@ -908,7 +937,8 @@ export interface HostRequests {
   'chat.stopAgent': { params: { session_id: string; agent_id: string }; result: void };
   'chat.sessions': { params: void; result: ChatSessionSummary[] };
   'chat.session': { params: { id: string }; result: ChatSessionView };
-  'chat.newSession': { params: void; result: ChatSessionSummary };
+  /** A new session; `agent`: a hosted agent does its work instead of Loupe's own (it belongs to that agent for good). */
+  'chat.newSession': { params: { agent?: string } | void; result: ChatSessionSummary };
   'chat.renameSession': { params: { id: string; title: string }; result: ChatSessionSummary };
   'chat.deleteSession': { params: { id: string }; result: void };
   /** What "Undo changes from here" would do: this request's and every later request's changes in the session. Changes nothing. */
@@ -1074,6 +1104,8 @@ const requestChannelMap = {
   'mcp.save': true,
   'mcp.remove': true,
   'hooks.list': true,
+  'agents.list': true,
+  'agents.enable': true,
   'hooks.approve': true,
   'hooks.setDisabled': true,
   'modlog.list': true,

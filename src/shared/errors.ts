@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   'MCP_SERVER_UNAVAILABLE',
   // An MCP server answered a call with an error (isError, or a JSON-RPC error).
   'MCP_TOOL_ERROR',
+  // A hosted agent (ACP) cannot run now: not configured, its program missing, not approved, or it failed to start or answer.
+  'AGENT_UNAVAILABLE',
   'ROLLBACK_CONFLICT',
   // A Loupe worktree name that names none (worktrees service).
   'WORKTREE_NOT_FOUND',

@@ -1,5 +1,6 @@
 // `loupe run [--cwd DIR] [--worktree NAME] [--yes | --deny] [--json] [--session ID] [--trust]
-// [--mode act|plan] [--queue] "prompt"`: the agent loop headless. `--worktree NAME` works in
+// [--mode act|plan] [--queue] [--agent NAME] "prompt"`: the agent loop headless (`--agent`: a new
+// session of another agent from `agents`, run in Loupe's sandbox). `--worktree NAME` works in
 // Loupe's worktree NAME of the folder's repository (made from HEAD on branch loupe/NAME if it is
 // not there yet): its own files, log, sessions and sandbox; the main folder is not touched. Stdout carries the answer (or NDJSON events with
 // --json); questions, notes and errors go to stderr. `--mode plan` only reads: the answer is the
@@ -38,7 +39,7 @@ import { undoLast } from './undoLast';
 import { lineQueue } from './stdinLines';
 
 const USAGE =
-  'Usage: loupe run [--cwd DIR] [--worktree NAME] [--yes | --deny] [--json] [--session ID] [--trust] [--keep-processes] [--mode act|plan] [--queue] "prompt"\n       loupe run --undo-last [--cwd DIR] [--worktree NAME] [--session ID] [--skip-conflicts] [--json]';
+  'Usage: loupe run [--cwd DIR] [--worktree NAME] [--yes | --deny] [--json] [--session ID] [--trust] [--keep-processes] [--mode act|plan] [--queue] [--agent NAME] "prompt"\n       loupe run --undo-last [--cwd DIR] [--worktree NAME] [--session ID] [--skip-conflicts] [--json]';
 const EXIT: Record<RunStatus, number> = { done: 0, error: 1, turn_limit: 3, aborted: 130 };
 
 type Mode = 'yes' | 'deny' | 'ask';
@@ -228,6 +229,7 @@ export async function runRun(args: string[]): Promise<number> {
     mode: 'string',
     queue: 'boolean',
     worktree: 'string',
+    agent: 'string',
   });
   const prompt = positionals.join(' ').trim();
   if (flags['undo-last']) {
@@ -265,7 +267,8 @@ export async function runRun(args: string[]): Promise<number> {
     logger,
     joinDeltas: false,
   });
-  const sessionId = typeof flags.session === 'string' ? (await agent.getSession(flags.session)).session.id : agent.newSession().id;
+  if (flags.agent !== undefined && typeof flags.agent !== 'string') throw new InvalidArgumentError(`--agent needs a name from "agents" in your settings or the folder's config. ${USAGE}`);
+  const sessionId = typeof flags.session === 'string' ? (await agent.getSession(flags.session)).session.id : (await agent.newSession(typeof flags.agent === 'string' ? flags.agent : undefined)).id;
   logger.info('run.started', { root, session: sessionId, mode });
   // A saved key that cannot be read is said once, before anything runs.
   await runLlmConfig(user, process.env, note);
@@ -278,6 +281,8 @@ export async function runRun(args: string[]): Promise<number> {
     services.mcp.approveConfigured();
     // And of the hooks it names: they run without a card (still only in a trusted folder, inside the sandbox).
     services.hooks.approveConfigured();
+    // And of the agents it names.
+    services.hostedAgents.approveConfigured();
   }
   // A remote server that needs sign-in: the page to open, said as soon as it is known, for the
   // whole run (a server that asks for more access mid-request signs in again), and awaited.

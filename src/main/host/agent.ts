@@ -28,6 +28,8 @@ import { nullLogger, type Logger } from '../services/log/logger';
 import { DEFAULT_BASE_URL, knownProfile } from '../agent/llm/profile';
 import { workspacePromptSource } from '../agent/prompts/workspacePrompt';
 import { LoupeRunner } from '../agent/runner/loupeRunner';
+import { HostedRunner } from '../agent/runner/hostedRunner';
+import { LOUPE_AGENT } from '../services/config/agentsConfig';
 import type { SessionRunner } from '../agent/runner/types';
 import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
 import type { EditorBuffers } from '../agent/tools/types';
@@ -143,9 +145,21 @@ export class AgentHost {
     return this.tools(this.sessions.wsFor(sessionId), sessionId);
   }
 
-  /** The runner of a session: Loupe's own loop over the workspace's tools and the configured model. */
+  /**
+   * The runner of a session, by the agent it belongs to: another agent hosted over ACP, or Loupe's
+   * own loop over the workspace's tools and the configured model.
+   */
   private runnerFor(w: WorkspaceChats, s: LiveSession): SessionRunner {
     const sessionId = s.record.id;
+    if (s.record.hosted_agent && s.record.hosted_agent !== LOUPE_AGENT) {
+      return new HostedRunner({
+        services: w.services,
+        agent: s.record.hosted_agent,
+        sessionId,
+        agentSession: { get: () => s.record.agent_session, set: (id) => (s.record.agent_session = id) },
+        logger: this.logger,
+      });
+    }
     const buffers = this.opts.editorBuffers?.(sessionId);
     return new LoupeRunner({
       services: w.services,
@@ -293,9 +307,14 @@ export class AgentHost {
 
   // ---- sessions ----------------------------------------------------------------------------
 
-  newSession(): ChatSessionSummary {
+  /** A new session, for Loupe's own agent or (`agent`) one the workspace's `agents` name. */
+  async newSession(agent?: string): Promise<ChatSessionSummary> {
     const w = this.sessions.ws();
-    return this.sessions.summary(w, this.sessions.create(w).record);
+    if (agent !== undefined && agent !== LOUPE_AGENT) {
+      const { decls } = await w.services.hostedAgents.declared();
+      if (!decls.some((d) => d.name === agent)) await w.services.hostedAgents.check(agent);
+    }
+    return this.sessions.summary(w, this.sessions.create(w, agent).record);
   }
 
   renameSession(id: string, title: string): Promise<ChatSessionSummary> {

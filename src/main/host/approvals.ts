@@ -48,9 +48,9 @@ export class Approvals {
     if (p.answer === 'once') return { answered: queue.answer(p.id, { answer: 'once' }) };
     if (p.answer !== 'always') throw new InvalidArgumentError(`answer must be once, always or deny (got ${JSON.stringify(p.answer)})`);
     if (p.scope !== undefined && p.scope !== 'project' && p.scope !== 'user') throw new InvalidArgumentError(`scope must be "project" or "user" (got ${JSON.stringify(p.scope)})`);
-    // Starting a server, a server's own question, running a hook and a skill's pre-approved tools are no rules: their "always" is the answer itself.
+    // Starting a server, a server's own question, running a hook or an agent and a skill's pre-approved tools are no rules: their "always" is the answer itself.
     const kind = req.kind;
-    if (kind === 'mcp-server' || kind === 'elicitation' || kind === 'hook' || kind === 'skill') return { answered: queue.answer(p.id, { answer: 'always' }) };
+    if (kind === 'mcp-server' || kind === 'elicitation' || kind === 'hook' || kind === 'skill' || kind === 'agent') return { answered: queue.answer(p.id, { answer: 'always' }) };
     const proposed = req.always.map((r) => r.pattern);
     const patterns = (p.patterns ?? proposed).map((s) => s.trim()).filter(Boolean);
     if (!patterns.length) throw new InvalidArgumentError('"Allow always" needs a pattern to save.');

@@ -13,6 +13,7 @@ import { checkedBranches, forksOf, type ChatRecord } from './branches';
 import { MessageQueue } from './messageQueue';
 import { checkedEntries, entriesFromMessages } from './transcript';
 import { undoneRequests } from './undo';
+import { LOUPE_AGENT } from '../services/config/agentsConfig';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
@@ -129,9 +130,10 @@ export class ChatSessions {
     return s ? { title: s.record.title, running: s.running !== null } : null;
   }
 
-  /** A new session in `w`, live at once (saved when its first request ends). */
-  create(w: WorkspaceChats): LiveSession {
-    const record = w.services.sessions.create<ChatMessage>();
+  /** A new session in `w`, live at once (saved when its first request ends); `agent`: a hosted agent does its work. */
+  create(w: WorkspaceChats, agent?: string): LiveSession {
+    const record: ChatRecord = w.services.sessions.create<ChatMessage>();
+    if (agent && agent !== LOUPE_AGENT) record.hosted_agent = agent;
     const s = this.live(w, record);
     w.live.set(record.id, s);
     return s;
@@ -158,7 +160,7 @@ export class ChatSessions {
   }
 
   summary(w: WorkspaceChats, r: SessionRecord): ChatSessionSummary {
-    return { id: r.id, title: r.title, created_at: r.created_at, updated_at: r.updated_at, requests: r.requests.length, running: Boolean(w.live.get(r.id)?.running) };
+    return { id: r.id, title: r.title, created_at: r.created_at, updated_at: r.updated_at, requests: r.requests.length, running: Boolean(w.live.get(r.id)?.running), ...(r.hosted_agent ? { agent: r.hosted_agent } : {}) };
   }
 
   /** What the chat shows of the session, rebuilt from the messages for a file saved before entries were kept. */

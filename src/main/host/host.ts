@@ -349,6 +349,13 @@ export class Host {
         return mcp.list();
       },
       'hooks.list': () => listHooks(this.ws().services.hooks),
+      'agents.list': () => this.ws().services.hostedAgents.list(),
+      'agents.enable': async (p) => {
+        if (typeof obj(p).enabled !== 'boolean') throw new InvalidArgumentError('enabled must be true or false');
+        const agents = this.ws().services.hostedAgents;
+        await agents.enable(str(p.name, 'name'), p.enabled, p.folder === undefined ? undefined : str(p.folder, 'folder'));
+        return agents.list();
+      },
       'hooks.approve': async (p) => {
         await this.ws().services.hooks.approve(str(obj(p).id, 'id'));
         return listHooks(this.ws().services.hooks);
@@ -378,7 +385,7 @@ export class Host {
       'chat.stopAgent': async (p) => (await this.agent()).stopAgent({ session_id: str(obj(p).session_id, 'session_id'), agent_id: str(obj(p).agent_id, 'agent_id') }),
       'chat.sessions': async () => (await this.agent()).listSessions(),
       'chat.session': async (p) => (await this.agent()).getSession(str(obj(p).id, 'id')),
-      'chat.newSession': async () => (await this.agent()).newSession(),
+      'chat.newSession': async (p) => (await this.agent()).newSession(p?.agent === undefined ? undefined : str(p.agent, 'agent')),
       'chat.renameSession': async (p) => (await this.agent()).renameSession(str(obj(p).id, 'id'), str(p.title, 'title')),
       'chat.deleteSession': async (p) => (await this.agent()).deleteSession(str(obj(p).id, 'id')),
       'chat.undoPreview': async (p) => (await this.agent()).undoPreview({ session_id: str(obj(p).session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id') }),

@@ -91,7 +91,7 @@ export class Requests {
     const w = this.sessions.wsFor(p?.session_id);
     if (p.session_id) return this.start(w, await this.sessions.session(w, p.session_id), spec);
     // A new session is made only for a request its runner can take (no model: said first).
-    const s = this.sessions.create(w);
+    const s = this.sessions.create(w, typeof p?.agent === 'string' ? p.agent : undefined);
     try {
       return await this.start(w, s, spec);
     } catch (err) {

@@ -24,6 +24,7 @@ export class TrustHost {
       ...(s.grants.servers.length ? { servers: s.grants.servers.map((t) => ({ language: t.language, command: [...t.command] })) } : {}),
       mcp_servers: s.grants.mcp.map((m) => ({ ...m })),
       ...(s.grants.hooks.length ? { hooks: s.grants.hooks.map((h) => ({ ...h })) } : {}),
+      ...(s.grants.agents.length ? { agents: s.grants.agents.map((a) => ({ ...a })) } : {}),
     };
   }
 

@@ -25,6 +25,7 @@ import type { FileIndex } from './workspace/fileIndex';
 import type { ChangeBatch, WorkspaceWatcher } from './workspace/watcher';
 import type { Worktrees } from './worktrees/worktrees';
 import type { AgentDefinitions } from './agents/definitions';
+import type { HostedAgents } from './hostedAgents/hostedAgents';
 
 export interface WorkspaceServices {
   /** Realpath of the folder. */
@@ -66,6 +67,8 @@ export interface WorkspaceServices {
   readonly commands: CommandCatalog;
   /** The subagent definitions of the repository and the person (.loupe/agents, .claude/agents, …). */
   readonly agents: AgentDefinitions;
+  /** Other agents (ACP) a session may run here, each in the OS sandbox (docs/architecture.md, "Hosted agents"). */
+  readonly hostedAgents: HostedAgents;
   /** Whether commands run sandboxed here, as the settings and the agent's system prompt say it. */
   sandboxStatus(): Promise<SandboxStatusView>;
   /** Hears what the gate could not do as asked (a failed "allow always" save), besides the log. */

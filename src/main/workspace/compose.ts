@@ -6,6 +6,7 @@
 // the front ends that need them. Nothing here is module state: dropping the returned object
 // drops the workspace. test/architecture.test.ts keeps these constructors out of other files.
 import os from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { NetworkLogEntry, SandboxStatusView } from '../../shared/contract';
 import type { Logger } from '../services/log/logger';
@@ -38,6 +39,8 @@ import { LOUPE_VERSION } from '../host/version';
 import { WorkspaceWatcher, type ChangeBatch } from '../services/workspace/watcher';
 import { ChangeJournal } from '../services/workspace/changeJournal';
 import { Worktrees } from '../services/worktrees/worktrees';
+import { HostedAgents } from '../services/hostedAgents/hostedAgents';
+import { agentCommandLine, type AgentDecl } from '../services/config/agentsConfig';
 import type { WorkspaceServices } from '../services/workspaceServices';
 import { SkillCatalog } from '../services/skills/catalog';
 import { CommandCatalog } from '../services/commands/catalog';
@@ -100,6 +103,7 @@ class ComposedWorkspace implements WorkspaceServices {
   readonly skills: SkillCatalog;
   readonly commands: CommandCatalog;
   readonly agents: AgentDefinitions;
+  readonly hostedAgents: HostedAgents;
   private readonly warningListeners = new Set<(message: string) => void>();
 
   constructor(
@@ -201,6 +205,16 @@ class ComposedWorkspace implements WorkspaceServices {
       logger,
       env,
     });
+    this.hostedAgents = new HostedAgents({
+      root,
+      user,
+      project: this.project,
+      ask: (request, signal) => this.queue.request(request, signal),
+      sandbox: (decl, stateDir) => this.agentSandbox(decl, stateDir),
+      stateRoot: path.join(path.dirname(user.file), 'agents'),
+      env,
+      logger,
+    });
     // Notification hooks hear each question that waits for the person (not a hook's own card, which
     // a Notification hook of the repository's would otherwise raise again and again). A worktree
     // asks in the main folder's queue, whose own services tell its hooks.
@@ -247,6 +261,30 @@ class ComposedWorkspace implements WorkspaceServices {
     return { policy: { root: this.root, grant, hide: expandDenyGlobs(this.root, denyRead), ...(network ? { network } : {}) } };
   }
 
+  /**
+   * The sandbox a hosted agent runs in: a command's policy (the workspace writable, `.git`'s config
+   * and `.loupe` read-only, credentials and read-denied paths hidden), plus its own state folder
+   * writable; Loupe's settings file (which may hold the person's API key) and the other agents'
+   * folders hidden; its network only to the hosts its entry lists. Outside it where commands run
+   * outside it.
+   */
+  private async agentSandbox(decl: AgentDecl, stateDir: string): Promise<SandboxPolicy | undefined> {
+    const project = await this.project.load();
+    if (this.engine.sandboxMode(project) === 'off' || !(await this.sandbox.status()).available) return undefined;
+    const hosts = decl.entry.network?.hosts ?? [];
+    const denyRead = (await this.engine.rules()).filter((r) => r.kind === 'read' && r.action === 'deny').map((r) => r.pattern);
+    const others = (() => {
+      try {
+        return readdirSync(path.dirname(stateDir)).filter((n) => n !== path.basename(stateDir)).map((n) => path.join(path.dirname(stateDir), n));
+      } catch {
+        return [];
+      }
+    })();
+    const grant = { network: hosts.length > 0, networkRule: hosts.length ? `agents.${decl.name}.network` : null };
+    const network = grant.network ? { guard: this.permissions.agentNetworkGuard(decl.name, agentCommandLine(decl.entry), hosts) } : undefined;
+    return { root: this.root, grant, hide: [...expandDenyGlobs(this.root, denyRead), this.user.file, ...others], writable: [stateDir], ...(network ? { network } : {}) };
+  }
+
   /** Whether commands run sandboxed here, as the settings and the agent's system prompt say it. */
   async sandboxStatus(): Promise<SandboxStatusView> {
     const project = await this.project.load();
@@ -270,7 +308,7 @@ class ComposedWorkspace implements WorkspaceServices {
     this.index.dispose();
     this.hooks.dispose();
     // Processes and servers first: what each wrote is recorded as it stops, before the log and snapshots close.
-    await Promise.all([this.processes.dispose(), this.mcp.dispose()]);
+    await Promise.all([this.processes.dispose(), this.mcp.dispose(), this.hostedAgents.dispose()]);
     await Promise.all([this.sessions.flush(), this.modlog.dispose(), this.captures.dispose(), this.lsp.dispose(), this.worktrees.dispose()]);
   }
 

@@ -106,6 +106,7 @@ const KIND_LABEL: Record<ApprovalRequestView['kind'], string> = {
   elicitation: 'A server asks',
   hook: "Run a repository's hook",
   skill: 'Pre-approve tools',
+  agent: "Run a repository's agent",
 };
 
 function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus: boolean }) {
@@ -213,15 +214,15 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
         <button type="button" className="btn btn-primary" data-testid="approval-allow-once" disabled={busy} onClick={once} title="Allow once (Ctrl+Enter)">
           Allow once
         </button>
-        {req.kind === 'hook' || req.kind === 'mcp-server' ? (
-          // Running a repository's program is no rule: "always" keeps the approval of this exact configuration for this folder.
+        {req.kind === 'hook' || req.kind === 'mcp-server' || req.kind === 'agent' ? (
+          // Running a repository's program (a hook, a server, an agent) is no rule: "always" keeps the approval of this exact configuration for this folder.
           <button
             type="button"
             className="btn"
             data-testid="approval-allow-always"
             disabled={busy}
             onClick={() => void answer(req.id, { answer: 'always' })}
-            title={req.kind === 'hook' ? 'Run it now and from now on in this folder, until its command line changes' : 'Start it now and from now on in this folder, until its configuration changes'}
+            title={req.kind === 'hook' || req.kind === 'agent' ? 'Run it now and from now on in this folder, until its command line changes' : 'Start it now and from now on in this folder, until its configuration changes'}
           >
             Always in this folder
           </button>

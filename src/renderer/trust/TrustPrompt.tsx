@@ -15,7 +15,7 @@ export function TrustPrompt() {
   const decline = useApp((s) => s.declineTrust);
   if (!trustPromptShown(trust)) return null;
   // The files whose entries trusting would turn on, the config first.
-  const files = [...new Set(['.loupe/config.json', ...trust.mcp_servers.map((m) => m.file), ...(trust.hooks ?? []).map((h) => h.file)])].filter((f) => f !== '.loupe/config.json' || trust.allow.length || trust.tests.length || trust.servers?.length || trust.mcp_servers.some((m) => m.file === f) || (trust.hooks ?? []).some((h) => h.file === f));
+  const files = [...new Set(['.loupe/config.json', ...trust.mcp_servers.map((m) => m.file), ...(trust.hooks ?? []).map((h) => h.file)])].filter((f) => f !== '.loupe/config.json' || trust.allow.length || trust.tests.length || trust.servers?.length || trust.mcp_servers.some((m) => m.file === f) || (trust.hooks ?? []).some((h) => h.file === f) || !!trust.agents?.length);
   return (
     <div className="dialog-backdrop">
       <div
@@ -99,6 +99,18 @@ export function TrustPrompt() {
                     {h.matcher ? ` ${h.matcher}` : ''}
                   </span>{' '}
                   <code>{h.command}</code> <span className="muted">{h.file}</span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        {!!trust.agents?.length && (
+          <>
+            <div className="trust-heading">Other agents (programs of this repository: each asks once more before it first runs, and runs in the sandbox)</div>
+            <ul className="trust-list" data-testid="trust-agents">
+              {trust.agents.map((a) => (
+                <li key={a.name}>
+                  <span className="trust-kind">{a.name}</span> <code>{a.target}</code>
                 </li>
               ))}
             </ul>

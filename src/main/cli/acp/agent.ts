@@ -171,7 +171,7 @@ export class AcpAgent {
         throw new RequestError(-32002, `No saved session ${id} in ${folder.root}.`, { sessionId: id });
       });
     }
-    const sessionId = id ?? folder.host.newSession().id;
+    const sessionId = id ?? (await folder.host.newSession()).id;
     const previous = this.sessions.get(sessionId);
     // Opened again: the next prompt runs in the mode the last request ran in.
     const mode: ChatMode = previous?.mode ?? (view ? (requestsOf(view).at(-1)?.mode ?? 'act') : 'act');

@@ -23,8 +23,8 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(ms % 1000 ? 1 : 0)} s`;
 
 const rulesText = (rules: { pattern: string }[]) => rules.map((r) => `"${r.pattern}"`).join(', ');
 
-/** Whether an "always" answer means something: a rule to save, or a repository's server or hook to approve in this folder. */
-const hasAlways = (req: ApprovalRequest) => req.always.length > 0 || req.kind === 'mcp-server' || req.kind === 'hook';
+/** Whether an "always" answer means something: a rule to save, or a repository's server, hook or agent to approve in this folder. */
+const hasAlways = (req: ApprovalRequest) => req.always.length > 0 || req.kind === 'mcp-server' || req.kind === 'hook' || req.kind === 'agent';
 
 /** The options offered: "always" only where it saves something. */
 export function permissionOptions(req: ApprovalRequest): PermissionOption[] {

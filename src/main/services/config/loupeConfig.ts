@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { PermissionRuleSchema } from '../permissions/types';
 import { HooksSchema } from './hooksConfig';
 import { McpServersSchema } from './mcpServers';
+import { AgentsSchema } from './agentsConfig';
 import { checkDocument, checkText, type Checked } from './validate';
 
 export const CONFIG_REL = '.loupe/config.json';
@@ -53,6 +54,8 @@ export const LoupeConfigSchema = z.object({
   search: z.object({ exclude: z.array(z.string().min(1)).optional() }).optional(),
   /** The repository's MCP servers (started only in a trusted folder, each after the person approved it). */
   mcpServers: McpServersSchema.optional(),
+  /** The repository's other agents (ACP): offered only in a trusted folder, each run only after the person approved it. */
+  agents: AgentsSchema.optional(),
   /** The repository's hooks, in Claude Code's shape (run only in a trusted folder, each after the person approved it). */
   hooks: HooksSchema.optional(),
   /** true: none of the repository's own hooks run (the person's still do). */

@@ -138,12 +138,11 @@ export function hostPortAdvice(parts: readonly string[], rules: readonly Sourced
  * machine or a private network only when named exactly), network deny rules for its command line
  * still deny, anything else asks. There is no rule to save: the hosts live in its configuration.
  */
-export function decideServerHost(server: string, commandLine: string, hosts: readonly string[], rules: readonly SourcedRule[], t: HostTarget): HostDecision {
+export function decideServerHost(server: string, commandLine: string, hosts: readonly string[], rules: readonly SourcedRule[], t: HostTarget, listed = `mcpServers.${server}.network.hosts`): HostDecision {
   const subject = hostPort(t.host, t.port);
   const decision = (action: Decision['action'], rule: SourcedRule | null, reason: string, named = false): HostDecision => ({ action, kind: 'network', subject, rule, reason, always: [], named });
   const deny = rules.find((r) => r.kind === 'network' && r.action === 'deny' && matchCommand(r.pattern, commandLine) && (!r.hosts || r.hosts.some((h) => hostMatches(h, t.host, t.port))));
   if (deny) return decision('deny', deny, `${subject}: matches the rule ${describeRule(deny)}`);
-  const listed = `mcpServers.${server}.network.hosts`;
   if (t.privateAddress) {
     if (namesExactly(hosts, t.host, t.port)) return decision('allow', null, `${subject}: named in ${listed}`, true);
     return decision('ask', null, `${t.host} is ${t.privateAddress.startsWith(t.host) ? '' : `at ${t.privateAddress}, `}this machine or a private network, and ${listed} does not name "${subject}"`);

@@ -326,6 +326,31 @@ export class PermissionGate {
     return this.ask({ ...input, outsideSandbox: false }, sandboxed, grant, true);
   }
 
+  /**
+   * A question another agent asked before it acts (a hosted agent's `session/request_permission`,
+   * docs/architecture.md "Hosted agents"). Loupe's rules answer what they speak to: a deny rule
+   * (or plan mode, for what writes or runs) denies, an allow rule allows. The built-in defaults and
+   * the sandbox never answer for it: that agent's own logic chose to ask, so the person is asked,
+   * on a card whose "always" saves Loupe's rule.
+   */
+  async agentQuestion(input: AuthorizeInput): Promise<Authorized> {
+    const q = input.query;
+    if (this.mode === 'plan' && q.kind === 'edit') throw new PermissionDeniedError(modeRefusal('plan', { name: input.tool, effect: 'write', asks: null })!, { denied_by: 'mode' });
+    if (this.mode === 'plan' && (q.kind === 'bash' || q.kind === 'test')) {
+      const verdict = await this.engine.readOnly(q.command);
+      if (!verdict.readOnly) throw new PermissionDeniedError(planCommandRefusal(q.command, verdict.why), { denied_by: 'mode' });
+    }
+    const ruled = await this.engine.decide(q);
+    if (ruled.action === 'deny') {
+      const by = ruled.rule ? `the rule ${describeRule(ruled.rule)}` : 'the default';
+      throw new PermissionDeniedError(`Denied by ${by}: ${ruled.reason}.`, { denied_by: ruled.rule ? 'rule' : 'default', ...(ruled.rule ? { rule: describeRule(ruled.rule) } : {}) });
+    }
+    if (ruled.action === 'allow' && ruled.rule && !ruled.byDefault) return { decision: ruled, by: 'rule', sandbox: null };
+    const always = ruled.always.length ? ruled.always : (q.kind === 'edit' || q.kind === 'read') && !q.path.startsWith('/') ? [{ kind: q.kind, pattern: q.path, action: 'allow' as const }] : [];
+    const reason = ruled.action === 'allow' ? `${input.tool} asks before it acts; no rule of yours allows it (${ruled.reason})` : ruled.reason;
+    return this.ask(input, { ...ruled, action: 'ask', always, reason }, null, undefined);
+  }
+
   /** Plan mode refuses every edit, and every command the analysis does not find read-only; a command's verdict is returned. */
   private async planCheck(input: AuthorizeInput): Promise<(Extract<ReadOnlyVerdict, { readOnly: true }> & { command: string }) | null> {
     const q = input.query;
@@ -424,6 +449,29 @@ export class PermissionGate {
     };
     return {
       decide: async (target, signal) => log(target, await this.hostDecision(label, `mcp:${server}`, target, signal, async () => decideServerHost(server, commandLine, hosts, await this.engine.rules(), target))),
+      hostPorts: async () => serverHostPorts(commandLine, hosts, await this.engine.rules()),
+    };
+  }
+
+  /**
+   * The network of a hosted agent (docs/architecture.md, "Hosted agents"): the hosts its entry lists
+   * pass (an address of this machine only when named exactly), network deny rules still deny, and
+   * anything else is refused by the sandbox without a card: an agent reaches out on its own
+   * (telemetry, update checks), and a question for each would bury the person's real ones.
+   */
+  agentNetworkGuard(name: string, commandLine: string, hosts: readonly string[]): NetworkGuard {
+    const label = `agent ${name}`;
+    const listed = `agents.${name}.network.hosts`;
+    return {
+      decide: async (target) => {
+        const d = decideServerHost(name, commandLine, hosts, await this.engine.rules(), target, listed);
+        const out: ProxyDecision =
+          d.action === 'allow'
+            ? { allowed: true, named: d.named, reason: d.reason }
+            : { allowed: false, named: false, reason: d.action === 'deny' ? `denied by the rule ${describeRule(d.rule!)}` : `${d.reason}: refused by the sandbox (add the host to ${listed} to allow it)` };
+        this.opts.onHostDecision?.({ at: new Date().toISOString(), command: label, host: hostPort(target.host, target.port), allowed: out.allowed, reason: out.reason });
+        return out;
+      },
       hostPorts: async () => serverHostPorts(commandLine, hosts, await this.engine.rules()),
     };
   }

@@ -10,6 +10,7 @@ import { CONFIG_REL, LoupeConfigSchema, type LoupeConfig } from '../config/loupe
 import { MCP_JSON_REL, McpJsonSchema, declaredServers, type McpServerDecl } from '../config/mcpServers';
 import { CLAUDE_LOCAL_REL, CLAUDE_SETTINGS_REL, projectHookFiles } from '../config/projectHooks';
 import type { HookDecl } from '../config/hooksConfig';
+import { declaredAgents, type AgentDecl } from '../config/agentsConfig';
 import { ProblemReporter, checkDocument, checkText, parseJsonWithPosition, problemAt, type ConfigProblem } from '../config/validate';
 import { lstatInside, readInside } from '../files/safeOpen';
 import { writeAtomicInside } from '../files/safeWrite';
@@ -33,6 +34,8 @@ export interface ProjectRules {
   tests?: Record<string, string>;
   /** The repository's MCP servers (`.loupe/config.json`'s, then `.mcp.json`'s); absent while untrusted. */
   mcpServers?: McpServerDecl[];
+  /** The repository's other agents (`.loupe/config.json`'s `agents`); absent while untrusted. */
+  agents?: AgentDecl[];
   /** The repository's hooks (`.claude/settings.json`, `.claude/settings.local.json`, `.loupe/config.json`); absent while untrusted. */
   hooks?: HookDecl[];
   /** One of those files says `"disableAllHooks": true`: none of the repository's hooks run. */
@@ -45,7 +48,7 @@ export interface ProjectRules {
    */
   trustedByPerson?: boolean;
   /** What untrusted files would have granted: allow rules, test commands, language server and MCP servers. */
-  ignored?: { rules: SourcedRule[]; tests: Record<string, string>; mcpServers?: McpServerDecl[]; hooks?: HookDecl[]; sandboxOff?: true; servers?: string[] };
+  ignored?: { rules: SourcedRule[]; tests: Record<string, string>; mcpServers?: McpServerDecl[]; hooks?: HookDecl[]; agents?: AgentDecl[]; sandboxOff?: true; servers?: string[] };
 }
 
 const NO_CONFIG: ProjectRules = { rules: [], problems: [], config: {} };
@@ -196,9 +199,9 @@ function safeJson(text: string): unknown {
 /** The config with its grants set aside: deny and ask rules and edits.mode still apply. */
 function withoutGrants(value: ProjectRules): ProjectRules {
   const allow = value.rules.filter((r) => r.action === 'allow');
-  const { tests, mcpServers, hooks, ...rest } = value;
+  const { tests, mcpServers, hooks, agents, ...rest } = value;
   // "sandbox": "off" lifts a protection, so a file nobody trusted cannot turn the sandbox off.
-  const { tests: _tests, sandbox, lsp, mcpServers: _servers, hooks: _hooks, ...config } = value.config;
+  const { tests: _tests, sandbox, lsp, mcpServers: _servers, hooks: _hooks, agents: _agents, ...config } = value.config;
   // Turning servers off only narrows; a server command is a program to run.
   const servers = typeof lsp === 'object' ? Object.keys(lsp).filter((k) => lsp[k] !== false) : [];
   const keptLsp = typeof lsp === 'object' ? Object.fromEntries(Object.entries(lsp).filter(([, v]) => v === false)) : lsp;
@@ -208,8 +211,8 @@ function withoutGrants(value: ProjectRules): ProjectRules {
     ...(keptLsp !== undefined ? { lsp: keptLsp } : {}),
     ...(config.permissions ? { permissions: config.permissions.filter((r) => r.action !== 'allow') } : {}),
   };
-  if (!allow.length && !tests && !mcpServers?.length && !hooks?.length && sandbox !== 'off' && !servers.length) return { ...rest, config: kept };
-  const ignored = { rules: allow, tests: tests ?? {}, ...(mcpServers?.length ? { mcpServers } : {}), ...(hooks?.length ? { hooks } : {}), ...(sandbox === 'off' ? { sandboxOff: true as const } : {}), ...(servers.length ? { servers } : {}) };
+  if (!allow.length && !tests && !mcpServers?.length && !hooks?.length && !agents?.length && sandbox !== 'off' && !servers.length) return { ...rest, config: kept };
+  const ignored = { rules: allow, tests: tests ?? {}, ...(mcpServers?.length ? { mcpServers } : {}), ...(hooks?.length ? { hooks } : {}), ...(agents?.length ? { agents } : {}), ...(sandbox === 'off' ? { sandboxOff: true as const } : {}), ...(servers.length ? { servers } : {}) };
   return { ...rest, config: kept, rules: value.rules.filter((r) => r.action !== 'allow'), trusted: false, ignored };
 }
 
@@ -232,8 +235,9 @@ export function parseProjectFiles(configText: string | null, mcpText: string | n
     }
   }
   const hooks = projectHookFiles(base.config, claude, claudeLocal, configText ?? undefined);
-  problems.push(...hooks.problems);
-  return { ...base, problems, ...(servers.length ? { mcpServers: servers } : {}), ...(hooks.hooks.length ? { hooks: hooks.hooks } : {}), ...(hooks.disableAll ? { hooksDisabled: true } : {}) };
+  const agents = declaredAgents(base.config.agents, 'project', CONFIG_REL, configText ?? undefined);
+  problems.push(...hooks.problems, ...agents.problems);
+  return { ...base, problems, ...(servers.length ? { mcpServers: servers } : {}), ...(agents.agents.length ? { agents: agents.agents } : {}), ...(hooks.hooks.length ? { hooks: hooks.hooks } : {}), ...(hooks.disableAll ? { hooksDisabled: true } : {}) };
 }
 
 /** The file's text as rules and settings: every valid key applies, every other one is a problem. */

@@ -13,6 +13,7 @@ import { CONFIG_REL, checkLoupeConfig } from '../config/loupeConfig';
 import { MCP_JSON_REL, McpJsonSchema, commandLine, declaredServers } from '../config/mcpServers';
 import { CLAUDE_LOCAL_REL, CLAUDE_SETTINGS_REL, projectHookFiles, type HookGrant } from '../config/projectHooks';
 import { declaresHooks, hookLine } from '../config/hooksConfig';
+import { agentCommandLine, declaredAgents } from '../config/agentsConfig';
 import { checkDocument } from '../config/validate';
 import type { PermissionRule } from './types';
 
@@ -60,6 +61,8 @@ export interface ProjectGrants {
   mcp: { name: string; file: string; target: string }[];
   /** Hooks it would run (each after its own approval card): event, matcher, the command line or URL, file. */
   hooks: HookGrant[];
+  /** Other agents it would offer (each run only after its own approval card): name and command line. */
+  agents: { name: string; target: string }[];
 }
 
 export interface TrustState {
@@ -74,7 +77,7 @@ export interface TrustState {
   grants: ProjectGrants;
 }
 
-export const NO_GRANTS: ProjectGrants = { allow: [], tests: [], servers: [], mcp: [], hooks: [] };
+export const NO_GRANTS: ProjectGrants = { allow: [], tests: [], servers: [], mcp: [], hooks: [], agents: [] };
 
 /**
  * The grants of the parsed files: exactly the allow rules, test commands and MCP servers the
@@ -89,7 +92,8 @@ export function grantsOf(doc: unknown, mcpDoc?: unknown, claude: Pick<ProjectFil
   const fromMcpJson = mcpDoc === undefined ? [] : declaredServers(checkDocument(mcpDoc, McpJsonSchema, MCP_JSON_REL).value.mcpServers, 'project', MCP_JSON_REL).servers;
   const mcp = [...own, ...fromMcpJson.filter((d) => !own.some((o) => o.name === d.name))].map((d) => ({ name: d.name, file: d.file, target: commandLine(d.entry) }));
   const hooks = projectHookFiles(value, claude.claude ?? null, claude.claudeLocal ?? null).hooks.map((h): HookGrant => ({ event: h.event, matcher: h.matcher, command: hookLine(h.handler), file: h.source }));
-  return { allow, tests, servers, mcp, hooks };
+  const agents = declaredAgents(value.agents, 'project', CONFIG_REL).agents.map((a) => ({ name: a.name, target: agentCommandLine(a.entry) }));
+  return { allow, tests, servers, mcp, hooks, agents };
 }
 
 const parseOrNull = (bytes: Buffer | null): unknown => {
@@ -105,7 +109,7 @@ export function parseGrants(files: ProjectFiles): ProjectGrants {
   return grantsOf(parseOrNull(files.config) ?? {}, parseOrNull(files.mcp) ?? undefined, files);
 }
 
-export const grantCount = (g: ProjectGrants): number => g.allow.length + g.tests.length + g.servers.length + g.mcp.length + g.hooks.length;
+export const grantCount = (g: ProjectGrants): number => g.allow.length + g.tests.length + g.servers.length + g.mcp.length + g.hooks.length + g.agents.length;
 
 /** Trust of the project's config files for `root`. */
 export function trustOf(root: string, files: ProjectFiles, store: TrustStore): TrustState {

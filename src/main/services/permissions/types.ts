@@ -9,9 +9,9 @@ export type PermissionKind = (typeof PERMISSION_KINDS)[number];
  * What an approval card asks about: a permission kind, or one of the questions that are not rules:
  * starting a repository's MCP server (`mcp-server`), a server's own question (`elicitation`),
  * running a repository's hook (`hook`), a repository's skill or command pre-approving tools while
- * it is in use (`skill`).
+ * it is in use (`skill`), running a repository's other agent (`agent`).
  */
-export type ApprovalKind = PermissionKind | 'mcp-server' | 'elicitation' | 'hook' | 'skill';
+export type ApprovalKind = PermissionKind | 'mcp-server' | 'elicitation' | 'hook' | 'skill' | 'agent';
 export const PERMISSION_ACTIONS = ['allow', 'ask', 'deny'] as const;
 export type PermissionAction = (typeof PERMISSION_ACTIONS)[number];
 /** `act`: the rules decide; `plan`: only what reads is allowed, whatever the rules say. */

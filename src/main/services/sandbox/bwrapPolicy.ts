@@ -18,6 +18,11 @@ export interface SandboxPolicy {
   /** More paths to hide (the read deny rules' paths, expanded). */
   hide?: readonly string[];
   /**
+   * Folders outside the workspace a program keeps its own state in (a hosted agent's home), writable
+   * inside; created when missing. Never the workspace's protected folders, which stay read-only.
+   */
+  writable?: readonly string[];
+  /**
    * With a network grant: who decides each host the command's proxy is asked for (and how names
    * resolve, for tests). Absent: no proxy, so no network, whatever the grant says.
    */
@@ -107,6 +112,10 @@ export function bwrapArgs(policy: SandboxPolicy, tmpDir: string, cwd: string, ne
   // A worktree's git data lives outside it; git add and commit need it writable.
   for (const dir of new Set([commonDir, gitDir])) {
     if (dir && kindOf(dir) === 'dir' && !real(dir).startsWith(root + path.sep)) a.push(bind, real(dir), real(dir));
+  }
+  for (const w of policy.writable ?? []) {
+    mkdirSync(w, { recursive: true });
+    a.push('--bind', real(w), real(w));
   }
   for (const p of protectedPaths(root)) a.push('--ro-bind', real(p), real(p));
   const hide = [...credentialPaths(policy.home ?? process.env.HOME ?? '/nonexistent'), ...(policy.hide ?? [])];

@@ -19,6 +19,7 @@ export function sandboxExecProfile(policy: SandboxPolicy, tmpDir: string, proxyP
   const writable = [tmpDir, '/dev/null', '/dev/tty', '/dev/dtracehelper'];
   // Plan mode's commands and language servers only read: the workspace and its git data stay as they are.
   if (!policy.grant.readOnly) writable.push(policy.root, ...new Set([gitDir, commonDir].filter((d): d is string => !!d)));
+  writable.push(...(policy.writable ?? []));
   const readOnly = [path.join(policy.root, '.loupe')];
   if (dotGit && dotGit !== gitDir) readOnly.push(dotGit);
   for (const d of new Set([gitDir, commonDir])) if (d) readOnly.push(path.join(d, 'config'), path.join(d, 'hooks'), path.join(d, 'info'));

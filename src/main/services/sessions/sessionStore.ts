@@ -32,6 +32,10 @@ export interface SessionRecord<M = unknown> {
   messages: M[];
   /** A subagent's session: the session that started it. */
   parent_session_id?: string;
+  /** Who does the session's work: absent for Loupe's own loop, else a hosted agent's name (docs/architecture.md, "Hosted agents"). */
+  hosted_agent?: string;
+  /** That agent's own id for the conversation, so a later run resumes it where the agent keeps sessions. */
+  agent_session?: string;
 }
 
 export interface SessionSummary {
@@ -41,6 +45,7 @@ export interface SessionSummary {
   updated_at: string;
   requests: number;
   parent_session_id?: string;
+  agent?: string;
 }
 
 const ID_RE = /^ses-[A-Za-z0-9_-]{1,64}$/;
@@ -125,7 +130,7 @@ export class SessionStore {
     const loaded = await Promise.all(ids.map((id) => this.load(id).catch(() => null)));
     return loaded
       .filter((r): r is SessionRecord => r !== null)
-      .map((r) => ({ id: r.id, title: r.title, created_at: r.created_at, updated_at: r.updated_at, requests: r.requests.length, ...(typeof r.parent_session_id === 'string' ? { parent_session_id: r.parent_session_id } : {}) }))
+      .map((r) => ({ id: r.id, title: r.title, created_at: r.created_at, updated_at: r.updated_at, requests: r.requests.length, ...(typeof r.parent_session_id === 'string' ? { parent_session_id: r.parent_session_id } : {}), ...(typeof r.hosted_agent === 'string' ? { agent: r.hosted_agent } : {}) }))
       .sort((a, b) => b.updated_at.localeCompare(a.updated_at));
   }
 

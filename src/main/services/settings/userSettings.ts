@@ -13,6 +13,7 @@ import { ProblemReporter, checkText, describeProblem, type ConfigProblem } from 
 import { PermissionRuleSchema, type PermissionRule } from '../permissions/types';
 import { ProcessLimitsSchema, SubagentLimitsSchema } from '../config/loupeConfig';
 import { McpServersSchema, declaredServers, type McpServerDecl, type McpServerEntry } from '../config/mcpServers';
+import { AgentsSchema, declaredAgents, type AgentDecl, type AgentEntry } from '../config/agentsConfig';
 import { HOOK_SOURCES, HooksSettingsShape, NO_FILE_HOOKS, fileHooks, type FileHooks } from '../config/hooksConfig';
 import { writeJsonAtomic } from './atomicJson';
 
@@ -52,6 +53,10 @@ export const SettingsSchema = z.object({
   mcp_oauth: z
     .record(z.string(), z.looseObject({ client: z.record(z.string(), z.unknown()).optional(), tokens: z.record(z.string(), z.unknown()).optional(), store: z.literal('keychain').optional(), rev: z.string().optional() }))
     .optional(),
+  /** The person's own other agents (ACP), offered in every folder's session bar; each runs in the OS sandbox. */
+  agents: AgentsSchema.optional(),
+  /** Realpath of a workspace → a repository's agent name → the digest of the configuration the person approved running. */
+  agents_approved: z.record(z.string(), z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/))).optional(),
   /** The person's own hooks for every folder, in Claude Code's shape; `disableAllHooks`; the URLs http hooks may post to. */
   ...HooksSettingsShape,
   /** Realpath of a workspace → the digests of the repository's hooks the person approved running there. */
@@ -109,6 +114,8 @@ type Loaded = {
   llm: LlmSection;
   mcpServers: McpServerDecl[];
   mcp: McpState;
+  agents: AgentDecl[];
+  agentsApproved: Record<string, Record<string, string>>;
   hooks: FileHooks;
   hookState: { approved: Record<string, string[]>; disabled: Record<string, string[]> };
   grants: Record<string, Record<string, string>>;
@@ -118,7 +125,7 @@ type Loaded = {
   problems: ConfigProblem[];
 };
 
-const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, hooks: NO_FILE_HOOKS, hookState: { approved: {}, disabled: {} }, grants: {}, worktreeSetup: { copy: [], link: [] }, worktreeSpare: true, problems: [] };
+const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, hooks: NO_FILE_HOOKS, hookState: { approved: {}, disabled: {} }, grants: {}, agents: [], agentsApproved: {}, worktreeSetup: { copy: [], link: [] }, worktreeSpare: true, problems: [] };
 
 export interface UserSettingsOptions {
   /** Told each problem of the file once (a bad or unknown key: where, and what is wrong). */
@@ -252,6 +259,29 @@ export class UserSettings {
     return this.update((doc) => addToList(doc, 'hooks_disabled', root, digest, disabled));
   }
 
+  /** The person's own other agents (`agents`), each valid one. */
+  agents = (): AgentDecl[] => this.load().agents;
+
+  /** The digest of a repository's agent the person approved running in this folder, if any. */
+  agentApproval(root: string, name: string): string | null {
+    return this.load().agentsApproved[root]?.[name] ?? null;
+  }
+
+  approveAgent(root: string, name: string, digest: string): Promise<void> {
+    return this.update((doc) => {
+      const all = objectAt(doc, 'agents_approved');
+      return { ...doc, agents_approved: { ...all, [root]: { ...objectAt(all, root), [name]: digest } } };
+    });
+  }
+
+  /** Writes one of the person's agents (a ready entry they enabled), or removes it (null). */
+  setAgent(name: string, entry: AgentEntry | null): Promise<void> {
+    return this.update((doc) => {
+      const { [name]: _old, ...rest } = objectAt(doc, 'agents');
+      return { ...doc, agents: entry ? { ...rest, [name]: entry } : rest };
+    });
+  }
+
   /** A remote MCP server's sign-in as this file holds it: client and tokens, or where they are (mcp/signInStore.ts reads it). */
   async mcpSignIn(url: string): Promise<Record<string, unknown>> {
     const doc = await this.document();
@@ -337,7 +367,8 @@ export class UserSettings {
     const { value } = checked;
     const servers = declaredServers(value.mcpServers, 'user', this.file, text);
     const hooks = fileHooks(value, HOOK_SOURCES.loupeUser, this.file, text);
-    const problems = [...checked.problems, ...servers.problems, ...hooks.problems];
+    const agents = declaredAgents(value.agents, 'user', this.file, text);
+    const problems = [...checked.problems, ...servers.problems, ...hooks.problems, ...agents.problems];
     const trusted = Object.fromEntries(Object.entries(value.trusted_folders ?? {}).map(([root, t]) => [root, t.config_sha256]));
     const mcp = { approved: value.mcp_servers_approved ?? {}, disabled: value.mcp_servers_disabled ?? {} };
     this.cache = {
@@ -351,6 +382,8 @@ export class UserSettings {
       llm: value.llm ?? {},
       mcpServers: servers.servers,
       mcp,
+      agents: agents.agents,
+      agentsApproved: value.agents_approved ?? {},
       hooks,
       hookState: { approved: value.hooks_approved ?? {}, disabled: value.hooks_disabled ?? {} },
       grants: value.skills_approved ?? {},
