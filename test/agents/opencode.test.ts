@@ -91,8 +91,9 @@ describe('OpenCode hosted in Loupe', () => {
       const list = await mods(correlation_id);
       expect(list.map((m) => m.file).sort()).toEqual(['a.txt', 'b.txt', 'c.txt']);
       for (const m of list) expect(m).toMatchObject({ tool: 'acp:opencode', session_id, correlation_id, status: 'applied' });
-      // The command's write is attributed to its tool call (its title is the reason).
-      expect(list.find((m) => m.file === 'c.txt')!.reason).toMatch(/echo gamma > c\.txt|Write c/);
+      // The command's write is attributed to its tool call (its title is the reason), or, when its
+      // first update reached Loupe after the command had run, to the turn's snapshot.
+      expect(list.find((m) => m.file === 'c.txt')!.reason).toMatch(/echo gamma > c\.txt|OpenCode's turn/);
       // The chat showed its tool cards, the edits with their diffs.
       const cards = chatEvents(events, session_id).filter((e): e is Extract<ChatEvent, { type: 'tool_call_finished' }> => e.type === 'tool_call_finished');
       expect(cards.every((c) => c.tool === 'acp:opencode')).toBe(true);
@@ -192,6 +193,42 @@ describe('OpenCode hosted in Loupe', () => {
       await new Promise((r) => setTimeout(r, Math.max(0, 3000 - (Date.now() - stoppedAt))));
       expect(agentProcs()).toEqual([]);
       expect(existsSync(path.join(ws, 'late.txt'))).toBe(false);
+    },
+    SLOW * 2,
+  );
+});
+
+describe('OpenCode in the sandbox', () => {
+  it(
+    'a write outside the workspace and a host its entry does not name are refused by the sandbox, and its tool cards say so',
+    async () => {
+      await open({ edit: 'allow', bash: 'allow' });
+      const outside = path.join(dir, 'outside.txt');
+      llm.respondWith(
+        opencodeModel(
+          () => [
+            call('bash', { command: `echo escaped > ${outside}`, description: 'Write outside' }),
+            call('bash', { command: 'curl -sS -f -m 20 http://not-named.example/secret', description: 'Fetch a page' }),
+            { content: 'Both failed.' },
+          ],
+          ws,
+        ),
+      );
+      const seen: ApprovalRequestView[] = [];
+      host.onEvent((ch, p) => ch === 'approvals.changed' && seen.push(...(p as { requests: ApprovalRequestView[] }).requests));
+      const { session_id, correlation_id } = await host.handle('chat.send', { text: 'Try to get out.', agent: 'opencode' });
+      await until(() => finished(session_id, correlation_id), SLOW, 100);
+      expect(existsSync(outside)).toBe(false);
+      const cards = chatEvents(events, session_id).filter((e): e is Extract<ChatEvent, { type: 'tool_call_finished' }> => e.type === 'tool_call_finished');
+      expect(cards).toHaveLength(2);
+      const [write, fetch] = cards;
+      expect(write).toMatchObject({ ok: false, error: { code: 'SANDBOX_BLOCKED' }, data: { sandboxed: true, blocked: expect.stringContaining(outside) } });
+      expect(fetch).toMatchObject({ ok: false, error: { code: 'SANDBOX_BLOCKED' }, data: { blocked: expect.stringContaining('not-named.example') } });
+      expect((fetch!.data!.network as { refused: { host: string; reason: string }[] }).refused[0]).toMatchObject({ host: 'not-named.example', reason: expect.stringMatching(/not listed in agents\.opencode\.network\.hosts, so the sandbox refused it/) });
+      // Refused by the sandbox, not asked: an agent reaches out on its own, and no card is raised for it.
+      expect(seen.filter((a) => a.kind === 'network')).toEqual([]);
+      // Its model, which the entry names, was reached all along.
+      expect(llm.completions.length).toBeGreaterThanOrEqual(3);
     },
     SLOW * 2,
   );

@@ -49,8 +49,9 @@ interface Turn {
   startedAt: Map<string, number>;
   finished: Set<string>;
   captures: Map<string, { req: CaptureRequest; handle: Promise<CaptureHandle> }>;
-  /** The network's refusals so far when each call started: those after it are the call's. */
-  refusedAt: Map<string, number>;
+  /** Hosts the sandbox refused before the turn, and those a tool call of it named. */
+  refusedBefore: Set<string>;
+  attributed: Set<string>;
   /** Modification ids its `fs/write_text_file` calls made, per tool call. */
   writes: Map<string, string[]>;
   text: string;
@@ -140,7 +141,7 @@ export class HostedRunner implements SessionRunner {
     const correlationId = request.correlationId;
     const emit = (e: ChatEventBody) => emitRaw({ ...e, correlation_id: correlationId, t: now() } as AgentEvent);
     emit({ type: 'request_started', session_id: this.opts.sessionId, prompt: request.prompt, ...(request.mode === 'plan' ? { mode: request.mode } : {}) });
-    const turn: Turn = { correlationId, mode: request.mode, emit, calls: new Map(), startedAt: new Map(), finished: new Set(), captures: new Map(), refusedAt: new Map(), writes: new Map(), text: '', chain: Promise.resolve(), signal: request.signal };
+    const turn: Turn = { correlationId, mode: request.mode, emit, calls: new Map(), startedAt: new Map(), finished: new Set(), captures: new Map(), refusedBefore: new Set(), attributed: new Set(), writes: new Map(), text: '', chain: Promise.resolve(), signal: request.signal };
     let status: RunStatus;
     let error: { code: string; message: string } | undefined;
     // Whatever the agent writes during the turn that no tool call's snapshot caught.
@@ -148,6 +149,7 @@ export class HostedRunner implements SessionRunner {
     let stopTimer: NodeJS.Timeout | undefined;
     try {
       const proc = await this.connect(request.signal);
+      for (const r of proc.network().refused) turn.refusedBefore.add(r.host);
       await this.setMode(proc, request.mode);
       this.turn = turn;
       emit({ type: 'turn_started', turn: 1 });
@@ -187,6 +189,8 @@ export class HostedRunner implements SessionRunner {
       clearTimeout(stopTimer);
     }
     const rest = await (await whole).end();
+    const own = (this.proc?.network().refused ?? []).filter((r) => !turn.refusedBefore.has(r.host) && !turn.attributed.has(r.host));
+    if (own.length) emit({ type: 'notice', text: `The sandbox refused ${this.label}'s own connections to ${own.map((r) => r.host).join(', ')}: not in agents.${this.agent}.network.hosts.` });
     if (rest.files.length) emit({ type: 'notice', text: `${this.label} also changed ${rest.files.map((f) => f.file).join(', ')} outside its tool calls (recorded as ${rest.group_id}).` });
     if (error) emit({ type: 'error', code: error.code as never, message: error.message });
     if (status === 'aborted') emit({ type: 'error', code: 'ABORTED', message: `Stopped. ${this.label} was cancelled and its processes ended.` });
@@ -215,6 +219,10 @@ export class HostedRunner implements SessionRunner {
       update: (n: SessionNotification) => {
         const turn = this.turn;
         if (!turn || n.sessionId !== this.acpSession) return;
+        // A call's "before" is taken as its first update arrives, not when the chain reaches it: the
+        // agent does not wait for Loupe, and a call handled late would already have run.
+        const u = n.update;
+        if ((u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') && !turn.captures.has(u.toolCallId)) this.before(turn, u.toolCallId, u.title ?? 'tool');
         turn.chain = turn.chain.then(() => this.onUpdate(turn, n)).catch((err: unknown) => this.opts.logger.warn('agents.update_failed', { agent: this.agent, error: err }));
       },
       permission: (p: RequestPermissionRequest, signal: AbortSignal) => this.onPermission(p, signal),
@@ -262,12 +270,15 @@ export class HostedRunner implements SessionRunner {
     }
   }
 
+  /** What the call writes itself (most agents do) is found between two snapshots of the work tree; this takes the first. */
+  private before(turn: Turn, id: string, title: string): void {
+    turn.startedAt.set(id, performance.now());
+    const req: CaptureRequest = { tool: this.tool, command: title, sessionId: this.opts.sessionId, correlationId: turn.correlationId, reason: title, signal: turn.signal };
+    turn.captures.set(id, { req, handle: this.services.captures.begin(req) });
+  }
+
   private startCall(turn: Turn, c: CallState): void {
-    turn.startedAt.set(c.id, performance.now());
-    turn.refusedAt.set(c.id, this.proc?.network().refused.length ?? 0);
-    // What the call writes itself (most agents do) is found between two snapshots of the work tree.
-    const req: CaptureRequest = { tool: this.tool, command: c.title, sessionId: this.opts.sessionId, correlationId: turn.correlationId, reason: c.title, signal: turn.signal };
-    turn.captures.set(c.id, { req, handle: this.services.captures.begin(req) });
+    if (!turn.captures.has(c.id)) this.before(turn, c.id, c.title);
     turn.emit({ type: 'tool_call_started', call_id: c.id, tool: this.tool, title: c.title, effect: effectOf(c.kind), summary: summaryOf(c, this.services.root), args: c.rawInput ?? {} });
   }
 
@@ -279,7 +290,11 @@ export class HostedRunner implements SessionRunner {
     if (held) Object.assign(held.req, { command: summaryOf(c, root), reason: c.title });
     const capture: CaptureResult | null = held ? await held.handle.then((h) => h.end()).catch(() => null) : null;
     const output = outputOf(c);
-    const refused = (this.proc?.network().refused ?? []).slice(turn.refusedAt.get(c.id) ?? 0);
+    // A refusal is the call's when the call names that host: the agent also reaches out on its own
+    // (update checks, telemetry), at any time, and its updates may arrive after the call ran.
+    const named = `${c.title}\n${JSON.stringify(c.rawInput ?? {})}`;
+    const refused = (this.proc?.network().refused ?? []).filter((r) => named.includes(r.host));
+    for (const r of refused) turn.attributed.add(r.host);
     const sandboxed = this.proc?.spec.launch !== null && this.proc?.spec.launch !== undefined;
     const blocked = refused.length ? refused.map((r) => `network access to ${r.host}`).join('; ') : sandboxed ? detectBlocked(output, { network: Boolean(this.decl?.entry.network?.hosts.length) }) : null;
     const written = turn.writes.get(c.id) ?? [];

@@ -468,7 +468,7 @@ export class PermissionGate {
         const out: ProxyDecision =
           d.action === 'allow'
             ? { allowed: true, named: d.named, reason: d.reason }
-            : { allowed: false, named: false, reason: d.action === 'deny' ? `denied by the rule ${describeRule(d.rule!)}` : `${d.reason}: refused by the sandbox (add the host to ${listed} to allow it)` };
+            : { allowed: false, named: false, reason: d.action === 'deny' ? `denied by the rule ${describeRule(d.rule!)}` : `${d.reason}, so the sandbox refused it (add the host there to allow it)` };
         this.opts.onHostDecision?.({ at: new Date().toISOString(), command: label, host: hostPort(target.host, target.port), allowed: out.allowed, reason: out.reason });
         return out;
       },
