@@ -95,7 +95,8 @@ function Composer() {
   const running = useApp((s) => s.chatRunning);
   const send = useApp((s) => s.sendChat);
   const stop = useApp((s) => s.stopChat);
-  const configured = useApp((s) => s.llmSettings?.configured !== false);
+  // Another agent's session needs no model of Loupe's: the agent brings its own.
+  const configured = useApp((s) => s.llmSettings?.configured !== false || Boolean(s.chatSessions.find((x) => x.id === s.chatSessionId)?.agent));
   const attached = useApp((s) => s.chatAttachments.length > 0);
   const attachImages = useApp((s) => s.attachImages);
   const editsMode = useApp((s) => s.editsMode);
@@ -217,6 +218,19 @@ function UndoNotice() {
 /** An empty conversation: what to ask and the keys that help, once a model is connected. */
 function EmptyHints() {
   const configured = useApp((s) => Boolean(s.llmSettings?.configured));
+  const agent = useApp((s) => s.agents.find((a) => a.name === s.chatSessions.find((x) => x.id === s.chatSessionId)?.agent));
+  if (agent)
+    return (
+      <div className="chat-hints" data-testid="chat-hints">
+        <p>
+          {agent.label} does this session&apos;s work, inside Loupe&apos;s sandbox: every file it changes lands in Changes, reversible one by one, and its questions wait in the queue
+          here.
+        </p>
+        <p className="muted">
+          <code>{agent.command}</code> · Stop cancels it and ends its processes.
+        </p>
+      </div>
+    );
   if (!configured) return null;
   return (
     <div className="chat-hints" data-testid="chat-hints">
@@ -235,6 +249,7 @@ function EmptyHints() {
 
 export function ChatPanel() {
   const items = useApp((s) => s.chatItems);
+  const hosted = useApp((s) => Boolean(s.chatSessions.find((x) => x.id === s.chatSessionId)?.agent));
   usePreloadMarkdown();
   const { listRef, atBottom, toLatest } = useFollowLatest(items);
   return (
@@ -243,7 +258,7 @@ export function ChatPanel() {
       <InstructionChips />
       <div className="chat-list-wrap">
         <div className="chat-list" ref={listRef}>
-          {items.length === 0 && <ConnectModel />}
+          {items.length === 0 && !hosted && <ConnectModel />}
           {items.length === 0 && <EmptyHints />}
           <Items items={items} />
         </div>

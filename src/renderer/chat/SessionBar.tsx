@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { PlusIcon } from '../app/icons';
 import { useApp } from '../store';
+import { AgentPicker } from './AgentPicker';
 
 /** The session picker and its actions: new, rename, delete (asked first: a deleted conversation is gone). */
 export function SessionBar() {
@@ -49,7 +50,8 @@ export function SessionBar() {
             ))}
           </select>
         )}
-        <button type="button" className="icon-btn" title="New session" aria-label="New session" data-testid="chat-new-session" onClick={() => void create()}>
+        <AgentPicker />
+        <button type="button" className="icon-btn" title="New session" aria-label="New session" data-testid="chat-new-session" onClick={() => void create(sessions.find((s) => s.id === current)?.agent)}>
           <PlusIcon size={14} />
         </button>
         {current && (

@@ -54,6 +54,8 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   }, [showOutput, item.output]);
   const summary = item.summary;
   const mcp = mcpServerOf(item.tool, item.data);
+  // Another agent's call (acp:<name>): its own title names it, beside the agent's name.
+  const hosted = item.tool.startsWith('acp:') ? item.tool.slice(4) : null;
   // What the call changed was undone with its request ("Undo changes from here"): it no longer reads as applied.
   const undone = useApp((s) => Boolean(item.correlationId && s.undone[item.correlationId])) && item.effect !== 'read' && item.status === 'done';
   const denied = item.errorCode === 'PERMISSION_DENIED';
@@ -76,8 +78,13 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
             MCP {mcp.server}
           </span>
         )}
+        {hosted && (
+          <span className="tool-agent" data-testid="tool-call-agent" data-agent={hosted} title={`A tool call of the agent ${hosted}, run in Loupe's sandbox`}>
+            {hosted}
+          </span>
+        )}
         <span className="tool-name" title={item.title}>
-          {mcp ? mcp.tool : item.tool}
+          {mcp ? mcp.tool : hosted ? item.title : item.tool}
         </span>
         <code className="tool-summary" title={summary}>
           {summary}
@@ -139,8 +146,10 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
       )}
       {item.errorCode === 'SANDBOX_BLOCKED' && (
         <div className="tool-blocked" data-testid="tool-call-blocked">
-          Blocked by the sandbox{item.data?.blocked !== undefined ? `: ${describeBlocked(item.data.blocked)}` : ''}. The agent may retry it outside the sandbox, which
-          asks you first on a card marked &ldquo;runs OUTSIDE the sandbox&rdquo;; or allow it with a rule in .loupe/config.json (a network rule, or &quot;sandbox&quot;: false).
+          Blocked by the sandbox{item.data?.blocked !== undefined ? `: ${describeBlocked(item.data.blocked)}` : ''}.{' '}
+          {hosted
+            ? `The agent ${hosted} runs inside the sandbox: it writes only in the workspace and its own folder, and reaches only the hosts of agents.${hosted}.network.hosts in your settings.`
+            : 'The agent may retry it outside the sandbox, which asks you first on a card marked “runs OUTSIDE the sandbox”; or allow it with a rule in .loupe/config.json (a network rule, or "sandbox": false).'}
         </div>
       )}
       {diff && <CompactDiffView diff={diff} onOpen={modId ? () => void openModification(modId) : null} />}

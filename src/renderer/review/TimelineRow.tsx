@@ -43,6 +43,7 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
       data-status={m.status}
       data-file={m.file}
       data-agent-id={m.agent_id}
+      data-tool={m.tool}
       data-group-id={m.group_id}
       data-group-kind={m.group_kind}
       onClick={() => onActivate(m.modification_id)}
@@ -72,6 +73,11 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
       </div>
       <div className="tl-line tl-meta">
         <span className={`tl-op tl-op-${m.operation}`}>{OPERATION_LABEL[m.operation] ?? m.operation}</span>
+        {m.tool.startsWith('acp:') && (
+          <span className="tl-hosted-agent" data-testid="timeline-hosted-agent" data-agent={m.tool.slice(4)} title={`Made by the agent ${m.tool.slice(4)}, running in Loupe's sandbox`}>
+            {m.tool.slice(4)}
+          </span>
+        )}
         {lines && <span className="tl-lines">{lines}</span>}
         {m.lines_changed !== undefined && (
           <span className="tl-lines" title={`${m.lines_changed} ${m.lines_changed === 1 ? 'line' : 'lines'} changed`}>

@@ -4,6 +4,7 @@ import { useApp } from '../store';
 import { McpServersSection } from './McpServers';
 import { HooksSection } from './Hooks';
 import { SkillsCommandsSection } from './SkillsCommands';
+import { AgentsSection } from './Agents';
 import { ModelTable } from './ModelTable';
 import './settings.css';
 
@@ -169,6 +170,7 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
         )}
         {sandbox && <SandboxLine status={sandbox} />}
         <McpServersSection />
+        <AgentsSection />
         <HooksSection />
         <SkillsCommandsSection />
         {systemPrompt && <SystemPromptSection prompt={systemPrompt} />}

@@ -26,7 +26,8 @@ export interface ChatSlice {
    */
   resumeChat(): Promise<void>;
   openChatSession(id: string): Promise<void>;
-  newChatSession(): Promise<void>;
+  /** A new session; `agent`: another agent does its work instead of Loupe's own. */
+  newChatSession(agent?: string): Promise<void>;
   renameChatSession(id: string, title: string): Promise<void>;
   deleteChatSession(id: string): Promise<void>;
   /**
@@ -119,9 +120,9 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
       }
     },
 
-    async newChatSession() {
+    async newChatSession(agent) {
       try {
-        const s = await client.request('chat.newSession', undefined);
+        const s = await client.request('chat.newSession', agent ? { agent } : undefined);
         rememberSession(get().workspace?.root, s.id);
         set((st) => ({ chatSessionId: s.id, chatItems: [], chatRunning: null, chatUsage: null, undone: {}, chatQueued: [], chatForks: [], chatSessions: [s, ...st.chatSessions.filter((x) => x.id !== s.id)] }));
       } catch (err) {

@@ -11,6 +11,7 @@ import { createPromptSlice } from './promptSlice';
 import { createProblemsSlice } from './problemsSlice';
 import { createProcessesSlice } from './processesSlice';
 import { createMcpSlice } from './mcpSlice';
+import { createAgentsSlice } from './agentsSlice';
 import { createHooksSlice } from './hooksSlice';
 import { createReviewSlice } from './reviewSlice';
 import { createSettingsSlice } from './settingsSlice';
@@ -50,6 +51,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createProcessesSlice(set, get, deps),
     ...createProblemsSlice(set, get, deps),
     ...createMcpSlice(set, get, deps),
+    ...createAgentsSlice(set, get, deps),
     ...createHooksSlice(set, get, deps),
     ...createWorktreeSessionsSlice(set, get, deps),
     ...createExportSlice(set, get, deps),
@@ -149,6 +151,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
             void act().loadEditsMode();
             void act().loadProcesses();
             void act().loadMcpServers();
+            void act().loadAgents();
             void act().loadHooks();
             void act().loadWorktreeSessions();
             void act().loadSystemPrompt();

@@ -54,6 +54,7 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, { cli
     void get().loadEditsMode();
     void get().loadSystemPrompt();
     void get().loadMcpServers();
+    void get().loadAgents();
     void get().loadHooks();
     void get().loadSlashCommands();
     void client.request('settings.sandbox', undefined).then(

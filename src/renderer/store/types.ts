@@ -11,6 +11,7 @@ import type { PromptSlice } from './promptSlice';
 import type { ProblemsSlice } from './problemsSlice';
 import type { ProcessesSlice } from './processesSlice';
 import type { McpSlice } from './mcpSlice';
+import type { AgentsSlice } from './agentsSlice';
 import type { HooksSlice } from './hooksSlice';
 import type { ReviewSlice } from './reviewSlice';
 import type { SettingsSlice } from './settingsSlice';
@@ -43,6 +44,7 @@ export type AppState = ConnectionSlice &
   ProcessesSlice &
   ProblemsSlice &
   McpSlice &
+  AgentsSlice &
   HooksSlice &
   WorktreeSessionsSlice &
   ExportSlice;

@@ -255,6 +255,10 @@ export class HostedRunner implements SessionRunner {
         const c = had ? mergeCall(had, u) : mergeCall(newCall({ toolCallId: u.toolCallId, title: u.title ?? 'tool', kind: u.kind ?? 'other' }), u);
         turn.calls.set(c.id, c);
         if (!had) this.startCall(turn, c);
+        else if (!turn.finished.has(c.id) && (c.title !== had.title || summaryOf(c, this.services.root) !== summaryOf(had, this.services.root))) {
+          // Its card follows what the call now says it is (a title that said "bash" says the command once it runs).
+          turn.emit({ type: 'tool_call_started', call_id: c.id, tool: this.tool, title: cardTitle(c, this.services.root), effect: effectOf(c.kind), summary: summaryOf(c, this.services.root), args: c.rawInput ?? {} });
+        }
         if ((c.status === 'completed' || c.status === 'failed') && !turn.finished.has(c.id)) await this.finishCall(turn, c);
         return;
       }
@@ -279,7 +283,7 @@ export class HostedRunner implements SessionRunner {
 
   private startCall(turn: Turn, c: CallState): void {
     if (!turn.captures.has(c.id)) this.before(turn, c.id, c.title);
-    turn.emit({ type: 'tool_call_started', call_id: c.id, tool: this.tool, title: c.title, effect: effectOf(c.kind), summary: summaryOf(c, this.services.root), args: c.rawInput ?? {} });
+    turn.emit({ type: 'tool_call_started', call_id: c.id, tool: this.tool, title: cardTitle(c, this.services.root), effect: effectOf(c.kind), summary: summaryOf(c, this.services.root), args: c.rawInput ?? {} });
   }
 
   private async finishCall(turn: Turn, c: CallState): Promise<void> {
@@ -287,7 +291,7 @@ export class HostedRunner implements SessionRunner {
     const root = this.services.root;
     const held = turn.captures.get(c.id);
     // What it wrote is named as the call reads now (a title that said only "bash" at first says the command by its end).
-    if (held) Object.assign(held.req, { command: summaryOf(c, root), reason: c.title });
+    if (held) Object.assign(held.req, { command: c.kind === 'execute' ? summaryOf(c, root) : `${this.agent} ${c.kind} ${summaryOf(c, root)}`, reason: c.title });
     const capture: CaptureResult | null = held ? await held.handle.then((h) => h.end()).catch(() => null) : null;
     const output = outputOf(c);
     // A refusal is the call's when the call names that host: the agent also reaches out on its own
@@ -374,10 +378,10 @@ export class HostedRunner implements SessionRunner {
     signal.addEventListener('abort', stop, { once: true });
     turn.signal.addEventListener('abort', stop, { once: true });
     try {
-      await this.services.permissions.forCall({ call_id: c.id, correlation_id: turn.correlationId, session_id: this.opts.sessionId }).inMode(turn.mode).agentQuestion({
+      await this.services.permissions.forCall({ call_id: c.id, correlation_id: turn.correlationId, session_id: this.opts.sessionId }).inMode(turn.mode).agentQuestion(this.label, {
         query,
         tool: this.tool,
-        summary: `${this.label}: ${c.title === summaryOf(c, root) ? c.title : `${c.title} (${summaryOf(c, root)})`}`,
+        summary: `${this.label}: ${askedFor(c, root)}`,
         ...(diff ? { diff } : {}),
         ...(edit ? { edit } : {}),
         details: `${this.label} asks before it acts. It offers: ${p.options.map((o) => o.name).join(' · ')}. Allow answers "${allow.name}"; Deny answers "${optionFor(p.options, 'reject')?.name ?? 'cancel'}".`,
@@ -451,6 +455,19 @@ export class HostedRunner implements SessionRunner {
       throw RequestError.internalError({ path: p.path }, `Loupe could not write ${rel}: ${(err as Error).message}`);
     }
   }
+}
+
+/** The card's name for a call: its title, or its kind when the title only repeats the path or command the card shows beside it. */
+function cardTitle(c: CallState, root: string): string {
+  const summary = summaryOf(c, root);
+  return c.title === summary || relTo(root, c.title) === summary || relTo(root, `/${c.title}`) === summary ? c.kind : c.title;
+}
+
+/** What the agent asks to do, in a line: its title, with the path or command when the title does not say it (a bare absolute path becomes the workspace's name for it). */
+function askedFor(c: CallState, root: string): string {
+  const summary = summaryOf(c, root);
+  const title = c.title.startsWith('/') ? relTo(root, c.title) : c.title;
+  return title === summary || title.includes(summary) ? title : `${title} (${summary})`;
 }
 
 /** The request as ACP content: the words (with what was attached), and images where the agent takes them. */

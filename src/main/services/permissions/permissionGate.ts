@@ -333,7 +333,7 @@ export class PermissionGate {
    * the sandbox never answer for it: that agent's own logic chose to ask, so the person is asked,
    * on a card whose "always" saves Loupe's rule.
    */
-  async agentQuestion(input: AuthorizeInput): Promise<Authorized> {
+  async agentQuestion(agent: string, input: AuthorizeInput): Promise<Authorized> {
     const q = input.query;
     if (this.mode === 'plan' && q.kind === 'edit') throw new PermissionDeniedError(modeRefusal('plan', { name: input.tool, effect: 'write', asks: null })!, { denied_by: 'mode' });
     if (this.mode === 'plan' && (q.kind === 'bash' || q.kind === 'test')) {
@@ -347,7 +347,7 @@ export class PermissionGate {
     }
     if (ruled.action === 'allow' && ruled.rule && !ruled.byDefault) return { decision: ruled, by: 'rule', sandbox: null };
     const always = ruled.always.length ? ruled.always : (q.kind === 'edit' || q.kind === 'read') && !q.path.startsWith('/') ? [{ kind: q.kind, pattern: q.path, action: 'allow' as const }] : [];
-    const reason = ruled.action === 'allow' ? `${input.tool} asks before it acts; no rule of yours allows it (${ruled.reason})` : ruled.reason;
+    const reason = `${agent} asks before it acts, and no rule of yours answers it (${ruled.reason}); a deny rule would refuse it, an allow rule let it through`;
     return this.ask(input, { ...ruled, action: 'ask', always, reason }, null, undefined);
   }
 
