@@ -28,8 +28,6 @@ export const AgentEntrySchema = z.strictObject({
   label: z.string().min(1).max(40).optional(),
   /** The session mode the agent is put in, where it has modes: the one that asks before acting (default: found by name). */
   mode: z.string().min(1).optional(),
-  /** Offer Loupe's own tools to it as an MCP server (`loupe mcp`) in `session/new` (default false). */
-  loupe_tools: z.boolean().optional(),
   disabled: z.boolean().optional(),
 });
 
@@ -127,7 +125,6 @@ export function describeAgent(decl: AgentDecl): string {
   const lines = [agentCommandLine(e)];
   for (const [k, v] of Object.entries(e.env ?? {})) lines.push(`env ${k}=${v}`);
   lines.push(e.network?.hosts.length ? `network: ${e.network.hosts.join(', ')}` : 'no network');
-  if (e.loupe_tools) lines.push("offered Loupe's own tools");
   return lines.join('\n');
 }
 
