@@ -18,6 +18,8 @@ import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { detectBlocked } from '../../services/sandbox/blocked';
 import { linesTouched } from '../../services/modlog/unifiedDiff';
 import { PermissionDeniedError } from '../../services/permissions/errors';
+import { ConcurrentChangeError } from '../../services/modlog/errors';
+import { sha256 } from '../../services/files/hash';
 import { languageOf } from '../../services/workspace/language';
 import { toWireError } from '../../errors';
 import { now, type AgentEvent, type RunStatus } from '../loop/events';
@@ -71,9 +73,21 @@ export class HostedRunner implements SessionRunner {
   private turn: Turn | null = null;
   private decl: AgentDecl | null = null;
   private disposed = false;
+  /**
+   * Client writes and snapshot ends, one at a time: the agent may report a call completed before
+   * Loupe has answered its `fs/write_text_file`, and a snapshot that ends while that write is on
+   * disk but not yet in the log would record it a second time.
+   */
+  private io: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: HostedRunnerOptions) {
     this.agent = opts.agent;
+  }
+
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const job = this.io.then(fn);
+    this.io = job.catch(() => undefined);
+    return job;
   }
 
   private get services(): WorkspaceServices {
@@ -188,7 +202,7 @@ export class HostedRunner implements SessionRunner {
       await this.endProcess();
       clearTimeout(stopTimer);
     }
-    const rest = await (await whole).end();
+    const rest = await this.exclusive(async () => (await whole).end());
     const own = (this.proc?.network().refused ?? []).filter((r) => !turn.refusedBefore.has(r.host) && !turn.attributed.has(r.host));
     if (own.length) emit({ type: 'notice', text: `The sandbox refused ${this.label}'s own connections to ${own.map((r) => r.host).join(', ')}: not in agents.${this.agent}.network.hosts.` });
     if (rest.files.length) emit({ type: 'notice', text: `${this.label} also changed ${rest.files.map((f) => f.file).join(', ')} outside its tool calls (recorded as ${rest.group_id}).` });
@@ -292,7 +306,7 @@ export class HostedRunner implements SessionRunner {
     const held = turn.captures.get(c.id);
     // What it wrote is named as the call reads now (a title that said only "bash" at first says the command by its end).
     if (held) Object.assign(held.req, { command: c.kind === 'execute' ? summaryOf(c, root) : `${this.agent} ${c.kind} ${summaryOf(c, root)}`, reason: c.title });
-    const capture: CaptureResult | null = held ? await held.handle.then((h) => h.end()).catch(() => null) : null;
+    const capture: CaptureResult | null = held ? await this.exclusive(() => held.handle.then((h) => h.end())).catch(() => null) : null;
     const output = outputOf(c);
     // A refusal is the call's when the call names that host: the agent also reaches out on its own
     // (update checks, telemetry), at any time, and its updates may arrive after the call ran.
@@ -435,14 +449,19 @@ export class HostedRunner implements SessionRunner {
     if (d.action === 'deny') throw RequestError.invalidParams({ path: p.path }, `Loupe's rules deny ${this.label} writing ${rel}: ${d.reason}`);
     if (turn?.mode === 'plan') throw RequestError.invalidParams({ path: p.path }, `This request is in plan mode: nothing is written. Put the change in the plan.`);
     const call = turn ? this.openCall(turn) : undefined;
-    const before = await readFile(abs).catch(() => null);
     const content = Buffer.from(p.content, 'utf8');
-    if (before && before.equals(content)) return;
-    try {
+    // Some agents (OpenCode) write the file themselves and send the same content through the client
+    // too: what is already on disk is left to the call's snapshot, which sees the change itself, so
+    // the log never holds a line that changed nothing. Read and written under the one lock with
+    // the snapshots, and refused by the log if the agent's own write lands in between.
+    const record = async (): Promise<string | null> => {
+      const before = await readFile(abs).catch(() => null);
+      if (before && before.equals(content)) return null;
       const res = await this.services.modlog.apply({
         file: rel,
         abs,
         content,
+        expectBeforeSha: before ? sha256(before) : null,
         tool: this.tool,
         operation: before ? 'overwrite' : 'create',
         sessionId: this.opts.sessionId,
@@ -450,7 +469,11 @@ export class HostedRunner implements SessionRunner {
         reason: call ? call.title : `${this.label} wrote ${rel}`,
         linesChanged: linesTouched(before?.toString('utf8') ?? '', p.content),
       });
-      if (turn && call) turn.writes.set(call.id, [...(turn.writes.get(call.id) ?? []), res.modificationId]);
+      return res.modificationId;
+    };
+    try {
+      const id = await this.exclusive(() => record().catch((err: unknown) => (err instanceof ConcurrentChangeError ? record() : Promise.reject(err))));
+      if (id && turn && call) turn.writes.set(call.id, [...(turn.writes.get(call.id) ?? []), id]);
     } catch (err) {
       throw RequestError.internalError({ path: p.path }, `Loupe could not write ${rel}: ${(err as Error).message}`);
     }
