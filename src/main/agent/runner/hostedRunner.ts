@@ -26,7 +26,7 @@ import { now, type AgentEvent, type RunStatus } from '../loop/events';
 import { emptySessionUsage, sessionUsageFrom } from '../loop/usage';
 import type { RunnerReadiness, RunnerRequest, RunnerResult, RunnerState, SessionRunner } from './types';
 import { askingMode, diffOf, effectOf, mergeCall, newCall, optionFor, outputOf, queryOf, relTo, statusOf, summaryOf, type CallState } from './acpCalls';
-import { readFile } from 'node:fs/promises';
+import { readInside } from '../../services/files/safeOpen';
 
 export interface HostedRunnerOptions {
   services: WorkspaceServices;
@@ -425,11 +425,16 @@ export class HostedRunner implements SessionRunner {
     const { abs, rel } = await this.inside(p.path);
     const d = await this.services.engine.decide({ kind: 'read', path: rel });
     if (d.action !== 'allow') throw RequestError.invalidParams({ path: p.path }, `Loupe's read rules do not let ${this.label} read ${rel}: ${d.reason}`);
+    // Through real folders only, like every read of the workspace: a link swapped in after the
+    // check above is refused, never followed out.
     let text: string;
     try {
-      text = await readFile(abs, 'utf8');
-    } catch {
-      throw RequestError.resourceNotFound(p.path);
+      const read = await readInside(this.services.root, abs, { rel });
+      if (!read) throw RequestError.resourceNotFound(p.path);
+      text = read.buf.toString('utf8');
+    } catch (err) {
+      if (err instanceof RequestError) throw err;
+      throw RequestError.invalidParams({ path: p.path }, `${rel} cannot be read: ${(err as Error).message}`);
     }
     if (p.line == null && p.limit == null) return { content: text };
     const lines = text.split('\n');
@@ -455,7 +460,7 @@ export class HostedRunner implements SessionRunner {
     // the log never holds a line that changed nothing. Read and written under the one lock with
     // the snapshots, and refused by the log if the agent's own write lands in between.
     const record = async (): Promise<string | null> => {
-      const before = await readFile(abs).catch(() => null);
+      const before = (await readInside(this.services.root, abs, { rel }))?.buf ?? null;
       if (before && before.equals(content)) return null;
       const res = await this.services.modlog.apply({
         file: rel,
