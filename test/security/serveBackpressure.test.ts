@@ -85,7 +85,7 @@ describe('loupe serve bounds the bytes in flight per connection', () => {
   }, 30_000);
 
   it('a slow reader that keeps draining is not taken for a stalled one', async () => {
-    fx = await serveFixture({ 'a.ts': 'x\n' }, { limits: { budgetBytes: MB, stallMs: 1500 } }, bigFile);
+    fx = await serveFixture({ 'a.ts': 'x\n' }, { limits: { budgetBytes: MB, stallMs: 2500 } }, bigFile);
     const socket = await greedyClient(fx.srv.port, fx.srv.token, 6);
     const started = Date.now();
     let bytes = 0;

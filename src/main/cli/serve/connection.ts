@@ -43,7 +43,9 @@ export class Connection {
   private running = 0;
   private peak = 0;
   private overBudgetSince: number | null = null;
-  private lastBacklog = 0;
+  /** Bytes handed to the socket so far, and how many of them the client had taken at the last look. */
+  private sentBytes = 0;
+  private lastTaken = 0;
   private poll: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -93,6 +95,7 @@ export class Connection {
       return;
     }
     this.ws.send(data);
+    this.sentBytes += Buffer.byteLength(data);
     this.buffered();
   }
 
@@ -127,10 +130,11 @@ export class Connection {
       this.poll = null;
       return;
     }
-    const backlog = this.ws.bufferedAmount;
-    // A slow reader that is still taking bytes is not stalled.
-    if (this.overBudgetSince === null || backlog < this.lastBacklog) this.overBudgetSince = Date.now();
-    this.lastBacklog = backlog;
+    // A slow reader that is still taking bytes is not stalled. Progress is what the client took,
+    // not a shrinking backlog: a reply queued meanwhile can grow the backlog while it drains.
+    const taken = this.sentBytes - this.ws.bufferedAmount;
+    if (this.overBudgetSince === null || taken > this.lastTaken) this.overBudgetSince = Date.now();
+    this.lastTaken = taken;
     if (Date.now() - this.overBudgetSince > this.limits.stallMs) {
       this.terminate();
       return;
