@@ -20,7 +20,8 @@ function script(req: RecordedRequest): ScriptedReply {
   const last = messages.at(-1);
   const prompt = [...messages].reverse().find((m) => m.role === 'user')?.content;
   if (last?.role === 'tool') return { content: 'Done.' };
-  if (typeof prompt === 'string' && prompt.includes('weather')) return { toolCalls: [{ name: 'mcp__weather__forecast', arguments: JSON.stringify({ city: 'Lisbon' }) }] };
+  // The person's words, not the turn's notes (a note names the weather server when it is down).
+  if (typeof prompt === 'string' && prompt.includes('the weather in Lisbon')) return { toolCalls: [{ name: 'mcp__weather__forecast', arguments: JSON.stringify({ city: 'Lisbon' }) }] };
   return { toolCalls: [{ name: 'mcp__signed__deploy', arguments: '{}' }] };
 }
 
