@@ -40,6 +40,19 @@ export interface FileContent {
   binary: boolean;
   tooLarge: boolean;
   language: string;
+  /** Why the viewer shows it read-only (its bytes are not UTF-8 text a save would keep); absent when it can be edited. */
+  read_only?: string;
+}
+
+/** What the person's save from the viewer did (`file.save`). */
+export interface FileSaveResult {
+  file: string;
+  /** The modification the save made (tool `person`); absent when the disk already held this text. */
+  modification_id?: string;
+  /** The file's text on disk now: the person's, merged with what changed on disk since `base` when anything did. */
+  content: string;
+  /** The person's edits were merged with changes made on disk after they began editing. */
+  merged: boolean;
 }
 
 export interface PathCompletion {
@@ -851,6 +864,14 @@ export interface HostRequests {
   'tree.list': { params: { dir: string }; result: TreeListing };
   'tree.gitStatus': { params: void; result: Record<string, GitBadge> };
   'file.read': { params: { path: string }; result: FileContent };
+  /**
+   * The person's own edit, saved through the modification log as a modification of tool `person`.
+   * `content` is the editor's text (its line breaks are put back as the file has them), `base` the
+   * file's text the editing began from: a file changed on disk since is merged three ways, and
+   * FILE_CHANGED_SINCE_READ when the same lines changed (nothing written). `overwrite` writes the
+   * person's text whatever the disk holds (what it replaces stays in the log).
+   */
+  'file.save': { params: { path: string; content: string; base: string; overwrite?: boolean }; result: FileSaveResult };
   /** Opens a workspace file in the person's own editor ($VISUAL, $EDITOR, VS Code, Zed, the OS default); says which. */
   'file.openInEditor': { params: { path: string; line?: number }; result: { editor: string } };
   /** Quick open: indexed files whose path holds the query's characters in order, best first. */
@@ -1084,6 +1105,7 @@ const requestChannelMap = {
   'tree.list': true,
   'tree.gitStatus': true,
   'file.read': true,
+  'file.save': true,
   'file.openInEditor': true,
   'files.find': true,
   'search.text': true,

@@ -19,6 +19,7 @@ import { ProcessesHost } from './processes';
 import { Workspace } from './workspace';
 import { WorktreeSessions } from './worktreeSessions';
 import { listHooks } from './hooks';
+import { savePersonEdit } from './personSave';
 import { LOUPE_VERSION } from './version';
 import { describeProblem, type ConfigProblem } from '../services/config/validate';
 import { composeWorkspace, openTerminals, openUserSettings, type WorkspaceServices } from '../workspace/compose';
@@ -299,6 +300,13 @@ export class Host {
       'file.read': async (p) => {
         const { abs, rel } = await this.ws().resolve(str(obj(p).path, 'path'));
         return readForViewer(this.ws().info.root, abs, rel);
+      },
+      'file.save': async (p) => {
+        const ws = this.ws();
+        const saved = await savePersonEdit(ws.services.modlog, obj(p));
+        // The servers hear the new text; the Problems list and the viewer's marks follow.
+        if (saved.modification_id) void ws.problems.problems(saved.file).catch(() => undefined);
+        return saved;
       },
       'file.openInEditor': async (p) => {
         const { abs } = await this.ws().resolve(str(obj(p).path, 'path'));

@@ -6,6 +6,7 @@
 // another process on the folder (`loupe run --undo-last`) is told too.
 import type { Fold, Folded } from '../services/modlog/fold';
 import type { ModificationLog } from '../services/modlog/modificationLog';
+import { PERSON_TOOL } from '../services/modlog/types';
 
 /** The tools whose writes are the person's own actions in Loupe, not an agent's. */
 const PERSON_TOOLS = new Set(['undo', 'review']);
@@ -34,13 +35,26 @@ function concerns(fold: Fold, f: Folded, sessionId: string): boolean {
   return target?.entry.session_id === sessionId;
 }
 
+/** The person's own saves from the viewer: one sentence for all of them, files named once. */
+function editsNote(saves: Folded[]): string | null {
+  const files = [...new Set(saves.map((f) => f.file))].sort((a, b) => a.localeCompare(b));
+  if (!files.length) return null;
+  const more = files.length > MAX_FILES ? `, and ${files.length - MAX_FILES} more` : '';
+  const named = files.slice(0, MAX_FILES);
+  const list = named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')}${more ? ', ' : ' and '}${named.at(-1)}${more}`;
+  return `The person edited ${list} in the editor.`;
+}
+
 /**
  * One sentence per action of the person since `since` (an ISO time) that concerns `sessionId`,
- * oldest first: "The person undid request req-…: a.txt restored, b.txt deleted."
+ * oldest first: "The person undid request req-…: a.txt restored, b.txt deleted." The person's
+ * own saves from the viewer concern every session (the files changed under all of them) and are
+ * told from `editsSince` (the last request's start: a save while it ran may not have been seen).
  */
-export async function personNotes(log: ModificationLog, sessionId: string, since: string): Promise<string[]> {
+export async function personNotes(log: ModificationLog, sessionId: string, since: string, editsSince = since): Promise<string[]> {
   const fold = await log.index().sync();
   const actions = new Map<string, Folded[]>();
+  const saves = fold.since(editsSince < since ? editsSince : since).filter((f) => f.entry.tool === PERSON_TOOL && f.entry.timestamp > editsSince && !f.rolledBackBy);
   for (const f of fold.since(since)) {
     if (!PERSON_TOOLS.has(f.entry.tool) || f.entry.operation !== 'rollback' || !concerns(fold, f, sessionId)) continue;
     const key = f.group ?? f.id;
@@ -48,7 +62,7 @@ export async function personNotes(log: ModificationLog, sessionId: string, since
     list.push(f);
     actions.set(key, list);
   }
-  return [...actions.values()].map((steps) => {
+  const notes = [...actions.values()].map((steps) => {
     const e = steps[0].entry;
     const files = filesText(steps);
     if (e.group_kind === 'undo') return `The person undid request ${e.undo_of ?? e.correlation_id ?? ''}: ${files}.`;
@@ -57,6 +71,8 @@ export async function personNotes(log: ModificationLog, sessionId: string, since
     if (e.group_kind) return `The person rolled back a group of changes in the review pane: ${files}.`;
     return `The person rolled back your change to ${e.file} in the review pane (${fileState(steps[0])}).`;
   });
+  const edits = editsNote(saves);
+  return edits ? [...notes, edits] : notes;
 }
 
 /** The notes as the text put before the person's next message. */

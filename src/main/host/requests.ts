@@ -200,7 +200,7 @@ export class Requests {
     // the conversation) goes before their words: the history alone would say otherwise.
     const last = s.record.requests.at(-1);
     const head = await (await w.services.modlog.git())?.head();
-    const notes = [...(s.record.pending_notes ?? []), ...(last ? await personNotes(w.services.modlog, s.record.id, last.ended_at ?? last.started_at) : [])];
+    const notes = [...(s.record.pending_notes ?? []), ...(last ? await personNotes(w.services.modlog, s.record.id, last.ended_at ?? last.started_at, last.started_at) : [])];
     if (head && last?.git_head && last.git_head !== head) notes.push(`The person switched the git branch from ${last.git_head} to ${head}: files may have changed with it.`);
     idle(s);
     delete s.record.pending_notes;

@@ -164,3 +164,40 @@ function keepFinalNewline(out: string, c: Canonical, touchedEnd: boolean): strin
   if (!c.finalNewline && endsWithBreak && touchedEnd) return out.slice(0, out.endsWith('\r\n') ? -2 : -1);
   return out;
 }
+
+/** Lines with their LFs (the last one may have none). */
+const linesOf = (s: string): string[] => s.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+
+/**
+ * `raw` (a file's text as on disk) turned into `edited` (the same text as an editor gives it
+ * back: LF line breaks, no BOM) by one splice over the lines that differ, so every line the
+ * person did not change keeps its bytes, a changed line keeps the ending of the line it
+ * replaces, and the BOM stays. The final line break is the editor's: removing it is an edit.
+ */
+export function applyEditedText(raw: string, edited: string): string {
+  const c = canonicalise(raw);
+  const target = toLf(edited.startsWith(BOM) ? edited.slice(1) : edited);
+  if (c.text === target) return raw;
+  const a = linesOf(c.text);
+  const b = linesOf(target);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  // A last line without its break is never shared with a line that has one: that is a change.
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const len = (xs: string[]) => xs.reduce((n, l) => n + l.length, 0);
+  const start = len(a.slice(0, head));
+  const end = c.text.length - len(a.slice(a.length - tail));
+  const replacement = target.slice(start, target.length - len(b.slice(b.length - tail)));
+  const out = spliceOriginal(c, [{ start, end, replacement }]);
+  // spliceOriginal keeps the file's final line break as it was; here the editor decides it.
+  const got = canonicalise(out).text;
+  if (got + '\n' === target) {
+    // The break goes back as that line had it, when the line is one the person left alone.
+    const k = b.length - 1;
+    const own = k < head ? (c.crlfAt.includes(len(a.slice(0, k + 1)) - 1) ? '\r\n' : '\n') : c.eol;
+    return out + own;
+  }
+  if (got === target + '\n') return out.slice(0, out.endsWith('\r\n') ? -2 : -1);
+  return out;
+}

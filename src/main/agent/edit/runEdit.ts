@@ -29,6 +29,7 @@ import type { DiagnosticsView } from '../../../shared/contract';
 import { buildPreview, type Preview } from './preview';
 import { newStarts } from './splice';
 import { writeBack } from './writeBack';
+import { mergeOverPerson, movedByPerson, personNote, type PersonMoved } from './overPerson';
 
 export interface EditFileArgs {
   path: string;
@@ -65,6 +66,8 @@ export interface EditFileData {
   lines_affected: [number, number];
   /** The problems the edit introduced (absent: no language server serves the file). */
   diagnostics?: DiagnosticsView;
+  /** The person had saved the file in the editor since the model's read: the edit was merged onto their text. */
+  merged_over_person?: { modifications: string[]; note: string };
 }
 
 /** edit_file speaks its own dialect of the path and read errors. */
@@ -109,8 +112,8 @@ export async function editFile(args: EditFileArgs, deps: EditDeps): Promise<Edit
       const file = await loadTextFile(abs, rel, { root: deps.root }).catch((err) => {
         throw (err as LoupeError).code === 'FILE_NOT_FOUND' ? new EditFileNotFoundError(rel) : err;
       });
-      checkReadFirst(deps.session, abs, rel, file, args.old_str);
-      return await editExisting(args, deps, abs, rel, file);
+      const moved = await checkReadFirst(deps, abs, rel, file, args.old_str);
+      return await editExisting(args, deps, abs, rel, moved ? moved.base : file, moved ? { now: file, moved } : undefined);
     });
   } catch (err) {
     throw asEditError(err);
@@ -125,14 +128,28 @@ async function noChange(args: EditFileArgs, deps: EditDeps, abs: string, rel: st
   return new EditNoChangeError(rel, noChangeReason(text, toLf(args.old_str), args.old_str !== args.new_str));
 }
 
-/** Step 2: the model must have seen exactly these bytes. */
-function checkReadFirst(session: FileSession, abs: string, rel: string, file: LoadedFile, oldStr: string): void {
-  const seen = session.lastRead(abs);
+/**
+ * Step 2: the model must have seen exactly these bytes, or bytes that only the person's own saves
+ * have moved on from (then the edit is made on what it read and merged onto theirs: overPerson.ts).
+ */
+async function checkReadFirst(deps: EditDeps, abs: string, rel: string, file: LoadedFile, oldStr: string): Promise<PersonMoved | null> {
+  const seen = deps.session.lastRead(abs);
   if (!seen) throw new FileNotReadError(rel);
-  if (seen.hash === file.hash) return;
+  if (seen.hash === file.hash) return null;
+  const moved = await movedByPerson(deps.modlog, rel, seen.hash, file);
+  if (moved) return moved;
   // The snippet below is what the model now knows of the file, so a retry can build on it.
-  session.recordRead(abs, file.hash);
+  deps.session.recordRead(abs, file.hash);
   throw new FileChangedSinceReadError(rel, regionSnippet(canonicalise(file.text).text, oldStr));
+}
+
+/** The first and last offsets where two texts differ: [start, endInA, endInB). */
+function changedSpan(a: string, b: string): [number, number, number] {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let tail = 0;
+  while (tail < a.length - start && tail < b.length - start && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  return [start, a.length - tail, b.length - tail];
 }
 
 function regionSnippet(text: string, oldStr: string): string {
@@ -178,7 +195,8 @@ async function createFile(args: EditFileArgs, deps: EditDeps, abs: string, rel: 
   };
 }
 
-async function editExisting(args: EditFileArgs, deps: EditDeps, abs: string, rel: string, file: LoadedFile): Promise<EditFileData> {
+/** `file` is what the model read; with `over`, the person's saves moved the disk on to `over.now` since. */
+async function editExisting(args: EditFileArgs, deps: EditDeps, abs: string, rel: string, file: LoadedFile, over?: { now: LoadedFile; moved: PersonMoved }): Promise<EditFileData> {
   const canon = canonicalise(file.text);
   const oldStr = toLf(args.old_str);
   const newStr = toLf(args.new_str);
@@ -197,7 +215,9 @@ async function editExisting(args: EditFileArgs, deps: EditDeps, abs: string, rel
   const lastLine = newIndex.lineAt(Math.max(starts[starts.length - 1], lastEnd - 1));
   // The lines that changed, not the lines old_str spans: a 28-line old_str that edits two lines changed two.
   const linesChanged = result.splices.reduce((sum, s) => sum + Math.max(1, linesTouched(canon.text.slice(s.start, s.end), s.replacement)), 0);
-  const written = writeBack(file.text, canon, lines, result.splices, result.needle, rel);
+  const planned = writeBack(file.text, canon, lines, result.splices, result.needle, rel);
+  if (over) return landOverPerson(args, deps, abs, rel, over, planned, result);
+  const written = planned;
   const seen = await checkWrite(deps, { rel, tool: 'edit_file', before: file.text, after: written, signal: deps.signal });
   const res = await landWrite(seen, () => deps.modlog.apply({
     file: rel,
@@ -225,6 +245,59 @@ async function editExisting(args: EditFileArgs, deps: EditDeps, abs: string, rel
     modification_id: res.modificationId,
     git_staged: res.gitStaged,
     lines_affected: [firstLine, lastLine],
+    ...(seen.view ? { diagnostics: seen.view } : {}),
+  };
+}
+
+/** The edit made on the text the model read, merged onto the person's saves and written over them. */
+async function landOverPerson(
+  args: EditFileArgs,
+  deps: EditDeps,
+  abs: string,
+  rel: string,
+  over: { now: LoadedFile; moved: PersonMoved },
+  planned: string,
+  result: Awaited<ReturnType<typeof runPipeline>>,
+): Promise<EditFileData> {
+  const { now, moved } = over;
+  const written = await mergeOverPerson(rel, now, moved, planned, () => {
+    deps.session.recordRead(abs, now.hash);
+    return regionSnippet(canonicalise(now.text).text, args.old_str);
+  }, deps.signal);
+  const before = canonicalise(now.text).text;
+  const after = canonicalise(written).text;
+  const oldIndex = new LineIndex(before);
+  const newIndex = new LineIndex(after);
+  const [start, oldEnd, newEnd] = changedSpan(before, after);
+  const firstLine = newIndex.lineAt(start);
+  const lastLine = newIndex.lineAt(Math.max(start, newEnd - 1));
+  const seen = await checkWrite(deps, { rel, tool: 'edit_file', before: now.text, after: written, signal: deps.signal });
+  const res = await landWrite(seen, () => deps.modlog.apply({
+    file: rel,
+    abs,
+    content: Buffer.from(written, 'utf8'),
+    tool: 'edit_file',
+    operation: 'edit',
+    sessionId: deps.session.id,
+    reason: args.reason,
+    correlationId: args.correlation_id,
+    linesAffected: [firstLine, lastLine],
+    linesChanged: Math.max(1, linesTouched(before, after)),
+    expectBeforeSha: now.hash,
+    diagnostics: seen.view,
+  }));
+  deps.session.recordWrite(abs, res.afterSha);
+  return {
+    path: rel,
+    occurrences: result.splices.length,
+    strategy: result.strategy,
+    ...(result.corrected ? { corrected: result.corrected } : {}),
+    llm_calls: result.llmCalls,
+    preview: buildPreview(oldIndex, newIndex, start, oldEnd, start, newEnd),
+    modification_id: res.modificationId,
+    git_staged: res.gitStaged,
+    lines_affected: [firstLine, lastLine],
+    merged_over_person: { modifications: moved.saves, note: personNote(rel, now, moved) },
     ...(seen.view ? { diagnostics: seen.view } : {}),
   };
 }

@@ -8,6 +8,8 @@ import { FileChangedSinceReadError, FileNotReadError, FileTooLargeError, NotAFil
 import { numberLines } from '../../services/files/lineNumbers';
 import { MAX_FILE_BYTES, isSymlink, loadTextFile } from '../../services/files/textFile';
 import { applyLineEdit } from '../../services/modlog/lineEdit';
+import { changedLines, mergeOverPerson, movedByPerson, personNote } from '../edit/overPerson';
+import { toLf } from '../edit/canonical';
 import { unifiedDiff } from '../../services/modlog/unifiedDiff';
 import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { checkWrite } from '../edit/authorizeWrite';
@@ -81,12 +83,18 @@ export const codeModifyTool = defineTool({
       const seen = ctx.session.lastRead(abs);
       if (!seen) throw new FileNotReadError(rel);
       const [from, to] = args.line_range ?? [args.line ?? 1, args.line ?? 1];
-      if (seen.hash !== file.hash) {
+      const seenNow = () => {
         ctx.session.recordRead(abs, file.hash);
-        throw new FileChangedSinceReadError(rel, around(file.text, from, to));
-      }
-      const edit = applyLineEdit(file.text, { operation: args.operation, range: args.line_range, line: args.line, content: args.new_content }, rel);
-      if (edit.text === file.text) throw new LoupeError('EDIT_NO_CHANGE', `The ${args.operation} leaves ${rel} as it is. Check the line numbers and new_content.`);
+        return around(file.text, from, to);
+      };
+      // Only the person's saves since the read: the line numbers mean the text read, and the change made there is merged onto theirs.
+      const over = seen.hash === file.hash ? null : await movedByPerson(ctx.modlog, rel, seen.hash, file);
+      if (seen.hash !== file.hash && !over) throw new FileChangedSinceReadError(rel, seenNow());
+      const planned = applyLineEdit((over?.base ?? file).text, { operation: args.operation, range: args.line_range, line: args.line, content: args.new_content }, rel);
+      if (planned.text === (over?.base ?? file).text) throw new LoupeError('EDIT_NO_CHANGE', `The ${args.operation} leaves ${rel} as it is. Check the line numbers and new_content.`);
+      const merged = over ? await mergeOverPerson(rel, file, over, planned.text, seenNow, ctx.signal) : null;
+      // Merged: the lines are where the change landed in the person's text.
+      const edit = over && merged !== null ? { ...planned, text: merged, linesAffected: changedLines(toLf(file.text), toLf(merged)), told: personNote(rel, file, over) } : { ...planned, told: '' };
       const bytes = Buffer.from(edit.text, 'utf8');
       if (bytes.length > MAX_FILE_BYTES) throw new FileTooLargeError(rel, bytes.length, MAX_FILE_BYTES);
       const foreseen = await checkWrite(ctx, { rel, tool: 'code_modify', before: file.text, after: edit.text, signal: ctx.signal });
@@ -127,7 +135,9 @@ export const codeModifyTool = defineTool({
     const testNote = tests instanceof LoupeError ? `The tests did not run: ${tests.code}: ${tests.message}` : tests ? summariseRun(tests) : null;
     const notes = (reader: 'model' | 'person') => {
       const changed = ran ? describeChanges(ran.changes, reader) : '';
-      return [...edit.warnings.map((w) => `Warning: ${w}`), ...(testNote ? [testNote] : []), ...(changed ? [changed] : [])];
+      // What the person changed meanwhile is told to the model; the person knows it.
+      const told = reader === 'model' && edit.told ? [edit.told] : [];
+      return [...edit.warnings.map((w) => `Warning: ${w}`), ...told, ...(testNote ? [testNote] : []), ...(changed ? [changed] : [])];
     };
     const head = `${args.operation} on ${rel} lines ${edit.linesAffected[0]}-${edit.linesAffected[1]} (${edit.linesChanged} changed${res.gitStaged ? ', staged' : ''}). Modification ${res.modificationId}.`;
     return withDiagnostics({ ...success([head, ...notes('model'), diff].join('\n'), data), for_person: [head, ...notes('person'), diff].join('\n') }, diagnostics, rel);

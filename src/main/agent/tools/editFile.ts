@@ -57,6 +57,8 @@ export const editFileTool = defineTool({
     const how = (old: string, fresh: string) =>
       data.strategy === 'exact' || data.strategy === 'create' ? '' : ` (matched by ${data.strategy}${data.corrected?.old_str !== undefined ? `; ${old} was corrected` : ''}${data.corrected?.new_str !== undefined ? `; ${fresh} was adjusted` : ''})`;
     const said = (old: string, fresh: string) => `${what}${how(old, fresh)}, from line ${data.preview.lineNumber}. Modification ${data.modification_id}.\n${data.preview.after}`;
-    return withDiagnostics({ ...success(said('old_str', 'new_str'), { ...data }), for_person: said('the text to replace', 'the new text') }, data.diagnostics, data.path);
+    // What the person changed meanwhile is told to the model; the person knows it.
+    const over = data.merged_over_person ? `\n${data.merged_over_person.note}` : '';
+    return withDiagnostics({ ...success(said('old_str', 'new_str') + over, { ...data }), for_person: said('the text to replace', 'the new text') }, data.diagnostics, data.path);
   },
 });

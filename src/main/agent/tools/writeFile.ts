@@ -10,6 +10,7 @@ import { resolveInWorkspace } from '../../services/workspace/pathGuard';
 import { checkWrite } from '../edit/authorizeWrite';
 import { landWrite } from '../edit/foresee';
 import { canonicalise } from '../edit/canonical';
+import { mergeOverPerson, movedByPerson, personNote } from '../edit/overPerson';
 import { diagnosticsSchema, withDiagnostics } from './diagnosticsText';
 import { correlationOf, defineTool, success } from './types';
 import { absolute, fromHookPath, take } from './claudeShapes';
@@ -82,12 +83,20 @@ export const writeFileTool = defineTool({
       let kept: string[] = [];
       let beforeSha: string | null = null;
       let beforeText: string | null = null;
+      let told = '';
       if (st) {
         const current = await loadTextFile(abs, rel, { root: ctx.root });
         const seen = ctx.session.lastRead(abs);
         if (!seen) throw new FileNotReadError(rel);
-        if (seen.hash !== current.hash) throw new FileChangedSinceReadError(rel);
-        ({ content, kept } = keepFileConventions(current.text, content));
+        // Only the person's saves since the read: the rewrite of what was read is merged onto theirs.
+        const over = seen.hash === current.hash ? null : await movedByPerson(ctx.modlog, rel, seen.hash, current);
+        if (seen.hash !== current.hash && !over) throw new FileChangedSinceReadError(rel);
+        ({ content, kept } = keepFileConventions((over?.base ?? current).text, content));
+        if (over) {
+          const seenNow = () => void ctx.session.recordRead(abs, current.hash);
+          content = await mergeOverPerson(rel, current, over, content, seenNow, ctx.signal);
+          told = `\n${personNote(rel, current, over)}`;
+        }
         beforeSha = current.hash;
         beforeText = current.text;
         if (current.text === content) return success(`${rel} already has this content; nothing written.`, { path: rel, operation: 'none' });
@@ -114,7 +123,8 @@ export const writeFileTool = defineTool({
       }));
       ctx.session.recordWrite(abs, res.afterSha);
       const note = kept.length ? ` Kept the file's ${kept.join(' and ')}.` : '';
-      const done = success(`${operation === 'create' ? 'Created' : 'Overwrote'} ${rel} (${lines} lines, ${bytes.length} bytes).${note} Modification ${res.modificationId}.`, {
+      const said = `${operation === 'create' ? 'Created' : 'Overwrote'} ${rel} (${lines} lines, ${bytes.length} bytes).${note} Modification ${res.modificationId}.`;
+      const done = success(`${said}${told}`, {
         path: rel,
         operation,
         bytes: bytes.length,
@@ -122,7 +132,8 @@ export const writeFileTool = defineTool({
         modification_id: res.modificationId,
         git_staged: res.gitStaged,
       });
-      return withDiagnostics(done, seen.view, rel);
+      // What the person changed meanwhile is told to the model; the person knows it.
+      return withDiagnostics(told ? { ...done, for_person: said } : done, seen.view, rel);
     });
   },
 });

@@ -35,10 +35,11 @@ export class FileNotReadError extends LoupeError {
 }
 
 export class FileChangedSinceReadError extends LoupeError {
-  constructor(rel: string, snippet?: string) {
+  /** `by`: who changed it, when Loupe knows (the person's saves in the editor). */
+  constructor(rel: string, snippet?: string, by?: string) {
     super(
       'FILE_CHANGED_SINCE_READ',
-      `${rel} changed on disk since you last read it. ` +
+      `${rel} changed on disk since you last read it${by ? ` (${by})` : ''}. ` +
         (snippet ? `Its current content around the target:\n${snippet}\nBase the retry on this text.` : 'Read it again before writing.'),
     );
     this.forPerson = `${rel} changed on disk since the agent read it; nothing was written.`;

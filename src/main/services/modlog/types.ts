@@ -141,3 +141,11 @@ export interface ApplyResult {
   afterSha: string | null;
   gitStaged: boolean;
 }
+
+/**
+ * The person's own saves from the viewer are modifications of this tool, under this session: the
+ * timeline names them as the person's, the model is told of them, and an agent edit based on a
+ * read they moved on from is merged over them (docs/architecture.md, "The person's own edits").
+ */
+export const PERSON_TOOL = 'person';
+export const PERSON_SESSION = 'person';

@@ -4,6 +4,7 @@ import { constants as C } from 'node:fs';
 import type { FileContent } from '../../../shared/contract';
 import { FileNotFoundError } from '../../errors';
 import { openInside } from '../files/safeOpen';
+import { decodeUtf8 } from '../files/textFile';
 import { languageOf } from './language';
 
 export const MAX_VIEW_BYTES = 10 * 1024 * 1024;
@@ -23,7 +24,10 @@ export async function readForViewer(root: string, abs: string, rel: string, maxB
     if (st.size > maxBytes) return { ...base, binary: false, tooLarge: true };
     const buf = await fh.readFile();
     if (looksBinary(buf)) return { ...base, binary: true, tooLarge: false };
-    return { ...base, binary: false, tooLarge: false, content: buf.toString('utf8') };
+    // Shown either way; a save would turn bytes that are not UTF-8 into replacement characters.
+    const text = decodeUtf8(buf);
+    if (text === null) return { ...base, binary: false, tooLarge: false, content: buf.toString('utf8'), read_only: 'not UTF-8 text: saving would change its bytes' };
+    return { ...base, binary: false, tooLarge: false, content: text };
   } finally {
     await fh.close();
   }
