@@ -20,6 +20,11 @@ export function StatusBar() {
   const changes = useApp((s) => s.gitChanges);
   const gitSlow = useApp((s) => s.gitSlow);
   const language = useApp((s) => (s.openFile?.file?.content !== undefined ? s.openFile.file.language : undefined));
+  // Text files are editable; the rest shows what it is and says so.
+  const readOnly = useApp((s) => {
+    const f = s.openFile?.file;
+    return Boolean(f && (f.read_only !== undefined || f.binary || f.tooLarge));
+  });
   const version = useApp((s) => s.appInfo?.version);
   // Declined (or not yet answered): the project's grants are off; one click asks again.
   const untrusted = useApp((s) => Boolean(s.trust?.needed && !s.trust.trusted));
@@ -59,7 +64,7 @@ export function StatusBar() {
         </span>
       ))}
       {language && <span className="status-item">{language}</span>}
-      {language && <span className="status-item">Read-only</span>}
+      {language && readOnly && <span className="status-item">Read-only</span>}
       {version && <span className="status-item muted">Loupe {version}</span>}
     </footer>
   );

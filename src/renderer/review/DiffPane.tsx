@@ -3,7 +3,7 @@ import { loadable } from '../app/loadable';
 import { CloseIcon } from '../app/icons';
 import { useApp } from '../store';
 import { fileColor } from '../tree/fileKind';
-import { diagnosticsLabel, linesLabel, OPERATION_LABEL, requestLabel, shortTime, splitPath, statusLabel } from './format';
+import { diagnosticsLabel, linesLabel, OPERATION_LABEL, PERSON_TOOL, requestLabel, shortTime, splitPath, statusLabel } from './format';
 import { CheckIcon, DiffIcon, FileDiffIcon, InlineIcon, SideBySideIcon, UndoIcon, WarningIcon } from './icons';
 import type { DiffBodyProps } from './DiffBody';
 import './review.css';
@@ -208,7 +208,7 @@ export function DiffPane() {
               </span>
             )}
             <span className="muted">
-              {mod.tool} · {shortTime(mod.timestamp)}
+              {mod.tool === PERSON_TOOL ? 'you, in the editor' : mod.tool} · {shortTime(mod.timestamp)}
             </span>
           </span>
         </div>

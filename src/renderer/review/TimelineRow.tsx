@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import type { ModificationView } from '../../shared/contract';
-import { diagnosticsLabel, GROUP_LABEL, GROUP_TITLE, linesLabel, OPERATION_LABEL, reasonLine, requestLabel, revertedHunksLabel, shortTime, splitPath, statusLabel, testTone } from './format';
+import { diagnosticsLabel, GROUP_LABEL, GROUP_TITLE, linesLabel, OPERATION_LABEL, PERSON_TOOL, reasonLine, requestLabel, revertedHunksLabel, shortTime, splitPath, statusLabel, testTone } from './format';
 
 export const TIMELINE_ROW_HEIGHT = 60;
 
@@ -57,6 +57,11 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
         {m.agent_id && (
           <span className="tl-agent" data-testid="timeline-agent" data-agent-id={m.agent_id} title={`Made by the subagent ${m.agent_id} of this request`}>
             agent
+          </span>
+        )}
+        {m.tool === PERSON_TOOL && (
+          <span className="tl-corr tl-by-person" title="Your own edit, saved in the editor" data-testid="timeline-by-person">
+            You
           </span>
         )}
         {m.correlation_id && (

@@ -70,6 +70,9 @@ export function revertedHunksLabel(m: Pick<ModificationView, 'reverted_hunks' | 
   return { label, title };
 }
 
+/** The tool of the person's own saves from the viewer. */
+export const PERSON_TOOL = 'person';
+
 /** A request id as a chip shows it: the agent's `req-20260131-9f2c…` without the date every row shares. */
 export const requestLabel = (id: string) => id.replace(/^req-\d{8}-/, 'req ');
 

@@ -1,5 +1,5 @@
-import type { FileContent } from '../../shared/contract';
-import { errorMessage } from '../host-client';
+import type { FileContent, FileSaveResult } from '../../shared/contract';
+import { errorMessage, HostRequestError } from '../host-client';
 import type { SliceCreator } from './types';
 
 export interface OpenFile {
@@ -10,6 +10,21 @@ export interface OpenFile {
   error: string | null;
   /** A line to show (1-based), asked for by a link; `seq` tells a second click on the same line from the first. */
   reveal?: { line: number; seq: number };
+}
+
+/** Something the person asked of the editor's buffer (it holds the text, so the editor does it). */
+export interface ViewerCommand {
+  seq: number;
+  /** save: Ctrl+S or Save; overwrite: save over what changed on disk; revert: take the disk's text; close: forget the buffer (its tab closed). */
+  kind: 'save' | 'overwrite' | 'revert' | 'close';
+  path: string;
+}
+
+/** The last save that failed: why, and whether the disk changed under the edits (a choice to make). */
+export interface SaveProblem {
+  path: string;
+  message: string;
+  conflict: boolean;
 }
 
 export interface ViewerSlice {
@@ -27,6 +42,20 @@ export interface ViewerSlice {
   /** Lines selected in the viewer (the chat's `@` picker offers them); null when none. */
   viewerSelection: { path: string; lines: [number, number] } | null;
   setViewerSelection(selection: { path: string; lines: [number, number] } | null): void;
+  /** Files whose buffer holds edits not yet saved. */
+  dirtyFiles: string[];
+  setFileDirty(path: string, dirty: boolean): void;
+  viewerCommand: ViewerCommand | null;
+  /** Asks the open file's editor to save, save over the disk, or take the disk's text. */
+  runViewerCommand(kind: Exclude<ViewerCommand['kind'], 'close'>): void;
+  /** The file being saved. */
+  savingFile: string | null;
+  saveProblem: SaveProblem | null;
+  /** The last save, for the header's word ("Saved", "Saved, merged with changes on disk"). */
+  lastSave: { path: string; merged: boolean; seq: number } | null;
+  /** The person's text through file.save; null when it did not save (saveProblem says why). */
+  saveFile(path: string, content: string, base: string, overwrite: boolean): Promise<FileSaveResult | null>;
+  dismissSaveProblem(): void;
 }
 
 export const createViewerSlice: SliceCreator<ViewerSlice> = (set, get, { client }) => {
@@ -46,11 +75,19 @@ export const createViewerSlice: SliceCreator<ViewerSlice> = (set, get, { client 
     openFile: null,
     viewerSelection: null,
     fileTabs: [],
+    dirtyFiles: [],
+    viewerCommand: null,
+    savingFile: null,
+    saveProblem: null,
+    lastSave: null,
 
     closeFileTab(path) {
       const tabs = get().fileTabs;
       const at = tabs.indexOf(path);
       if (at < 0) return;
+      if (get().dirtyFiles.includes(path) && !window.confirm(`${path} has unsaved changes. Close it and lose them?`)) return;
+      // Its buffer goes with the tab: the editor drops the model.
+      set((s) => ({ dirtyFiles: s.dirtyFiles.filter((p) => p !== path), viewerCommand: { seq: (s.viewerCommand?.seq ?? 0) + 1, kind: 'close', path }, saveProblem: s.saveProblem?.path === path ? null : s.saveProblem }));
       const rest = tabs.filter((p) => p !== path);
       set({ fileTabs: rest });
       if (get().openFile?.path !== path) return;
@@ -90,7 +127,46 @@ export const createViewerSlice: SliceCreator<ViewerSlice> = (set, get, { client 
 
     closeFile() {
       seq++;
-      set({ openFile: null, fileTabs: [], viewerSelection: null });
+      set({ openFile: null, fileTabs: [], viewerSelection: null, dirtyFiles: [], saveProblem: null, lastSave: null });
+    },
+
+    setFileDirty(path, dirty) {
+      const has = get().dirtyFiles.includes(path);
+      if (has === dirty) return;
+      set((s) => ({ dirtyFiles: dirty ? [...s.dirtyFiles, path] : s.dirtyFiles.filter((p) => p !== path) }));
+    },
+
+    runViewerCommand(kind) {
+      const path = get().openFile?.path;
+      if (!path) return;
+      // Another choice made: the banner that offered it goes.
+      if (kind !== 'save') set({ saveProblem: null });
+      set((s) => ({ viewerCommand: { seq: (s.viewerCommand?.seq ?? 0) + 1, kind, path } }));
+    },
+
+    dismissSaveProblem() {
+      set({ saveProblem: null });
+    },
+
+    async saveFile(path, content, base, overwrite) {
+      set({ savingFile: path, saveProblem: null });
+      try {
+        const saved = await client.request('file.save', { path, content, base, ...(overwrite ? { overwrite } : {}) });
+        set((s) => ({
+          lastSave: { path, merged: saved.merged, seq: (s.lastSave?.seq ?? 0) + 1 },
+          // What the disk holds now is what the editor shows as the file: no reload races the save.
+          openFile: s.openFile?.path === path && s.openFile.file ? { ...s.openFile, file: { ...s.openFile.file, content: saved.content } } : s.openFile,
+        }));
+        return saved;
+      } catch (err) {
+        const conflict = err instanceof HostRequestError && err.code === 'FILE_CHANGED_SINCE_READ';
+        set({ saveProblem: { path, message: errorMessage(err), conflict } });
+        // The disk's text, for the choice the person now makes.
+        if (conflict && get().openFile?.path === path) void get().reloadOpenFile();
+        return null;
+      } finally {
+        set({ savingFile: null });
+      }
     },
   };
 };

@@ -8,11 +8,13 @@ export function FileTabs() {
   const shown = useApp((s) => s.openFile?.path ?? null);
   const open = useApp((s) => s.openFilePath);
   const close = useApp((s) => s.closeFileTab);
+  const dirty = useApp((s) => s.dirtyFiles);
   return (
     <div className="file-tabs" role="tablist" aria-label="Open files" data-testid="file-tabs">
       {tabs.map((path) => {
         const name = path.slice(path.lastIndexOf('/') + 1);
         const active = path === shown;
+        const unsaved = dirty.includes(path);
         return (
           <div
             key={path}
@@ -22,6 +24,7 @@ export function FileTabs() {
             title={path}
             data-testid="file-tab"
             data-path={path}
+            data-dirty={unsaved ? 'true' : undefined}
             onClick={() => !active && void open(path)}
             onAuxClick={(e) => e.button === 1 && close(path)}
           >
@@ -29,6 +32,7 @@ export function FileTabs() {
             <span className="viewer-tab-name" data-testid={active ? 'file-viewer-title' : undefined}>
               {name}
             </span>
+            {unsaved && <span className="file-tab-dirty" title="Unsaved edits" aria-label="unsaved" />}
             <button
               type="button"
               className="icon-btn file-tab-close"

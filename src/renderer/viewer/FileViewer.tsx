@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { loadable } from '../app/loadable';
 import { modKey } from '../app/platform';
 import { usePreloadWhenSettled } from '../app/usePreloadWhenSettled';
@@ -33,14 +33,21 @@ export function FileViewer() {
   const onSelection = useCallback((lines: [number, number] | null) => setSelection(lines && selectedIn ? { path: selectedIn, lines } : null), [setSelection, selectedIn]);
   // The last text file shown. Monaco stays mounted from the first one on (hidden while a
   // notice shows), so the editor is created once and only its model changes.
-  const [shown, setShown] = useState<{ absPath: string; content: string; language: string } | null>(null);
+  const [shown, setShown] = useState<{ path: string; absPath: string; content: string; language: string; readOnly?: string } | null>(null);
+  const command = useApp((s) => s.viewerCommand);
+  const onDirty = useApp((s) => s.setFileDirty);
+  const onSave = useApp((s) => s.saveFile);
+  const runCommand = useApp((s) => s.runViewerCommand);
+  const onSaveKey = useCallback(() => runCommand('save'), [runCommand]);
+  const unsaved = useApp((s) => s.dirtyFiles.length > 0);
+  useLeaveGuard(unsaved);
 
   const file = openFile?.file ?? null;
   const text = file && !file.binary && !file.tooLarge && file.content !== undefined ? file.content : null;
   if (file && text !== null) {
     const absPath = `${root}/${file.path}`;
-    if (shown?.absPath !== absPath || shown.content !== text || shown.language !== file.language) {
-      setShown({ absPath, content: text, language: file.language });
+    if (shown?.absPath !== absPath || shown.content !== text || shown.language !== file.language || shown.readOnly !== file.read_only) {
+      setShown({ path: file.path, absPath, content: text, language: file.language, readOnly: file.read_only });
     }
   }
 
@@ -53,11 +60,12 @@ export function FileViewer() {
 
   return (
     <section className="viewer" data-testid="file-viewer" data-path={openFile?.path} data-state={state} data-line={openFile?.reveal?.line}>
-      {openFile && <ViewerHeader path={openFile.path} language={file?.language} loading={openFile.status === 'loading'} />}
+      {openFile && <ViewerHeader path={openFile.path} language={file?.language} readOnly={file && text === null ? 'not shown as text' : file?.read_only} loading={openFile.status === 'loading'} />}
+      {openFile && <SaveProblemBanner path={openFile.path} />}
       <div className="viewer-body">
         {shown && (
           // While the next file loads the previous one stays up: no blank flash between files.
-          <LoadedMonacoView {...shown} reveal={openFile?.reveal} hidden={state !== 'ready' && state !== 'loading'} problems={state === 'ready' ? problems : undefined} onSelection={onSelection} />
+          <LoadedMonacoView {...shown} root={root} command={command} onDirty={onDirty} onSave={onSave} onSaveKey={onSaveKey} reveal={openFile?.reveal} hidden={state !== 'ready' && state !== 'loading'} problems={state === 'ready' ? problems : undefined} onSelection={onSelection} />
         )}
         {state === 'empty' && <ViewerEmpty />}
         {state === 'binary' && file && <ViewerNotice title="Binary file" detail={`${formatSize(file.size)} · not shown in the viewer`} />}
@@ -65,6 +73,42 @@ export function FileViewer() {
         {state === 'error' && <ViewerNotice title="Could not open file" detail={openFile?.error ?? ''} error />}
       </div>
     </section>
+  );
+}
+
+/** Leaving the page (a reload, closing the tab or window) with unsaved edits asks first. */
+function useLeaveGuard(unsaved: boolean): void {
+  useEffect(() => {
+    if (!unsaved) return;
+    const onLeave = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', onLeave);
+    return () => window.removeEventListener('beforeunload', onLeave);
+  }, [unsaved]);
+}
+
+/** A save that did not happen: why, and when the disk changed under the edits, the choice. */
+function SaveProblemBanner({ path }: { path: string }) {
+  const problem = useApp((s) => (s.saveProblem?.path === path ? s.saveProblem : null));
+  const run = useApp((s) => s.runViewerCommand);
+  const dismiss = useApp((s) => s.dismissSaveProblem);
+  if (!problem) return null;
+  return (
+    <div className="viewer-banner" role="alert" data-testid="save-problem" data-conflict={problem.conflict ? 'true' : undefined}>
+      <span className="viewer-banner-text">{problem.message}</span>
+      {problem.conflict && (
+        <>
+          <button type="button" className="btn btn-sm" data-testid="save-overwrite" title="Write your text over the disk's; what it replaces stays in the timeline" onClick={() => run('overwrite')}>
+            Save over it
+          </button>
+          <button type="button" className="btn btn-sm" data-testid="save-revert" title="Drop your unsaved edits and show the file as it is on disk" onClick={() => run('revert')}>
+            Take the disk’s version
+          </button>
+        </>
+      )}
+      <button type="button" className="btn btn-sm" aria-label="Dismiss" onClick={dismiss}>
+        ✕
+      </button>
+    </div>
   );
 }
 
