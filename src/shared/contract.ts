@@ -1001,6 +1001,8 @@ export interface HostRequests {
   'lsp.status': { params: void; result: LspStatusView[] };
   /** A file's problems as its language server sees the file on disk now (server null: none serves it). */
   'lsp.problems': { params: { path: string }; result: FileProblemsView };
+  /** Every file's latest problems the servers reported (a write, a look, a server's push): the Problems list. */
+  'lsp.knownProblems': { params: void; result: FileProblemsView[] };
   /** The chat sessions working in worktrees of the open folder (docs/architecture.md, "Sessions side by side"). */
   'worktree.sessions': { params: void; result: WorktreeSessionView[] };
   /** Makes (or resumes) worktree `name` of HEAD on branch loupe/<name> and opens a chat session there. */
@@ -1172,6 +1174,7 @@ const requestChannelMap = {
   'trust.decline': true,
   'lsp.status': true,
   'lsp.problems': true,
+  'lsp.knownProblems': true,
   'worktree.sessions': true,
   'worktree.newSession': true,
   'worktree.changes': true,

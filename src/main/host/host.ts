@@ -428,6 +428,7 @@ export class Host {
       'trust.decline': (p) => this.trustAnswer(this.trust.decline(this.ws().info.root, obj(p).digest)),
       'lsp.status': () => this.ws().problems.status(),
       'lsp.problems': (p) => this.ws().problems.problems(str(obj(p).path, 'path')),
+      'lsp.knownProblems': () => this.ws().problems.known(),
       'worktree.sessions': async () => {
         await this.workspace?.firstScreen;
         return this.worktreeSessions.list();

@@ -32,6 +32,14 @@ export class ProblemsHost {
     return this.lsp.status().map(statusView);
   }
 
+  /** Every file the servers checked, with its latest problems (files without any left out). */
+  known(): FileProblemsView[] {
+    return this.lsp
+      .known()
+      .filter((p) => p.problems.length > 0)
+      .map(fileView);
+  }
+
   async problems(requested: string): Promise<FileProblemsView> {
     const { abs, rel } = await resolveInWorkspace(this.root, requested);
     if (!rel) throw new InvalidArgumentError('Give a file path, not the workspace folder.');

@@ -1,6 +1,7 @@
 import { useApp } from '../store';
 import type { LspStatusView } from '../../shared/contract';
 import { trustPromptShown } from '../store/trustSlice';
+import { countOf, countWords } from '../problems/problemList';
 
 const CONNECTION_LABEL = { connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…' } as const;
 
@@ -32,6 +33,9 @@ export function StatusBar() {
   const reopenTrust = useApp((s) => s.reopenTrust);
   const index = useApp((s) => s.indexProgress);
   const servers = useApp((s) => s.lspServers);
+  const errors = useApp((s) => countOf(s.problems, 'error'));
+  const warnings = useApp((s) => countOf(s.problems, 'warning'));
+  const showProblems = useApp((s) => s.showProblems);
 
   return (
     <footer className="statusbar">
@@ -57,6 +61,12 @@ export function StatusBar() {
         </button>
       )}
       <span className="status-spacer" />
+      {(servers.length > 0 || errors + warnings > 0) && (
+        <button type="button" className="status-item status-problems" data-testid="problems-count" data-errors={errors} data-warnings={warnings} title={`${countWords(errors, warnings)} in the files the language servers checked: show the Problems list`} onClick={() => showProblems(true)}>
+          <span className={errors ? 'status-problems-error' : undefined}>⊗ {errors}</span>
+          <span className={warnings ? 'status-problems-warning' : undefined}>⚠ {warnings}</span>
+        </button>
+      )}
       {servers.map((s) => (
         <span key={s.language} className={`status-item status-lsp status-lsp-${s.state}`} data-testid="lsp-status" data-language={s.language} data-state={s.state} title={serverTitle(s)}>
           <span className="status-dot" aria-hidden="true" />

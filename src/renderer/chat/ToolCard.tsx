@@ -3,6 +3,8 @@ import { useApp, type ChatItem } from '../store';
 import { compactDiffOf } from './compactDiff';
 import { CompactDiffView } from './CompactDiffView';
 import { HookDecision } from './HookDecision';
+import { diagnosticsLabel } from '../review/format';
+import type { DiagnosticsView } from '../../shared/contract';
 
 type ToolItem = Extract<ChatItem, { kind: 'tool' }>;
 
@@ -39,6 +41,9 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
   // A background start (bash run_in_background) links to its row in the Processes pane.
   const procId = typeof item.data?.process_id === 'string' ? item.data.process_id : null;
   const network = networkOf(item.data?.network);
+  // What the edit introduced, per the language server: the count opens the Problems list.
+  const introduced = item.effect === 'write' && item.status === 'done' && item.data?.diagnostics ? diagnosticsLabel({ diagnostics: item.data.diagnostics as DiagnosticsView }) : null;
+  const showProblems = useApp((s) => s.showProblems);
   // Edits show what they changed (−/+); their numbered preview stays one click away.
   const diff = useMemo(() => (item.effect === 'write' && item.status === 'done' ? compactDiffOf(item.args, item.data) : null), [item.effect, item.status, item.args, item.data]);
   const [outputChoice, setOutputChoice] = useState<boolean | null>(null);
@@ -117,6 +122,18 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
             onClick={() => void showModificationInReview(modId)}
           >
             Open diff
+          </button>
+        )}
+        {introduced && (
+          <button
+            type="button"
+            className={`link-btn tool-problems tl-diag tl-diag-${introduced.tone}`}
+            data-testid="tool-call-problems"
+            data-errors={(item.data?.diagnostics as DiagnosticsView).errors}
+            title={`${introduced.title}\nShow the Problems list`}
+            onClick={() => showProblems(true)}
+          >
+            {introduced.label}
           </button>
         )}
         {procId && (

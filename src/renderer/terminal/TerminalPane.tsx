@@ -3,6 +3,8 @@ import { loadable } from '../app/loadable';
 import { useApp } from '../store';
 import { ProcessesTab } from '../processes/ProcessesTab';
 import { ProcessesPane } from '../processes/ProcessesPane';
+import { ProblemsPane } from '../problems/ProblemsPane';
+import { ProblemsTab } from '../problems/ProblemsTab';
 import './terminal.css';
 
 // xterm is a third of the page's script: split out, the first tree row and the chat do not wait
@@ -28,6 +30,10 @@ export function TerminalPane() {
   const setActiveTerminal = useApp((s) => s.setActiveTerminal);
   const processesOpen = useApp((s) => s.processesOpen);
   const showProcesses = useApp((s) => s.showProcesses);
+  const problemsOpen = useApp((s) => s.problemsOpen && !s.processesOpen);
+  const showProblems = useApp((s) => s.showProblems);
+  // A terminal is in front unless the processes or the problems are.
+  const terminalShown = !processesOpen && !problemsOpen;
 
   return (
     <section className="terminal-pane" aria-label="Terminal">
@@ -37,8 +43,8 @@ export function TerminalPane() {
           <div
             key={t.id}
             role="tab"
-            aria-selected={t.id === activeId && !processesOpen}
-            className={`terminal-tab${t.id === activeId && !processesOpen ? ' active' : ''}${t.exitCode !== null ? ' exited' : ''}`}
+            aria-selected={t.id === activeId && terminalShown}
+            className={`terminal-tab${t.id === activeId && terminalShown ? ' active' : ''}${t.exitCode !== null ? ' exited' : ''}`}
             data-testid="terminal-tab"
             data-terminal-id={t.id}
             title={`${t.shell} · pid ${t.pid}`}
@@ -51,6 +57,7 @@ export function TerminalPane() {
             }}
             onClick={() => {
               showProcesses(false);
+              showProblems(false);
               setActiveTerminal(t.id);
             }}
           >
@@ -80,12 +87,14 @@ export function TerminalPane() {
           aria-label="New terminal"
           onClick={() => {
             showProcesses(false);
+            showProblems(false);
             void createTerminal();
           }}
         >
           <PlusIcon size={14} />
         </button>
         <ProcessesTab />
+        <ProblemsTab />
         {error && (
           <span className="terminal-error" role="alert">
             {error}
@@ -93,7 +102,8 @@ export function TerminalPane() {
         )}
       </div>
       {processesOpen && <ProcessesPane />}
-      <div className="terminal-body" data-testid="terminal" hidden={processesOpen}>
+      {problemsOpen && <ProblemsPane />}
+      <div className="terminal-body" data-testid="terminal" hidden={!terminalShown}>
         {terminals.map((t) => (
           <LoadedTerminalView key={t.id} id={t.id} active={t.id === activeId} />
         ))}
