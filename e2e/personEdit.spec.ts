@@ -3,9 +3,9 @@
 // onto it; undoing that request leaves the person's lines byte for byte. Needs `npm run build` first.
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { userPrompt, type RecordedRequest, type ScriptedReply } from '../test/support/scriptedLlm';
-import { sayAndWait, startAgentProject, type AgentProject } from './support/agentProject';
+import { sayAndWait, startAgentProject, userMessage, type AgentProject } from './support/agentProject';
 
 const SHOTS = path.resolve('test-results', 'person-edit');
 // CRLF on disk: the person's save keeps the file's own line endings.
@@ -20,8 +20,6 @@ function script(req: RecordedRequest): ScriptedReply {
   if (prompt.endsWith('change six')) return { toolCalls: [{ name: 'edit_file', arguments: JSON.stringify({ path: 'notes.txt', old_str: 'six', new_str: 'six and a half' }) }] };
   return { content: `Done: ${prompt.split('\n').at(-1)}.` };
 }
-
-const userMessage = (page: Page, text: string) => page.locator('.chat-user').filter({ has: page.locator('[data-testid="chat-message"][data-role="user"]', { hasText: text }) });
 
 for (const [width, height] of [
   [1024, 700],

@@ -104,10 +104,11 @@ test('undo from the second of three requests, with a preview; the timeline shows
   expect(await disk('notes.md')).toBe(NOTES);
   expect(await disk('src/app.ts')).toContain('v2');
 
-  // The timeline: the undo's rows as one group, the command's rows with their diff.
+  // The timeline: the undo as one step over its three files, the command's rows with their diff.
   await page.getByTestId('review-tab').click();
   const undoRows = page.locator('[data-testid="timeline-entry"][data-group-kind="undo"]');
-  await expect(undoRows).toHaveCount(3);
+  await expect(undoRows).toHaveCount(1);
+  await expect(undoRows).toHaveAttribute('data-step-files', '3');
   const commandRow = page.locator('[data-testid="timeline-entry"][data-group-kind="command"][data-file="notes.md"]');
   await expect(commandRow).toContainText("sed -i 's/two/TWO/' notes.md");
   await commandRow.click();

@@ -59,9 +59,9 @@ test('after undoing a hunk the timeline says what happened, in words and counts 
   await expect(undo.getByTestId('timeline-status')).toHaveCount(0);
   await expect(page.getByTestId('timeline')).not.toContainText('No reason given');
 
-  // The request chip is whole (no cut text) and clear of the tags beside it.
+  // The request chip names the request by its prompt, whole (no cut text) and clear of the tags beside it.
   const chip = edit.locator('.tl-corr');
-  await expect(chip).toHaveText(/^req [0-9a-f]{8}$/);
+  await expect(chip).toHaveText('rewrite the notes');
   expect(await chip.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   for (const other of [edit.locator('.tl-time'), edit.locator('.tl-name'), edit.getByTestId('timeline-status'), edit.getByTestId('timeline-hunks-reverted')]) {
     expect(await overlap(chip, other)).toBe(false);

@@ -86,3 +86,6 @@ export async function expectHoverMessage(page: Page, editor: Locator, message: s
     await expect(page.locator('.monaco-hover').filter({ hasText: message })).toBeVisible({ timeout: 3000 });
   }).toPass({ timeout: 30_000 });
 }
+
+/** A user message of the chat with its actions (Undo changes from here, Redo, Edit), by its text. */
+export const userMessage = (page: Page, text: string) => page.locator('.chat-user').filter({ has: page.locator('[data-testid="chat-message"][data-role="user"]', { hasText: text }) });

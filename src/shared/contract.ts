@@ -914,6 +914,8 @@ export interface HostRequests {
   /** Turns a hook off (or on again) in this folder. */
   'hooks.setDisabled': { params: { id: string; disabled: boolean }; result: HookView[] };
   /** The folded modification log, newest first. */
+  /** The requests' names for the timeline: each id's prompt, its first line cut short (ids no saved session holds are left out). */
+  'modlog.requestNames': { params: { ids: string[] }; result: Record<string, string> };
   'modlog.list': { params: ModificationQuery; result: { modifications: ModificationView[]; total: number } };
   /** Before/after content of one modification. */
   'modlog.diff': { params: { modification_id: string }; result: DiffSides };
@@ -1133,6 +1135,7 @@ const requestChannelMap = {
   'hooks.approve': true,
   'hooks.setDisabled': true,
   'modlog.list': true,
+  'modlog.requestNames': true,
   'modlog.diff': true,
   'modlog.fileDiff': true,
   'modlog.rollback': true,

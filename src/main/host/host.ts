@@ -20,6 +20,7 @@ import { Workspace } from './workspace';
 import { WorktreeSessions } from './worktreeSessions';
 import { listHooks } from './hooks';
 import { savePersonEdit } from './personSave';
+import { titleFrom } from '../services/sessions/sessionStore';
 import { LOUPE_VERSION } from './version';
 import { describeProblem, type ConfigProblem } from '../services/config/validate';
 import { composeWorkspace, openTerminals, openUserSettings, type WorkspaceServices } from '../workspace/compose';
@@ -374,6 +375,12 @@ export class Host {
         return listHooks(this.ws().services.hooks);
       },
       'modlog.list': (p) => this.ws().review.list(p ?? {}),
+      'modlog.requestNames': async (p) => {
+        const ids = obj(p).ids;
+        if (!Array.isArray(ids) || !ids.every((x) => typeof x === 'string') || ids.length > 500) throw new InvalidArgumentError('ids must be a list of at most 500 request ids');
+        const found = await this.ws().services.sessions.prompts(ids as string[]);
+        return Object.fromEntries([...found].filter(([, prompt]) => prompt.trim()).map(([id, prompt]) => [id, titleFrom(prompt)]));
+      },
       'modlog.diff': (p) => this.ws().review.diff(str(obj(p).modification_id, 'modification_id')),
       'modlog.fileDiff': (p) => this.ws().review.fileDiff(str(obj(p).path, 'path')),
       'modlog.rollback': (p) => this.ws().review.rollback({ ...obj(p), modification_id: str(p.modification_id, 'modification_id') }),

@@ -3,7 +3,7 @@ import { loadable } from '../app/loadable';
 import { CloseIcon } from '../app/icons';
 import { useApp } from '../store';
 import { fileColor } from '../tree/fileKind';
-import { diagnosticsLabel, linesLabel, OPERATION_LABEL, PERSON_TOOL, requestLabel, shortTime, splitPath, statusLabel } from './format';
+import { diagnosticsLabel, linesLabel, modificationWords, OPERATION_LABEL, PERSON_TOOL, requestLabel, undoneRequest, shortTime, splitPath, statusLabel } from './format';
 import { CheckIcon, DiffIcon, FileDiffIcon, InlineIcon, SideBySideIcon, UndoIcon, WarningIcon } from './icons';
 import type { DiffBodyProps } from './DiffBody';
 import './review.css';
@@ -62,6 +62,13 @@ export function DiffPane() {
   // A proposed edit: what the server said it would introduce, read before anything was written.
   const pendingProblems = useApp((s) => (pendingId ? s.approvals.find((r) => r.id === pendingId)?.edit?.diagnostics?.introduced : undefined));
 
+  // A modification's header says what it was, in words; its id and sides stay in the tooltip.
+  const words = useApp((s) => {
+    if (!mod) return null;
+    const undone = mod.group_kind === 'undo' || mod.group_kind === 'redo' ? undoneRequest(mod, (x) => s.modifications.find((m) => m.modification_id === x)) : undefined;
+    return modificationWords(mod, undone, (x) => s.requestNames[x]);
+  });
+  const requestName = useApp((s) => (mod?.correlation_id ? s.requestNames[mod.correlation_id] : undefined));
   const sides = diff?.sides ?? null;
   const canReverse = id !== null && mod !== undefined && mod.status !== 'rolled_back';
   // A created or deleted file goes back whole: the host reverts hunks of edits only.
@@ -111,7 +118,9 @@ export function DiffPane() {
         </div>
         <div className="viewer-crumbs diff-label">
           {dir && <span className="diff-dir">{dir}/</span>}
-          <span className="diff-sides">{sides?.label ?? targetLabel}</span>
+          <span className="diff-sides" data-testid="diff-words" title={sides?.label ?? targetLabel}>
+            {words ?? sides?.label ?? targetLabel}
+          </span>
         </div>
         <div className="diff-actions">
           <div className="segmented" role="group" aria-label="Diff layout">
@@ -189,12 +198,13 @@ export function DiffPane() {
           <span className={`tl-op tl-op-${mod.operation}`}>{OPERATION_LABEL[mod.operation] ?? mod.operation}</span>
           {linesLabel(mod) && <span className="tl-lines">{linesLabel(mod)}</span>}
           {mod.correlation_id && (
-            <span className="tl-corr" title={`Request ${mod.correlation_id}`}>
-              {requestLabel(mod.correlation_id)}
+            <span className={requestName ? 'tl-corr tl-request' : 'tl-corr'} title={`Request ${mod.correlation_id}${requestName ? `: ${requestName}` : ''}`}>
+              {requestName ?? requestLabel(mod.correlation_id)}
             </span>
           )}
+          {/* An undo's or a redo's own reason names the request by id; the header says it in words. */}
           <span className={mod.command ? 'diff-reason tl-command' : 'diff-reason'} title={mod.command ?? mod.reason}>
-            {mod.command ? `$ ${mod.command}` : (mod.reason ?? '')}
+            {mod.command ? `$ ${mod.command}` : mod.group_kind === 'undo' || mod.group_kind === 'redo' ? '' : (mod.reason ?? '')}
           </span>
           <span className="diff-meta-right">
             {introduced && (

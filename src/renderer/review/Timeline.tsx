@@ -8,6 +8,8 @@ import { preloadDiffView } from './DiffPane';
 import { usePreloadWhenSettled } from '../app/usePreloadWhenSettled';
 import { FileDiffIcon } from './icons';
 import { timelineKeyAction } from './timelineKeys';
+import { collapseSteps } from './timelineSteps';
+import { undoneRequest } from './format';
 import { TIMELINE_ROW_HEIGHT, TimelineRow, timelineRowId } from './TimelineRow';
 import './review.css';
 
@@ -40,7 +42,12 @@ export default function Timeline() {
   const listRef = useRef<HTMLDivElement>(null);
   const hasEntries = modifications.length > 0;
   usePreloadWhenSettled(preloadDiffView, hasEntries);
-  const rows = useMemo(() => filterModifications(modifications, filters), [modifications, filters]);
+  // An undo or a redo is one step, one row; filtering on its group lists its files again.
+  const rows = useMemo(() => {
+    const shown = filterModifications(modifications, filters);
+    return filters.group ? shown : collapseSteps(shown);
+  }, [modifications, filters]);
+  const byId = useMemo(() => new Map(modifications.map((m) => [m.modification_id, m])), [modifications]);
   const correlations = useMemo(() => {
     const seen = new Set<string>();
     for (const m of modifications) if (m.correlation_id) seen.add(m.correlation_id);
@@ -208,6 +215,7 @@ export default function Timeline() {
               onActivate={onActivate}
               groupPos={groupPosition(rows, start + i)}
               onGroup={onGroup}
+              undone={m.group_kind === 'undo' || m.group_kind === 'redo' ? undoneRequest(m, (id) => byId.get(id)) : undefined}
             />
           ))}
         </div>

@@ -1,13 +1,14 @@
 import { memo } from 'react';
-import type { ModificationView } from '../../shared/contract';
-import { diagnosticsLabel, GROUP_LABEL, GROUP_TITLE, linesLabel, OPERATION_LABEL, PERSON_TOOL, reasonLine, requestLabel, revertedHunksLabel, shortTime, splitPath, statusLabel, testTone } from './format';
+import { useApp } from '../store';
+import type { TimelineItem } from './timelineSteps';
+import { diagnosticsLabel, GROUP_LABEL, GROUP_TITLE, linesLabel, OPERATION_LABEL, PERSON_TOOL, reasonLine, requestLabel, revertedHunksLabel, shortTime, splitPath, statusLabel, stepLine, testTone } from './format';
 
 export const TIMELINE_ROW_HEIGHT = 60;
 
 export const timelineRowId = (index: number) => `timeline-row-${index}`;
 
 interface TimelineRowProps {
-  m: ModificationView;
+  m: TimelineItem;
   index: number;
   selected: boolean;
   /** Shown in the diff view. */
@@ -17,11 +18,18 @@ interface TimelineRowProps {
   groupPos: 'first' | 'mid' | 'last' | 'only' | null;
   /** Shows only that group's rows. */
   onGroup(group: string): void;
+  /** An undo's or a redo's row: the request it was about. */
+  undone?: string;
 }
 
 /** One modification: file and time, then why, then what (operation, lines, correlation, tests, status). */
-export const TimelineRow = memo(function TimelineRow({ m, index, selected, open, onActivate, groupPos, onGroup }: TimelineRowProps) {
-  const { name, dir } = splitPath(m.file);
+export const TimelineRow = memo(function TimelineRow({ m, index, selected, open, onActivate, groupPos, onGroup, undone }: TimelineRowProps) {
+  const request = useApp((s) => (m.correlation_id ? s.requestNames[m.correlation_id] : undefined));
+  const undoneName = useApp((s) => (undone ? s.requestNames[undone] : undefined));
+  const files = m.stepFiles && m.stepFiles.length > 1 ? m.stepFiles : null;
+  // A step of several files names them; one of a single file is that file's row.
+  const { name, dir } = files ? { name: `${files.length} files`, dir: files.join(', ') } : splitPath(m.file);
+  const step = m.group_kind === 'undo' || m.group_kind === 'redo' ? stepLine(m.group_kind, undone, undoneName) : null;
   const lines = linesLabel(m);
   const tone = testTone(m);
   const t = m.test_results;
@@ -46,11 +54,12 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
       data-tool={m.tool}
       data-group-id={m.group_id}
       data-group-kind={m.group_kind}
-      onClick={() => onActivate(m.modification_id)}
+      data-step-files={m.stepFiles?.length}
+      onClick={() => (files && m.group_id ? onGroup(m.group_id) : onActivate(m.modification_id))}
     >
       <div className="tl-line tl-head">
         <span className={`tl-dot tl-dot-${m.status}`} aria-hidden="true" />
-        <span className="tl-file" title={m.file}>
+        <span className="tl-file" title={files ? files.join('\n') : m.file}>
           <span className="tl-name">{name}</span>
           {dir && <span className="tl-dir">{dir}</span>}
         </span>
@@ -65,16 +74,16 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
           </span>
         )}
         {m.correlation_id && (
-          <span className="tl-corr" title={`Request ${m.correlation_id}`}>
-            {requestLabel(m.correlation_id)}
+          <span className={request ? 'tl-corr tl-request' : 'tl-corr'} title={`Request ${m.correlation_id}${request ? `: ${request}` : ''}`} data-testid="timeline-request">
+            {request ?? requestLabel(m.correlation_id)}
           </span>
         )}
         <time className="tl-time" dateTime={m.timestamp} title={`${new Date(m.timestamp).toLocaleString()} · ${m.modification_id}`}>
           {shortTime(m.timestamp)}
         </time>
       </div>
-      <div className={m.command ? 'tl-line tl-reason tl-command' : m.reason ? 'tl-line tl-reason' : 'tl-line tl-reason none'} title={m.command ? `${m.command}${m.reason ? `\n${m.reason}` : ''}` : m.reason} data-testid="timeline-reason">
-        {m.command ? `$ ${m.command}` : reasonLine(m)}
+      <div className={m.command ? 'tl-line tl-reason tl-command' : m.reason || step ? 'tl-line tl-reason' : 'tl-line tl-reason none'} title={m.command ? `${m.command}${m.reason ? `\n${m.reason}` : ''}` : (step ?? m.reason)} data-testid="timeline-reason">
+        {m.command ? `$ ${m.command}` : (step ?? reasonLine(m))}
       </div>
       <div className="tl-line tl-meta">
         <span className={`tl-op tl-op-${m.operation}`}>{OPERATION_LABEL[m.operation] ?? m.operation}</span>
@@ -83,8 +92,8 @@ export const TimelineRow = memo(function TimelineRow({ m, index, selected, open,
             {m.tool.slice(4)}
           </span>
         )}
-        {lines && <span className="tl-lines">{lines}</span>}
-        {m.lines_changed !== undefined && (
+        {lines && !files && <span className="tl-lines">{lines}</span>}
+        {m.lines_changed !== undefined && !files && (
           <span className="tl-lines" title={`${m.lines_changed} ${m.lines_changed === 1 ? 'line' : 'lines'} changed`}>
             ±{m.lines_changed}
           </span>

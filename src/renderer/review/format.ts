@@ -124,3 +124,48 @@ export function diagnosticsLabel(m: Pick<ModificationView, 'diagnostics'>): { la
   const more = count > lines.length ? [`… and ${count - lines.length} more`] : [];
   return { label: `+${count} ${word}${count === 1 ? '' : 's'}`, title: [`This change introduced, per ${d.server}:`, ...lines, ...more].join('\n'), tone: word };
 }
+
+/** A request as a person knows it: “its prompt's first line”, else its short id. */
+export const requestText = (id: string, name: string | undefined) => (name ? `“${name}”` : requestLabel(id));
+
+/** The request an undo or a redo is about: an undo names it; a redo reverses an undo that does. */
+export function undoneRequest(m: Pick<ModificationView, 'undo_of' | 'rolls_back'>, byId: (id: string) => Pick<ModificationView, 'undo_of'> | undefined): string | undefined {
+  return m.undo_of ?? (m.rolls_back ? byId(m.rolls_back)?.undo_of : undefined);
+}
+
+/** An undo or a redo as one step of the timeline: "Undid “clean up”", "Redid “clean up”". */
+export function stepLine(kind: 'undo' | 'redo', request: string | undefined, name: string | undefined): string {
+  const verb = kind === 'undo' ? 'Undid' : 'Redid';
+  return request ? `${verb} ${requestText(request, name)}` : `${verb} a request`;
+}
+
+const OPERATION_WORDS: Record<string, string> = {
+  create: 'Created',
+  overwrite: 'Rewrote',
+  edit: 'Edited',
+  replace: 'Replaced',
+  insert_before: 'Inserted',
+  insert_after: 'Inserted',
+  delete: 'Deleted',
+  delete_file: 'Deleted the file',
+};
+
+/**
+ * The modification in words, for the diff's header: who changed what, for which request —
+ * "Edited lines 2–3 by edit_file for “spell the total out”", "Your edit, saved in the editor",
+ * "Undo of “clean up”".
+ */
+export function modificationWords(
+  m: Pick<ModificationView, 'tool' | 'operation' | 'lines_affected' | 'correlation_id' | 'command' | 'group_kind' | 'undo_of' | 'rolls_back' | 'reason'>,
+  undone: string | undefined,
+  nameOf: (id: string) => string | undefined,
+): string {
+  const r = m.lines_affected;
+  const lines = r && m.operation !== 'create' && m.operation !== 'delete_file' ? (r[0] === r[1] ? ` line ${r[0]}` : ` lines ${r[0]}–${r[1]}`) : '';
+  const forRequest = m.correlation_id ? ` for ${requestText(m.correlation_id, nameOf(m.correlation_id))}` : '';
+  if (m.tool === 'person') return `Your edit${lines ? `,${lines},` : ''} saved in the editor`;
+  if (m.group_kind === 'undo' || m.group_kind === 'redo') return `${m.group_kind === 'undo' ? 'Undo' : 'Redo'} of ${undone ? requestText(undone, nameOf(undone)) : 'a request'}`;
+  if (m.operation === 'rollback') return reasonLine({ reason: m.reason, rolls_back: m.rolls_back, tool: m.tool });
+  if (m.command) return `Written by $ ${m.command}${forRequest}`;
+  return `${OPERATION_WORDS[m.operation] ?? m.operation}${lines} by ${m.tool}${forRequest}`;
+}

@@ -14,6 +14,7 @@ import { createMcpSlice } from './mcpSlice';
 import { createAgentsSlice } from './agentsSlice';
 import { createHooksSlice } from './hooksSlice';
 import { createReviewSlice } from './reviewSlice';
+import { createRequestNamesSlice } from './requestNamesSlice';
 import { createSettingsSlice } from './settingsSlice';
 import { createSlashSlice } from './slashSlice';
 import { createSteerSlice } from './steerSlice';
@@ -38,6 +39,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createViewerSlice(set, get, deps),
     ...createTerminalSlice(set, get, deps),
     ...createReviewSlice(set, get, deps),
+    ...createRequestNamesSlice(set, get, deps),
     ...createChatSlice(set, get, deps),
     ...createComposerSlice(set, get, deps),
     ...createSlashSlice(set, get, deps),
@@ -119,6 +121,11 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
     client.on('processes.data', ({ id, data, skipped }) => act().processData(id, data, skipped)),
     client.on('chat.event', ({ session_id, event }) => act().chatEvent(session_id, event)),
     client.on('chat.queued', ({ session_id, messages }) => act().queuedChanged(session_id, messages)),
+    client.on('chat.event', ({ event }) => {
+      // The timeline names a request by its prompt: known here as it starts, saved by the host as it ends.
+      if (event.type === 'request_started' && !event.agent_id) act().requestNamed(event.correlation_id, event.prompt);
+      if (event.type === 'request_finished' && !event.agent_id) act().requestsSaved();
+    }),
     client.on('chat.event', ({ session_id, event }) => {
       if (event.type === 'system_prompt' && session_id === act().chatSessionId) act().systemPromptSent({ text: event.text, files: event.files, skipped: event.skipped });
     }),
@@ -133,6 +140,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
       // Another folder: its own log. Opening a file from the tree puts the viewer back in front.
       if (folderChanged) {
         act().resetReview();
+        act().resetRequestNames();
         act().resetChat();
         act().approvalsChanged([]);
         act().trustChanged(null);
@@ -157,6 +165,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
             void act().loadSystemPrompt();
           });
       } else if (s.openFile !== prev.openFile && s.openFile?.status === 'loading' && s.diff) act().closeDiff();
+      if (s.modifications !== prev.modifications) void act().nameRequests(s.modifications);
       // A file opened in the viewer: its server's markers.
       if (s.openFile?.path && s.openFile.path !== prev.openFile?.path) void act().loadProblems(s.openFile.path);
       // A file's diff against HEAD shows the file as it is now: the same markers.

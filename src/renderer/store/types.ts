@@ -14,6 +14,7 @@ import type { McpSlice } from './mcpSlice';
 import type { AgentsSlice } from './agentsSlice';
 import type { HooksSlice } from './hooksSlice';
 import type { ReviewSlice } from './reviewSlice';
+import type { RequestNamesSlice } from './requestNamesSlice';
 import type { SettingsSlice } from './settingsSlice';
 import type { SlashSlice } from './slashSlice';
 import type { SteerSlice } from './steerSlice';
@@ -31,6 +32,7 @@ export type AppState = ConnectionSlice &
   ViewerSlice &
   TerminalSlice &
   ReviewSlice &
+  RequestNamesSlice &
   ChatSlice &
   ComposerSlice &
   SlashSlice &

@@ -134,6 +134,20 @@ export class SessionStore {
       .sort((a, b) => b.updated_at.localeCompare(a.updated_at));
   }
 
+  /** The prompt of each request among `ids` that a saved session holds (damaged files skipped). */
+  async prompts(ids: readonly string[]): Promise<Map<string, string>> {
+    const want = new Set(ids);
+    const out = new Map<string, string>();
+    if (!want.size) return out;
+    const names = await readdirInside(this.root, this.dir);
+    for (const id of names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)).filter((n) => ID_RE.test(n))) {
+      const r = await this.load(id).catch(() => null);
+      for (const q of r?.requests ?? []) if (want.has(q.correlation_id) && typeof q.prompt === 'string') out.set(q.correlation_id, q.prompt);
+      if (out.size === want.size) break;
+    }
+    return out;
+  }
+
   async rename(id: string, title: string): Promise<SessionRecord> {
     const clean = title.trim();
     if (!clean) throw new InvalidArgumentError('A session title cannot be empty.');
