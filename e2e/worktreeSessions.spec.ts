@@ -112,9 +112,13 @@ test('two worktree sessions work at once; one is reviewed and applied to the mai
   await expect(page.getByTestId('worktree-nothing-to-apply')).toContainText('already has this change');
   await page.screenshot({ path: path.join(SHOTS, 'applied-1920.png') });
 
-  // B changed the same line: refused, the conflict named, the main folder unchanged.
+  // B changed the same line: left out unless ticked; ticked, refused with the conflict named, the main folder unchanged.
   await row(page, 'fix-b').click();
-  await expect(page.locator('[data-testid="worktree-file"][data-path="src/greet.ts"]')).toBeVisible();
+  const conflicting = page.locator('[data-testid="worktree-file"][data-path="src/greet.ts"][data-conflict="true"]');
+  await expect(conflicting).toBeVisible();
+  await expect(conflicting.getByRole('checkbox')).not.toBeChecked();
+  await expect(page.getByTestId('apply-to-main')).toBeDisabled();
+  await conflicting.getByRole('checkbox').check();
   await page.getByTestId('apply-to-main').click();
   await expect(page.locator('[data-testid="apply-conflict"][data-path="src/greet.ts"]')).toBeVisible({ timeout: 30_000 });
   expect(await readFile(path.join(agent.project, 'src/greet.ts'), 'utf8')).toBe('export const greeting = "from A";\n');

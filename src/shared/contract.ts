@@ -229,7 +229,8 @@ export interface DiffSides {
 
 
 /** working: a request runs; waiting: it waits for an answer to an approval card; done: no request runs. */
-export type SessionStatus = 'working' | 'waiting' | 'done';
+/** `new`: no request has run in it yet. */
+export type SessionStatus = 'new' | 'working' | 'waiting' | 'done';
 
 /** A chat session working in one of Loupe's git worktrees of the open folder, as the sidebar lists it. */
 export interface WorktreeSessionView {
@@ -242,10 +243,12 @@ export interface WorktreeSessionView {
   status: SessionStatus;
   /** The worktree's folder was deleted by hand (its branch may remain): nothing runs there. */
   missing: boolean;
-  /** Against the commit the worktree shares with the main folder: files changed, lines added and removed. */
+  /** Against the commit the worktree shares with the main folder: files changed, lines added and removed (base → worktree). */
   files: number;
   added: number;
   removed: number;
+  /** Of those files, how many the main folder already holds as the worktree has them (applied). */
+  applied_files: number;
 }
 
 /** What "Apply to main folder" would write, file by file, and what conflicts with edits there. */

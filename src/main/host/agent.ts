@@ -199,7 +199,7 @@ export class AgentHost {
     return this.sessions.sessionIn(services, opts);
   }
 
-  sessionState(sessionId: string): { title: string; running: boolean } | null {
+  sessionState(sessionId: string): { title: string; running: boolean; requests: number } | null {
     return this.sessions.state(sessionId);
   }
 

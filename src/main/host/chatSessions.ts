@@ -125,9 +125,9 @@ export class ChatSessions {
   }
 
   /** What the sidebar shows of a session: its title, and whether a request runs. */
-  state(sessionId: string): { title: string; running: boolean } | null {
+  state(sessionId: string): { title: string; running: boolean; requests: number } | null {
     const s = this.holder(sessionId)?.live.get(sessionId);
-    return s ? { title: s.record.title, running: s.running !== null } : null;
+    return s ? { title: s.record.title, running: s.running !== null, requests: s.record.requests.length } : null;
   }
 
   /** A new session in `w`, live at once (saved when its first request ends); `agent`: a hosted agent does its work. */

@@ -67,7 +67,7 @@ describe('worktree sessions in the host', () => {
   it('runs two sessions at once, each asking in the one queue under its own name, then applies one and refuses the other', async () => {
     const a = await host.handle('worktree.newSession', { name: 'fix-a' });
     const b = await host.handle('worktree.newSession', { name: 'fix-b' });
-    expect(a).toMatchObject({ worktree: 'fix-a', branch: 'loupe/fix-a', status: 'done', missing: false, files: 0 });
+    expect(a).toMatchObject({ worktree: 'fix-a', branch: 'loupe/fix-a', status: 'new', missing: false, files: 0 });
     expect(b.session_id).not.toBe(a.session_id);
     expect(a.path).toBe(path.join(`${repo}.loupe-worktrees`, 'fix-a'));
 
@@ -111,6 +111,12 @@ describe('worktree sessions in the host', () => {
     const refused = await host.handle('worktree.apply', { name: 'fix-b' }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'APPLY_CONFLICT', details: { conflicts: [{ file: 'a.txt', why: expect.any(String) }] } });
     expect(await readFile(path.join(repo, 'a.txt'), 'utf8')).toBe('from A\n');
+
+    // The rows count what each worktree changed against the base, a conflicting file's lines
+    // included, and follow the apply: A's one file is in the main folder now.
+    await until(async () => (await row('fix-a'))?.applied_files === 1);
+    expect(await row('fix-a')).toMatchObject({ files: 1, added: 1, removed: 1, applied_files: 1 });
+    expect(await row('fix-b')).toMatchObject({ files: 1, added: 1, removed: 1, applied_files: 0 });
   });
 
   it('discards only what was shown: a stale digest keeps the worktree, the shown one removes it and its branch', async () => {

@@ -30,7 +30,7 @@ interface Entry {
   missing: boolean;
   services: WorkspaceServices | null;
   sessionId: string;
-  stats: { files: number; added: number; removed: number };
+  stats: { files: number; added: number; removed: number; applied_files: number };
   /** A recount waits or runs: the next one starts after it. */
   counting: Promise<void> | null;
   recount: ReturnType<typeof setTimeout> | null;
@@ -97,7 +97,7 @@ export class WorktreeSessions {
     const made = await main.worktrees.create(name);
     await carryTrust(main.root, made.path, main.user);
     const services = this.opts.compose(made.path, main);
-    const entry: Entry = { name, branch: made.branch, path: made.path, missing: false, services, sessionId: '', stats: { files: 0, added: 0, removed: 0 }, counting: null, recount: null };
+    const entry: Entry = { name, branch: made.branch, path: made.path, missing: false, services, sessionId: '', stats: { files: 0, added: 0, removed: 0, applied_files: 0 }, counting: null, recount: null };
     this.entries.set(name, entry);
     return {
       services,
@@ -144,6 +144,9 @@ export class WorktreeSessions {
     const whole = await this.plan(name);
     const plan = files ? selectFiles(whole, files) : whole;
     const done = await applyPlan(this.opts.main().modlog, plan, { sessionId: `review-${Date.now().toString(36)}` });
+    // The row says what the main folder now holds.
+    const entry = this.entries.get(name);
+    if (entry) this.scheduleRecount(entry, 0);
     return { group_id: done.group_id, files: done.files };
   }
 
@@ -218,7 +221,7 @@ export class WorktreeSessions {
     if (known) this.forget(known);
     const services = w.missing ? null : this.opts.compose(w.path, main);
     const sessionId = services ? await this.opts.agent.sessionIn(services) : '';
-    const entry: Entry = { ...w, services, sessionId, stats: { files: 0, added: 0, removed: 0 }, counting: null, recount: null };
+    const entry: Entry = { ...w, services, sessionId, stats: { files: 0, added: 0, removed: 0, applied_files: 0 }, counting: null, recount: null };
     this.entries.set(w.name, entry);
     if (sessionId) this.bySession.set(sessionId, entry);
     return entry;
@@ -255,7 +258,8 @@ export class WorktreeSessions {
 
   private status(entry: Entry, waiting: Set<string>): SessionStatus {
     const state = entry.sessionId ? this.opts.agent.sessionState(entry.sessionId) : null;
-    if (!state?.running) return 'done';
+    // Done means it ran: a session no request has started in is new, whatever its folder holds.
+    if (!state?.running) return state && state.requests > 0 ? 'done' : 'new';
     return waiting.has(entry.sessionId) ? 'waiting' : 'working';
   }
 
@@ -297,13 +301,15 @@ export class WorktreeSessions {
         if (this.entries.get(entry.name) !== entry) return;
         const main = this.opts.main();
         const plan = await planApply(main.root, entry.path, entry.name, { linked: main.worktrees.linked() });
-        // Every file the worktree changed, whether still to apply, in conflict or already in the main folder.
-        const files = new Set([...plan.files.map((f) => f.file), ...plan.conflicts.map((c) => c.file), ...plan.applied.map((a) => a.file)]).size;
-        const added = [...plan.files, ...plan.applied].reduce((n, f) => n + f.added, 0);
-        const removed = [...plan.files, ...plan.applied].reduce((n, f) => n + f.removed, 0);
+        // Every file the worktree changed, whether still to apply, in conflict or already in the
+        // main folder, counted as the worktree changed it (base → worktree), not as applying would write it.
+        const files = plan.changed.length;
+        const added = plan.changed.reduce((n, f) => n + f.added, 0);
+        const removed = plan.changed.reduce((n, f) => n + f.removed, 0);
+        const appliedFiles = plan.applied.length;
         const s = entry.stats;
-        if (s.files === files && s.added === added && s.removed === removed) return;
-        entry.stats = { files, added, removed };
+        if (s.files === files && s.added === added && s.removed === removed && s.applied_files === appliedFiles) return;
+        entry.stats = { files, added, removed, applied_files: appliedFiles };
         this.changed();
       });
       entry.counting = run.catch((err: unknown) => this.opts.logger.warn('worktree.count_failed', { worktree: entry.name, error: err }));

@@ -1,4 +1,5 @@
 import { useApp } from '../store';
+import { tickedFiles } from '../store/worktreeSessionsSlice';
 
 const OP_SIGN = { create: '+', overwrite: '~', delete_file: '−' } as const;
 
@@ -11,6 +12,7 @@ export function WorktreeReview() {
   const changes = useApp((s) => s.worktreeChanges);
   const loadError = useApp((s) => s.worktreeChangesError);
   const excluded = useApp((s) => s.worktreeExcluded);
+  const conflictsTicked = useApp((s) => s.worktreeConflictsTicked);
   const busy = useApp((s) => s.worktreeBusy);
   const toggle = useApp((s) => s.toggleWorktreeFile);
   const openDiff = useApp((s) => s.openWorktreeFileDiff);
@@ -18,7 +20,7 @@ export function WorktreeReview() {
   const apply = useApp((s) => s.applyWorktree);
   const askDiscard = useApp((s) => s.askDiscardWorktree);
   const all = changes ? [...changes.files.map((f) => f.file), ...changes.conflicts.map((c) => c.file)] : [];
-  const chosen = all.filter((f) => !excluded.includes(f)).length;
+  const chosen = changes ? tickedFiles(changes, excluded, conflictsTicked).length : 0;
   return (
     <div className="worktree-review" data-testid="worktree-review">
       {loadError && (
@@ -51,7 +53,8 @@ export function WorktreeReview() {
             ))}
             {changes.conflicts.map((c) => (
               <li key={c.file} className="worktree-file conflict" data-testid="worktree-file" data-path={c.file} data-conflict="true" title={`Conflicts with the main folder: ${c.why}`}>
-                <input type="checkbox" checked={!excluded.includes(c.file)} aria-label={`Apply ${c.file}`} onChange={() => toggle(c.file)} />
+                {/* Left out unless ticked: applying a conflict writes nothing at all. */}
+                <input type="checkbox" checked={conflictsTicked.includes(c.file)} aria-label={`Apply ${c.file}`} onChange={() => toggle(c.file)} />
                 <button type="button" className="worktree-file-name" onClick={() => void openDiff(c.file)}>
                   <span className="worktree-op">!</span>
                   {c.file}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RequestChannel, WorktreeChangesView, WorktreeSessionView } from '../../shared/contract';
 import { HostRequestError } from '../host-client';
 import { connectedStore, type Handler } from './fakeHost.testkit';
-import { conflictsOf } from './worktreeSessionsSlice';
+import { conflictsOf, tickedFiles } from './worktreeSessionsSlice';
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
 const row = (name: string, over: Partial<WorktreeSessionView> = {}): WorktreeSessionView => ({
@@ -16,6 +16,7 @@ const row = (name: string, over: Partial<WorktreeSessionView> = {}): WorktreeSes
   files: 1,
   added: 2,
   removed: 1,
+  applied_files: 0,
   ...over,
 });
 const changes = (name: string): WorktreeChangesView => ({
@@ -121,5 +122,24 @@ describe('worktree sessions slice', () => {
     expect(store.getState().worktreeError).toMatch(/not a worktree name/);
     expect(await store.getState().newWorktreeSession(' fix ')).toBe(true);
     expect(store.getState()).toMatchObject({ selectedWorktree: 'fix', chatSessionId: 's-fix', worktreeError: null });
+  });
+});
+
+describe('what an apply takes', () => {
+  const changes: WorktreeChangesView = {
+    worktree: 'w',
+    branch: 'loupe/w',
+    base: 'abc',
+    files: [
+      { file: 'a.ts', operation: 'overwrite', merged: false, added: 1, removed: 1 },
+      { file: 'b.ts', operation: 'create', merged: false, added: 2, removed: 0 },
+    ],
+    conflicts: [{ file: 'c.ts', why: 'changed in both' }],
+    applied: [],
+  };
+  it('every change not unticked, and a conflict only once the person ticks it', () => {
+    expect(tickedFiles(changes, [], [])).toEqual(['a.ts', 'b.ts']);
+    expect(tickedFiles(changes, ['a.ts'], [])).toEqual(['b.ts']);
+    expect(tickedFiles(changes, [], ['c.ts'])).toEqual(['a.ts', 'b.ts', 'c.ts']);
   });
 });

@@ -24,6 +24,8 @@ export interface WorktreeSessionsSlice {
   worktreeChangesError: string | null;
   /** Files left out of the apply (unticked in the review). */
   worktreeExcluded: string[];
+  /** Conflicting files the person ticked: a conflict is left out unless ticked (applying it would refuse). */
+  worktreeConflictsTicked: string[];
   /** `creating`, `applying` or `discarding`: one action at a time. */
   worktreeBusy: 'creating' | 'applying' | 'discarding' | null;
   worktreeError: string | null;
@@ -50,12 +52,18 @@ export interface WorktreeSessionsSlice {
   dismissWorktreeMessage(): void;
 }
 
+/** The files an apply would write: every change not unticked, and the conflicts the person ticked. */
+export function tickedFiles(changes: WorktreeChangesView, excluded: readonly string[], conflictsTicked: readonly string[]): string[] {
+  return [...changes.files.map((f) => f.file).filter((f) => !excluded.includes(f)), ...changes.conflicts.map((c) => c.file).filter((f) => conflictsTicked.includes(f))];
+}
+
 const fresh = () => ({
   worktreeSessions: [] as WorktreeSessionView[],
   selectedWorktree: null,
   worktreeChanges: null,
   worktreeChangesError: null,
   worktreeExcluded: [] as string[],
+  worktreeConflictsTicked: [] as string[],
   worktreeBusy: null,
   worktreeError: null,
   worktreeConflicts: [] as ApplyConflictView[],
@@ -123,7 +131,7 @@ export const createWorktreeSessionsSlice: SliceCreator<WorktreeSessionsSlice> = 
       const row = get().worktreeSessions.find((s) => s.worktree === worktree);
       if (!row) return;
       const other = get().selectedWorktree !== worktree;
-      set({ selectedWorktree: worktree, ...(other ? { worktreeChanges: null, worktreeChangesError: null, worktreeExcluded: [], worktreeError: null, worktreeConflicts: [], worktreeApplied: null, discardReport: null } : {}) });
+      set({ selectedWorktree: worktree, ...(other ? { worktreeChanges: null, worktreeChangesError: null, worktreeExcluded: [], worktreeConflictsTicked: [], worktreeError: null, worktreeConflicts: [], worktreeApplied: null, discardReport: null } : {}) });
       // Another worktree's file in the diff view would read as this one's.
       const shown = get().diff?.target;
       if (other && shown?.kind === 'worktree' && shown.name !== worktree) get().closeDiff();
@@ -149,6 +157,10 @@ export const createWorktreeSessionsSlice: SliceCreator<WorktreeSessionsSlice> = 
     },
 
     toggleWorktreeFile(file) {
+      if (get().worktreeChanges?.conflicts.some((c) => c.file === file)) {
+        set((s) => ({ worktreeConflictsTicked: s.worktreeConflictsTicked.includes(file) ? s.worktreeConflictsTicked.filter((f) => f !== file) : [...s.worktreeConflictsTicked, file] }));
+        return;
+      }
       set((s) => ({ worktreeExcluded: s.worktreeExcluded.includes(file) ? s.worktreeExcluded.filter((f) => f !== file) : [...s.worktreeExcluded, file] }));
     },
 
@@ -161,9 +173,10 @@ export const createWorktreeSessionsSlice: SliceCreator<WorktreeSessionsSlice> = 
       const name = get().selectedWorktree;
       const changes = get().worktreeChanges;
       if (!name || !changes) return;
-      const excluded = get().worktreeExcluded;
-      // Nothing left out: the whole plan, so a conflict refuses it and is shown; else the chosen files only.
-      const files = excluded.length ? [...changes.files.map((f) => f.file), ...changes.conflicts.map((c) => c.file)].filter((f) => !excluded.includes(f)) : undefined;
+      const all = [...changes.files.map((f) => f.file), ...changes.conflicts.map((c) => c.file)];
+      const chosen = tickedFiles(changes, get().worktreeExcluded, get().worktreeConflictsTicked);
+      // Everything ticked: the whole plan, so a ticked conflict refuses it and is shown; else the chosen files only.
+      const files = chosen.length === all.length ? undefined : chosen;
       await run('applying', async () => {
         const done = await client.request('worktree.apply', { name, ...(files ? { files } : {}) });
         set({ worktreeApplied: { worktree: name, ...done } });

@@ -43,6 +43,8 @@ export interface ApplyPlan {
   conflicts: ApplyConflict[];
   /** Files the worktree changed that the main folder already holds as applying would leave them; lines against the base. */
   applied: { file: string; added: number; removed: number }[];
+  /** Every file the worktree changed, with its lines as the worktree changed them (base → worktree); a special file counts no lines. */
+  changed: { file: string; added: number; removed: number }[];
 }
 
 type Side = { buf: Buffer; mode: number } | null;
@@ -78,17 +80,20 @@ export async function planApply(root: string, worktree: string, name: string, op
   const files: ApplyFile[] = [];
   const conflicts: ApplyConflict[] = [];
   const applied: ApplyPlan['applied'] = [];
+  const changed: ApplyPlan['changed'] = [];
   const already = (file: string, base: Buffer | null, t: Buffer | null) => applied.push({ file, ...diffCounts(base?.toString('utf8') ?? '', t?.toString('utf8') ?? '') });
   for (const file of paths) {
     const [theirs, current] = await Promise.all([readSide(worktree, file), readSide(root, file)]);
     if (theirs === 'special' || current === 'special') {
       conflicts.push({ file, why: 'a link or special file on one side; bring it over by hand' });
+      changed.push({ file, added: 0, removed: 0 });
       continue;
     }
     const baseBuf = await main.blob(base, file, { signal });
     const t = theirs?.buf ?? null;
     const c = current?.buf ?? null;
     if (same(t, baseBuf)) continue;
+    changed.push({ file, ...diffCounts(baseBuf?.toString('utf8') ?? '', t?.toString('utf8') ?? '') });
     if (same(c, t)) {
       already(file, baseBuf, t);
       continue;
@@ -126,7 +131,7 @@ export async function planApply(root: string, worktree: string, name: string, op
       removed: counts.removed,
     });
   }
-  return { name, branch: branchOf(name), base, files, conflicts, applied };
+  return { name, branch: branchOf(name), base, files, conflicts, applied, changed };
 }
 
 /** The plan restricted to the files the person chose after review (conflicts elsewhere no longer matter). */
@@ -135,7 +140,7 @@ export function selectFiles(plan: ApplyPlan, files: readonly string[]): ApplyPla
   const unknown = files.filter((f) => !known.has(f));
   if (unknown.length) throw new InvalidArgumentError(`Worktree ${plan.name} has no change to ${unknown.join(', ')}; its changed files: ${[...known].join(', ') || 'none'}.`);
   const chosen = new Set(files);
-  return { ...plan, files: plan.files.filter((f) => chosen.has(f.file)), conflicts: plan.conflicts.filter((c) => chosen.has(c.file)), applied: plan.applied.filter((f) => chosen.has(f.file)) };
+  return { ...plan, files: plan.files.filter((f) => chosen.has(f.file)), conflicts: plan.conflicts.filter((c) => chosen.has(c.file)), applied: plan.applied.filter((f) => chosen.has(f.file)), changed: plan.changed.filter((f) => chosen.has(f.file)) };
 }
 
 /** What applying would write, as unified diffs of the main folder's files (for review before applying). */
