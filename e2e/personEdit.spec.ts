@@ -15,6 +15,10 @@ function script(req: RecordedRequest): ScriptedReply {
   const messages = req.body.messages ?? [];
   const last = messages[messages.length - 1];
   const prompt = userPrompt(req);
+  const lastCall = [...messages].reverse().find((m) => m.role === 'assistant' && m.tool_calls?.length)?.tool_calls?.[0]?.function.name;
+  // "retitle the plan": read it, then change its first line (the line the person is editing).
+  if (prompt.endsWith('retitle the plan') && last?.role === 'tool' && lastCall === 'read_file') return { toolCalls: [{ name: 'edit_file', arguments: JSON.stringify({ path: 'plan.txt', old_str: 'Plan', new_str: 'The agent’s plan' }) }] };
+  if (prompt.endsWith('retitle the plan') && last?.role !== 'tool') return { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: 'plan.txt' }) }] };
   if (last?.role === 'tool') return { content: `Done: ${prompt.split('\n').at(-1)}.` };
   if (prompt.endsWith('read the notes')) return { toolCalls: [{ name: 'read_file', arguments: JSON.stringify({ path: 'notes.txt' }) }] };
   if (prompt.endsWith('change six')) return { toolCalls: [{ name: 'edit_file', arguments: JSON.stringify({ path: 'notes.txt', old_str: 'six', new_str: 'six and a half' }) }] };
@@ -27,10 +31,10 @@ for (const [width, height] of [
 ] as const) {
   test.describe(`${width}x${height}`, () => {
     let fx: AgentProject;
-    const disk = () => readFile(path.join(fx.project, 'notes.txt'));
+    const disk = (rel = 'notes.txt') => readFile(path.join(fx.project, rel));
 
     test.beforeAll(async () => {
-      fx = await startAgentProject('notes', { 'notes.txt': NOTES }, script);
+      fx = await startAgentProject('notes', { 'notes.txt': NOTES, 'plan.txt': 'Plan\nstep one\n' }, script);
       await mkdir(SHOTS, { recursive: true });
     });
 
@@ -96,6 +100,41 @@ for (const [width, height] of [
       await expect(viewer.locator('.view-line', { hasText: 'my own line' })).toBeVisible();
       await expect(viewer.locator('.view-line', { hasText: 'six and a half' })).toHaveCount(0);
       await page.screenshot({ path: path.join(SHOTS, `undone-${width}.png`) });
+    });
+
+    test('unsaved edits survive the agent changing the same line: the save says so, and saving over it is the person’s choice', async ({ page }) => {
+      test.setTimeout(150_000);
+      await page.setViewportSize({ width, height });
+      await page.goto(fx.served.url);
+      await expect(page.getByTestId('workspace-root')).toContainText('notes');
+      await page.keyboard.press('Control+p');
+      await page.getByTestId('quick-open').locator('input').fill('plan');
+      await expect(page.getByTestId('quick-open-item').first()).toHaveAttribute('data-path', 'plan.txt');
+      await page.getByTestId('quick-open').locator('input').press('Enter');
+      const viewer = page.getByTestId('file-viewer');
+      await expect(viewer).toHaveAttribute('data-path', 'plan.txt');
+      await viewer.locator('.view-line', { hasText: 'Plan' }).click();
+      await page.keyboard.press('End');
+      await page.keyboard.type(' for the week');
+      await expect(viewer.getByTestId('file-save')).toBeEnabled();
+
+      // The agent changes the same line on disk while the person's edit is unsaved: the buffer keeps it.
+      await page.getByTestId('agent-tab').click();
+      await sayAndWait(page, 'retitle the plan');
+      await expect.poll(async () => (await disk('plan.txt')).toString('utf8')).toBe('The agent’s plan\nstep one\n');
+      await expect(viewer.locator('.view-line', { hasText: 'Plan for the week' })).toBeVisible();
+
+      await viewer.getByTestId('file-save').click();
+      const problem = viewer.getByTestId('save-problem');
+      await expect(problem).toHaveAttribute('data-conflict', 'true');
+      await expect(problem).toContainText('Nothing was saved');
+      expect((await disk('plan.txt')).toString('utf8')).toBe('The agent’s plan\nstep one\n');
+      await page.screenshot({ path: path.join(SHOTS, `conflict-${width}.png`) });
+
+      await problem.getByTestId('save-overwrite').click();
+      await expect.poll(async () => (await disk('plan.txt')).toString('utf8')).toBe('Plan for the week\nstep one\n');
+      await expect(viewer.getByTestId('file-save-state')).toHaveText('Saved');
+      await expect(problem).toHaveCount(0);
     });
   });
 }
