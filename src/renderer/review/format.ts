@@ -167,5 +167,7 @@ export function modificationWords(
   if (m.group_kind === 'undo' || m.group_kind === 'redo') return `${m.group_kind === 'undo' ? 'Undo' : 'Redo'} of ${undone ? requestText(undone, nameOf(undone)) : 'a request'}`;
   if (m.operation === 'rollback') return reasonLine({ reason: m.reason, rolls_back: m.rolls_back, tool: m.tool });
   if (m.command) return `Written by $ ${m.command}${forRequest}`;
-  return `${OPERATION_WORDS[m.operation] ?? m.operation}${lines} by ${m.tool}${forRequest}`;
+  // A hosted agent's tool is `acp:<agent>`: the agent's name says who.
+  const by = m.tool.startsWith('acp:') ? m.tool.slice(4) : m.tool;
+  return `${OPERATION_WORDS[m.operation] ?? m.operation}${lines} by ${by}${forRequest}`;
 }

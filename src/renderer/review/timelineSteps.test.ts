@@ -35,5 +35,6 @@ describe('undo and redo as one step of the timeline', () => {
     expect(modificationWords(mod({ operation: 'create', lines_affected: [1, 9], correlation_id: 'req-20260101-def' }), undefined, names)).toBe('Created by edit_file for req def');
     expect(modificationWords(mod({ tool: 'person', lines_affected: [3, 3] }), undefined, names)).toBe('Your edit, line 3, saved in the editor');
     expect(modificationWords(mod({ tool: 'bash', command: 'npm run fmt', correlation_id: 'req-20260101-abc' }), undefined, names)).toBe('Written by $ npm run fmt for “clean up”');
+    expect(modificationWords(mod({ tool: 'acp:claude', lines_affected: [1, 1] }), undefined, names)).toBe('Edited line 1 by claude');
   });
 });
