@@ -1,7 +1,7 @@
 import { useApp } from '../store';
 import { FindInFiles } from '../search/FindInFiles';
 import { QuickOpen } from '../search/QuickOpen';
-import { TrustPrompt } from '../trust/TrustPrompt';
+import { trustPromptShown } from '../store/trustSlice';
 import { OpenFolderDialog } from '../workspace/OpenFolderDialog';
 import { WelcomePanel } from '../workspace/WelcomePanel';
 import './App.css';
@@ -22,6 +22,14 @@ function LazyUndoPreview() {
   return open ? <LoadedView view={undoPreview} what="undo preview" /> : null;
 }
 
+// The trust prompt is code for a folder that asks for it.
+const trustPrompt = loadable(() => import('../trust/TrustPrompt'));
+
+function LazyTrustPrompt() {
+  const asking = useApp((s) => trustPromptShown(s.trust));
+  return asking ? <LoadedView view={trustPrompt} what="trust prompt" /> : null;
+}
+
 export function App() {
   const known = useApp((s) => s.workspaceKnown);
   const hasWorkspace = useApp((s) => s.workspace !== null);
@@ -36,7 +44,7 @@ export function App() {
       <main className="app-main">{!known ? null : hasWorkspace ? <Workbench /> : <WelcomePanel />}</main>
       <StatusBar />
       <OpenFolderDialog />
-      <TrustPrompt />
+      <LazyTrustPrompt />
       <LazyUndoPreview />
       {searchBox === 'quick-open' && <QuickOpen />}
       {searchBox === 'find-in-files' && <FindInFiles />}

@@ -1,11 +1,18 @@
 import { useEffect, useRef } from 'react';
 import { Group, Panel, Separator, useDefaultLayout, usePanelRef } from 'react-resizable-panels';
-import { DiffPane } from '../review/DiffPane';
+import { diffPane } from '../review/diffLoad';
 import { useApp } from '../store';
 import { TerminalPane } from '../terminal/TerminalPane';
 import { Sidebar } from '../tree/Sidebar';
 import { FileViewer } from '../viewer/FileViewer';
 import { AgentPanelSlot } from './AgentPanelSlot';
+import { LoadedView } from './LoadedView';
+
+/** The diff view, once a diff is open (its code is a chunk of its own). */
+function DiffSlot() {
+  const open = useApp((s) => s.diff !== null);
+  return open ? <LoadedView view={diffPane} what="diff view" /> : null;
+}
 
 /** Sizes and grips are kept per browser profile: layout is a preference of the person, not of the folder. */
 const storage: Pick<Storage, 'getItem' | 'setItem'> = {
@@ -58,7 +65,7 @@ export function Workbench() {
         <Group orientation="vertical" id="center" defaultLayout={rows.defaultLayout} onLayoutChanged={rows.onLayoutChanged}>
           <Panel id="layout-viewer" className="center-viewer" minSize={60}>
             <FileViewer />
-            <DiffPane />
+            <DiffSlot />
           </Panel>
           <Separator className="splitter splitter-row" aria-label="Resize terminal" />
           <Panel id="layout-terminal" className="center-terminal" defaultSize={240} minSize={80} collapsible groupResizeBehavior="preserve-pixel-size">

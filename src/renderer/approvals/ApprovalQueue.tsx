@@ -3,7 +3,7 @@ import type { ApprovalRequestView, DiagnosticsView } from '../../shared/contract
 import { fromUnified } from '../chat/compactDiff';
 import { CompactDiffView } from '../chat/CompactDiffView';
 import { BranchIcon } from '../app/icons';
-import { preloadDiffView } from '../review/DiffPane';
+import { preloadDiffView } from '../review/diffLoad';
 import { useApp, type ChatItem } from '../store';
 import './approvals.css';
 

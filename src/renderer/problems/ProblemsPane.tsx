@@ -9,7 +9,7 @@ import './problems.css';
 const SEVERITY_MARK: Record<ProblemView['severity'], string> = { error: '⊗', warning: '⚠', info: 'ⓘ', hint: '·' };
 
 /** Every problem the language servers report in the files they checked, by file; a row opens its line. */
-export function ProblemsPane() {
+export default function ProblemsPane() {
   const all = useApp((s) => s.problems);
   const open = useApp((s) => s.openFilePath);
   const servers = useApp((s) => s.lspServers.length);

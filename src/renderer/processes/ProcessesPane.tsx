@@ -81,7 +81,7 @@ function ProcessRow({ p, selected, now }: { p: ProcessView; selected: boolean; n
 }
 
 /** Background processes (bash run_in_background): a row each, the selected one's live log. */
-export function ProcessesPane() {
+export default function ProcessesPane() {
   const processes = useApp((s) => s.processes);
   const selected = useApp((s) => s.selectedProcessId);
   const error = useApp((s) => s.processesError);

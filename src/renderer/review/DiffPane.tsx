@@ -1,29 +1,12 @@
 import { useCallback, useLayoutEffect } from 'react';
-import { loadable } from '../app/loadable';
 import { CloseIcon } from '../app/icons';
 import { useApp } from '../store';
 import { fileColor } from '../tree/fileKind';
 import { diagnosticsLabel, linesLabel, modificationWords, OPERATION_LABEL, PERSON_TOOL, requestLabel, undoneRequest, shortTime, splitPath, statusLabel } from './format';
 import { CheckIcon, DiffIcon, FileDiffIcon, InlineIcon, SideBySideIcon, UndoIcon, WarningIcon } from './icons';
 import type { DiffBodyProps } from './DiffBody';
+import { diffBody, markDiffOpened } from './diffLoad';
 import './review.css';
-
-// Monaco (and the diff package) load with the viewer's chunk, asked for when a diff first opens
-// (loadable, not React.lazy: see app/loadable for the 280 ms that Suspense cost here).
-const diffBody = loadable(() => import('./DiffBody'));
-/** Set when a diff is first shown (in its commit): its own editor then does what the warm-up would. */
-let diffOpened = false;
-
-/**
- * Fetched once the timeline has something to open, so the first click does not wait for it;
- * then, when the browser is idle, a throwaway diff editor warms Monaco up.
- */
-export function preloadDiffView(): void {
-  void diffBody
-    .load()
-    .then((m) => requestIdleCallback(() => diffOpened || m.warmUpDiffEditor(), { timeout: 5000 }))
-    .catch(() => undefined);
-}
 
 /**
  * The diff view over the file viewer: one modification (before → after) or a whole file
@@ -38,7 +21,7 @@ const GROUP_ACTION = {
   worktree: { label: 'Roll back apply', title: 'Undo every file this worktree apply changed in the main folder, as one step' },
 } as const;
 
-export function DiffPane() {
+export default function DiffPane() {
   const diff = useApp((s) => s.diff);
   const id = diff?.target.kind === 'modification' ? diff.target.id : null;
   const mod = useApp((s) => (id ? s.modifications.find((m) => m.modification_id === id) : undefined));
@@ -300,7 +283,7 @@ export function DiffPane() {
 function LoadedDiffBody(props: DiffBodyProps) {
   const { Component: Body, error } = diffBody.use();
   useLayoutEffect(() => {
-    diffOpened = true;
+    markDiffOpened();
   }, []);
   if (Body) return <Body {...props} />;
   if (error)

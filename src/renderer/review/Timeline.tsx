@@ -4,7 +4,7 @@ import { RefreshIcon } from '../app/icons';
 import { filterModifications, useApp } from '../store';
 import { useVirtualRows } from '../tree/useVirtualRows';
 import { CommitApprovedButton, CommitApprovedPanel } from './CommitApproved';
-import { preloadDiffView } from './DiffPane';
+import { preloadDiffView } from './diffLoad';
 import { usePreloadWhenSettled } from '../app/usePreloadWhenSettled';
 import { FileDiffIcon } from './icons';
 import { timelineKeyAction } from './timelineKeys';

@@ -1,11 +1,14 @@
 import { CloseIcon, PlusIcon, TerminalIcon } from '../app/icons';
 import { loadable } from '../app/loadable';
+import { LoadedView } from '../app/LoadedView';
 import { useApp } from '../store';
 import { ProcessesTab } from '../processes/ProcessesTab';
-import { ProcessesPane } from '../processes/ProcessesPane';
-import { ProblemsPane } from '../problems/ProblemsPane';
 import { ProblemsTab } from '../problems/ProblemsTab';
 import './terminal.css';
+
+// The Processes and Problems lists are code for when their tab is first chosen.
+const processesPane = loadable(() => import('../processes/ProcessesPane'));
+const problemsPane = loadable(() => import('../problems/ProblemsPane'));
 
 // xterm is a third of the page's script: split out, the first tree row and the chat do not wait
 // for it to be evaluated. Output that arrives meanwhile waits in TerminalIo's backlog. Its load
@@ -101,8 +104,8 @@ export function TerminalPane() {
           </span>
         )}
       </div>
-      {processesOpen && <ProcessesPane />}
-      {problemsOpen && <ProblemsPane />}
+      {processesOpen && <LoadedView view={processesPane} what="processes" />}
+      {problemsOpen && <LoadedView view={problemsPane} what="problems" />}
       <div className="terminal-body" data-testid="terminal" hidden={!terminalShown}>
         {terminals.map((t) => (
           <LoadedTerminalView key={t.id} id={t.id} active={t.id === activeId} />

@@ -7,7 +7,7 @@ import './trust.css';
  * Asked once per config content on open: what the folder's .loupe/config.json would allow.
  * Until the person trusts it, its allow rules and test commands are ignored.
  */
-export function TrustPrompt() {
+export default function TrustPrompt() {
   const trust = useApp((s) => s.trust);
   const busy = useApp((s) => s.trustBusy);
   const error = useApp((s) => s.trustError);
