@@ -62,6 +62,9 @@ it('stop leaves the background process running and says which; the pane lists, s
   // Restart: the same command again under the same id, its log anew.
   const again = await host.handle('processes.restart', { id: 'proc-1' });
   expect(again).toMatchObject({ process_id: 'proc-1', status: 'running', command: 'sh job.sh', kill_reason: null });
+  // A viewer still watching it is sent the new run from its first byte, not from where the old one ended.
+  const fresh = await until(() => of('processes.data').find((d) => d.id === 'proc-1' && d.offset === 0));
+  expect(fresh.data).toMatch(/^job started/);
   await until(async () => (await host.handle('processes.watch', { id: 'proc-1' }))?.data.includes('job started'));
   expect((await host.handle('processes.list', undefined)).map((x) => x.status)).toEqual(['running']);
 });

@@ -72,8 +72,11 @@ export class ProcessesHost {
     return this.need().kill(id, 'SIGTERM', 'stopped from the Processes pane');
   }
 
-  restart(id: string): Promise<ProcessView> {
-    return this.need().restart(id);
+  /** A restart keeps the id; a viewer of it starts over at the new run's first byte. */
+  async restart(id: string): Promise<ProcessView> {
+    const view = await this.need().restart(id);
+    if (this.watch?.id === id) this.setWatch({ id, sent: 0, unacked: 0, timer: null, decoder: new StringDecoder('utf8') });
+    return view;
   }
 
   watchLog(id: string | null): ProcessLogView | null {

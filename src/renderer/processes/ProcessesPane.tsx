@@ -84,6 +84,8 @@ function ProcessRow({ p, selected, now }: { p: ProcessView; selected: boolean; n
 export default function ProcessesPane() {
   const processes = useApp((s) => s.processes);
   const selected = useApp((s) => s.selectedProcessId);
+  // A restart keeps the id and begins a new run (a new start time): the view follows the run.
+  const run = useApp((s) => s.processes.find((p) => p.process_id === s.selectedProcessId)?.started_at);
   const error = useApp((s) => s.processesError);
   const now = useNow(processes.some((p) => !p.ended_at));
   useEffect(() => {
@@ -91,18 +93,20 @@ export default function ProcessesPane() {
   }, []);
   return (
     <div className="processes-pane" data-testid="processes-pane">
-      <ul className="process-list" aria-label="Background processes">
-        {processes.map((p) => (
-          <ProcessRow key={p.process_id} p={p} selected={p.process_id === selected} now={now} />
-        ))}
-        {processes.length === 0 && <li className="terminal-empty">No background processes. The agent starts them with bash run_in_background.</li>}
-        {error && (
-          <li className="terminal-error" role="alert">
-            {error}
-          </li>
-        )}
-      </ul>
-      {selected && <LoadedLog key={selected} id={selected} />}
+      <div className="processes-inner">
+        <ul className="process-list" aria-label="Background processes">
+          {processes.map((p) => (
+            <ProcessRow key={p.process_id} p={p} selected={p.process_id === selected} now={now} />
+          ))}
+          {processes.length === 0 && <li className="terminal-empty">No background processes. The agent starts them with bash run_in_background.</li>}
+          {error && (
+            <li className="terminal-error" role="alert">
+              {error}
+            </li>
+          )}
+        </ul>
+        {selected && <LoadedLog key={`${selected}@${run}`} id={selected} />}
+      </div>
     </div>
   );
 }
