@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { ScriptedReply } from '../test/support/scriptedLlm';
-import { sayAndWait, startAgentProject, type AgentProject } from './support/agentProject';
+import { sayAndWait, startAgentProject, VIEWPORTS, type AgentProject } from './support/agentProject';
 
 const SHOTS = path.resolve('test-results', 'process-restart');
 // Each run names itself on every line (a pid would repeat: the sandbox gives each run its own
@@ -12,10 +12,7 @@ const SHOTS = path.resolve('test-results', 'process-restart');
 // Slow ticks keep a run's first line on screen for a while, even at 700 px.
 const SERVER = `const run = Math.random().toString(36).slice(2, 8); console.log('run ' + run + ' started'); let n = 0; setInterval(() => console.log('run ' + run + ' tick ' + ++n), 2500);`;
 
-for (const [width, height] of [
-  [1024, 700],
-  [1920, 1080],
-] as const) {
+for (const [width, height] of VIEWPORTS) {
   test.describe(`${width}x${height}`, () => {
     let app: AgentProject;
 

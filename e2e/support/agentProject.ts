@@ -89,3 +89,8 @@ export async function expectHoverMessage(page: Page, editor: Locator, message: s
 
 /** A user message of the chat with its actions (Undo changes from here, Redo, Edit), by its text. */
 export const userMessage = (page: Page, text: string) => page.locator('.chat-user').filter({ has: page.locator('[data-testid="chat-message"][data-role="user"]', { hasText: text }) });
+/** The two screens every daily-use check runs at: a small laptop and a desktop monitor. */
+export const VIEWPORTS = [
+  [1024, 700],
+  [1920, 1080],
+] as const;

@@ -462,8 +462,10 @@ export interface SessionUsage {
   /** Model calls counted, and how many of them the server did not report (estimated). */
   calls: number;
   estimated_calls: number;
-  /** USD, when the model's price was known for every call counted. */
+  /** USD of the calls whose price was known; absent when none was. */
   cost_usd?: number;
+  /** Calls counted while the model had no price (their cost is not in `cost_usd`); absent in older sessions. */
+  unpriced_calls?: number;
 }
 
 /** One model call as the meter shows it. */

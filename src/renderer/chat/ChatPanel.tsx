@@ -164,37 +164,40 @@ function Composer() {
       />
       <div className="chat-composer-row">
         <UsageMeter />
-        {editsMode && (
-          <button
-            type="button"
-            className={editsMode === 'ask' ? 'chat-edits-mode ask' : 'chat-edits-mode'}
-            data-testid="chat-edits-mode"
-            aria-pressed={editsMode === 'ask'}
-            title={
-              editsMode === 'ask'
-                ? 'Each edit waits for your approval, with its diff, before it is written. Click to let edits through (you review them afterwards).'
-                : 'Edits are written at once and reviewed afterwards in Changes. Click to approve each edit before it is written.'
-            }
-            onClick={() => void setEditsMode(editsMode === 'ask' ? 'review' : 'ask')}
-          >
-            {editsMode === 'ask' ? 'Ask before edits' : 'Auto-apply edits'}
-          </button>
-        )}
-        <ModeSwitch />
-        {running ? (
-          <>
-            <button type="button" className="btn" data-testid="chat-queue" disabled={!text.trim()} title="Queue it: it is sent when the agent is done, or at its next tool call with Send now" onClick={submit}>
-              Queue
+        {/* A group of its own: when the row is too narrow it wraps below the meter, which stays whole. */}
+        <div className="chat-composer-actions">
+          {editsMode && (
+            <button
+              type="button"
+              className={editsMode === 'ask' ? 'chat-edits-mode ask' : 'chat-edits-mode'}
+              data-testid="chat-edits-mode"
+              aria-pressed={editsMode === 'ask'}
+              title={
+                editsMode === 'ask'
+                  ? 'Each edit waits for your approval, with its diff, before it is written. Click to let edits through (you review them afterwards).'
+                  : 'Edits are written at once and reviewed afterwards in Changes. Click to approve each edit before it is written.'
+              }
+              onClick={() => void setEditsMode(editsMode === 'ask' ? 'review' : 'ask')}
+            >
+              {editsMode === 'ask' ? 'Ask before edits' : 'Auto-apply edits'}
             </button>
-            <button type="button" className="btn" data-testid="chat-stop" onClick={() => void stop()}>
-              Stop
+          )}
+          <ModeSwitch />
+          {running ? (
+            <>
+              <button type="button" className="btn" data-testid="chat-queue" disabled={!text.trim()} title="Queue it: it is sent when the agent is done, or at its next tool call with Send now" onClick={submit}>
+                Queue
+              </button>
+              <button type="button" className="btn" data-testid="chat-stop" onClick={() => void stop()}>
+                Stop
+              </button>
+            </>
+          ) : (
+            <button type="button" className="btn btn-primary" data-testid="chat-send" disabled={!text.trim() || !configured} title={configured ? undefined : 'Connect a model first'} onClick={submit}>
+              Send
             </button>
-          </>
-        ) : (
-          <button type="button" className="btn btn-primary" data-testid="chat-send" disabled={!text.trim() || !configured} title={configured ? undefined : 'Connect a model first'} onClick={submit}>
-            Send
-          </button>
-        )}
+          )}
+        </div>
       </div>
     </div>
   );

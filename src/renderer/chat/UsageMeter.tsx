@@ -1,4 +1,4 @@
-import type { UsageView } from '../../shared/contract';
+import type { SessionUsage, UsageView } from '../../shared/contract';
 import { useApp } from '../store';
 import './context.css';
 
@@ -9,13 +9,22 @@ export const usd = (x: number) => `$${x === 0 ? '0' : x < 0.01 ? x.toFixed(4) : 
 
 const SOURCE: Record<UsageView['context_window_source'], string> = { server: 'as the server reports it', settings: 'from the settings', default: "Loupe's default; set it in the settings" };
 
-function title(u: UsageView | null, window: number, source: UsageView['context_window_source']): string {
+const calls = (n: number) => `${n} call${n === 1 ? '' : 's'}`;
+
+/** The session's cost in words: what was priced, and the calls made before a price was known. */
+function sessionCost(s: SessionUsage, priced: boolean): string {
+  const unpriced = s.unpriced_calls ?? 0;
+  if (s.cost_usd !== undefined) return `, ${usd(s.cost_usd)}${unpriced ? ` (${calls(unpriced)} before a price was known ${unpriced === 1 ? 'is' : 'are'} not counted)` : ''}`;
+  return priced ? ' (no price was known for these calls; the next ones are counted)' : ' (no price known for this model: set one in Settings › Models)';
+}
+
+function title(u: UsageView | null, window: number, source: UsageView['context_window_source'], priced: boolean): string {
   const lines = [`Context window: ${exact(window)} tokens (${SOURCE[source]}).`];
   if (u) {
     lines.push(
       `Conversation so far: ${exact(u.conversation_tokens)} tokens${u.estimated ? ' (estimated: the server did not report usage)' : ' (as the server reported)'}.`,
       `Last call: ${exact(u.prompt_tokens)} in + ${exact(u.completion_tokens)} out${u.cost_usd !== undefined ? `, ${usd(u.cost_usd)}` : ''}.`,
-      `Session: ${exact(u.session.prompt_tokens)} in + ${exact(u.session.completion_tokens)} out in ${u.session.calls} call${u.session.calls === 1 ? '' : 's'}${u.session.estimated_calls ? ` (${u.session.estimated_calls} estimated)` : ''}${u.session.cost_usd !== undefined ? `, ${usd(u.session.cost_usd)}` : ' (no price known for this model: set one in Settings › Models)'}.`,
+      `Session: ${exact(u.session.prompt_tokens)} in + ${exact(u.session.completion_tokens)} out in ${calls(u.session.calls)}${u.session.estimated_calls ? ` (${u.session.estimated_calls} estimated)` : ''}${sessionCost(u.session, priced)}.`,
     );
   }
   return lines.join('\n');
@@ -42,7 +51,7 @@ export function UsageMeter() {
       data-tokens={tokens}
       data-context={window}
       data-estimated={String(usage?.estimated ?? false)}
-      title={title(usage, window, usage?.context_window_source ?? facts?.context_window_source ?? 'default')}
+      title={title(usage, window, usage?.context_window_source ?? facts?.context_window_source ?? 'default', facts?.input_usd_per_mtok !== undefined)}
     >
       <span className="usage-bar" aria-hidden="true">
         <span className={`usage-fill ${level}`} style={{ width: `${(share * 100).toFixed(1)}%` }} />

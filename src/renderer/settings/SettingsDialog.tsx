@@ -130,6 +130,7 @@ function SettingsForm({ settings }: { settings: LlmSettingsView }) {
           <input
             className="text-input"
             inputMode="numeric"
+            data-testid="settings-context-tokens"
             value={context}
             placeholder={settings.model_facts?.context_window_source === 'server' ? `${settings.model_facts.context_window} (the server's)` : '32768'}
             title="Used when the server does not say how large the model's window is"

@@ -86,7 +86,14 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, { cli
   async saveSettings(values) {
     set({ settingsBusy: 'saving', settingsError: null });
     try {
-      set({ llmSettings: await client.request('settings.save', values), settingsOpen: false });
+      const saved = await client.request('settings.save', values);
+      const facts = saved.model_facts;
+      // The meter measures the next call against the saved window: it shows it now, not after that call.
+      set((s) => ({
+        llmSettings: saved,
+        settingsOpen: false,
+        ...(s.chatUsage && facts ? { chatUsage: { ...s.chatUsage, context_window: facts.context_window, context_window_source: facts.context_window_source } } : {}),
+      }));
       return true;
     } catch (err) {
       set({ settingsError: errorMessage(err) });

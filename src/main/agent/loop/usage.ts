@@ -5,7 +5,7 @@
 import type { SessionUsage, TokenUsage, UsageView } from '../../../shared/contract';
 import type { ModelFacts } from '../llm/modelFacts';
 
-export const emptySessionUsage = (): SessionUsage => ({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, calls: 0, estimated_calls: 0, cost_usd: 0 });
+export const emptySessionUsage = (): SessionUsage => ({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, calls: 0, estimated_calls: 0, unpriced_calls: 0 });
 
 const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : 0);
 
@@ -14,13 +14,17 @@ export function sessionUsageFrom(v: unknown): SessionUsage {
   if (!v || typeof v !== 'object') return emptySessionUsage();
   const o = v as Record<string, unknown>;
   const cost = typeof o.cost_usd === 'number' && Number.isFinite(o.cost_usd) && o.cost_usd >= 0 ? o.cost_usd : undefined;
+  const calls = count(o.calls);
+  // A file written before unpriced calls were counted has a cost only when every call was priced.
+  const unpriced = 'unpriced_calls' in o ? Math.min(calls, count(o.unpriced_calls)) : cost === undefined ? calls : 0;
   return {
     prompt_tokens: count(o.prompt_tokens),
     completion_tokens: count(o.completion_tokens),
     total_tokens: count(o.total_tokens),
-    calls: count(o.calls),
+    calls,
     estimated_calls: count(o.estimated_calls),
-    ...(cost !== undefined ? { cost_usd: cost } : {}),
+    ...(cost !== undefined && unpriced < calls ? { cost_usd: cost } : {}),
+    unpriced_calls: unpriced,
   };
 }
 
@@ -52,7 +56,11 @@ export class UsageTally {
     return { ...this.totals };
   }
 
-  /** Counts a call in the session; its cost when priced. A session with an unpriced call has no total cost. */
+  /**
+   * Counts a call in the session; its cost when priced. The session's cost is that of its priced
+   * calls, and the calls made while the model had no price are counted apart, so a price set
+   * mid-session shows from then on, with the calls before it named as uncounted.
+   */
   private add(u: TokenUsage & { estimated: boolean }, facts: ModelFacts): number | undefined {
     const t = this.totals;
     t.prompt_tokens += u.prompt_tokens;
@@ -61,8 +69,8 @@ export class UsageTally {
     t.calls += 1;
     if (u.estimated) t.estimated_calls += 1;
     const cost = facts.price ? costUsd(u.prompt_tokens, u.completion_tokens, facts.price) : undefined;
-    if (cost === undefined || t.cost_usd === undefined) delete t.cost_usd;
-    else t.cost_usd += cost;
+    if (cost === undefined) t.unpriced_calls = (t.unpriced_calls ?? 0) + 1;
+    else t.cost_usd = (t.cost_usd ?? 0) + cost;
     return cost;
   }
 
@@ -110,6 +118,6 @@ export function describeUsage(u: UsageView): string {
     `context ${n(u.conversation_tokens)} / ${n(u.context_window)} tokens (${pct}%)${u.estimated ? ', estimated' : ''}`,
     `session ${n(u.session.prompt_tokens)} in + ${n(u.session.completion_tokens)} out${u.session.estimated_calls ? ` (${u.session.estimated_calls} of ${u.session.calls} calls estimated)` : ''}`,
   ];
-  if (u.session.cost_usd !== undefined) parts.push(usd(u.session.cost_usd));
+  if (u.session.cost_usd !== undefined) parts.push(`${usd(u.session.cost_usd)}${u.session.unpriced_calls ? ` (${u.session.unpriced_calls} unpriced call${u.session.unpriced_calls === 1 ? '' : 's'} not counted)` : ''}`);
   return parts.join(' · ');
 }
