@@ -1,5 +1,6 @@
 import { useCallback, useLayoutEffect } from 'react';
 import { CloseIcon } from '../app/icons';
+import { useNarrow } from '../app/useNarrow';
 import { useApp } from '../store';
 import { fileColor } from '../tree/fileKind';
 import { diagnosticsLabel, linesLabel, modificationWords, OPERATION_LABEL, PERSON_TOOL, requestLabel, undoneRequest, shortTime, splitPath, statusLabel } from './format';
@@ -21,11 +22,19 @@ const GROUP_ACTION = {
   worktree: { label: 'Roll back apply', title: 'Undo every file this worktree apply changed in the main folder, as one step' },
 } as const;
 
+/**
+ * Below this pane width two sides are too narrow to read (at 1024 px the centre is ~420 px): the
+ * diff shows inline, the header wraps (review.css) and the person's choice returns when it widens.
+ */
+const SIDE_BY_SIDE_MIN = 800;
+
 export default function DiffPane() {
+  const [paneRef, narrow] = useNarrow<HTMLElement>(SIDE_BY_SIDE_MIN);
   const diff = useApp((s) => s.diff);
   const id = diff?.target.kind === 'modification' ? diff.target.id : null;
   const mod = useApp((s) => (id ? s.modifications.find((m) => m.modification_id === id) : undefined));
-  const layout = useApp((s) => s.diffLayout);
+  const chosenLayout = useApp((s) => s.diffLayout);
+  const layout = narrow ? 'inline' : chosenLayout;
   const busy = useApp((s) => s.reviewBusy);
   const reviewError = useApp((s) => s.reviewError);
   const conflict = useApp((s) => s.conflict);
@@ -79,6 +88,7 @@ export default function DiffPane() {
 
   return (
     <section
+      ref={paneRef}
       className="diff-pane"
       data-testid="diff-view"
       data-state={diff.status}
@@ -110,7 +120,8 @@ export default function DiffPane() {
             <button
               className={layout === 'side-by-side' ? 'active' : ''}
               aria-pressed={layout === 'side-by-side'}
-              title="Side by side"
+              disabled={narrow}
+              title={narrow ? 'Side by side needs a wider pane: widen the window or hide a column (shown inline meanwhile)' : 'Side by side'}
               data-testid="diff-layout-side-by-side"
               onClick={() => setLayout('side-by-side')}
             >
