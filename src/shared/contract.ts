@@ -602,6 +602,13 @@ export interface ApprovalRequestView {
   always: { kind: PermissionKindName; pattern: string; action: 'allow' | 'ask' | 'deny'; sandbox?: boolean; hosts?: string[] }[];
   /** Commands: true runs inside the OS sandbox, false outside it (the card says so); absent: no sandbox applies. */
   sandboxed?: boolean;
+  /**
+   * Why this cannot be taken back (a destructive command, a write outside the workspace): the card
+   * carries `data-risk="high"`, says why, and makes Deny its default.
+   */
+  risk?: string[];
+  /** A background process: it keeps running after the call returns (the card says so). */
+  background?: boolean;
   /** For edits: the proposed change as a unified diff. */
   diff?: string;
   /** More to read before answering: an MCP call's arguments as formatted JSON, a server's whole configuration. */

@@ -13,7 +13,9 @@ export function elicitationMessage(req: ApprovalRequest): string {
   // An edit's card is its diff: the person answers about exactly what would be written.
   const cut = (text: string) => (text.length > MAX_DIFF_CHARS ? `${text.slice(0, MAX_DIFF_CHARS)}\n… (${text.length - MAX_DIFF_CHARS} more characters)` : text);
   const more = [req.details, req.diff].filter((t): t is string => !!t).map((t) => `\n\n${cut(t)}`).join('');
-  return `Loupe's ${req.tool} tool wants to ${req.kind === 'edit' ? '' : 'run: '}${req.summary}\nWhy it asks: ${req.reason} (${why}).${always}${more}`;
+  const risk = req.risk?.length ? `\nRISKY: ${req.risk.join('; ')}.` : '';
+  const background = req.background ? '\nIt keeps running in the background after this call.' : '';
+  return `Loupe's ${req.tool} tool wants to ${req.kind === 'edit' ? '' : 'run: '}${req.summary}\nWhy it asks: ${req.reason} (${why}).${risk}${background}${always}${more}`;
 }
 
 export function answerFromElicitation(result: { action: string; content?: Record<string, unknown> }): ApprovalAnswer {
@@ -38,7 +40,8 @@ export function elicitationAsker(server: Server): Asker {
           type: 'object',
           properties: {
             // Accepting with the defaults (a client that applies them, another Loupe's card) allows once.
-            decision: { type: 'string', title: 'Decision', enum: [...DECISIONS], enumNames: ['Allow once', 'Allow always', 'Deny'], default: 'allow_once' },
+            // A risky call's default is Deny: accepting without reading never lets it through.
+            decision: { type: 'string', title: 'Decision', enum: [...DECISIONS], enumNames: ['Allow once', 'Allow always', 'Deny'], default: req.risk?.length ? 'deny' : 'allow_once' },
             message: { type: 'string', title: 'Message for the agent (when denying)' },
           },
           required: ['decision'],

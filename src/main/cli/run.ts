@@ -55,6 +55,8 @@ async function askOnTerminal(req: ApprovalRequest, signal: AbortSignal): Promise
     const why = req.rule ? `rule ${req.rule}` : 'no rule matches';
     const always = req.always.length ? ` [a]lways (adds ${req.always.map((r) => JSON.stringify(r)).join(', ')})` : '';
     process.stderr.write(`\n? ${req.tool} wants to ${req.kind === 'edit' ? '' : 'run: '}${req.summary}\n  ${req.reason} (${why})\n`);
+    if (req.risk?.length) process.stderr.write(`  RISKY: ${req.risk.join('; ')}.\n`);
+    if (req.background) process.stderr.write('  It keeps running in the background after this call (until stopped, or idle too long).\n');
     // An edit in "ask" mode: the change itself, so the answer is about what will be written.
     if (req.diff) process.stderr.write(`${req.diff.replace(/^/gm, '  | ')}\n`);
     // An MCP call's arguments, a server's whole configuration.

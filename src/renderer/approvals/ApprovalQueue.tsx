@@ -5,6 +5,7 @@ import { CompactDiffView } from '../chat/CompactDiffView';
 import { BranchIcon } from '../app/icons';
 import { preloadDiffView } from '../review/diffLoad';
 import { useApp, type ChatItem } from '../store';
+import { riskyApproval } from '../store/approvalsSlice';
 import './approvals.css';
 
 /** What the language server says the edit would introduce, read before it is written. */
@@ -123,11 +124,18 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
     return typeof d === 'string' && d.trim() ? d.trim() : null;
   });
   const ref = useRef<HTMLDivElement>(null);
+  const denyRef = useRef<HTMLButtonElement>(null);
+  const risky = riskyApproval(req);
+  const nudge = useApp((s) => (s.approvalNudge?.id === req.id ? s.approvalNudge.n : 0));
+  const nudgeApproval = useApp((s) => s.nudgeApproval);
   useEffect(() => {
-    // Take the keyboard only when nobody is typing somewhere else.
+    // Take the keyboard only when nobody is typing somewhere else. A risky card's default is Deny.
     const active = document.activeElement;
-    if (autoFocus && !(active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement)) ref.current?.focus();
-  }, [autoFocus]);
+    if (autoFocus && !(active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement)) (risky ? denyRef.current : ref.current)?.focus();
+  }, [autoFocus, risky]);
+  useEffect(() => {
+    if (nudge) ref.current?.scrollIntoView({ block: 'nearest' });
+  }, [nudge]);
 
   const once = () => void answer(req.id, { answer: 'once' });
   const deny = () => void answer(req.id, { answer: 'deny', ...(message.trim() ? { message: message.trim() } : {}) });
@@ -139,12 +147,18 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
     if (busy) return;
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
-      if (editing) always();
+      // No key allows a risky call: the card says so instead.
+      if (risky) nudgeApproval(req.id);
+      else if (editing) always();
       else once();
     } else if (e.key === 'Escape') {
       e.preventDefault();
       if (editing) setEditing(false);
       else deny();
+    } else if (e.key === 'Enter' && risky && e.target === e.currentTarget && !e.shiftKey && !e.altKey) {
+      // The card itself has the keyboard: Enter presses its default button, Deny.
+      e.preventDefault();
+      deny();
     }
   };
   // The reason already names the rule, or says that none matched: only what to do next is added.
@@ -158,6 +172,8 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       data-kind={req.kind}
       data-session-id={req.session_id}
       data-sandboxed={req.sandboxed === undefined ? undefined : String(req.sandboxed)}
+      data-risk={risky ? 'high' : undefined}
+      data-background={req.background ? 'true' : undefined}
       data-status={busy ? 'answering' : 'pending'}
       onKeyDown={onKey}
     >
@@ -180,6 +196,22 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       <pre className="approval-subject" data-testid="approval-subject">
         {req.summary}
       </pre>
+      {risky && (
+        // Keyed by the nudge count: a Ctrl+Enter that did not allow replays the flash.
+        <div key={nudge} className={nudge ? 'approval-risk nudged' : 'approval-risk'} data-testid="approval-risk" role="note">
+          <strong>Risky: this cannot be undone.</strong>
+          <ul>
+            {req.risk!.map((r) => (
+              <li key={r}>{r}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {req.background && (
+        <div className="approval-background" data-testid="approval-background">
+          Keeps running in the background after this call, until it is stopped (Processes pane, or the agent) or idle too long.
+        </div>
+      )}
       <div className="approval-why" data-testid="approval-why">
         {req.reason}.{why && <span className="muted"> {why}</span>}
       </div>
@@ -211,7 +243,7 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
       )}
       <input className="text-input approval-message" placeholder="Message for the agent if you deny (optional)" value={message} onChange={(e) => setMessage(e.target.value)} aria-label="Message for the agent" />
       <div className="approval-actions">
-        <button type="button" className="btn btn-primary" data-testid="approval-allow-once" disabled={busy} onClick={once} title="Allow once (Ctrl+Enter)">
+        <button type="button" className={risky ? 'btn' : 'btn btn-primary'} data-testid="approval-allow-once" disabled={busy} onClick={once} title={risky ? 'Allow once (a click only: it cannot be undone)' : 'Allow once (Ctrl+Enter)'}>
           Allow once
         </button>
         {req.kind === 'hook' || req.kind === 'mcp-server' || req.kind === 'agent' ? (
@@ -232,7 +264,7 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
             Always for this list
           </button>
         ) : editing ? (
-          <button type="button" className="btn" data-testid="approval-allow-always" disabled={busy || !patterns.trim()} onClick={always} title="Save the rule and allow (Ctrl+Enter)">
+          <button type="button" className="btn" data-testid="approval-allow-always" disabled={busy || !patterns.trim()} onClick={always} title={risky ? 'Save the rule and allow' : 'Save the rule and allow (Ctrl+Enter)'}>
             Save rule & allow
           </button>
         ) : (
@@ -247,7 +279,16 @@ function ApprovalCard({ req, autoFocus }: { req: ApprovalRequestView; autoFocus:
             Allow always…
           </button>
         )}
-        <button type="button" className="btn btn-danger" data-testid="approval-deny" disabled={busy} onClick={deny} title="Deny (Esc)">
+        <button
+          type="button"
+          ref={denyRef}
+          className={risky ? 'btn btn-danger btn-default' : 'btn btn-danger'}
+          data-testid="approval-deny"
+          data-default={risky ? 'true' : undefined}
+          disabled={busy}
+          onClick={deny}
+          title={risky ? 'Deny (Enter or Esc): the default for a risky command' : 'Deny (Esc)'}
+        >
           Deny
         </button>
       </div>
@@ -294,7 +335,9 @@ export function ApprovalQueue() {
       {approvals.length > 0 && (
         <div className="approval-queue-title">
           Waiting for you · {approvals.length}
-          <span className="approval-keys">Ctrl+Enter allow once · Esc deny</span>
+          <span className="approval-keys" data-testid="approval-keys">
+            {riskyApproval(approvals[0]) ? 'Esc deny · risky: allow with a click' : 'Ctrl+Enter allow once · Esc deny'}
+          </span>
         </div>
       )}
       {error && <div className="chat-error">{error}</div>}

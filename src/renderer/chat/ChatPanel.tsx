@@ -101,6 +101,7 @@ function Composer() {
   const attachImages = useApp((s) => s.attachImages);
   const editsMode = useApp((s) => s.editsMode);
   const setEditsMode = useApp((s) => s.setEditsMode);
+  const answerFirstApproval = useApp((s) => s.answerFirstApproval);
   const [text, setText] = useState('');
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const mentions = useMentions(text, setText, inputRef);
@@ -121,6 +122,13 @@ function Composer() {
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (slash.onKeyDown(e) || mentions.onKeyDown(e)) return;
+    // The queue's keys work from here too, as its title says: Ctrl+Enter allows the first card
+    // once (never a risky one), Esc denies it. With no card waiting they do what they did.
+    const approvalKey = e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !e.shiftKey && !e.altKey ? 'once' : e.key === 'Escape' && !e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey ? 'deny' : null;
+    if (approvalKey && !e.nativeEvent.isComposing && answerFirstApproval(approvalKey)) {
+      e.preventDefault();
+      return;
+    }
     if (e.key === 'ArrowUp' && !text && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
       // As in a shell: the last prompt back, to fix or send again.
       if (last) {

@@ -19,7 +19,19 @@ export interface ApprovalsSlice {
   loadApprovals(): Promise<void>;
   approvalsChanged(requests: ApprovalRequestView[]): void;
   answerApproval(id: string, input: ApprovalAnswerInput): Promise<void>;
+  /**
+   * The keys from the chat input: Ctrl+Enter allows the first waiting card once, Esc denies it.
+   * A risky card is never allowed from the keyboard: it is nudged instead (it says why). False
+   * when no card waits.
+   */
+  answerFirstApproval(answer: 'once' | 'deny'): boolean;
+  /** A card asked to draw attention to itself (a risky one met Ctrl+Enter); `n` counts the asks. */
+  approvalNudge: { id: string; n: number } | null;
+  nudgeApproval(id: string): void;
 }
+
+/** A card about something that cannot be taken back: Deny is its default, and no key allows it. */
+export const riskyApproval = (r: ApprovalRequestView): boolean => (r.risk?.length ?? 0) > 0;
 
 export const createApprovalsSlice: SliceCreator<ApprovalsSlice> = (set, get, { client }) => ({
   approvals: [],
@@ -35,6 +47,17 @@ export const createApprovalsSlice: SliceCreator<ApprovalsSlice> = (set, get, { c
   },
 
   approvalsChanged: (requests) => set({ approvals: requests }),
+
+  approvalNudge: null,
+  nudgeApproval: (id) => set((s) => ({ approvalNudge: { id, n: (s.approvalNudge?.n ?? 0) + 1 } })),
+
+  answerFirstApproval(answer) {
+    const first = get().approvals[0];
+    if (!first) return false;
+    if (answer === 'once' && riskyApproval(first)) get().nudgeApproval(first.id);
+    else void get().answerApproval(first.id, { answer });
+    return true;
+  },
 
   async answerApproval(id, input) {
     if (get().approvalBusy[id]) return;

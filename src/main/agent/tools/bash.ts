@@ -82,6 +82,7 @@ export const bashTool = defineTool({
       summary: args.command,
       signal: ctx.signal,
       ...(args.sandbox === false ? { outsideSandbox: true } : {}),
+      ...(args.run_in_background ? { background: true } : {}),
     });
     if (args.run_in_background) return runInBackground(args, cwd, auth, ctx);
     if (args.wait_for) throw new InvalidArgumentError('wait_for needs run_in_background: true (a foreground command returns when it ends).');

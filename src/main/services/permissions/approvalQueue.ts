@@ -27,6 +27,10 @@ export interface ApprovalRequest {
   edit?: ProposedEdit;
   /** Commands: whether it will run inside the OS sandbox (the card's `data-sandboxed`). */
   sandboxed?: boolean;
+  /** Why it cannot be taken back (a destructive command, a write outside the workspace): the card's `data-risk="high"`. */
+  risk?: string[];
+  /** A background process: it keeps running after the call returns. */
+  background?: boolean;
   /** The model's tool call that asked, so the chat binds the question to its card. */
   call_id?: string;
   /** The request the call belongs to. */

@@ -135,7 +135,9 @@ export async function judgePaths(a: CommandAnalysis, cwd: string, judge: PathJud
         }
         const rel = insideRel(judge.root, real);
         if (rel === null) {
-          out.push(await judge.outside(real));
+          const d = await judge.outside(real);
+          // What it changes there is no modification: nothing can take it back.
+          out.push(ref.write ? { ...d, risk: [`it writes outside the workspace (${real}), where no change can be undone`] } : d);
           continue;
         }
         const wd = ref.write ? judge.write(rel, !!ref.beneath, ref) : null;

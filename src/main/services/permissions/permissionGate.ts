@@ -37,6 +37,8 @@ export interface AuthorizeInput {
    * model: the OS sandbox containing it does not spare the question, only a rule does.
    */
   fromRepository?: string;
+  /** A background process (bash run_in_background): its card says it keeps running. */
+  background?: boolean;
 }
 
 export interface Authorized {
@@ -321,7 +323,9 @@ export class PermissionGate {
   private inSandbox(input: AuthorizeInput, decision: HookedDecision, grant: SandboxGrant): Promise<Authorized> | Authorized {
     const sandboxed = { ...decision, reason: `${decision.reason}; ${describeGrant(grant)}` };
     if (decision.action === 'allow') return { decision: sandboxed, by: decision.lifted ? 'hook' : 'rule', sandbox: grant };
-    if (containedBySandbox(decision) && !decision.forced && !input.fromRepository) return { decision: sandboxed, by: 'sandbox', sandbox: grant };
+    // A destructive command is a question even inside the sandbox: what it destroys there (ignored
+    // files, git's refs, a database) is not contained by it.
+    if (containedBySandbox(decision) && !decision.forced && !input.fromRepository && !decision.destructive) return { decision: sandboxed, by: 'sandbox', sandbox: grant };
     if (input.fromRepository) sandboxed.reason = `${input.fromRepository} runs it before the model sees anything, so it asks even inside the sandbox; ${sandboxed.reason}`;
     return this.ask({ ...input, outsideSandbox: false }, sandboxed, grant, true);
   }
@@ -386,6 +390,8 @@ export class PermissionGate {
         rule: decision.rule ? describeRule(decision.rule) : null,
         always: decision.always,
         ...(sandboxed !== undefined ? { sandboxed } : {}),
+        ...(decision.risk?.length ? { risk: decision.risk } : {}),
+        ...(input.background ? { background: true } : {}),
         ...(input.diff !== undefined ? { diff: typeof input.diff === 'function' ? input.diff() : input.diff } : {}),
         ...(input.edit ? { edit: input.edit } : {}),
         ...(input.details !== undefined ? { details: input.details } : {}),

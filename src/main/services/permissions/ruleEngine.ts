@@ -6,6 +6,7 @@ import { isProtectedPath } from '../modlog/modificationLog';
 import { resolveInWorkspace, toPosix } from '../workspace/pathGuard';
 import { alwaysCommandRules, alwaysFolderPattern, alwaysUrlPattern } from './alwaysPatterns';
 import { analyseCommand, type PathRef } from './commandAnalysis';
+import { destructiveReasons } from './risk';
 import { judgePaths, mayMatchUnder } from './pathDecisions';
 import { coversPath, expandHome, matchCommand, matchPath, matchTool, matchUrl, pathCoverer, pathMatcher } from './patterns';
 import type { SandboxAvailability } from '../sandbox/types';
@@ -320,7 +321,10 @@ export class PermissionEngine {
         maybeWrite: (rel) => (isProtectedPath(rel) || NESTED_PROTECTED.test(rel) ? this.protectedWrite(rel, this.match('edit', rules, (p) => matchPath(p, rel))) : null),
       })),
     );
-    return combine(kind, command, parts);
+    const decision = combine(kind, command, parts);
+    const destructive = destructiveReasons(analysis, command);
+    const risk = [...new Set([...destructive, ...parts.flatMap((p) => p.risk ?? [])])];
+    return risk.length ? { ...decision, risk, ...(destructive.length ? { destructive: true } : {}) } : decision;
   }
 
   /**

@@ -167,3 +167,41 @@ describe('PermissionGate with the sandbox', () => {
     );
   });
 });
+
+describe('risky commands', () => {
+  it('a destructive command asks inside the sandbox, its card saying why; a rule that names it still allows it', async () => {
+    await writeConfig({ permissions: [{ kind: 'bash', pattern: 'rm -rf dist', action: 'allow' }] });
+    const { run, cards } = setup(BWRAP);
+    expect(await run('make build')).toMatchObject({ by: 'sandbox' });
+    expect(cards).toHaveLength(0);
+    expect(await run('rm -rf build')).toMatchObject({ by: 'once', sandbox: { network: false } });
+    expect(cards).toHaveLength(1);
+    expect(cards[0]).toMatchObject({ sandboxed: true, risk: [expect.stringMatching(/^rm -r deletes whole folders/)] });
+    // The person's own rule for exactly this: no card.
+    expect(await run('rm -rf dist')).toMatchObject({ by: 'rule' });
+    expect(cards).toHaveLength(1);
+  });
+
+  it('without the sandbox a write outside the workspace is risky; a harmless command is not', async () => {
+    const { run, cards } = setup(NONE);
+    await run('echo x > /tmp/loupe-risk-test.txt');
+    await run('echo x > inside.txt && ls');
+    await run('git push --force');
+    expect(cards.map((c) => c.risk)).toEqual([[expect.stringMatching(/writes outside the workspace \(\/tmp\/loupe-risk-test\.txt\)/)], undefined, [expect.stringMatching(/git push --force/)]]);
+  });
+
+  it('over generated lines, a destructive part always reaches a card with a risk, whatever else the line does', async () => {
+    const { run, cards } = setup(BWRAP);
+    const harmless = fc.constantFrom('ls', 'npm test', 'git status', 'echo hi > out.txt', 'make');
+    const destructive = fc.constantFrom('rm -rf build', 'git reset --hard', 'git clean -fdx', 'git push -f', 'sqlite3 db "drop table t"', 'find . -delete');
+    await fc.assert(
+      fc.asyncProperty(fc.array(harmless, { maxLength: 3 }), destructive, fc.constantFrom(' && ', '; ', ' || ', ' | '), async (before, bad, sep) => {
+        cards.length = 0;
+        await run([...before, bad].join(sep));
+        expect(cards).toHaveLength(1);
+        expect(cards[0].risk?.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

@@ -71,6 +71,10 @@ export interface Decision {
   parts?: Decision[];
   /** No rule matched and the kind's built-in default decided (a person's hook may lift such an ask). */
   byDefault?: boolean;
+  /** Why it cannot be taken back (a destructive command, a write outside the workspace): the card says so. */
+  risk?: string[];
+  /** A destructive command: the sandbox's containment alone does not let it pass without a card. */
+  destructive?: boolean;
 }
 
 /**
