@@ -793,6 +793,20 @@ export interface ProcessView {
   network: NetworkActivityView | null;
 }
 
+/**
+ * What "Open in editor" did: `opened` with the editor's name, or why no editor could be opened
+ * for this client; either way the file's absolute path (and line) to copy, and the machine
+ * Loupe runs on, where the editor opens (a browser may be elsewhere).
+ */
+export interface EditorOpenView {
+  opened: boolean;
+  editor?: string;
+  reason?: string;
+  path: string;
+  line?: number;
+  host: string;
+}
+
 /** The start of a process's log for the viewer; later bytes arrive as `processes.data`. */
 export interface ProcessLogView {
   id: string;
@@ -885,7 +899,7 @@ export interface HostRequests {
    */
   'file.save': { params: { path: string; content: string; base: string; overwrite?: boolean }; result: FileSaveResult };
   /** Opens a workspace file in the person's own editor ($VISUAL, $EDITOR, VS Code, Zed, the OS default); says which. */
-  'file.openInEditor': { params: { path: string; line?: number }; result: { editor: string } };
+  'file.openInEditor': { params: { path: string; line?: number }; result: EditorOpenView };
   /** Quick open: indexed files whose path holds the query's characters in order, best first. */
   'files.find': { params: { query: string; limit?: number }; result: { files: string[] } };
   /** Find in files: the same ripgrep search as the grep tool (.gitignore and search.exclude aware). */

@@ -1,5 +1,6 @@
 // The Host implements the contract for one open workspace. Transports (Electron IPC,
 // WebSocket) call `handle` and forward `onEvent`; the Host never knows which one it serves.
+import os from 'node:os';
 import path from 'node:path';
 import type { EventChannel, HostEvents, Params, RequestChannel, Result, WorkspaceInfo } from '../../shared/contract';
 import { InvalidArgumentError, NoWorkspaceError } from '../errors';
@@ -312,7 +313,9 @@ export class Host {
       'file.openInEditor': async (p) => {
         const { abs } = await this.ws().resolve(str(obj(p).path, 'path'));
         const line = Number.isInteger(p.line) && (p.line as number) > 0 ? (p.line as number) : undefined;
-        return { editor: path.basename((await openInEditor(abs, line)).command) };
+        const r = await openInEditor(abs, line);
+        const where = { path: abs, ...(line ? { line } : {}), host: os.hostname() };
+        return r.opened ? { opened: true, editor: path.basename(r.command.command), ...where } : { opened: false, reason: r.reason, ...where };
       },
       'files.find': (p) => ({ files: findFiles(this.ws().index.searchable(), str(obj(p).query, 'query'), Math.min(Math.max(1, Number(p.limit) || 50), 500)) }),
       'search.text': (p) => this.ws().searchText(str(obj(p).query, 'query'), { regex: p.regex === true, caseSensitive: p.case_sensitive === true }),

@@ -1,4 +1,4 @@
-import type { FileContent, FileSaveResult } from '../../shared/contract';
+import type { EditorOpenView, FileContent, FileSaveResult } from '../../shared/contract';
 import { errorMessage, HostRequestError } from '../host-client';
 import type { SliceCreator } from './types';
 
@@ -36,8 +36,13 @@ export interface ViewerSlice {
   /** Opens a file in the viewer; `line` scrolls to it and selects it. */
   openFilePath(path: string, line?: number): Promise<void>;
   reloadOpenFile(): Promise<void>;
-  /** The shown file in the person's own editor, at the line a link asked for; a failure becomes a notice. */
+  /**
+   * The shown file in the person's own editor, at the line a link asked for. What happened is
+   * `editorOpen`: where it opened, or why nothing could be, with the path to copy.
+   */
   openInEditor(): Promise<void>;
+  editorOpen: (EditorOpenView & { file: string }) | null;
+  dismissEditorOpen(): void;
   closeFile(): void;
   /** Lines selected in the viewer (the chat's `@` picker offers them); null when none. */
   viewerSelection: { path: string; lines: [number, number] } | null;
@@ -106,13 +111,19 @@ export const createViewerSlice: SliceCreator<ViewerSlice> = (set, get, { client 
     async openInEditor() {
       const file = get().openFile;
       if (!file) return;
+      const line = file.reveal?.line;
       try {
-        await client.request('file.openInEditor', { path: file.path, ...(file.reveal ? { line: file.reveal.line } : {}) });
+        const r = await client.request('file.openInEditor', { path: file.path, ...(line ? { line } : {}) });
+        set({ editorOpen: { ...r, file: file.path } });
       } catch (err) {
-        const root = get().workspace?.root;
-        if (root) get().workspaceNotice(root, `Could not open ${file.path} in your editor: ${errorMessage(err)}`);
+        // The host could not even be asked: still offer what can be copied.
+        const root = get().workspace?.root ?? '';
+        set({ editorOpen: { opened: false, reason: errorMessage(err), path: root ? `${root}/${file.path}` : file.path, ...(line ? { line } : {}), host: '', file: file.path } });
       }
     },
+
+    editorOpen: null,
+    dismissEditorOpen: () => set({ editorOpen: null }),
 
     async reloadOpenFile() {
       const current = get().openFile;

@@ -1,6 +1,7 @@
 import { modKey } from '../app/platform';
 import { useApp } from '../store';
 import { FileTabs } from './FileTabs';
+import { OpenInEditor } from './OpenInEditor';
 
 /** The viewer's title bar: a tab per open file, then the shown file's folder as a breadcrumb. */
 export function ViewerHeader({ path, language, readOnly, loading }: { path: string; language?: string; readOnly?: string; loading: boolean }) {
@@ -25,7 +26,7 @@ export function ViewerHeader({ path, language, readOnly, loading }: { path: stri
           </>
         )}
       </div>
-      <OpenInEditor />
+      <OpenInEditor path={path} />
       <span className="viewer-meta">
         {language && language !== 'plaintext' && <span>{language}</span>}
         {readOnly !== undefined ? (
@@ -38,15 +39,6 @@ export function ViewerHeader({ path, language, readOnly, loading }: { path: stri
       </span>
       {loading && <div className="viewer-progress" aria-hidden="true" />}
     </div>
-  );
-}
-
-function OpenInEditor() {
-  const open = useApp((s) => s.openInEditor);
-  return (
-    <button type="button" className="btn btn-sm viewer-editor-btn" data-testid="open-in-editor" title="Open in your editor ($VISUAL, $EDITOR, VS Code, Zed or the system default)" onClick={() => void open()}>
-      Open in editor
-    </button>
   );
 }
 
