@@ -120,6 +120,8 @@ test('undo from the second of three requests, with a preview; the timeline shows
   // Redo: everything the undo took back is there again.
   await page.getByTestId('agent-tab').click();
   await userMessage(page, 'second').getByTestId('message-redo').click();
+  await expect(preview).toHaveAttribute('data-kind', 'redo');
+  await preview.getByTestId('undo-confirm').click();
   await expect(page.getByTestId('undo-notice')).toContainText('Redid');
   await expect(userMessage(page, 'second').getByTestId('message-undo')).toBeVisible();
   expect(await disk('src/gen.txt')).toBe('generated\n');

@@ -994,6 +994,10 @@ export interface HostRequests {
   'chat.undoPreview': { params: { session_id: string; correlation_id: string }; result: UndoPreviewView };
   /** Applies the previewed undo (`digest`: refused when anything changed since); conflicting files skipped or the whole undo refused. */
   'chat.undo': { params: { session_id: string; correlation_id: string; digest: string; on_conflict: 'skip' | 'refuse' }; result: UndoResultView };
+  /** What Redo would do for a request an undo started from: that undo reversed, as a preview like undo's. Changes nothing. */
+  'chat.redoPreview': { params: { session_id: string; correlation_id: string }; result: UndoPreviewView };
+  /** Applies the previewed redo (`digest`: refused when anything changed since); conflicting files skipped or the whole redo refused. */
+  'chat.redo': { params: { session_id: string; correlation_id: string; digest: string; on_conflict: 'skip' | 'refuse' }; result: UndoResultView };
   /** The session's system prompt as last sent (`sent`), or, before any request, as it would be sent now. */
   'chat.systemPrompt': { params: { session_id?: string }; result: SystemPromptView & { sent: boolean } };
   /**
@@ -1186,6 +1190,8 @@ const requestChannelMap = {
   'chat.deleteSession': true,
   'chat.undoPreview': true,
   'chat.undo': true,
+  'chat.redoPreview': true,
+  'chat.redo': true,
   'chat.systemPrompt': true,
   'chat.export': true,
   'chat.exportToFile': true,

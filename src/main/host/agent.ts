@@ -38,7 +38,7 @@ import { ConfigMalformedError, describeProblem } from '../services/permissions/e
 import { CONFIG_REL } from '../services/permissions/projectConfig';
 import type { UserSettings } from '../services/settings/userSettings';
 import type { WorkspaceServices } from '../services/workspaceServices';
-import { undoRequests, type UndoScope } from '../services/modlog/groupRollback';
+import { rollbackGroup, undoRequests, type UndoScope } from '../services/modlog/groupRollback';
 import { foreseeFiles, groupLanded } from '../agent/edit/foresee';
 import { Approvals } from './approvals';
 import { ChatSessions, type LiveSession, type WorkspaceChats } from './chatSessions';
@@ -51,7 +51,7 @@ import { savePlan } from './plans';
 import { Requests, type Started } from './requests';
 import { SubagentHost, type Isolation } from './subagents';
 import type { LlmConfig } from '../agent/llm/config';
-import { undoPreview } from './undo';
+import { redoPreview, undoneRequests, undoPreview } from './undo';
 
 type Emit = <E extends keyof HostEvents>(event: E, payload: HostEvents[E]) => void;
 
@@ -413,6 +413,34 @@ export class AgentHost {
     const seen = foreseeFiles(w.services.lsp, { modlog: w.services.modlog, logger: this.logger });
     const out = await seen.land(
       () => undoRequests(w.services.modlog, scope, { onConflict: p.on_conflict, tool: 'undo', digest: p.digest, reason: `undo from request ${p.correlation_id}`, confirm: seen.confirm }),
+      (done) => groupLanded(w.services.modlog, done.group_id),
+    );
+    return { group_id: out.group_id, files: out.files, rolled_back: out.rolled_back.length, skipped: out.skipped.map(({ file, why }) => ({ file, why })) };
+  }
+
+  /** The undo still in effect that started from this request: its group is what Redo reverses. */
+  private async undoneGroup(w: WorkspaceChats, scope: UndoScope): Promise<string> {
+    const undone = await undoneRequests(w.services.modlog, scope.sessionId, scope.correlations);
+    const group = undone.find((u) => u.correlation_id === scope.correlations[0])?.group_id;
+    if (!group) throw new InvalidArgumentError('Nothing to redo: this request has no undo in effect (it was redone, or never undone).');
+    return group;
+  }
+
+  async redoPreview(p: Params<'chat.redoPreview'>): Promise<UndoPreviewView> {
+    const w = this.sessions.wsFor(p.session_id);
+    const scope = await this.undoScope(w, p.session_id, p.correlation_id);
+    return redoPreview(w.services.modlog, await this.undoneGroup(w, scope), scope);
+  }
+
+  /** Applies the previewed redo: the undo's group rolled back, as the review's rollback of it would. */
+  async redo(p: Params<'chat.redo'>): Promise<UndoResultView> {
+    if (p.on_conflict !== 'skip' && p.on_conflict !== 'refuse') throw new InvalidArgumentError('on_conflict must be "skip" or "refuse".');
+    const w = this.sessions.wsFor(p.session_id);
+    const scope = await this.undoScope(w, p.session_id, p.correlation_id);
+    const group = await this.undoneGroup(w, scope);
+    const seen = foreseeFiles(w.services.lsp, { modlog: w.services.modlog, logger: this.logger });
+    const out = await seen.land(
+      () => rollbackGroup(w.services.modlog, group, { sessionId: scope.sessionId, onConflict: p.on_conflict, tool: 'redo', digest: p.digest, reason: 'redo', confirm: seen.confirm }),
       (done) => groupLanded(w.services.modlog, done.group_id),
     );
     return { group_id: out.group_id, files: out.files, rolled_back: out.rolled_back.length, skipped: out.skipped.map(({ file, why }) => ({ file, why })) };

@@ -408,6 +408,8 @@ export class Host {
       'chat.deleteSession': async (p) => (await this.agent()).deleteSession(str(obj(p).id, 'id')),
       'chat.undoPreview': async (p) => (await this.agent()).undoPreview({ session_id: str(obj(p).session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id') }),
       'chat.undo': async (p) => (await this.agent()).undo({ ...obj(p), session_id: str(p.session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id'), digest: str(p.digest, 'digest') }),
+      'chat.redoPreview': async (p) => (await this.agent()).redoPreview({ session_id: str(obj(p).session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id') }),
+      'chat.redo': async (p) => (await this.agent()).redo({ ...obj(p), session_id: str(p.session_id, 'session_id'), correlation_id: str(p.correlation_id, 'correlation_id'), digest: str(p.digest, 'digest') }),
       // A whole-tree git status, the sandbox probe and the instruction files: after the first screen.
       'chat.systemPrompt': async (p) => {
         await this.workspace?.firstScreen;

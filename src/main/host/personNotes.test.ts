@@ -1,7 +1,7 @@
 // What the person undoes or rolls back is told to the model at the next request of the session it
 // concerns — checked on the scripted model's side, through the host as the app drives it.
 import { execFileSync } from 'node:child_process';
-import { access, readFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatEvent, HostEvents } from '../../shared/contract';
@@ -89,6 +89,39 @@ describe('the model is told what the person changed', () => {
     expect(lastUserText()).toContain('The person rolled back your change to src/cart.ts in the review pane (changed back).');
     // The chat shows what the model was told.
     expect(chat.some((c) => c.session === mine.session_id && c.e.type === 'notice' && c.e.text.startsWith('Told the agent: The person rolled back'))).toBe(true);
+  });
+
+  it('Redo from the chat previews like undo, keeps a file the person changed since, and is told', async () => {
+    llm.enqueue(
+      { toolCalls: [call('read_file', { path: 'README.md' }), call('read_file', { path: 'test/cart.test.ts' })] },
+      { toolCalls: [call('bash', { command: 'rm README.md test/cart.test.ts', description: 'delete them' })] },
+      { content: 'Deleted both.' },
+    );
+    const first = await request('delete the readme and the test');
+    const ids = { session_id: first.session_id, correlation_id: first.correlation_id };
+    await expect(host.handle('chat.redoPreview', ids)).rejects.toThrow(/Nothing to redo/);
+    const undo = await host.handle('chat.undoPreview', ids);
+    await host.handle('chat.undo', { ...ids, digest: undo.digest, on_conflict: 'refuse' });
+    // The person edits one of the restored files: redoing would delete their line.
+    await writeFile(path.join(ws(), 'README.md'), '# cart\nmine\n');
+
+    const redo = await host.handle('chat.redoPreview', ids);
+    expect(redo.files.map((f) => [f.file, Boolean(f.conflict)])).toEqual([
+      ['README.md', true],
+      ['test/cart.test.ts', false],
+    ]);
+    expect(redo.files[1]).toMatchObject({ before: 'test("x", () => {});\n', after: null });
+    expect(await exists('test/cart.test.ts')).toBe(true);
+    await expect(host.handle('chat.redo', { ...ids, digest: redo.digest, on_conflict: 'refuse' })).rejects.toMatchObject({ code: 'ROLLBACK_CONFLICT' });
+    await expect(host.handle('chat.redo', { ...ids, digest: 'stale', on_conflict: 'skip' })).rejects.toThrow();
+    const done = await host.handle('chat.redo', { ...ids, digest: redo.digest, on_conflict: 'skip' });
+    expect(done).toMatchObject({ files: ['test/cart.test.ts'], skipped: [{ file: 'README.md' }] });
+    expect(await exists('test/cart.test.ts')).toBe(false);
+    expect(await readFile(path.join(ws(), 'README.md'), 'utf8')).toBe('# cart\nmine\n');
+
+    llm.enqueue({ content: 'I see.' });
+    await request('what now?', first.session_id);
+    expect(lastUserText()).toContain(`The person redid request ${first.correlation_id} (its undo was reversed): test/cart.test.ts deleted.`);
   });
 
   it('a switch of git branch between two requests is told; the same branch again is not', async () => {

@@ -9,7 +9,7 @@ import type { ModificationLog } from '../services/modlog/modificationLog';
 import { PERSON_TOOL } from '../services/modlog/types';
 
 /** The tools whose writes are the person's own actions in Loupe, not an agent's. */
-const PERSON_TOOLS = new Set(['undo', 'review']);
+const PERSON_TOOLS = new Set(['undo', 'redo', 'review']);
 /** Files named in one note, past which it says how many more. */
 const MAX_FILES = 12;
 

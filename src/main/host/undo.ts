@@ -3,7 +3,7 @@
 // message offers Redo). The planning and the writes are the modification log's.
 import type { UndoPreviewView } from '../../shared/contract';
 import { statusOf } from '../services/modlog/fold';
-import { planDigest, planUndo, type UndoScope } from '../services/modlog/groupRollback';
+import { planDigest, planGroup, planUndo, type RollbackPlan, type UndoScope } from '../services/modlog/groupRollback';
 import type { ModificationLog } from '../services/modlog/modificationLog';
 import { diffCounts } from '../services/modlog/unifiedDiff';
 import { languageOf } from '../services/workspace/language';
@@ -14,7 +14,18 @@ const MAX_SIDE_CHARS = 1_000_000;
 const isBinary = (b: Buffer | null) => !!b && b.subarray(0, 8000).includes(0);
 
 export async function undoPreview(log: ModificationLog, scope: UndoScope, signal?: AbortSignal): Promise<UndoPreviewView> {
-  const plan = await planUndo(log, scope, signal);
+  return previewOf(await planUndo(log, scope, signal), scope);
+}
+
+/**
+ * What Redo would do: the undo's group reversed, file by file, changing nothing. A file changed
+ * since the undo (by the person, another program or a later request) is a conflict, as in undo's.
+ */
+export async function redoPreview(log: ModificationLog, groupId: string, scope: UndoScope, signal?: AbortSignal): Promise<UndoPreviewView> {
+  return previewOf((await planGroup(log, groupId, signal)).plan, scope);
+}
+
+function previewOf(plan: RollbackPlan, scope: UndoScope): UndoPreviewView {
   return {
     session_id: scope.sessionId,
     correlation_id: scope.correlations[0],

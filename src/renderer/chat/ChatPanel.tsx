@@ -19,6 +19,7 @@ import { SubagentCard } from './SubagentCard';
 import { ToolCard } from './ToolCard';
 import { HookDecision } from './HookDecision';
 import { UsageMeter } from './UsageMeter';
+import { UndoNotice } from './UndoNotice';
 import { UserMessage } from './UserMessage';
 import { useFollowLatest } from './useFollowLatest';
 import './chat.css';
@@ -207,21 +208,6 @@ function Composer() {
           )}
         </div>
       </div>
-    </div>
-  );
-}
-
-/** What the last undo or redo did, until dismissed or the next one. */
-function UndoNotice() {
-  const notice = useApp((s) => s.undoNotice);
-  const dismiss = useApp((s) => s.dismissUndoNotice);
-  if (!notice) return null;
-  return (
-    <div className="chat-undo-notice" role="status" data-testid="undo-notice">
-      <span>{notice}</span>
-      <button type="button" className="icon-btn" aria-label="Dismiss" onClick={dismiss}>
-        ✕
-      </button>
     </div>
   );
 }

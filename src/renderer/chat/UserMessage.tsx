@@ -53,7 +53,7 @@ export function UserMessage({ item }: { item: Extract<ChatItem, { kind: 'user' }
   const redoBusy = useApp((s) => s.redoBusy === corr);
   const fork = useApp((s) => (corr ? s.chatForks.find((f) => f.correlation_id === corr) : undefined));
   const preview = useApp((s) => s.previewUndo);
-  const redo = useApp((s) => s.redo);
+  const redo = useApp((s) => s.previewRedo);
   const [editing, setEditing] = useState(false);
   if (editing && corr) return <MessageEditor text={item.text} corr={corr} done={() => setEditing(false)} />;
   return (
@@ -74,7 +74,7 @@ export function UserMessage({ item }: { item: Extract<ChatItem, { kind: 'user' }
                 ✎ Edit
               </button>
               {undoneBy ? (
-                <button type="button" className="chat-user-action" data-testid="message-redo" disabled={redoBusy} title={`Apply the undone changes again (rolls back ${undoneBy})`} onClick={() => void redo(corr)}>
+                <button type="button" className="chat-user-action" data-testid="message-redo" disabled={redoBusy} title={`Apply the undone changes again (rolls back ${undoneBy}; shows what would change first)`} onClick={() => void redo(corr)}>
                   ↷ Redo
                 </button>
               ) : (

@@ -4,14 +4,17 @@ import { useApp } from '../store';
 import { diffLines } from './diffLines';
 import './undo.css';
 
-/** What "Undo changes from here" would do, file by file; nothing changes until the person confirms. */
+/**
+ * What "Undo changes from here", or Redo of such an undo, would do, file by file; nothing changes
+ * until the person confirms. A file changed since shows as a conflict, said in plain words.
+ */
 export default function UndoPreview() {
   const d = useApp((s) => s.undoDialog);
   const cancel = useApp((s) => s.cancelUndo);
   if (!d) return null;
   return (
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && cancel()}>
-      <div className="undo-dialog" role="dialog" aria-modal="true" aria-label="Undo changes" data-testid="undo-preview" onKeyDown={(e) => e.key === 'Escape' && cancel()} tabIndex={-1}>
+      <div className="undo-dialog" role="dialog" aria-modal="true" aria-label={d.kind === 'undo' ? 'Undo changes' : 'Redo changes'} data-testid="undo-preview" data-kind={d.kind} onKeyDown={(e) => e.key === 'Escape' && cancel()} tabIndex={-1}>
         <UndoBody />
       </div>
     </div>
@@ -28,10 +31,13 @@ function UndoBody() {
   const clean = (view?.files.length ?? 0) - conflicts.length;
   const later = (view?.requests.length ?? 1) - 1;
   const selected = view?.files.find((f) => f.file === d.selected) ?? null;
+  const redo = d.kind === 'redo';
+  const verb = redo ? 'redo' : 'undo';
+  const them = conflicts.length === 1 ? 'it' : 'them';
   return (
     <>
       <div className="undo-title">
-        Undo changes from here
+        {redo ? 'Redo the undone changes' : 'Undo changes from here'}
         {view && (
           <span className="undo-sub">
             {' '}
@@ -45,7 +51,7 @@ function UndoBody() {
           {d.error}
         </div>
       )}
-      {view && view.files.length === 0 && <div className="undo-status">Nothing to undo: these requests have no changes in effect.</div>}
+      {view && view.files.length === 0 && <div className="undo-status">Nothing to {verb}: these requests have no changes in effect.</div>}
       {view && view.files.length > 0 && (
         <div className="undo-main">
           <ul className="undo-files" aria-label="Files">
@@ -65,12 +71,12 @@ function UndoBody() {
               </li>
             ))}
           </ul>
-          <div className="undo-diff">{selected && <FileDiff f={selected} />}</div>
+          <div className="undo-diff">{selected && <FileDiff f={selected} verb={verb} />}</div>
         </div>
       )}
       {conflicts.length > 0 && (
         <div className="undo-conflicts" data-testid="undo-conflicts">
-          {conflicts.length} file{conflicts.length === 1 ? ' was' : 's were'} changed since, by you or another program{conflicts.some((c) => c.conflict!.blocking.length) ? ' or later modifications' : ''}: undoing {conflicts.length === 1 ? 'it' : 'them'} would overwrite that work. Skip {conflicts.length === 1 ? 'it' : 'them'} and undo the rest, or cancel and change nothing.
+          {conflicts.length} file{conflicts.length === 1 ? ' was' : 's were'} changed since{redo ? ' the undo' : ''}, by you or another program{conflicts.some((c) => c.conflict!.blocking.length) ? ' or later modifications' : ''}: {redo ? 'redoing' : 'undoing'} {them} would overwrite that work. Skip {them} and {verb} the rest, or cancel and change nothing.
         </div>
       )}
       <div className="undo-actions">
@@ -79,7 +85,7 @@ function UndoBody() {
         </button>
         {view && clean > 0 && (
           <button type="button" className="btn btn-primary" data-testid="undo-confirm" disabled={d.status !== 'ready'} onClick={() => void confirm(conflicts.length ? 'skip' : 'refuse')} autoFocus>
-            {d.status === 'applying' ? 'Undoing…' : conflicts.length ? `Undo ${clean} file${clean === 1 ? '' : 's'}, skip ${conflicts.length}` : `Undo ${view.modifications} change${view.modifications === 1 ? '' : 's'}`}
+            {d.status === 'applying' ? (redo ? 'Redoing…' : 'Undoing…') : conflicts.length ? `${redo ? 'Redo' : 'Undo'} ${clean} file${clean === 1 ? '' : 's'}, skip ${conflicts.length}` : `${redo ? 'Redo' : 'Undo'} ${view.modifications} change${view.modifications === 1 ? '' : 's'}`}
           </button>
         )}
       </div>
@@ -98,12 +104,12 @@ function FileCounts({ f }: { f: UndoPreviewFile }) {
   );
 }
 
-function FileDiff({ f }: { f: UndoPreviewFile }) {
+function FileDiff({ f, verb }: { f: UndoPreviewFile; verb: 'undo' | 'redo' }) {
   const lines = useMemo(() => (f.before === undefined || f.after === undefined ? null : diffLines(f.before ?? '', f.after ?? '')), [f]);
   if (f.conflict)
     return (
       <div className="undo-diff-note" data-testid="undo-conflict">
-        <strong>Not undone unless you skip it:</strong> {f.conflict.why}.
+        <strong>Left as it is if you {verb} the rest:</strong> {f.conflict.why}.
         {f.conflict.outside && ' The file was edited outside Loupe since.'}
         {f.conflict.blocking.length > 0 && ` Later modifications in the way: ${f.conflict.blocking.join(', ')}.`}
       </div>

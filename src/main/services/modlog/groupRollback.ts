@@ -411,15 +411,24 @@ export async function undoRequests(log: ModificationLog, scope: UndoScope, opts:
   return applyRollbackPlan(log, plan, { ...opts, kind: 'undo', sessionId: scope.sessionId, undoOf: scope.correlations[0] });
 }
 
-/** Reverses every member of a group still in effect as one step (an undo's rollback is its redo). */
-export async function rollbackGroup(log: ModificationLog, groupId: string, opts: Omit<ApplyGroupOptions, 'kind' | 'onConflict'> & { onConflict?: ApplyGroupOptions['onConflict'] }): Promise<GroupRollbackResult> {
+/** The plan of reversing every member of a group still in effect (an undo's redo), changing nothing. */
+export async function planGroup(log: ModificationLog, groupId: string, signal?: AbortSignal): Promise<{ plan: RollbackPlan; kind: GroupKind; members: Folded[] }> {
   const fold = await log.index().sync();
   const members = fold.ofGroup(groupId);
   if (!members.length) throw new ModificationNotFoundError(groupId);
   const targets = selectTargets(fold, members);
   if (!targets.length) throw new InvalidArgumentError(`Group ${groupId} is already rolled back; roll back the group that reversed it to apply it again.`);
-  const kind = rollbackKindOf(members);
-  const plan = await planRollback(log, fold, targets, opts.signal);
+  return { plan: await planRollback(log, fold, targets, signal), kind: rollbackKindOf(members), members };
+}
+
+/** Reverses every member of a group still in effect as one step (an undo's rollback is its redo); `digest`: refused when the state moved since that preview. */
+export async function rollbackGroup(
+  log: ModificationLog,
+  groupId: string,
+  opts: Omit<ApplyGroupOptions, 'kind' | 'onConflict'> & { onConflict?: ApplyGroupOptions['onConflict']; digest?: string },
+): Promise<GroupRollbackResult> {
+  const { plan, kind, members } = await planGroup(log, groupId, opts.signal);
+  if (opts.digest !== undefined && opts.digest !== planDigest(plan)) throw new PlanStaleError('the workspace');
   // An undo's redo (and a redo's undo) stays with the session it undid.
   const sessionId = kind === 'rollback' ? opts.sessionId : members[0].entry.session_id;
   return applyRollbackPlan(log, plan, { ...opts, onConflict: opts.onConflict ?? 'refuse', kind, sessionId, correlationId: kind === 'rollback' ? opts.correlationId : undefined });
