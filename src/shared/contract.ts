@@ -1019,7 +1019,8 @@ export interface HostRequests {
   'settings.save': { params: { base_url: string; api_key?: string; model: string; context_tokens?: number; models?: ModelSettingsRow[] }; result: LlmSettingsView };
   'settings.models': { params: LlmProbe | void; result: { models: string[] } };
   /** Lists the models and, when the model is there, sends it one tiny request (`reply`: what it answered). */
-  'settings.test': { params: LlmProbe | void; result: { ok: boolean; models: string[]; latency_ms: number; error?: string; reply?: string } };
+  /** Lists the models and, when one is named (the probe's or the saved one), asks it a tiny question: `model` is the one asked. */
+  'settings.test': { params: LlmProbe | void; result: { ok: boolean; models: string[]; latency_ms: number; model?: string; error?: string; reply?: string } };
   /** `edits.mode` of the open workspace's .loupe/config.json. */
   'settings.editsMode': { params: void; result: { mode: EditsModeName } };
   'settings.sandbox': { params: void; result: SandboxStatusView };

@@ -125,8 +125,10 @@ export class ModelSettings {
   /** Lists the models, then (when a model is named) asks it one tiny question. */
   async test(probe: LlmProbe | void) {
     const named = Boolean((probe && probe.model?.trim()) || (await this.config())?.model);
-    const r = await (await this.probeClient(probe)).testConnection(undefined, { ask: named });
-    return { ok: r.ok, models: r.models, latency_ms: r.latencyMs, ...(r.error ? { error: r.error } : {}), ...(r.reply !== undefined ? { reply: r.reply } : {}) };
+    const client = await this.probeClient(probe);
+    const r = await client.testConnection(undefined, { ask: named });
+    // The model the question went to: the form's, else the saved one (or LOUPE_MODEL's), said back.
+    return { ok: r.ok, models: r.models, latency_ms: r.latencyMs, ...(named ? { model: client.config.model } : {}), ...(r.error ? { error: r.error } : {}), ...(r.reply !== undefined ? { reply: r.reply } : {}) };
   }
 }
 

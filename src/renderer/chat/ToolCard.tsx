@@ -58,6 +58,8 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
     if (el && atTail.current) el.scrollTop = el.scrollHeight;
   }, [showOutput, item.output]);
   const summary = item.summary;
+  // The model's own words for what a command does (bash's `description`), read before the command.
+  const description = descriptionOf(item.args);
   const mcp = mcpServerOf(item.tool, item.data);
   // Another agent's call (acp:<name>): its own title names it, beside the agent's name.
   const hosted = item.tool.startsWith('acp:') ? item.tool.slice(4) : null;
@@ -91,9 +93,19 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
         <span className="tool-name" title={item.title}>
           {mcp ? mcp.tool : hosted ? item.title : item.tool}
         </span>
-        <code className="tool-summary" title={summary}>
-          {summary}
-        </code>
+        {description && (
+          <span className="tool-description" data-testid="tool-call-description" title={description}>
+            {description}
+          </span>
+        )}
+        {/* Described, the command gets a line of its own below; otherwise it heads the card. */}
+        {description ? (
+          <span className="tool-summary" />
+        ) : (
+          <code className="tool-summary" title={summary}>
+            {summary}
+          </code>
+        )}
         {typeof item.data?.sandboxed === 'boolean' && (
           <span className={`tool-sandbox${item.data.sandboxed ? '' : ' tool-outside'}`} data-testid="tool-call-sandbox" data-sandboxed={String(item.data.sandboxed)}>
             {item.data.sandboxed ? 'sandboxed' : 'outside the sandbox'}
@@ -104,6 +116,11 @@ export const ToolCard = memo(function ToolCard({ item }: { item: ToolItem }) {
           {item.durationMs !== undefined ? ` · ${item.durationMs < 1000 ? `${Math.round(item.durationMs)} ms` : `${(item.durationMs / 1000).toFixed(1)} s`}` : ''}
         </span>
       </div>
+      {description && summary && (
+        <code className="tool-command" data-testid="tool-call-command" title={summary}>
+          {summary}
+        </code>
+      )}
       <div className="tool-card-actions">
         <button type="button" className="link-btn" onClick={() => setShowArgs((v) => !v)}>
           {showArgs ? 'Hide arguments' : 'Arguments'}
@@ -189,4 +206,10 @@ function mcpServerOf(name: string, data: Record<string, unknown> | undefined): {
   const m = /^mcp__(.+?)__(.+)$/.exec(name);
   if (!m) return null;
   return { server: typeof data?.server === 'string' ? data.server : m[1]!, tool: typeof data?.tool === 'string' ? data.tool : m[2]! };
+}
+
+/** A call's `description` argument, when the model gave one in words. */
+function descriptionOf(args: unknown): string | null {
+  const d = args && typeof args === 'object' ? (args as { description?: unknown }).description : undefined;
+  return typeof d === 'string' && d.trim() ? d.trim() : null;
 }

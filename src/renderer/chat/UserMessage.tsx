@@ -1,5 +1,6 @@
 import { useState, type KeyboardEvent } from 'react';
 import { useApp, type ChatItem } from '../store';
+import { requestChangedFiles } from '../store/changedRequests';
 import { MessageAttachments } from './AttachmentChips';
 import { BranchSwitch } from './BranchSwitch';
 
@@ -51,6 +52,7 @@ export function UserMessage({ item }: { item: Extract<ChatItem, { kind: 'user' }
   const running = useApp((s) => s.chatRunning !== null);
   const undoneBy = useApp((s) => (corr ? s.undone[corr] : undefined));
   const redoBusy = useApp((s) => s.redoBusy === corr);
+  const changed = useApp((s) => Boolean(corr && requestChangedFiles(s, corr)));
   const fork = useApp((s) => (corr ? s.chatForks.find((f) => f.correlation_id === corr) : undefined));
   const preview = useApp((s) => s.previewUndo);
   const redo = useApp((s) => s.previewRedo);
@@ -73,11 +75,12 @@ export function UserMessage({ item }: { item: Extract<ChatItem, { kind: 'user' }
               <button type="button" className="chat-user-action" data-testid="message-edit" title="Edit and resend: the conversation forks here, the old version is kept" onClick={() => setEditing(true)}>
                 ✎ Edit
               </button>
-              {undoneBy ? (
+              {undoneBy && (
                 <button type="button" className="chat-user-action" data-testid="message-redo" disabled={redoBusy} title={`Apply the undone changes again (rolls back ${undoneBy}; shows what would change first)`} onClick={() => void redo(corr)}>
                   ↷ Redo
                 </button>
-              ) : (
+              )}
+              {!undoneBy && changed && (
                 <button type="button" className="chat-user-action" data-testid="message-undo" title="Undo the changes of this request and of every later one (shows what would change first)" onClick={() => void preview(corr)}>
                   ↶ Undo changes from here
                 </button>

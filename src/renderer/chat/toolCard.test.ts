@@ -51,6 +51,20 @@ describe('tool card', () => {
   });
 });
 
+describe('tool card and the model\'s description', () => {
+  it('heads a described call with the model\'s words and puts the command on the line below', () => {
+    const bash = { tool: 'bash', effect: 'execute' as const, summary: 'npm test -- --run' };
+    const described = render(item({ ...bash, args: { command: 'npm test -- --run', description: ' Run the tests ' } }));
+    expect(described).toContain('data-testid="tool-call-description" title="Run the tests">Run the tests</span>');
+    expect(described).toContain('<code class="tool-command" data-testid="tool-call-command" title="npm test -- --run">npm test -- --run</code>');
+    for (const args of [{ command: 'npm test' }, { command: 'npm test', description: '  ' }, { command: 'npm test', description: 3 }]) {
+      const plain = render(item({ ...bash, args }));
+      expect(plain).not.toContain('tool-call-description');
+      expect(plain).toContain('<code class="tool-summary" title="npm test -- --run">npm test -- --run</code>');
+    }
+  });
+});
+
 describe('tool card and the sandbox', () => {
   it('says sandboxed or outside from data.sandboxed, and what a SANDBOX_BLOCKED call was stopped from', () => {
     const bash = { tool: 'bash', effect: 'execute' as const, summary: 'echo x > /etc/hosts' };

@@ -135,7 +135,7 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, { cli
     try {
       const r = await client.request('settings.test', probe);
       set({
-        settingsTest: { ok: r.ok, message: r.ok ? `Connected in ${r.latency_ms} ms — ${r.models.length} model${r.models.length === 1 ? '' : 's'}.` : (r.error ?? 'The connection failed.') },
+        settingsTest: { ok: r.ok, message: r.ok ? testedMessage(r) : (r.error ?? 'The connection failed.') },
         ...(r.models.length ? { settingsModels: r.models } : {}),
       });
     } catch (err) {
@@ -145,3 +145,10 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, { cli
     }
   },
 });
+
+/** What Test connection found, naming the model it asked (or saying none was chosen yet). */
+function testedMessage(r: { latency_ms: number; models: string[]; model?: string; reply?: string }): string {
+  const listed = `${r.models.length} model${r.models.length === 1 ? '' : 's'} listed`;
+  if (!r.model) return `Connected in ${r.latency_ms} ms — ${listed}; choose one to use.`;
+  return `Connected in ${r.latency_ms} ms to ${r.model}${r.reply ? `, which answered “${r.reply.slice(0, 60)}”` : ''} — ${listed}.`;
+}

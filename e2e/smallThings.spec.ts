@@ -1,0 +1,80 @@
+// The small things of daily use, each as the person meets it: a command's card is headed by the
+// model's description of it; "Undo changes from here" only on requests that changed something;
+// Test connection in Settings names the model it asked. Needs `npm run build` first.
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { userPrompt, type RecordedRequest, type ScriptedReply } from '../test/support/scriptedLlm';
+import { sayAndWait, startAgentProject, VIEWPORTS, type AgentProject } from './support/agentProject';
+
+const SHOTS = path.resolve('test-results', 'small-things');
+
+function script(req: RecordedRequest): ScriptedReply {
+  const last = req.body.messages?.at(-1);
+  if (last?.role === 'tool') return { content: 'Done.' };
+  const prompt = userPrompt(req);
+  // "generate <name>": a file of that name, new each time, so each request changes something.
+  const gen = /^generate (\S+)/.exec(prompt);
+  if (gen) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: `printf 'generated\\n' > ${gen[1]} && echo wrote it`, description: 'Write the generated file' }) }] };
+  if (prompt.startsWith('look')) return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'cat notes.md', description: 'Show the notes' }) }] };
+  return { content: 'Hello.' };
+}
+
+const userMessage = (page: Page, text: string) => page.locator('.chat-user').filter({ has: page.locator('[data-testid="chat-message"][data-role="user"]', { hasText: text }) });
+
+for (const [width, height] of VIEWPORTS) {
+  test.describe(`${width}x${height}`, () => {
+    let p: AgentProject;
+    test.beforeAll(async () => {
+      p = await startAgentProject('small-things', { 'notes.md': 'one\n' }, script);
+    });
+    test.afterAll(async () => {
+      await p?.stop();
+    });
+
+    test('a command card is headed by what the model said it does', async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await page.goto(p.served.url);
+      await page.getByTestId('agent-tab').click();
+      await page.getByTestId('chat-new-session').click();
+      await sayAndWait(page, 'look at the notes');
+      await sayAndWait(page, 'generate one.txt');
+      const card = page.getByTestId('tool-call').filter({ hasText: 'printf' });
+      await expect(card.getByTestId('tool-call-description')).toHaveText('Write the generated file');
+      await expect(card.getByTestId('tool-call-description')).toBeVisible();
+      // The command it describes is the line below, whole in its title.
+      await expect(card.getByTestId('tool-call-command')).toHaveAttribute('title', "printf 'generated\\n' > one.txt && echo wrote it");
+      await expect(page.getByTestId('tool-call').filter({ hasText: 'cat notes.md' }).getByTestId('tool-call-description')).toHaveText('Show the notes');
+      await page.screenshot({ path: path.join(SHOTS, `cards-${width}.png`) });
+    });
+
+    test('"Undo changes from here" only on requests that changed something', async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await page.goto(p.served.url);
+      await page.getByTestId('agent-tab').click();
+      await page.getByTestId('chat-new-session').click();
+      await sayAndWait(page, 'hello there');
+      await sayAndWait(page, 'look at the notes');
+      await sayAndWait(page, 'generate two.txt');
+      // The request that wrote a file offers to undo it; a greeting and a read offer nothing to undo.
+      await userMessage(page, 'generate').hover();
+      await expect(userMessage(page, 'generate').getByTestId('message-undo')).toBeVisible();
+      await expect(userMessage(page, 'hello there').getByTestId('message-undo')).toHaveCount(0);
+      await expect(userMessage(page, 'look at').getByTestId('message-undo')).toHaveCount(0);
+      // Edit stays on every message.
+      await expect(userMessage(page, 'hello there').getByTestId('message-edit')).toHaveCount(1);
+      await page.screenshot({ path: path.join(SHOTS, `undo-only-${width}.png`) });
+    });
+
+    test('Test connection names the model it asked, also when the form leaves it to the saved one', async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await page.goto(p.served.url);
+      await page.getByTestId('agent-tab').click();
+      await page.getByTestId('settings-open').click();
+      await expect(page.getByTestId('settings-model')).toHaveValue('scripted');
+      await page.getByTestId('settings-model').fill('');
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      await expect(page.getByTestId('settings-test-result')).toContainText(/Connected in \d+ ms to scripted/);
+      await page.screenshot({ path: path.join(SHOTS, `test-connection-${width}.png`) });
+    });
+  });
+}
