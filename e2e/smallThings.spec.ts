@@ -1,6 +1,8 @@
 // The small things of daily use, each as the person meets it: a command's card is headed by the
 // model's description of it; "Undo changes from here" only on requests that changed something;
-// Test connection in Settings names the model it asked. Needs `npm run build` first.
+// the status bar's file count follows the tree; Test connection in Settings names the model it
+// asked. Needs `npm run build` first.
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { userPrompt, type RecordedRequest, type ScriptedReply } from '../test/support/scriptedLlm';
@@ -63,6 +65,21 @@ for (const [width, height] of VIEWPORTS) {
       // Edit stays on every message.
       await expect(userMessage(page, 'hello there').getByTestId('message-edit')).toHaveCount(1);
       await page.screenshot({ path: path.join(SHOTS, `undo-only-${width}.png`) });
+    });
+
+    test('the status bar\'s file count follows the tree as files come and go', async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await page.goto(p.served.url);
+      const status = page.getByTestId('index-status');
+      await expect(status).toHaveText(/^\d+ files?$/);
+      const n = Number((await status.textContent())!.split(' ')[0]);
+      await writeFile(path.join(p.project, 'added-by-hand.md'), 'hi\n');
+      await expect(page.locator('[data-testid="file-tree-item"][data-path="added-by-hand.md"]')).toBeVisible();
+      await expect(status).toHaveText(`${n + 1} files`);
+      await page.screenshot({ path: path.join(SHOTS, `file-count-${width}.png`) });
+      await rm(path.join(p.project, 'added-by-hand.md'));
+      await expect(page.locator('[data-testid="file-tree-item"][data-path="added-by-hand.md"]')).toHaveCount(0);
+      await expect(status).toHaveText(n === 1 ? '1 file' : `${n} files`);
     });
 
     test('Test connection names the model it asked, also when the form leaves it to the saved one', async ({ page }) => {

@@ -124,8 +124,9 @@ export class Workspace {
       },
     ));
     // The first screen lists folders directly; the full index builds behind it, and the
-    // folders shown meanwhile are re-read from it once it is complete.
-    const off = ws.index.onProgress(({ files, done }) => {
+    // folders shown meanwhile are re-read from it once it is complete. Its count then follows
+    // every change the watcher brings (the status bar's "N files" is the tree's).
+    ws.index.onProgress(({ files, done }) => {
       ws.info.index_progress = { files, done };
       if (!ws.disposed) ws.emit('tree.indexProgress', { root, files, done });
     });
@@ -145,8 +146,7 @@ export class Workspace {
           const dirs = ws.index.takeServedDirect();
           if (dirs.length && !ws.disposed) ws.emit('tree.changed', { dirs });
         })
-        .catch(() => undefined)
-        .finally(off);
+        .catch(() => undefined);
     };
     // The watcher's subscription and the index's walk each take the disk and the cores for a
     // while at 100k files (0.25 s, 1 s): they start once the first listing has been answered

@@ -48,6 +48,25 @@ describe('FileIndex', () => {
     expect((await index.refresh()).sort()).toEqual(['', 'c', 'c/d']);
   });
 
+  it('reports its file count again whenever a change makes or removes a file, not for an edit', async () => {
+    await writeTree(dir, { 'a/x.ts': '', 'b/y.ts': '' });
+    const index = new FileIndex(dir);
+    const seen: { files: number; done: boolean }[] = [];
+    index.onProgress((p) => seen.push(p));
+    await index.start();
+    expect(seen.at(-1)).toEqual({ files: 2, done: true });
+    await writeTree(dir, { 'a/new.ts': '' });
+    await index.patch(['a/new.ts']);
+    expect(seen.at(-1)).toEqual({ files: 3, done: true });
+    const count = seen.length;
+    await writeTree(dir, { 'a/new.ts': 'edited' });
+    await index.patch(['a/new.ts']);
+    expect(seen.length).toBe(count);
+    await rm(path.join(dir, 'b'), { recursive: true });
+    await index.refresh();
+    expect(seen.at(-1)).toEqual({ files: 2, done: true });
+  });
+
   it('hands quick open and the picker the files as they are now, after every kind of change', async () => {
     await writeTree(dir, { 'a/x.ts': '', 'b/y.ts': '' });
     const index = new FileIndex(dir);

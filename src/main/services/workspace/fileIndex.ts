@@ -104,6 +104,8 @@ export class FileIndex {
   /** Every file path with its lower-case form, until the index changes (searchable()). */
   private searchableFiles: SearchablePaths | null = null;
   private readonly progressListeners = new Set<(p: IndexProgress) => void>();
+  /** The count last reported as done: a change that leaves it (an edit) says nothing. */
+  private reported = -1;
   /** Folders answered before the index was complete: their listings may differ slightly. */
   private readonly servedDirect = new Set<string>();
   /** Folders refreshDirs dropped: what is below them is not in the index until the next full listing. */
@@ -157,6 +159,7 @@ export class FileIndex {
   }
 
   private emitProgress(p: IndexProgress): void {
+    if (p.done) this.reported = p.files;
     for (const l of this.progressListeners) l(p);
   }
 
@@ -221,7 +224,10 @@ export class FileIndex {
     for (const f of files) this.addFile(f, note);
     const changed = [...before].filter(([d, sig]) => signature(this.dirs.get(d)) !== sig).map(([d]) => d);
     // A file made or gone changes the paths quick open and the @ picker rank.
-    if (changed.length) this.searchableFiles = null;
+    if (changed.length) {
+      this.searchableFiles = null;
+      this.reportCount();
+    }
     const stale = new Set([...changed, ...plan.touched, ...plan.levels, ...plan.subtrees]);
     for (const key of this.listings.keys()) {
       if (stale.has(key) || plan.subtrees.some((s) => key.startsWith(`${s}/`))) this.listings.delete(key);
@@ -308,10 +314,18 @@ export class FileIndex {
     return changed;
   }
 
-  /** What was made of the index's contents no longer holds. */
+  /** What was made of the index's contents no longer holds; once built, a new file count is reported. */
   private changed(): void {
     this.listings.clear();
     this.searchableFiles = null;
+    this.reportCount();
+  }
+
+  /** Once built, a file count other than the last one reported is reported (the status bar's). */
+  private reportCount(): void {
+    if (!this.ready || !this.progressListeners.size) return;
+    const files = this.fileCount;
+    if (files !== this.reported) this.emitProgress({ files, done: true });
   }
 
   /** Drops a folder and everything below it from the index; they are read directly until the next full listing. */
