@@ -13,6 +13,8 @@ export function useFollowLatest(items: ChatItem[]) {
   const listRef = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
   const lastUser = useRef<string | null>(null);
+  /** Watches the list and each item for a change of size (below). */
+  const sizes = useRef<ResizeObserver | null>(null);
   const [atBottom, setAtBottom] = useState(true);
 
   useLayoutEffect(() => {
@@ -27,7 +29,26 @@ export function useFollowLatest(items: ChatItem[]) {
     if (follow.current) el.scrollTop = el.scrollHeight;
     const near = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END;
     setAtBottom((was) => (was === near ? was : near));
+    for (const child of el.children) sizes.current?.observe(child);
   }, [items]);
+
+  // What changes size without a new item — the approval queue below taking room and giving it
+  // back, an answer's markdown or a card's output laid out later — keeps the end in view too,
+  // unless the person scrolled away from it.
+  useEffect(() => {
+    const el = listRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (follow.current) el.scrollTop = el.scrollHeight;
+    });
+    observer.observe(el);
+    for (const child of el.children) observer.observe(child);
+    sizes.current = observer;
+    return () => {
+      observer.disconnect();
+      sizes.current = null;
+    };
+  }, []);
 
   useEffect(() => {
     const el = listRef.current;

@@ -71,6 +71,8 @@ async function runOne(p: PreparedCall, registry: ToolRegistry, ctx: ToolContext,
   hooks.started(p);
   const t0 = performance.now();
   let result: ToolResult;
+  // The call's gate: the time its questions waited for the person is not the call's duration.
+  let gate: PermissionGate | undefined;
   if (p.rejected) result = p.rejected;
   else if (ctx.signal.aborted) result = failure(advised(new LoupeError('ABORTED', 'Not run: the user stopped the request.'), 'Not run: you stopped the request.'));
   else {
@@ -83,7 +85,7 @@ async function runOne(p: PreparedCall, registry: ToolRegistry, ctx: ToolContext,
       const before = toolHooks ? await toolHooks.hooks.beforeTool(registry, call, toolHooks.run) : null;
       if (before?.stop) toolHooks!.stop ??= before.stop;
       // The gate's questions name this call, so the approval card and the chat card meet by id.
-      const permissions = ctx.permissions?.forCall({ call_id: p.call.id, correlation_id: ctx.correlationId ?? '', session_id: ctx.session.id }, before?.verdict);
+      const permissions = (gate = ctx.permissions?.forCall({ call_id: p.call.id, correlation_id: ctx.correlationId ?? '', session_id: ctx.session.id }, before?.verdict));
       const callCtx: ToolContext & ToolOutputHook = { ...ctx, callId: p.call.id, ...(permissions ? { permissions } : {}), onToolOutput: (_tool, text) => hooks.output(p, text) };
       const args = before?.args ?? p.args;
       if (before?.refused) result = before.refused;
@@ -97,7 +99,7 @@ async function runOne(p: PreparedCall, registry: ToolRegistry, ctx: ToolContext,
       }
     }
   }
-  hooks.finished(p, result, performance.now() - t0);
+  hooks.finished(p, result, Math.max(0, performance.now() - t0 - (gate?.waitedMs ?? 0)));
   return result;
 }
 

@@ -138,16 +138,23 @@ export class PermissionGate {
     private readonly repositoryFile?: string,
     /** A subagent's narrowing; absent: the workspace's rules, whole. */
     readonly scope?: GateScope,
+    /** Time the call's questions waited for the person, shared by the gates made for one call. */
+    private readonly waited: { ms: number } = { ms: 0 },
   ) {}
 
-  private with(c: { call?: CallRef; mode?: PermissionMode; hook?: HookVerdict | null; grants?: RequestGrants; repositoryFile?: string; scope?: GateScope }): PermissionGate {
+  /** How long this call has waited for the person's answers so far (its duration leaves it out). */
+  get waitedMs(): number {
+    return this.waited.ms;
+  }
+
+  private with(c: { call?: CallRef; mode?: PermissionMode; hook?: HookVerdict | null; grants?: RequestGrants; repositoryFile?: string; scope?: GateScope; waited?: { ms: number } }): PermissionGate {
     const hook = c.hook === null ? undefined : (c.hook ?? this.hook);
-    return new PermissionGate(this.engine, this.queue, this.opts, c.call ?? this.call, c.mode ?? this.mode, hook, c.grants ?? this.grants, c.repositoryFile ?? this.repositoryFile, c.scope ?? this.scope);
+    return new PermissionGate(this.engine, this.queue, this.opts, c.call ?? this.call, c.mode ?? this.mode, hook, c.grants ?? this.grants, c.repositoryFile ?? this.repositoryFile, c.scope ?? this.scope, c.waited ?? this.waited);
   }
 
   /** The same gate, its questions naming one tool call, with what that call's PreToolUse hooks said. */
   forCall(call: CallRef, hook?: HookVerdict): PermissionGate {
-    return this.with({ call, hook: hook ?? null });
+    return this.with({ call, hook: hook ?? null, waited: { ms: 0 } });
   }
 
   /** The same gate in another mode: a request in plan mode gets one whose writes are refused; a read-only scope stays in plan mode. */
@@ -381,6 +388,7 @@ export class PermissionGate {
     const ifTrusted = await this.engine.decideIfTrusted(input.query, this.extra()).catch(() => null);
     const trustWould = ifTrusted?.action === 'allow' && ifTrusted.rule ? describeRule(ifTrusted.rule) : undefined;
     const reason = trustWould && !decision.forced ? `${decision.subject}: the folder's own config allows it, but that rule is off until the folder is trusted, so ${decision.kind} asks` : decision.reason;
+    const asked = performance.now();
     const answer = await this.queue.request(
       {
         kind: decision.kind,
@@ -401,7 +409,7 @@ export class PermissionGate {
       input.signal,
       // Asked again when trust changes: a rule that now applies lets it through (never a hook's question).
       decision.forced ? undefined : async () => (await this.engine.decide(input.query, this.extra())).action === 'allow',
-    );
+    ).finally(() => (this.waited.ms += performance.now() - asked));
     if (answer.answer === 'deny') {
       if (answer.unattended) {
         throw new PermissionDeniedError(`${input.summary} needs approval (${decision.reason}) and nobody can approve it here. ${ruleToAdd(decision.always)}`, { denied_by: 'unattended' });
