@@ -30,7 +30,8 @@ export interface WorkspaceSlice {
   requestOpenFolder(): Promise<void>;
   closeFolderDialog(): void;
   loadRecent(): Promise<void>;
-  completePath(partial: string): Promise<void>;
+  /** The folders matching `partial`; null when a later call superseded this one. */
+  completePath(partial: string): Promise<string[] | null>;
   clearOpenError(): void;
   workspaceOpened(info: WorkspaceInfo): void;
   workspaceNotice(root: string, message: string): void;
@@ -116,12 +117,15 @@ export const createWorkspaceSlice: SliceCreator<WorkspaceSlice> = (set, get, { c
 
     async completePath(partial) {
       const seq = ++completionSeq;
+      let candidates: string[] = [];
       try {
-        const { candidates } = await client.request('workspace.complete', { partial });
-        if (seq === completionSeq) set({ completion: { partial, candidates } });
+        ({ candidates } = await client.request('workspace.complete', { partial }));
       } catch {
-        if (seq === completionSeq) set({ completion: { partial, candidates: [] } });
+        // No matches is what a failed completion shows.
       }
+      if (seq !== completionSeq) return null;
+      set({ completion: { partial, candidates } });
+      return candidates;
     },
 
     clearOpenError() {

@@ -19,6 +19,8 @@ export function OpenFolderForm({ focusNonce, autoFocus, onCancel }: OpenFolderFo
   // Suggestions open once the user types or asks (Tab / Down), not merely on focus, so an
   // auto-focused field does not bury the recent list under a menu nobody asked for.
   const [suggesting, setSuggesting] = useState(false);
+  /** The typed path Tab found no folder for. */
+  const [noneFor, setNoneFor] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const listId = useId();
   const completion = useApp((s) => s.completion);
@@ -40,12 +42,29 @@ export function OpenFolderForm({ focusNonce, autoFocus, onCancel }: OpenFolderFo
 
   const candidates = suggesting ? completion.candidates : [];
   const active = highlight < candidates.length ? highlight : -1;
+  const current = completion.partial === value;
+  const none = suggesting && noneFor === value;
+  // What is typed now, for a Tab whose matches arrive later.
+  const typed = useRef('');
 
   const change = (next: string) => {
+    typed.current = next;
     setValue(next);
     setHighlight(-1);
     setSuggesting(true);
+    setNoneFor(null);
     clearOpenError();
+  };
+
+  /** Tab as a shell's: one match taken whole, several completed to what they share, none said. */
+  const tab = (list: readonly string[]) => {
+    if (list.length === 0) {
+      setNoneFor(value);
+      return;
+    }
+    const next = tabComplete(value, list, active);
+    if (next !== null) change(next);
+    else setHighlight(0);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
@@ -66,11 +85,13 @@ export function OpenFolderForm({ focusNonce, autoFocus, onCancel }: OpenFolderFo
         setSuggesting(true);
         return;
       }
-      if (candidates.length === 0) return;
       e.preventDefault();
-      const next = tabComplete(value, candidates, active);
-      if (next !== null) change(next);
-      else setHighlight(0);
+      if (current) tab(candidates);
+      else {
+        // The matches of what is typed are not in yet: ask now, complete when they come.
+        const asked = value;
+        void completePath(asked).then((list) => list && typed.current === asked && tab(list));
+      }
     } else if (e.key === 'Enter') {
       e.preventDefault();
       void openFolder(active >= 0 ? candidates[active] : value);
@@ -112,6 +133,11 @@ export function OpenFolderForm({ focusNonce, autoFocus, onCancel }: OpenFolderFo
       {openError && (
         <div className="open-folder-error" role="alert" data-testid="open-folder-error">
           {openError}
+        </div>
+      )}
+      {none && (
+        <div className="open-folder-none muted" role="status" data-testid="open-folder-none">
+          No folder matches {value}
         </div>
       )}
       {candidates.length > 0 && (
