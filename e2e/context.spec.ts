@@ -178,7 +178,7 @@ test.describe('a connected model', () => {
     await input.press('Enter');
     await expect(picker).toBeHidden();
     await expect(page.getByTestId('attachment-chip')).toHaveAttribute('data-path', 'src/main.ts');
-    await expect(input).toHaveValue('what is in ');
+    await expect(input).toHaveValue('what is in @src/main.ts ');
     // The read rule's file is never offered, however it is asked for.
     for (const q of ['.env', 'env', '.en']) {
       await input.fill('');

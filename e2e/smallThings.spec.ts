@@ -1,6 +1,6 @@
 // The small things of daily use, each as the person meets it: a command's card is headed by the
 // model's description of it; "Undo changes from here" only on requests that changed something;
-// the status bar's file count follows the tree; Test connection in Settings names the model it
+// the status bar's file count follows the tree; an @ mention stays in the sentence; Test connection in Settings names the model it
 // asked. Needs `npm run build` first.
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,7 +27,7 @@ for (const [width, height] of VIEWPORTS) {
   test.describe(`${width}x${height}`, () => {
     let p: AgentProject;
     test.beforeAll(async () => {
-      p = await startAgentProject('small-things', { 'notes.md': 'one\n' }, script);
+      p = await startAgentProject('small-things', { 'notes.md': 'one NOTES-CONTENT\n' }, script);
     });
     test.afterAll(async () => {
       await p?.stop();
@@ -80,6 +80,30 @@ for (const [width, height] of VIEWPORTS) {
       await rm(path.join(p.project, 'added-by-hand.md'));
       await expect(page.locator('[data-testid="file-tree-item"][data-path="added-by-hand.md"]')).toHaveCount(0);
       await expect(status).toHaveText(n === 1 ? '1 file' : `${n} files`);
+    });
+
+    test('an @ mention stays in the sentence as text while its file is attached', async ({ page }) => {
+      await page.setViewportSize({ width, height });
+      await page.goto(p.served.url);
+      await page.getByTestId('agent-tab').click();
+      await page.getByTestId('chat-new-session').click();
+      const input = page.getByTestId('chat-input');
+      await input.click();
+      await input.pressSequentially('what is in @note');
+      await expect(page.getByTestId('mention-picker').getByTestId('mention-item').first()).toHaveAttribute('data-path', 'notes.md');
+      await input.press('Enter');
+      await expect(input).toHaveValue('what is in @notes.md ');
+      await expect(page.getByTestId('attachment-chip')).toHaveAttribute('data-path', 'notes.md');
+      await input.pressSequentially('today?');
+      await page.screenshot({ path: path.join(SHOTS, `mention-${width}.png`) });
+      const before = p.llm.completions.length;
+      await input.press('Enter');
+      await expect(page.locator('[data-testid="chat-message"][data-role="user"]').last()).toHaveText('what is in @notes.md today?');
+      await expect(page.getByTestId('message-attachment')).toContainText('notes.md');
+      await expect.poll(() => p.llm.completions.length).toBeGreaterThan(before);
+      const sent = JSON.stringify(p.llm.completions[before].body.messages?.at(-1));
+      expect(sent).toContain('what is in @notes.md today?');
+      expect(sent).toContain('NOTES-CONTENT');
     });
 
     test('Test connection names the model it asked, also when the form leaves it to the saved one', async ({ page }) => {

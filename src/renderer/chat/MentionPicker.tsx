@@ -22,7 +22,7 @@ const keyOf = (e: Entry) => `${e.kind}:${e.path}${e.kind === 'selection' ? `:${e
 /**
  * `@` in the chat input: a picker over the file index (the host's search, quick open's ranking,
  * without files the read rules hold back) and the viewer's selection. A pick attaches the entry
- * and takes the `@…` text out of the message.
+ * and leaves its full name in the message as text (`@src/app.ts`, `@src/`, `@src/app.ts:3-9`).
  */
 export function useMentions(text: string, setText: (t: string) => void, input: RefObject<HTMLTextAreaElement | null>): MentionControl {
   const find = useApp((s) => s.findMentions);
@@ -65,16 +65,21 @@ export function useMentions(text: string, setText: (t: string) => void, input: R
   const pick = (entry: Entry | undefined) => {
     if (!entry || query === null) return;
     const start = before.length - query.length - 1;
-    const next = text.slice(0, start) + text.slice(before.length);
-    setText(next);
+    // The mention stays in the sentence as its full name ("what calls @src/app.ts?"); its
+    // content goes with the message as the chip's attachment.
+    const name = `@${mentionText(entry)}`;
+    const rest = text.slice(before.length);
+    const spaced = rest.startsWith(' ') ? name : `${name} `;
+    setText(text.slice(0, start) + spaced + rest);
     attach(entry.kind === 'selection' ? { kind: 'selection', path: entry.path, lines: entry.lines } : { kind: entry.kind, path: entry.path });
-    // The caret goes back where the mention began.
+    // The caret goes after the mention, where the sentence goes on.
+    const end = start + spaced.length + (rest.startsWith(' ') ? 1 : 0);
     requestAnimationFrame(() => {
       const el = input.current;
       if (!el) return;
       el.focus();
-      el.setSelectionRange(start, start);
-      setCaret(start);
+      el.setSelectionRange(end, end);
+      setCaret(end);
     });
   };
 
@@ -121,4 +126,10 @@ export function useMentions(text: string, setText: (t: string) => void, input: R
   ) : null;
 
   return { picker, onKeyDown, onCaret: (e) => setCaret(e.currentTarget.selectionStart ?? 0) };
+}
+
+/** How a picked entry reads in the sentence: its path, a folder with its slash, a selection with its lines. */
+function mentionText(entry: Entry): string {
+  if (entry.kind === 'selection') return `${entry.path}:${entry.lines[0]}-${entry.lines[1]}`;
+  return entry.kind === 'dir' ? `${entry.path}/` : entry.path;
 }
