@@ -488,8 +488,11 @@ export type ChatAttachment =
   | { kind: 'dir'; path: string }
   /** Lines [first, last] (1-based, inclusive) of a file: the viewer's selection. */
   | { kind: 'selection'; path: string; lines: [number, number] }
-  /** `data`: base64 of the image's bytes; `media_type`: image/png, image/jpeg, image/gif or image/webp. */
-  | { kind: 'image'; name: string; media_type: string; data: string };
+  /**
+   * `data`: base64 of the image's bytes; `media_type`: image/png, image/jpeg, image/gif or image/webp.
+   * `thumbnail`: a small data URL the client made of it, kept with the sent message to show it.
+   */
+  | { kind: 'image'; name: string; media_type: string; data: string; thumbnail?: string };
 
 /** What a sent message shows of its attachments (an image's bytes are not kept here). */
 export interface AttachmentView {
@@ -502,6 +505,8 @@ export interface AttachmentView {
   size: number;
   /** The content was cut to the cap. */
   truncated?: boolean;
+  /** An image's thumbnail as the client sent it (a data URL of at most THUMBNAIL_MAX_CHARS). */
+  thumbnail?: string;
 }
 
 /** One entry of the `@` picker: a file or folder of the index that a read would allow without asking. */

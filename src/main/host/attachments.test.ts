@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedLlm, type ScriptedLlm } from '../../../test/support/scriptedLlm';
 import { tempDir, until } from '../../../test/support/tmp';
 import { writeUserSettings } from '../../../test/support/userSettings';
-import { ATTACH_FILE_CHARS } from './attachments';
+import { ATTACH_FILE_CHARS, THUMBNAIL_MAX_CHARS, thumbnailOf } from './attachments';
 import { Host } from './host';
 
 let dir: string;
@@ -58,5 +58,22 @@ describe('attachments sent to the host', () => {
     expect(sent).toContain('<attached_file path="lines.txt" lines="3-5">\n```\nline 3\nline 4\nline 5\n```');
     const view = await host.handle('chat.session', { id: session_id });
     expect(view.entries[0]).toMatchObject({ attachments: [{ kind: 'file', label: 'long.txt', truncated: true, size: ATTACH_FILE_CHARS }, { kind: 'selection', label: 'lines.txt', lines: [3, 5] }] });
+  });
+});
+
+describe('an image\'s thumbnail kept with the sent message', () => {
+  it('keeps a small PNG, JPEG or WebP data URL and drops anything else', () => {
+    for (const ok of ['data:image/png;base64,iVBORw0KGgo=', 'data:image/jpeg;base64,/9j/4AAQ', 'data:image/webp;base64,UklGRg==']) expect(thumbnailOf(ok)).toBe(ok);
+    const bad = [
+      undefined,
+      42,
+      'data:image/svg+xml;base64,PHN2Zz4=',
+      'data:text/html;base64,PGI+',
+      'javascript:alert(1)',
+      'https://example.com/a.png',
+      'data:image/png;base64,not base64!',
+      `data:image/png;base64,${'A'.repeat(THUMBNAIL_MAX_CHARS)}`,
+    ];
+    for (const v of bad) expect(thumbnailOf(v)).toBeUndefined();
   });
 });

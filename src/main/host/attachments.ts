@@ -61,7 +61,10 @@ export function checkAttachments(raw: unknown): ChatAttachment[] {
         break;
       }
       case 'image':
-        if (typeof o.data === 'string' && typeof o.media_type === 'string') return { kind: 'image', name: typeof o.name === 'string' ? o.name.slice(0, 200) : 'image', media_type: o.media_type, data: o.data };
+        if (typeof o.data === 'string' && typeof o.media_type === 'string') {
+          const thumbnail = thumbnailOf(o.thumbnail);
+          return { kind: 'image', name: typeof o.name === 'string' ? o.name.slice(0, 200) : 'image', media_type: o.media_type, data: o.data, ...(thumbnail ? { thumbnail } : {}) };
+        }
         break;
     }
     throw new InvalidArgumentError(`Attachment ${i + 1} is not a file, folder, selection or image.`);
@@ -132,7 +135,7 @@ export async function resolveAttachments(services: WorkspaceServices, prompt: st
       const bytes = base64Bytes(a.data);
       if (bytes > IMAGE_MAX_BYTES) throw new InvalidArgumentError(`"${a.name}" is ${(bytes / 1048576).toFixed(1)} MB; images are sent up to ${IMAGE_MAX_BYTES / 1048576} MB.`);
       images.push(imagePart(a.media_type, a.data));
-      views.push({ kind: 'image', label: a.name, size: bytes });
+      views.push({ kind: 'image', label: a.name, size: bytes, ...(a.thumbnail ? { thumbnail: a.thumbnail } : {}) });
       continue;
     }
     if (a.kind === 'dir') {
@@ -167,4 +170,16 @@ export async function resolveAttachments(services: WorkspaceServices, prompt: st
   }
   const text = blocks.length ? `${prompt}\n\n${blocks.join('\n\n')}` : prompt;
   return { content: images.length ? [{ type: 'text', text }, ...images] : text, views };
+}
+
+/** The longest thumbnail kept with a sent message: a small picture, never the image again. */
+export const THUMBNAIL_MAX_CHARS = 32_000;
+
+/**
+ * A client's thumbnail of an image, kept only as a small PNG, JPEG or WebP data URL (it is shown
+ * in the transcript, so nothing else, and nothing large, is stored); anything else is dropped.
+ */
+export function thumbnailOf(v: unknown): string | undefined {
+  if (typeof v !== 'string' || v.length > THUMBNAIL_MAX_CHARS) return undefined;
+  return /^data:image\/(?:png|jpeg|webp);base64,[A-Za-z0-9+/]+={0,2}$/.test(v) ? v : undefined;
 }

@@ -55,7 +55,7 @@ export function MessageAttachments({ attachments }: { attachments?: AttachmentVi
           disabled={a.kind === 'image' || a.kind === 'dir' || !a.path}
           onClick={() => a.path && void open(a.path, a.lines?.[0])}
         >
-          <KindIcon kind={a.kind} />
+          {a.thumbnail ? <img className="attachment-thumb sent" data-testid="message-attachment-thumb" src={a.thumbnail} alt={a.label} /> : <KindIcon kind={a.kind} />}
           <span className="attachment-label">{a.label}</span>
         </button>
       ))}

@@ -5,7 +5,7 @@ import { useApp, type ChatItem } from '../store';
 import { AttachmentChips } from './AttachmentChips';
 import { CompactionNote } from './CompactionNote';
 import { ConnectModel } from './ConnectModel';
-import { attachDropped, attachPasted } from './composerFiles';
+import { AttachImageButton, attachDropped, attachPasted } from './composerFiles';
 import { InstructionChips } from './InstructionChips';
 import { useMentions } from './MentionPicker';
 import { useSlash } from './SlashPicker';
@@ -175,6 +175,7 @@ function Composer() {
         <UsageMeter />
         {/* A group of its own: when the row is too narrow it wraps below the meter, which stays whole. */}
         <div className="chat-composer-actions">
+          <AttachImageButton attach={attachImages} />
           {editsMode && (
             <button
               type="button"

@@ -43,6 +43,29 @@ function readAsDataUrl(file: File): Promise<string> {
   });
 }
 
+/** The thumbnail's longest side, in pixels: what a sent message shows of an image. */
+const THUMB_PX = 96;
+
+/**
+ * A small JPEG of the image for the sent message (the host keeps it in the transcript); none
+ * where the browser cannot decode it, which leaves the chip's icon.
+ */
+async function thumbnailOf(file: File): Promise<string | undefined> {
+  if (typeof createImageBitmap !== 'function') return undefined;
+  try {
+    const bitmap = await createImageBitmap(file);
+    const scale = Math.min(1, THUMB_PX / Math.max(bitmap.width, bitmap.height));
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+    canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+    canvas.getContext('2d')?.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    bitmap.close();
+    return canvas.toDataURL('image/jpeg', 0.8);
+  } catch {
+    return undefined;
+  }
+}
+
 export const createComposerSlice: SliceCreator<ComposerSlice> = (set, get, { client }) => ({
   chatAttachments: [],
   attachNotice: null,
@@ -85,8 +108,12 @@ export const createComposerSlice: SliceCreator<ComposerSlice> = (set, get, { cli
         return void set({ attachNotice: `Image not attached: ${errorMessage(err)}` });
       }
       const data = url.slice(url.indexOf(',') + 1);
+      const thumbnail = await thumbnailOf(f);
       set((s) => ({
-        chatAttachments: [...s.chatAttachments, { id: `att-${++seq}`, attachment: { kind: 'image', name, media_type: f.type, data }, view: { kind: 'image', label: name, size: f.size }, preview: url }],
+        chatAttachments: [
+          ...s.chatAttachments,
+          { id: `att-${++seq}`, attachment: { kind: 'image', name, media_type: f.type, data, ...(thumbnail ? { thumbnail } : {}) }, view: { kind: 'image', label: name, size: f.size, ...(thumbnail ? { thumbnail } : {}) }, preview: url },
+        ],
         attachNotice: null,
       }));
     }
