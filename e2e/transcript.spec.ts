@@ -58,6 +58,8 @@ test('after a reload the session draws what was drawn live: failed calls, errors
   const failed = page.locator('[data-testid="tool-call"][data-status="error"]');
   await expect(failed).toHaveCount(1);
   await expect(failed).toContainText('FILE_NOT_FOUND');
+  // The request changed a file: it offers its undo (once the timeline has its modification).
+  await expect(page.getByTestId('message-undo')).toHaveCount(1);
   const live = await transcript(page);
   const session = await page.getByTestId('chat-session').inputValue();
   expect(session).toMatch(/^ses-/);
@@ -67,6 +69,7 @@ test('after a reload the session draws what was drawn live: failed calls, errors
   await page.getByTestId('chat-session').selectOption(session);
   const edit = page.locator('[data-testid="tool-call"][data-tool="edit_file"]');
   await expect(edit).toHaveAttribute('data-status', 'done');
+  await expect(page.getByTestId('message-undo')).toHaveCount(1);
   expect(await transcript(page)).toBe(live);
 
   // Still failed, with its error; the successful read still done.

@@ -53,9 +53,14 @@ export function useFollowLatest(items: ChatItem[]) {
   useEffect(() => {
     const el = listRef.current;
     if (!el) return;
+    // Only the person scrolling up stops the following: a scroll event that lands after the
+    // content grew (our own scroll to the end, seen a frame late) is not a choice to stay.
+    let lastTop = el.scrollTop;
     const onScroll = () => {
       const near = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_END;
-      follow.current = near;
+      if (near) follow.current = true;
+      else if (el.scrollTop < lastTop) follow.current = false;
+      lastTop = el.scrollTop;
       setAtBottom(near);
     };
     el.addEventListener('scroll', onScroll, { passive: true });
