@@ -8,7 +8,7 @@ import { sayAndWait, startAgentProject, VIEWPORTS, type AgentProject } from './s
 
 const SHOTS = path.resolve('test-results', 'approval-time');
 /** How long the test leaves the card waiting: far longer than `echo` takes, even on a busy machine. */
-const WAIT_MS = 4000;
+const WAIT_MS = 6000;
 
 function script(req: RecordedRequest): ScriptedReply {
   const last = (req.body.messages ?? []).at(-1);
