@@ -16,6 +16,8 @@ export interface WorkspaceInfo {
   git_slow?: boolean;
   /** The background file index as last reported, for clients that connect after it moved. */
   index_progress?: { files: number; done: boolean };
+  /** The folder has a dev container definition (`.devcontainer/devcontainer.json` or `.devcontainer.json`): "Reopen in container" is offered. */
+  devcontainer?: boolean;
 }
 
 export type GitBadge = 'M' | 'A' | 'D' | 'R' | 'U' | '?' | '!' | 'C';
@@ -883,6 +885,42 @@ export interface McpServerConfigView {
   headers: { name: string; value: string | null }[];
 }
 
+/** The state of a remote workspace's link, as the window shows it (`remote-status`'s `data-state`). */
+export type RemoteLinkState = 'connecting' | 'connected' | 'reconnecting' | 'lost';
+
+/** Where a remote workspace is and how its link stands; sent by the local side of the link. */
+export interface RemoteStatusView {
+  kind: 'ssh' | 'devcontainer';
+  /** The target as typed: `ssh://alice@box/src/app`, `devcontainer:///home/alice/app`. */
+  target: string;
+  /** For people: `alice@box`, `container app (podman)`. */
+  label: string;
+  /** The folder there. */
+  path: string;
+  state: RemoteLinkState;
+  /** What is happening or why the link is down ("uploading Loupe 0.1.0 (31 MB)", "ssh: Connection refused"). */
+  message?: string;
+  /** Ports there reachable on this machine's 127.0.0.1: what processes listen on, and `forwardPorts`. */
+  ports: { remote_port: number; local_port: number }[];
+  /** Whether commands there run in the OS sandbox, and why not when they do not. */
+  sandbox?: { active: boolean; reason: string | null };
+}
+
+/** A host Open Remote Folder offers: from ~/.ssh/config, or opened before. */
+export interface RemoteHostView {
+  /** What goes after `ssh://`: a Host alias of ~/.ssh/config, or `user@host:port`. */
+  host: string;
+  source: 'ssh_config' | 'recent';
+  /** The config's HostName/User/Port, for people. */
+  detail?: string;
+}
+
+/** A remote folder opened before, newest first. */
+export interface RemoteRecentView {
+  target: string;
+  opened_at: string;
+}
+
 /** Requests: renderer → host. `params` in, `result` out. */
 export interface HostRequests {
   'app.info': { params: void; result: { version: string; transport: 'electron' | 'websocket'; platform: string } };
@@ -1055,6 +1093,12 @@ export interface HostRequests {
   'worktree.discardReport': { params: { name: string }; result: WorktreeDiscardReportView };
   /** Stops its sessions and removes the worktree and its branch, only if `digest` is still its report's (else WORKTREE_CHANGED). */
   'worktree.discard': { params: { name: string; digest: string }; result: void };
+  /** The remote workspace this window shows, or null for a folder of this machine. */
+  'remote.status': { params: void; result: RemoteStatusView | null };
+  /** Open Remote Folder's list: hosts of ~/.ssh/config and remote folders opened before. */
+  'remote.hosts': { params: void; result: { hosts: RemoteHostView[]; recent: RemoteRecentView[] } };
+  /** Opens `ssh://[user@]host[:port]/path` or `devcontainer:///path` in a window of its own; resolves with its address. */
+  'remote.open': { params: { target: string }; result: { url: string } };
 }
 
 /** Events: host → renderer. */
@@ -1099,6 +1143,8 @@ export interface HostEvents {
   'worktree.sessions': { sessions: WorktreeSessionView[] };
   /** The desktop app's menu asks the page to do something it knows how to (the open session's export). */
   'app.command': { command: 'export-session' };
+  /** A remote workspace's link changed state, or its forwarded ports did. */
+  'remote.status': RemoteStatusView;
 }
 
 export type RequestChannel = keyof HostRequests;
@@ -1223,6 +1269,9 @@ const requestChannelMap = {
   'worktree.apply': true,
   'worktree.discardReport': true,
   'worktree.discard': true,
+  'remote.status': true,
+  'remote.hosts': true,
+  'remote.open': true,
 } satisfies Record<RequestChannel, true>;
 
 const eventChannelMap = {
@@ -1248,6 +1297,7 @@ const eventChannelMap = {
   'lsp.problems': true,
   'worktree.sessions': true,
   'app.command': true,
+  'remote.status': true,
 } satisfies Record<EventChannel, true>;
 
 export const REQUEST_CHANNELS = Object.keys(requestChannelMap) as RequestChannel[];
@@ -1259,12 +1309,35 @@ export const ipcChannel = (name: RequestChannel | EventChannel): string => `loup
 /** Where the page of `loupe serve` keeps its access token: this tab, this origin, no cookie. */
 export const TOKEN_STORAGE_KEY = 'loupe.token';
 
-/** Messages on the WebSocket transport. */
-export type WsClientMessage = { t: 'req'; id: number; ch: RequestChannel; p: unknown };
+/**
+ * Messages on the WebSocket transport and on a remote host's link (one JSON text per line there).
+ * The session layer (docs/architecture.md, "Sessions over a link that drops"): the server speaks
+ * first (`ready`); the client says `hello` with its id and the last event it saw; `welcome` says
+ * whether the events it missed follow (`events`) or it must read the state again (`reset`). Events
+ * carry a sequence number `s`; requests resent after a reconnect keep their ids and never run
+ * twice. A client that sends requests without a hello gets events and answers, without replay.
+ */
+export type WsClientMessage =
+  | { t: 'req'; id: number; ch: RequestChannel; p: unknown }
+  | {
+      t: 'hello';
+      /** Stable for the page's (or program's) life. */
+      client: string;
+      /** The server's stream and the last event seen on it; absent on a first connection. */
+      stream?: string;
+      since?: number;
+      /** Ids of requests still waiting for an answer: the others' kept answers may go. */
+      pending?: number[];
+    };
 export type WsServerMessage =
   | { t: 'res'; id: number; ok: true; r: unknown }
   | { t: 'res'; id: number; ok: false; e: WireError }
-  | { t: 'evt'; ch: EventChannel; p: unknown };
+  | { t: 'evt'; ch: EventChannel; p: unknown; s?: number }
+  | { t: 'ready' }
+  /** `resumed`: the server still knew this client, so its unanswered requests can be sent again without running twice. */
+  | { t: 'welcome'; stream: string; seq: number; replay: 'events' | 'reset'; resumed: boolean }
+  /** From a relay between the window and a remote host: the state of the link behind it. */
+  | { t: 'link'; state: RemoteLinkState; message?: string };
 
 /** What an Electron IPC handler returns: errors travel as data so their codes survive. */
 export type IpcResult = { ok: true; r: unknown } | { ok: false; e: WireError };

@@ -49,6 +49,12 @@ export const ERROR_CODES = [
   'FETCH_FAILED',
   'FETCH_TOO_LARGE',
   'LLM_ERROR',
+  // A request whose answer was lost with the connection after it ran (the state shows its effect).
+  'CONNECTION_LOST',
+  // A remote workspace's host could not be reached, installed or started (ssh, the container engine).
+  'REMOTE_UNAVAILABLE',
+  // The remote machine cannot run this Loupe (another OS or architecture, an older glibc).
+  'REMOTE_UNSUPPORTED',
   // Not a tool error code: a host request that no workspace can answer yet, or an
   // internal failure surfaced to the UI.
   'NO_WORKSPACE',

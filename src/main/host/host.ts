@@ -39,6 +39,14 @@ export interface HostOptions {
   logger?: Logger;
   /** Where that log is, for the settings dialog. */
   logFile?: string;
+  /** Opens remote folders in windows of their own (the app, `loupe serve`); absent: refused. */
+  remote?: RemoteOpener;
+}
+
+/** What Open Remote Folder needs of the process that runs this Host. */
+export interface RemoteOpener {
+  hosts(): Promise<Result<'remote.hosts'>>;
+  open(target: string): Promise<Result<'remote.open'>>;
 }
 
 type Listener = <E extends EventChannel>(event: E, payload: HostEvents[E]) => void;
@@ -263,6 +271,11 @@ export class Host {
     this.emit('app.command', { command });
   }
 
+  private remoteOpener(): RemoteOpener {
+    if (!this.opts.remote) throw new InvalidArgumentError('Remote folders are opened from the app or `loupe serve` (or `loupe remote ssh://…`), not here.');
+    return this.opts.remote;
+  }
+
   private ws(): Workspace {
     if (!this.workspace) throw new NoWorkspaceError();
     return this.workspace;
@@ -455,6 +468,10 @@ export class Host {
       },
       'worktree.discardReport': (p) => this.worktreeSessions.discardReport(str(obj(p).name, 'name')),
       'worktree.discard': (p) => this.worktreeSessions.discard(str(obj(p).name, 'name'), str(p.digest, 'digest')),
+      // A folder of this machine; a remote window's status comes from the relay in front of it.
+      'remote.status': () => null,
+      'remote.hosts': () => this.remoteOpener().hosts(),
+      'remote.open': (p) => this.remoteOpener().open(str(obj(p).target, 'target')),
     };
   }
 }

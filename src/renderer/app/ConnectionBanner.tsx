@@ -6,7 +6,7 @@ const HINT_AFTER_ATTEMPTS = 3;
 export function ConnectionBanner() {
   const state = useApp((s) => s.connection.state);
   const attempt = useApp((s) => s.connection.attempt);
-  if (state !== 'reconnecting') return null;
+  if (state !== 'reconnecting' && state !== 'lost') return null;
   return (
     <div className="connection-banner" role="status" data-testid="connection-banner">
       <span className="connection-spinner" aria-hidden="true" />

@@ -3,7 +3,7 @@ import type { LspStatusView } from '../../shared/contract';
 import { trustPromptShown } from '../store/trustSlice';
 import { countOf, countWords } from '../problems/problemList';
 
-const CONNECTION_LABEL = { connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…' } as const;
+const CONNECTION_LABEL = { connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…', lost: 'Connection lost' } as const;
 
 const LANGUAGE_LABEL: Record<string, string> = { typescript: 'TS', python: 'Python', go: 'Go', rust: 'Rust', cpp: 'C/C++' };
 const STATE_LABEL: Record<LspStatusView['state'], string> = { starting: 'starting', ready: 'ready', restarting: 'restarting', stopped: 'stopped', failed: 'not running' };

@@ -43,24 +43,37 @@ function setup() {
     },
     setTimer: (fn) => timers.push(fn),
     random: () => 0.5,
+    clientId: 'client-0001',
   });
-  return { client, sockets, timers, last: () => sockets[sockets.length - 1] };
+  const last = () => sockets[sockets.length - 1];
+  /** The server's side of the handshake: ready, then a welcome. */
+  const greet = (welcome: Partial<Extract<WsServerMessage, { t: 'welcome' }>> = {}) => {
+    last().open();
+    last().reply({ t: 'ready' });
+    last().reply({ t: 'welcome', stream: 'st', seq: 0, replay: 'reset', resumed: true, ...welcome });
+  };
+  return { client, sockets, timers, last, greet };
 }
 
+const sentOf = (s: FakeSocket, t: string) => s.sent.filter((m) => (m as { t: string }).t === t);
+
 describe('WebSocket client', () => {
-  it('queues requests until open, then matches replies by id', async () => {
+  it('says hello when the server is ready, and sends requests only after the welcome', async () => {
     const { client, last } = setup();
     const recent = client.request('workspace.recent', undefined);
-    expect(last().sent).toEqual([]);
     last().open();
-    expect(last().sent).toEqual([{ t: 'req', id: 1, ch: 'workspace.recent', p: undefined }]);
+    expect(last().sent).toEqual([]);
+    last().reply({ t: 'ready' });
+    expect(last().sent).toEqual([{ t: 'hello', client: 'client-0001', pending: [] }]);
+    last().reply({ t: 'welcome', stream: 'st', seq: 4, replay: 'reset', resumed: false });
+    expect(sentOf(last(), 'req')).toEqual([{ t: 'req', id: 1, ch: 'workspace.recent', p: undefined }]);
     last().reply({ t: 'res', id: 1, ok: true, r: ['/a'] });
     await expect(recent).resolves.toEqual(['/a']);
   });
 
   it('turns an error reply into a HostRequestError carrying the code', async () => {
-    const { client, last } = setup();
-    last().open();
+    const { client, last, greet } = setup();
+    greet();
     const read = client.request('file.read', { path: 'nope' });
     last().reply({ t: 'res', id: 1, ok: false, e: { code: 'FILE_NOT_FOUND', message: 'no such file' } });
     const err = await read.catch((e: unknown) => e);
@@ -69,43 +82,87 @@ describe('WebSocket client', () => {
   });
 
   it('keeps the error details the host sent (a conflict\u2019s blocking ids)', async () => {
-    const { client, last } = setup();
-    last().open();
+    const { client, last, greet } = setup();
+    greet();
     const rollback = client.request('modlog.rollback', { modification_id: 'mod-1' });
     last().reply({ t: 'res', id: 1, ok: false, e: { code: 'ROLLBACK_CONFLICT', message: 'in the way', details: { blocking: ['mod-2'] } } });
     expect(await rollback.catch((e: unknown) => e)).toMatchObject({ code: 'ROLLBACK_CONFLICT', details: { blocking: ['mod-2'] } });
   });
 
-  it('dispatches events to listeners until they unsubscribe', () => {
-    const { client, last } = setup();
-    last().open();
+  it('dispatches events to listeners until they unsubscribe, each number once', () => {
+    const { client, last, greet } = setup();
+    greet();
     const seen: string[] = [];
     const off = client.on('terminal.data', (p) => seen.push(p.data));
-    last().reply({ t: 'evt', ch: 'terminal.data', p: { id: 'a', data: 'hi' } });
+    last().reply({ t: 'evt', s: 1, ch: 'terminal.data', p: { id: 'a', data: 'hi' } });
+    last().reply({ t: 'evt', s: 1, ch: 'terminal.data', p: { id: 'a', data: 'hi' } });
     off();
-    last().reply({ t: 'evt', ch: 'terminal.data', p: { id: 'a', data: 'again' } });
+    last().reply({ t: 'evt', s: 2, ch: 'terminal.data', p: { id: 'a', data: 'again' } });
     expect(seen).toEqual(['hi']);
   });
 
-  it('rejects in-flight requests on a drop, reconnects with backoff and reports status', async () => {
-    const { client, sockets, timers, last } = setup();
+  it('keeps a request across a drop, resends it with its id, and resumes the events where they stopped', async () => {
+    const { client, sockets, timers, last, greet } = setup();
     const states: string[] = [];
     client.onStatus((s) => states.push(`${s.state}:${s.attempt}`));
-    last().open();
+    const resets: number[] = [];
+    client.onReset(() => resets.push(1));
+    const seen: string[] = [];
+    client.on('terminal.data', (p) => seen.push(p.data));
+    greet();
+    last().reply({ t: 'evt', s: 1, ch: 'terminal.data', p: { id: 'a', data: 'one' } });
     const pending = client.request('tree.list', { dir: '' });
     last().drop();
-    await expect(pending).rejects.toMatchObject({ code: 'INTERNAL' });
     expect(timers).toHaveLength(1);
     timers.shift()!();
     expect(sockets).toHaveLength(2);
     last().drop();
     timers.shift()!();
-    const queued = client.request('workspace.current', undefined);
     last().open();
-    expect(last().sent).toEqual([{ t: 'req', id: 2, ch: 'workspace.current', p: undefined }]);
-    last().reply({ t: 'res', id: 2, ok: true, r: null });
-    await expect(queued).resolves.toBeNull();
+    last().reply({ t: 'ready' });
+    expect(sentOf(last(), 'hello')).toEqual([{ t: 'hello', client: 'client-0001', stream: 'st', since: 1, pending: [1] }]);
+    // Events heard before the welcome are among those it replays.
+    last().reply({ t: 'evt', s: 3, ch: 'terminal.data', p: { id: 'a', data: 'three' } });
+    last().reply({ t: 'welcome', stream: 'st', seq: 3, replay: 'events', resumed: true });
+    expect(sentOf(last(), 'req')).toEqual([{ t: 'req', id: 1, ch: 'tree.list', p: { dir: '' } }]);
+    last().reply({ t: 'evt', s: 2, ch: 'terminal.data', p: { id: 'a', data: 'two' } });
+    last().reply({ t: 'evt', s: 3, ch: 'terminal.data', p: { id: 'a', data: 'three' } });
+    last().reply({ t: 'res', id: 1, ok: true, r: { dir: '', entries: [] } });
+    await expect(pending).resolves.toEqual({ dir: '', entries: [] });
+    expect(seen).toEqual(['one', 'two', 'three']);
+    expect(resets).toEqual([]);
     expect(states).toEqual(['open:0', 'reconnecting:0', 'reconnecting:1', 'open:0']);
+  });
+
+  it('asks for the state again when the missed events are gone, and fails what a restarted host cannot know', async () => {
+    const { client, timers, last, greet } = setup();
+    const resets: number[] = [];
+    client.onReset(() => resets.push(1));
+    greet();
+    const pending = client.request('chat.send', { text: 'hi' });
+    last().drop();
+    timers.shift()!();
+    last().open();
+    last().reply({ t: 'ready' });
+    last().reply({ t: 'welcome', stream: 'other', seq: 0, replay: 'reset', resumed: false });
+    await expect(pending).rejects.toMatchObject({ code: 'CONNECTION_LOST' });
+    expect(sentOf(last(), 'req')).toEqual([]);
+    expect(resets).toEqual([1]);
+  });
+
+  it('holds requests while the relay says the remote host is away, and says hello when it is back', async () => {
+    const { client, last, greet } = setup();
+    greet();
+    last().reply({ t: 'link', state: 'reconnecting', message: 'ssh: connection reset' });
+    expect(client.status().link).toEqual({ state: 'reconnecting', message: 'ssh: connection reset' });
+    const later = client.request('workspace.current', undefined);
+    expect(sentOf(last(), 'req')).toEqual([]);
+    last().reply({ t: 'link', state: 'connected' });
+    last().reply({ t: 'ready' });
+    last().reply({ t: 'welcome', stream: 'st', seq: 0, replay: 'events', resumed: true });
+    expect(sentOf(last(), 'req')).toEqual([{ t: 'req', id: 1, ch: 'workspace.current', p: undefined }]);
+    last().reply({ t: 'res', id: 1, ok: true, r: null });
+    await expect(later).resolves.toBeNull();
   });
 });
 

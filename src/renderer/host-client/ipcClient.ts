@@ -19,5 +19,6 @@ export function createIpcClient(bridge: PreloadBridge): HostConnection {
     status: () => OPEN,
     // IPC cannot drop while the window lives, so there is nothing to report.
     onStatus: () => () => {},
+    onReset: () => () => {},
   };
 }

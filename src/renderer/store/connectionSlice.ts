@@ -1,3 +1,4 @@
+import type { RemoteStatusView } from '../../shared/contract';
 import type { ConnectionStatus } from '../host-client';
 import type { SliceCreator } from './types';
 
@@ -13,9 +14,16 @@ export interface ConnectionSlice {
   transport: 'electron' | 'websocket';
   connection: ConnectionStatus;
   appInfo: AppInfo | null;
+  /** The remote workspace this window shows (where, the link, forwarded ports); null: this machine. */
+  remote: RemoteStatusView | null;
   connectionChanged(status: ConnectionStatus): void;
   loadAppInfo(): Promise<void>;
-  /** After the socket comes back: everything we hold may be stale, so ask again. */
+  loadRemoteStatus(): Promise<void>;
+  remoteChanged(status: RemoteStatusView): void;
+  /**
+   * After a reconnect whose missed events could not be replayed (the host restarted, or more
+   * happened than it keeps): everything we hold may be stale, so ask again.
+   */
   resync(): Promise<void>;
 }
 
@@ -23,11 +31,10 @@ export const createConnectionSlice: SliceCreator<ConnectionSlice> = (set, get, {
   transport: client.transport,
   connection: client.status(),
   appInfo: null,
+  remote: null,
 
   connectionChanged(status) {
-    const wasDown = get().connection.state === 'reconnecting';
     set({ connection: status });
-    if (wasDown && status.state === 'open') void get().resync();
   },
 
   async loadAppInfo() {
@@ -37,6 +44,19 @@ export const createConnectionSlice: SliceCreator<ConnectionSlice> = (set, get, {
     } catch {
       // Only decorates the status bar.
     }
+  },
+
+  async loadRemoteStatus() {
+    try {
+      const remote = await client.request('remote.status', undefined);
+      if (remote) set({ remote });
+    } catch {
+      // An older host: a folder of its own machine.
+    }
+  },
+
+  remoteChanged(remote) {
+    set({ remote });
   },
 
   async resync() {
@@ -50,11 +70,21 @@ export const createConnectionSlice: SliceCreator<ConnectionSlice> = (set, get, {
     // Output sent while the socket was down is lost and will never be acknowledged; without
     // this the host would count it forever and could keep a shell paused.
     for (const t of state.terminals) if (t.exitCode === null) state.ackTerminal(t.id, LOST_OUTPUT_ACK);
+    const open = state.chatSessionId;
     await Promise.all([
       state.refreshDirs(Object.keys(state.listings)),
       state.loadGitStatus(),
       state.syncTerminals(),
       state.reloadOpenFile(),
+      state.loadModifications(),
+      state.loadApprovals(),
+      state.loadProcesses(),
+      state.loadMcpServers(),
+      state.loadLspStatus(),
+      state.loadWorktreeSessions(),
+      state.loadChatSessions(),
+      open ? state.openChatSession(open) : Promise.resolve(),
+      state.loadRemoteStatus(),
     ]);
   },
 });

@@ -134,7 +134,9 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
     client.on('lsp.status', ({ servers }) => act().lspStatusChanged(servers)),
     client.on('lsp.problems', (view) => act().problemsChanged(view)),
     client.on('worktree.sessions', ({ sessions }) => act().worktreeSessionsChanged(sessions)),
+    client.on('remote.status', (status) => act().remoteChanged(status)),
     client.onStatus((status) => act().connectionChanged(status)),
+    client.onReset(() => void act().resync()),
     store.subscribe((s, prev) => {
       const folderChanged = s.workspace?.root !== prev.workspace?.root;
       // Another folder: its own log. Opening a file from the tree puts the viewer back in front.
@@ -181,6 +183,7 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
     }),
   ];
   void act().loadAppInfo();
+  void act().loadRemoteStatus();
   void act().initWorkspace();
   void act().loadSettings();
   return () => {

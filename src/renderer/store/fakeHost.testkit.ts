@@ -27,6 +27,7 @@ export function fakeHost(handlers: Partial<Record<RequestChannel, Handler>>, mis
     },
     status: () => ({ state: 'open', attempt: 0 }),
     onStatus: () => () => {},
+    onReset: () => () => {},
   };
   const emit = <E extends EventChannel>(event: E, p: HostEvents[E]) => listeners.get(event)?.forEach((l) => l(p));
   const count = (ch: RequestChannel) => calls.filter((c) => c.ch === ch).length;

@@ -5,12 +5,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { WebSocketServer } from 'ws';
-import { REQUEST_CHANNELS, type RequestChannel, type WsServerMessage } from '../../../shared/contract';
-import { toWireError } from '../../errors';
-import type { Host } from '../../host/host';
+import type { WebSocket, WebSocketServer } from 'ws';
+import { Connection, DEFAULT_LIMITS, type ConnectionLimits, type ConnectionStats } from '../../transport/connection';
+import { SessionHub, type HostLike, type SessionLimits } from '../../transport/sessionHub';
+import type { Wire } from '../../transport/wire';
 import { checkOrigin, checkRequest, newToken, requestTarget, type AuthVerdict } from './auth';
-import { Connection, DEFAULT_LIMITS, type ConnectionLimits, type ConnectionStats } from './connection';
 import { REAUTH_PATH, REAUTH_SCRIPT, UNAUTHORIZED_PAGE } from './reauth';
 import { serveStatic } from './staticFiles';
 
@@ -31,15 +30,16 @@ const BAD_TARGET = { ok: false, status: 400, reason: 'a request target no URL pa
 const STATUS_TEXT = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden' } as const;
 
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-const channels = new Set<string>(REQUEST_CHANNELS);
 
 export interface ServeOptions {
-  host: Host;
+  host: HostLike;
   staticDir: string;
   port?: number;
   token?: string;
   /** Per-connection limits on work and buffered bytes (tests shrink them). */
   limits?: Partial<ConnectionLimits>;
+  /** How many events and answers are kept for clients that reconnect (tests shrink them). */
+  sessions?: Partial<SessionLimits>;
 }
 
 export interface RunningServer {
@@ -49,7 +49,34 @@ export interface RunningServer {
   server: Server;
   /** One entry per open WebSocket client. */
   connections(): ConnectionStats[];
+  /** The session layer: its stream, last event number and clients. */
+  hub: SessionHub;
   close(): Promise<void>;
+}
+
+/** A WebSocket of `ws` as a Wire. */
+function wsWire(ws: WebSocket): Wire {
+  const closeListeners: (() => void)[] = [];
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    for (const l of closeListeners) l();
+  };
+  // ws reports a protocol violation (bad frame, bad UTF-8, over-size message) as an error and
+  // closes with the matching status; unheard, the error would end the process.
+  ws.on('error', () => ws.terminate());
+  ws.on('close', close);
+  return {
+    send: (text) => ws.readyState === ws.OPEN && ws.send(text),
+    bufferedBytes: () => ws.bufferedAmount,
+    pause: () => ws.pause(),
+    resume: () => ws.resume(),
+    isOpen: () => !closed && ws.readyState === ws.OPEN,
+    terminate: () => ws.terminate(),
+    onMessage: (l) => void ws.on('message', (data) => l(data.toString())),
+    onClose: (l) => void closeListeners.push(l),
+  };
 }
 
 /** Pages need the token; assets and the reload helper do not. */
@@ -77,6 +104,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const token = opts.token ?? newToken();
   const limits: ConnectionLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const clients = new Set<Connection>();
+  const hub = new SessionHub(opts.host, opts.sessions);
   // Loaded once the server listens, while the URL is printed and the page loads: a page
   // connects a few hundred milliseconds later, and the upgrade waits for it if need be.
   let wss: WebSocketServer | null = null;
@@ -127,37 +155,16 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       (server) => {
         if (socket.destroyed) return;
         server.handleUpgrade(req, socket, head, (ws) => {
-          const client: Connection = new Connection(ws, answer, limits, () => clients.delete(client));
+          const client: Connection = new Connection(wsWire(ws), (raw, c) => hub.message(raw, c), limits, () => {
+            clients.delete(client);
+            hub.remove(client);
+          });
           clients.add(client);
+          hub.add(client);
         });
       },
       () => socket.destroy(),
     );
-  });
-
-  async function answer(raw: string): Promise<WsServerMessage | null> {
-    let msg: { t?: unknown; id?: unknown; ch?: unknown; p?: unknown };
-    try {
-      msg = JSON.parse(raw);
-    } catch {
-      return null;
-    }
-    if (msg?.t !== 'req' || typeof msg.id !== 'number') return null;
-    const id = msg.id;
-    if (typeof msg.ch !== 'string' || !channels.has(msg.ch)) {
-      return { t: 'res', id, ok: false, e: { code: 'INVALID_ARGUMENT', message: `Unknown request channel: ${String(msg.ch)}` } };
-    }
-    try {
-      const r = await opts.host.handle(msg.ch as RequestChannel, msg.p as never);
-      return { t: 'res', id, ok: true, r: r ?? null };
-    } catch (err) {
-      return { t: 'res', id, ok: false, e: toWireError(err) };
-    }
-  }
-
-  const unsubscribe = opts.host.onEvent((ch, p) => {
-    const data = JSON.stringify({ t: 'evt', ch, p } satisfies WsServerMessage);
-    for (const client of clients) client.sendEvent(data);
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -176,8 +183,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     token,
     server,
     connections: () => [...clients].map((c) => c.stats()),
+    hub,
     async close() {
-      unsubscribe();
+      hub.close();
       for (const client of clients) client.terminate();
       wss?.close();
       server.closeAllConnections();

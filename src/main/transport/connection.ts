@@ -1,8 +1,7 @@
-// One WebSocket client of `loupe serve`. What one client does — a malformed frame, a flood of
-// requests, a socket it never reads — costs that client its connection, never the server or
-// the other clients their memory.
-import type { WebSocket } from 'ws';
-import type { WsServerMessage } from '../../../shared/contract';
+// One client of `loupe serve` or of a remote host. What one client does — a malformed frame, a
+// flood of requests, a socket it never reads — costs that client its connection, never the
+// server or the other clients their memory.
+import type { Wire } from './wire';
 
 export interface ConnectionLimits {
   /** Requests of one client handled at once; the rest wait, in order, unread. */
@@ -35,8 +34,8 @@ export interface ConnectionStats {
   queued: number;
 }
 
-/** Answers one request: the reply, or null when the message deserves none. */
-export type RequestHandler = (raw: string) => Promise<WsServerMessage | null>;
+/** Handles one message of the client; answers go out through `Connection.send`. */
+export type MessageHandler = (raw: string, connection: Connection) => Promise<void>;
 
 export class Connection {
   private readonly queue: string[] = [];
@@ -50,20 +49,17 @@ export class Connection {
   private closed = false;
 
   constructor(
-    readonly ws: WebSocket,
-    private readonly handle: RequestHandler,
+    readonly wire: Wire,
+    private readonly handle: MessageHandler,
     private readonly limits: ConnectionLimits,
     onClose: () => void,
   ) {
-    // ws reports a protocol violation (bad frame, bad UTF-8, over-size message) as an error
-    // and closes with the matching status; unheard, the error would end the process.
-    ws.on('error', () => this.terminate());
-    ws.on('close', () => {
+    wire.onClose(() => {
       this.dispose();
       onClose();
     });
-    ws.on('message', (data) => {
-      this.queue.push(data.toString());
+    wire.onMessage((text) => {
+      this.queue.push(text);
       this.pump();
     });
   }
@@ -72,29 +68,29 @@ export class Connection {
     return { bufferedBytes: this.buffered(), peakBufferedBytes: this.peak, running: this.running, queued: this.queue.length };
   }
 
-  /** Sends an event; a client too far behind to take it is closed instead. */
-  sendEvent(data: string): void {
-    this.send(data);
+  get isClosed(): boolean {
+    return this.closed || !this.wire.isOpen();
   }
 
   terminate(): void {
     this.dispose();
-    this.ws.terminate();
+    this.wire.terminate();
   }
 
   private buffered(): number {
-    const n = this.ws.bufferedAmount;
+    const n = this.wire.bufferedBytes();
     if (n > this.peak) this.peak = n;
     return n;
   }
 
-  private send(data: string): void {
-    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+  /** Sends a message (an answer, an event); a client too far behind to take it is closed instead. */
+  send(data: string): void {
+    if (this.isClosed) return;
     if (this.buffered() > this.limits.hardLimitBytes) {
       this.terminate();
       return;
     }
-    this.ws.send(data);
+    this.wire.send(data);
     this.sentBytes += Buffer.byteLength(data);
     this.buffered();
   }
@@ -104,17 +100,14 @@ export class Connection {
     if (this.closed) return;
     const over = this.buffered() > this.limits.budgetBytes;
     while (!over && this.running < this.limits.maxConcurrent && this.queue.length) this.run(this.queue.shift()!);
-    if (over || this.queue.length) this.ws.pause();
-    else this.ws.resume();
+    if (over || this.queue.length) this.wire.pause();
+    else this.wire.resume();
     this.watchBacklog(over);
   }
 
   private run(raw: string): void {
     this.running++;
-    this.handle(raw)
-      .then((reply) => {
-        if (reply) this.send(JSON.stringify(reply));
-      })
+    this.handle(raw, this)
       .catch(() => undefined)
       .finally(() => {
         this.running--;
@@ -132,7 +125,7 @@ export class Connection {
     }
     // A slow reader that is still taking bytes is not stalled. Progress is what the client took,
     // not a shrinking backlog: a reply queued meanwhile can grow the backlog while it drains.
-    const taken = this.sentBytes - this.ws.bufferedAmount;
+    const taken = this.sentBytes - this.wire.bufferedBytes();
     if (this.overBudgetSince === null || taken > this.lastTaken) this.overBudgetSince = Date.now();
     this.lastTaken = taken;
     if (Date.now() - this.overBudgetSince > this.limits.stallMs) {
