@@ -14,5 +14,6 @@ if (!existsSync(cli)) {
 }
 const { main } = await import(pathToFileURL(cli).href);
 const rendererDir = fileURLToPath(new URL('../out/renderer', import.meta.url));
-const code = await main(process.argv.slice(2), { rendererDir });
+const bundleDir = fileURLToPath(new URL('..', import.meta.url)).replace(/[\\/]$/, '');
+const code = await main(process.argv.slice(2), { rendererDir, bundleDir });
 if (code >= 0) process.exitCode = code;

@@ -24,6 +24,12 @@ const USAGE = `Usage:
                                     a session (the newest by default) as Markdown to read and
                                     share, or JSON, complete; secrets from your settings left out
   loupe import FILE [--cwd DIR]     a JSON export back into the folder's sessions
+  loupe remote ssh://[user@]host[:port]/path | devcontainer:///path [--serve [--port N]] [--trust]
+                                    a folder on another machine over ssh, or in its dev container:
+                                    Loupe's host runs there, the window here (--serve: in your
+                                    browser, printing the URL as \`loupe serve\` does)
+  loupe run --remote ssh://…/path [--yes | --deny] [--json] "prompt"
+                                    the agent headless, working on the remote folder
   loupe trust [folder]              trust the folder's .loupe/config.json as it is now
                                     (its allow rules and test commands apply from then on)
   loupe --version`;
@@ -41,7 +47,7 @@ export async function main(argv: string[], paths: CliPaths): Promise<number> {
       case 'acp':
         return await (await import('./acp/index')).runAcp(rest);
       case 'run':
-        return await (await import('./run')).runRun(rest);
+        return await (await import('./run')).runRun(rest, paths);
       case 'trust':
         return await (await import('./trust')).runTrust(rest);
       case 'export':
@@ -50,6 +56,11 @@ export async function main(argv: string[], paths: CliPaths): Promise<number> {
         return await (await import('./exportCommand')).runImport(rest);
       case 'worktree':
         return await (await import('./worktree')).runWorktree(rest);
+      case 'remote':
+        return await (await import('../remote/remoteCommand')).runRemote(rest, paths);
+      case 'remote-server':
+        // What Loupe runs on a remote machine through ssh or a container's exec; never typed.
+        return await (await import('../remote/serverCommand')).runRemoteServer(rest, paths.bundleDir);
       case '--version':
       case '-v':
         process.stdout.write(`${LOUPE_VERSION}\n`);

@@ -2,4 +2,6 @@
 export interface CliPaths {
   /** The built renderer (index.html and assets) that `loupe serve` hands to browsers. */
   rendererDir: string;
+  /** The installation's top folder (the checkout, or `~/.loupe-server/<version>/` on a remote machine). */
+  bundleDir: string;
 }

@@ -37,10 +37,11 @@ import { settleTrust } from './trust';
 import { carryTrust } from '../services/worktrees/trust';
 import { undoLast } from './undoLast';
 import { lineQueue } from './stdinLines';
+import type { CliPaths } from './paths';
 
 const USAGE =
-  'Usage: loupe run [--cwd DIR] [--worktree NAME] [--yes | --deny] [--json] [--session ID] [--trust] [--keep-processes] [--mode act|plan] [--queue] [--agent NAME] "prompt"\n       loupe run --undo-last [--cwd DIR] [--worktree NAME] [--session ID] [--skip-conflicts] [--json]';
-const EXIT: Record<RunStatus, number> = { done: 0, error: 1, turn_limit: 3, aborted: 130 };
+  'Usage: loupe run [--cwd DIR] [--worktree NAME] [--yes | --deny] [--json] [--session ID] [--trust] [--keep-processes] [--mode act|plan] [--queue] [--agent NAME] "prompt"\n       loupe run --remote ssh://[user@]host[:port]/path [--yes | --deny] [--json] [--session ID] [--trust] [--keep-processes] [--mode act|plan] "prompt"\n       loupe run --undo-last [--cwd DIR] [--worktree NAME] [--session ID] [--skip-conflicts] [--json]';
+export const RUN_EXIT: Record<RunStatus, number> = { done: 0, error: 1, turn_limit: 3, aborted: 130 };
 
 type Mode = 'yes' | 'deny' | 'ask';
 
@@ -93,7 +94,7 @@ function askerFor(mode: Mode, note: (s: string) => void): Asker {
  * line when it starts, one per tool call it makes (indented, named by its description) and one
  * when it ends; its own words reach the parent as its result.
  */
-function humanPrinter(): (e: AgentEvent) => void {
+export function humanPrinter(): (e: AgentEvent) => void {
   let atLineStart = true;
   const out = (s: string) => {
     if (!s) return;
@@ -217,7 +218,7 @@ async function undoLastRun(flags: Record<string, string | true>): Promise<number
   }
 }
 
-export async function runRun(args: string[]): Promise<number> {
+export async function runRun(args: string[], paths?: CliPaths): Promise<number> {
   const { flags, positionals } = parseArgs(args, {
     cwd: 'string',
     yes: 'boolean',
@@ -232,8 +233,23 @@ export async function runRun(args: string[]): Promise<number> {
     queue: 'boolean',
     worktree: 'string',
     agent: 'string',
+    remote: 'string',
   });
   const prompt = positionals.join(' ').trim();
+  if (typeof flags.remote === 'string') {
+    // The agent works there: in the remote folder's host, not in a folder of this machine.
+    for (const local of ['cwd', 'worktree', 'undo-last', 'queue'] as const) if (flags[local]) throw new InvalidArgumentError(`--${local} is for a folder of this machine; with --remote the folder is the remote one. ${USAGE}`);
+    if (!prompt) throw new InvalidArgumentError(`Give the agent a request. ${USAGE}`);
+    const runMode = flags.mode ?? 'act';
+    if (runMode !== 'act' && runMode !== 'plan') throw new InvalidArgumentError(`--mode is act or plan (got ${JSON.stringify(runMode)}). ${USAGE}`);
+    if (!paths) throw new InvalidArgumentError('loupe run --remote needs the installed Loupe (bin/loupe.mjs).');
+    const { runRemoteRun } = await import('../remote/runRemote');
+    return runRemoteRun(
+      { remote: flags.remote, yes: flags.yes === true, deny: flags.deny === true, json: flags.json === true, ...(typeof flags.session === 'string' ? { session: flags.session } : {}), mode: runMode, keepProcesses: flags['keep-processes'] === true, trust: flags.trust === true },
+      prompt,
+      paths,
+    );
+  }
   if (flags['undo-last']) {
     if (prompt) throw new InvalidArgumentError(`--undo-last takes no prompt. ${USAGE}`);
     return undoLastRun(flags);
@@ -328,7 +344,7 @@ export async function runRun(args: string[]): Promise<number> {
     }
     note(`(session ${sessionId} — continue it with --session ${sessionId})`);
     await settleProcesses(services.processes, flags['keep-processes'] === true);
-    return EXIT[status];
+    return RUN_EXIT[status];
   } finally {
     quit.abort();
     offSignIn();

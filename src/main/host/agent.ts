@@ -64,6 +64,11 @@ export interface AgentHostOptions {
   env?: NodeJS.ProcessEnv;
   /** Where the API key is kept: the OS keychain, and the desktop app's reader of old sealed keys. */
   keys?: LlmSettingsFileOptions;
+  /**
+   * The model requests use, instead of the settings file: a remote host's, given in memory by the
+   * window's machine (its key is never written there).
+   */
+  model?: () => Promise<LlmConfig | null>;
   /** Tests: the tools the agent may call. */
   registry?: ToolRegistry;
   /** Where tool crashes and config problems are written (the user's log file). */
@@ -125,7 +130,7 @@ export class AgentHost {
 
   /** A subagent's model: the one its definition names when the person's model table has it, else the session's. */
   private async childModel(name?: string): Promise<LlmConfig | null> {
-    const base = await this.settings.config();
+    const base = await this.modelConfig();
     if (!name || !base || name === base.model) return base;
     const named = await this.settings.config({ base_url: '', model: name });
     return named?.modelRow ? named : base;
@@ -167,7 +172,7 @@ export class AgentHost {
       tools: () => this.tools(w, sessionId),
       // The settings' model, or the one chosen for this session.
       model: async () => {
-        const config = await this.settings.config();
+        const config = await this.modelConfig();
         return config && s.model ? { ...config, model: s.model } : config;
       },
       noModel: () => this.settings.noModel(),
@@ -177,6 +182,16 @@ export class AgentHost {
       children: this.subagents.factory(w, s, 0),
       ...(buffers ? { buffers } : {}),
     });
+  }
+
+  /** The model for a request now: the one given in memory, else the settings'. */
+  private modelConfig(): Promise<LlmConfig | null> {
+    return this.opts.model ? this.opts.model() : this.settings.config();
+  }
+
+  /** Requests running now (a remote host stays up while there are any). */
+  runningCount(): number {
+    return this.sessions.runningCount();
   }
 
   /** Reads the settings and the open folder's config now, so their problems are said at once. */
@@ -278,7 +293,7 @@ export class AgentHost {
     const w = this.sessions.wsFor(p?.session_id);
     const s = typeof p?.session_id === 'string' && p.session_id ? await this.sessions.session(w, p.session_id) : null;
     if (s?.prompt) return { ...s.prompt, sent: true };
-    const config = await this.settings.config();
+    const config = await this.modelConfig();
     const source = workspacePromptSource(w.services, this.tools(w));
     const model = config ? { name: config.model, profile: knownProfile(config.baseURL ?? DEFAULT_BASE_URL)?.view() } : undefined;
     return { ...(await source.build(await source.environment(), { messages: s?.record.messages ?? [], model })), sent: false };

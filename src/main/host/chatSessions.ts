@@ -130,6 +130,13 @@ export class ChatSessions {
     return s ? { title: s.record.title, running: s.running !== null, requests: s.record.requests.length } : null;
   }
 
+  /** Requests running now, in every folder held (a remote host stays up while there are any). */
+  runningCount(): number {
+    let n = 0;
+    for (const w of this.workspaces.values()) for (const s of w.live.values()) if (s.running) n++;
+    return n;
+  }
+
   /** A new session in `w`, live at once (saved when its first request ends); `agent`: a hosted agent does its work. */
   create(w: WorkspaceChats, agent?: string): LiveSession {
     const record: ChatRecord = w.services.sessions.create<ChatMessage>();

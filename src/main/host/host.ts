@@ -12,6 +12,7 @@ import { readForViewer } from '../services/workspace/fileReader';
 import { findFiles } from '../services/workspace/fuzzyFiles';
 import { openInEditor } from '../services/editor/openInEditor';
 import { completeFolder } from '../services/workspace/pathCompletion';
+import type { LlmConfig } from '../agent/llm/config';
 import type { AgentHost } from './agent';
 import { writeFileAtomic } from '../services/modlog/atomicWrite';
 import type { LlmSettingsFileOptions } from './llmSettings';
@@ -41,6 +42,8 @@ export interface HostOptions {
   logFile?: string;
   /** Opens remote folders in windows of their own (the app, `loupe serve`); absent: refused. */
   remote?: RemoteOpener;
+  /** The model in memory instead of the settings file (a remote host: see AgentHostOptions.model). */
+  model?: () => Promise<LlmConfig | null>;
 }
 
 /** What Open Remote Folder needs of the process that runs this Host. */
@@ -106,6 +109,7 @@ export class Host {
         emit: (e, p) => this.emit(e, p),
         services: () => this.ws().services,
         keys: this.opts.keys,
+        model: this.opts.model,
         logger: this.logger,
         logFile: this.opts.logFile,
         worktreeOf: (services) => this.worktreeSessions.nameOf(services),
@@ -133,6 +137,15 @@ export class Host {
   onEvent(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** What still runs here: requests, background processes and terminals (a remote host waits for them). */
+  activity(): { requests: number; processes: number; terminals: number } {
+    return {
+      requests: this.agentHost?.runningCount() ?? 0,
+      processes: this.workspace?.services.processes.running().length ?? 0,
+      terminals: this.terminals.list().length,
+    };
   }
 
   get current(): WorkspaceInfo | null {

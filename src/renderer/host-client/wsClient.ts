@@ -134,8 +134,9 @@ export function createWsClient(options: WsClientOptions): HostConnection {
         setLink(msg.state, msg.message);
         return;
       case 'evt': {
-        // Before the welcome, every event is among those the welcome replays.
-        if (!ready) return;
+        // Before the welcome, every numbered event is among those the welcome replays; an
+        // unnumbered one (a relay's `remote.status`) is not replayed and counts at once.
+        if (!ready && typeof msg.s === 'number') return;
         if (typeof msg.s === 'number') {
           if (lastSeq !== undefined && msg.s <= lastSeq) return;
           lastSeq = msg.s;

@@ -32,7 +32,10 @@ const STATUS_TEXT = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden' 
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 export interface ServeOptions {
-  host: HostLike;
+  /** The host the WebSocket clients talk to (through its session layer)... */
+  host?: HostLike;
+  /** ...or, for a relay to a remote host, what each authenticated WebSocket is handed to instead. */
+  accept?: (wire: Wire) => void;
   staticDir: string;
   port?: number;
   token?: string;
@@ -49,8 +52,8 @@ export interface RunningServer {
   server: Server;
   /** One entry per open WebSocket client. */
   connections(): ConnectionStats[];
-  /** The session layer: its stream, last event number and clients. */
-  hub: SessionHub;
+  /** The session layer: its stream, last event number and clients (absent for a relay). */
+  hub: SessionHub | null;
   close(): Promise<void>;
 }
 
@@ -104,7 +107,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const token = opts.token ?? newToken();
   const limits: ConnectionLimits = { ...DEFAULT_LIMITS, ...opts.limits };
   const clients = new Set<Connection>();
-  const hub = new SessionHub(opts.host, opts.sessions);
+  const hub = opts.host ? new SessionHub(opts.host, opts.sessions) : null;
+  if (!hub && !opts.accept) throw new Error('startServer needs a host or an accept handler');
   // Loaded once the server listens, while the URL is printed and the page loads: a page
   // connects a few hundred milliseconds later, and the upgrade waits for it if need be.
   let wss: WebSocketServer | null = null;
@@ -155,6 +159,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       (server) => {
         if (socket.destroyed) return;
         server.handleUpgrade(req, socket, head, (ws) => {
+          if (!hub) return opts.accept!(wsWire(ws));
           const client: Connection = new Connection(wsWire(ws), (raw, c) => hub.message(raw, c), limits, () => {
             clients.delete(client);
             hub.remove(client);
@@ -185,7 +190,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     connections: () => [...clients].map((c) => c.stats()),
     hub,
     async close() {
-      hub.close();
+      hub?.close();
       for (const client of clients) client.terminate();
       wss?.close();
       server.closeAllConnections();

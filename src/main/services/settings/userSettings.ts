@@ -77,6 +77,19 @@ export const SettingsSchema = z.object({
       spare: z.boolean().optional(),
     })
     .optional(),
+  /** Remote workspaces: how Loupe runs ssh and picks a container engine (docs/architecture.md, "Remote workspaces"). */
+  remote: z
+    .strictObject({
+      /** Arguments for every `ssh` Loupe runs, before the host (`["-F", "/path/to/ssh_config"]`, `["-i", "~/.ssh/work"]`). */
+      ssh_args: z.array(z.string()).optional(),
+      /** The ssh program (default: `ssh` on PATH). */
+      ssh_path: z.string().optional(),
+      /** Dev containers: "docker" or "podman" (default: the first that answers). */
+      container_engine: z.enum(['docker', 'podman']).optional(),
+      /** Dev containers: forward this machine's SSH agent into the container (default: never). */
+      forward_ssh_agent: z.boolean().optional(),
+    })
+    .optional(),
   llm: z
     .object({
       base_url: z.string().regex(/^https?:\/\//i, 'must start with http:// or https://').optional(),
@@ -122,10 +135,13 @@ type Loaded = {
   worktreesFolder?: string;
   worktreeSetup: { copy: string[]; link: string[] };
   worktreeSpare: boolean;
+  remote: RemoteSection;
   problems: ConfigProblem[];
 };
 
-const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, hooks: NO_FILE_HOOKS, hookState: { approved: {}, disabled: {} }, grants: {}, agents: [], agentsApproved: {}, worktreeSetup: { copy: [], link: [] }, worktreeSpare: true, problems: [] };
+export type RemoteSection = NonNullable<z.output<typeof SettingsSchema>['remote']>;
+
+const EMPTY: Loaded = { key: '', rules: [], folders: {}, trusted: {}, llm: {}, mcpServers: [], mcp: { approved: {}, disabled: {} }, hooks: NO_FILE_HOOKS, hookState: { approved: {}, disabled: {} }, grants: {}, agents: [], agentsApproved: {}, worktreeSetup: { copy: [], link: [] }, worktreeSpare: true, remote: {}, problems: [] };
 
 export interface UserSettingsOptions {
   /** Told each problem of the file once (a bad or unknown key: where, and what is wrong). */
@@ -163,6 +179,9 @@ export class UserSettings {
       return { ...doc, folder_permissions: { ...all, [root]: [...mine, ...fresh] } };
     });
   }
+
+  /** How ssh is run and which container engine is used for remote workspaces. */
+  remote = (): RemoteSection => this.load().remote;
 
   /** The user's "sandbox" setting; undefined when unset. */
   sandboxMode = (): 'auto' | 'off' | undefined => this.load().sandbox;
@@ -390,6 +409,7 @@ export class UserSettings {
       ...(value.worktrees?.folder ? { worktreesFolder: value.worktrees.folder } : {}),
       worktreeSetup: { copy: value.worktrees?.copy ?? [], link: value.worktrees?.link ?? [] },
       worktreeSpare: value.worktrees?.spare ?? true,
+      remote: value.remote ?? {},
       problems,
     };
     this.reporter.found(problems);

@@ -1,0 +1,120 @@
+// Remote workspaces over ssh, all real: Debian's sshd with a user made for the test, the built
+// `loupe remote … --serve` as the bin runs it, the window's own client on the URL it prints, and
+// the scripted model on this machine's 127.0.0.1 (reached from there through the link). Checks
+// about the remote are made there, as its user.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatEvent } from '../../src/shared/contract';
+import type { RecordedRequest, ScriptedReply } from '../support/scriptedLlm';
+import { remoteWorld, windowClient, type RemoteWorld } from '../support/remoteWorld';
+import { until } from '../support/tmp';
+
+const KEY = 'sk-remote-test-key-7f3a';
+
+/** The n-th answer of a request: counts the tool results the model has seen so far. */
+function byStep(steps: ScriptedReply[]): (req: RecordedRequest) => ScriptedReply {
+  return (req) => steps[Math.min((req.body.messages ?? []).filter((m) => m.role === 'tool').length, steps.length - 1)];
+}
+
+let world: RemoteWorld | null = null;
+afterEach(async () => {
+  await world?.stop();
+  world = null;
+});
+
+describe('a remote folder over ssh', () => {
+  it('opens with no Loupe there: the agent edits and runs a command there, the edit in its log, the key never written there', async () => {
+    world = await remoteWorld({
+      script: byStep([
+        { toolCalls: [{ name: 'write_file', arguments: JSON.stringify({ path: 'notes.txt', content: 'written by the agent\n' }) }] },
+        { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo "$(whoami)@$(hostname)" > who.txt && cat who.txt', description: 'who runs this' }) }] },
+        { content: 'Both done.' },
+      ]),
+    });
+    const w = world;
+    expect(w.sshd.asUser('ls -a ~')).not.toMatch(/\.loupe-server/);
+    const served = await w.serve();
+    const client = windowClient(served.url);
+    const current = await client.request('workspace.current', undefined);
+    expect(current?.root).toBe(w.project);
+    const status = await client.request('remote.status', undefined);
+    expect(status).toMatchObject({ kind: 'ssh', state: 'connected', path: w.project });
+
+    const events: ChatEvent[] = [];
+    client.on('chat.event', ({ event }) => events.push(event));
+    await client.request('chat.send', { text: 'write the notes, then say who runs commands' });
+    await until(() => events.some((e) => e.type === 'request_finished'), 120_000);
+    expect(events.find((e) => e.type === 'request_finished')).toMatchObject({ status: 'done' });
+
+    // Both ran there, as the remote user, in its home.
+    expect(w.sshd.asUser(`cat ${w.project}/notes.txt`)).toBe('written by the agent\n');
+    const host = w.sshd.asUser('hostname').trim();
+    expect(w.sshd.asUser(`cat ${w.project}/who.txt`).trim()).toBe(`${w.sshd.user}@${host}`);
+    expect(w.sshd.asUser(`stat -c %U ${w.project}/who.txt ${w.project}/notes.txt`).trim().split('\n')).toEqual([w.sshd.user, w.sshd.user]);
+    // The edit is a modification of the remote folder's log, and the window reads it from there.
+    const log = await client.request('modlog.list', {});
+    expect(log.modifications.map((m) => [m.file, m.tool])).toEqual(expect.arrayContaining([['notes.txt', 'write_file'], ['who.txt', 'bash']]));
+    expect(w.sshd.asUser(`grep -c '"file":"notes.txt"' ${w.project}/.loupe/modifications.jsonl`).trim()).toBe('1');
+
+    // The host was installed beside nothing, atomically, owner-only; it listens on a 0600 socket.
+    expect(w.sshd.asUser('ls ~/.loupe-server').split('\n').filter(Boolean)).toEqual(expect.arrayContaining(['0.1.0']));
+    expect(w.sshd.asUser('ls -a ~/.loupe-server').split('\n').filter((n) => n.startsWith('.tmp-'))).toEqual([]);
+    expect(w.sshd.asUser('stat -c %a ~/.loupe-server ~/.loupe-server/0.1.0/host.sock').trim().split('\n')).toEqual(['700', '600']);
+    expect(JSON.parse(w.sshd.asUser('cat ~/.loupe-server/0.1.0/manifest.json'))).toMatchObject({ version: '0.1.0', node: 'system' });
+
+    // The key reached the model (through the link) and was never written there.
+    expect(w.llm.completions.length).toBeGreaterThan(0);
+    expect(w.llm.completions.every((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+    expect(w.sshd.asUser(`grep -rl ${KEY} ~ || true`).trim()).toBe('');
+    const pid = Number(JSON.parse(w.sshd.asUser('node ~/.loupe-server/0.1.0/bin/loupe.mjs remote-server --status')).pid);
+    for (const f of ['cmdline', 'environ']) expect(w.sshd.asUser(`tr '\\0' '\\n' < /proc/${pid}/${f}`)).not.toContain(KEY);
+    expect(w.sshd.asUser(`tr '\\0' '\\n' < /proc/${pid}/environ`)).not.toMatch(/^SSH_AUTH_SOCK=/m);
+    await served.stop();
+  }, 300_000);
+
+  it('the link drops during a long command: it finishes there, the window gets its output and result, nothing runs twice', async () => {
+    world = await remoteWorld({
+      script: byStep([
+        { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo x >> runs.txt; echo started > started.txt; sleep 8; echo "finished as $(whoami)" > long.txt; echo long-done', description: 'a long build', timeout: 120000 }) }] },
+        { content: 'The long build is over.' },
+      ]),
+    });
+    const w = world;
+    const served = await w.serve();
+    const client = windowClient(served.url);
+    const links: string[] = [];
+    client.onStatus((s) => s.link && links.push(s.link.state));
+    const events: ChatEvent[] = [];
+    client.on('chat.event', ({ event }) => events.push(event));
+    await client.request('chat.send', { text: 'run the long build' });
+    await until(() => w.sshd.asUser(`test -f ${w.project}/started.txt && echo y || true`).trim() === 'y', 60_000, 200);
+    const before = w.masterPid();
+    expect(before).not.toBeNull();
+    // The ssh connection dies under the running command, as when a laptop's network goes, and
+    // stays down (the server takes no new connection) until the command is over there.
+    w.sshd.pause();
+    process.kill(before!, 'SIGKILL');
+    await until(() => links.includes('reconnecting'), 30_000);
+    await until(() => w.sshd.asUser(`test -f ${w.project}/long.txt && echo y || true`).trim() === 'y', 60_000, 200);
+    const seenWhileDown = events.length;
+    expect(events.some((e) => e.type === 'tool_call_finished')).toBe(false);
+    const t0 = Date.now();
+    w.sshd.resume();
+    await until(() => events.some((e) => e.type === 'request_finished'), 120_000);
+    console.log('finished', Date.now() - t0, 'ms after the server came back');
+    expect(events.length).toBeGreaterThan(seenWhileDown);
+    await until(() => client.status().state === 'open' && client.status().link?.state === 'connected', 60_000);
+
+    expect(w.sshd.asUser(`cat ${w.project}/long.txt`).trim()).toBe(`finished as ${w.sshd.user}`);
+    expect(w.sshd.asUser(`cat ${w.project}/runs.txt`)).toBe('x\n');
+    const finished = events.filter((e) => e.type === 'tool_call_finished');
+    expect(finished).toHaveLength(1);
+    expect(finished[0]).toMatchObject({ ok: true });
+    expect(JSON.stringify(finished[0])).toContain('long-done');
+    expect(events.filter((e) => e.type === 'tool_call_started')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'request_finished')).toEqual([expect.objectContaining({ status: 'done' })]);
+    expect(w.llm.completions).toHaveLength(2);
+    // A new shared connection was made.
+    expect(w.masterPid()).not.toBe(before);
+    await served.stop();
+  }, 300_000);
+});
