@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatEvent } from '../../src/shared/contract';
 import type { RecordedRequest, ScriptedReply } from '../support/scriptedLlm';
-import { remoteWorld, windowClient, type RemoteWorld } from '../support/remoteWorld';
+import { olderLoupe, remoteWorld, windowClient, type RemoteWorld } from '../support/remoteWorld';
 import { until } from '../support/tmp';
 
 const KEY = 'sk-remote-test-key-7f3a';
@@ -56,7 +56,7 @@ describe('a remote folder over ssh', () => {
     expect(w.sshd.asUser(`grep -c '"file":"notes.txt"' ${w.project}/.loupe/modifications.jsonl`).trim()).toBe('1');
 
     // The host was installed beside nothing, atomically, owner-only; it listens on a 0600 socket.
-    expect(w.sshd.asUser('ls ~/.loupe-server').split('\n').filter(Boolean)).toEqual(expect.arrayContaining(['0.1.0']));
+    expect(w.sshd.asUser('ls ~/.loupe-server').split('\n').filter(Boolean).sort()).toEqual(['0.1.0', 'links']);
     expect(w.sshd.asUser('ls -a ~/.loupe-server').split('\n').filter((n) => n.startsWith('.tmp-'))).toEqual([]);
     expect(w.sshd.asUser('stat -c %a ~/.loupe-server ~/.loupe-server/0.1.0/host.sock').trim().split('\n')).toEqual(['700', '600']);
     expect(JSON.parse(w.sshd.asUser('cat ~/.loupe-server/0.1.0/manifest.json'))).toMatchObject({ version: '0.1.0', node: 'system' });
@@ -117,4 +117,62 @@ describe('a remote folder over ssh', () => {
     expect(w.masterPid()).not.toBe(before);
     await served.stop();
   }, 300_000);
+
+  it('an older Loupe runs a turn there: the new one starts beside it, the old turn completes, the old one goes only once idle', async () => {
+    world = await remoteWorld({
+      script: (req) => {
+        const asked = JSON.stringify(req.body.messages?.find((m) => m.role === 'user')?.content ?? '');
+        const tools = (req.body.messages ?? []).filter((m) => m.role === 'tool').length;
+        if (asked.includes('old turn') && tools === 0) {
+          return { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo started > old-started.txt; while [ ! -f go.txt ]; do sleep 0.2; done; echo old-finished > old.txt; echo old-done', description: 'the old turn', timeout: 300000 }) }] };
+        }
+        return { content: asked.includes('old turn') ? 'The old turn is done.' : 'Hello from the new one.' };
+      },
+    });
+    const w = world;
+    const older = await olderLoupe('0.0.9');
+    try {
+      // The older Loupe installs its host there and starts a turn, headless.
+      const oldRun = w.run(['--yes', 'the old turn'], { bin: older.bin });
+      await until(() => w.sshd.asUser(`test -f ${w.project}/old-started.txt && echo y || true`).trim() === 'y', 180_000, 250);
+      const versions = () => w.sshd.asUser('ls ~/.loupe-server').split('\n').filter((n) => /^\d/.test(n)).sort();
+      expect(versions()).toEqual(['0.0.9']);
+
+      // The new one installs beside it, starts its own host, and never stops the old one's turn.
+      const served = await w.serve();
+      expect(versions()).toEqual(['0.0.9', '0.1.0']);
+      const status = (v: string) => w.sshd.asUser(`node ~/.loupe-server/${v}/bin/loupe.mjs remote-server --status || true`).trim();
+      expect(JSON.parse(status('0.0.9'))).toMatchObject({ version: '0.0.9', idle: false });
+      expect(JSON.parse(status('0.1.0'))).toMatchObject({ version: '0.1.0' });
+      const client = windowClient(served.url);
+      const events: ChatEvent[] = [];
+      client.on('chat.event', ({ event }) => events.push(event));
+      await client.request('chat.send', { text: 'say hello' });
+      await until(() => events.some((e) => e.type === 'request_finished'), 60_000);
+      // The old host is still there, its turn still running.
+      expect(versions()).toEqual(['0.0.9', '0.1.0']);
+      expect(w.sshd.asUser(`test -f ${w.project}/old.txt && echo y || echo n`).trim()).toBe('n');
+      w.sshd.asUser(`touch ${w.project}/go.txt`);
+
+      const done = await oldRun;
+      expect(done.code).toBe(0);
+      expect(done.stdout).toContain('The old turn is done.');
+      expect(done.stderr).toMatch(/--session ses-/);
+      expect(w.sshd.asUser(`cat ${w.project}/old.txt`)).toBe('old-finished\n');
+
+      // Idle now (its run ended): the next attach of the newer host prunes it.
+      const oldPid = Number(JSON.parse(status('0.0.9') || '{"pid":0}').pid);
+      await until(async () => {
+        const again = windowClient(served.url);
+        await again.request('workspace.current', undefined);
+        return !versions().includes('0.0.9');
+      }, 90_000, 3000);
+      if (oldPid) expect(w.sshd.userPids()).not.toContain(oldPid);
+      expect(w.sshd.asUser('ls -a ~/.loupe-server').split('\n').filter((n) => n.startsWith('.trash-') || n.startsWith('.tmp-'))).toEqual([]);
+      await served.stop();
+    } finally {
+      await older.cleanup();
+    }
+  }, 400_000);
 });
+

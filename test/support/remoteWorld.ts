@@ -3,7 +3,7 @@
 // `loupe remote ssh://…/~/<name> --serve` started as the bin runs it, with a Loupe home of its own
 // whose settings point ssh at the test's ssh_config. Nothing of Loupe is installed there before.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
@@ -28,8 +28,8 @@ export interface RemoteWorld {
   env: NodeJS.ProcessEnv;
   /** Starts `loupe remote <target> --serve` and reads its URL. */
   serve(extra?: string[]): Promise<{ url: string; proc: ChildProcess; stderr: () => string; stop(): Promise<void> }>;
-  /** `loupe run --remote <target> …`, to its end. */
-  run(args: string[], opts?: { timeoutMs?: number; input?: string }): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** `loupe run --remote <target> …`, to its end (`bin`: another Loupe's). */
+  run(args: string[], opts?: { timeoutMs?: number; input?: string; bin?: string }): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** The pid of ssh's shared connection to the test server, or null. */
   masterPid(): number | null;
   stop(): Promise<void>;
@@ -125,7 +125,7 @@ export async function remoteWorld(opts: RemoteWorldOptions = {}): Promise<Remote
     },
     run(args, o = {}) {
       return new Promise((resolve, reject) => {
-        const proc = spawn(process.execPath, [BIN, 'run', '--remote', target, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+        const proc = spawn(process.execPath, [o.bin ?? BIN, 'run', '--remote', target, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
         procs.add(proc);
         let stdout = '';
         let stderr = '';
@@ -169,4 +169,21 @@ export function windowClient(url: string): HostConnection {
     createSocket: (ws) => new WebSocket(ws, { headers: { origin: `http://127.0.0.1:${u.port}` } }) as unknown as SocketLike,
     setTimer: (fn, ms) => setTimeout(fn, ms),
   });
+}
+
+/**
+ * Another Loupe on this machine, older: this checkout's build copied to a folder whose
+ * manifest names `version` (node_modules linked), run through its own bin.
+ */
+export async function olderLoupe(version: string): Promise<{ bin: string; cleanup: () => Promise<void> }> {
+  const root = path.resolve(path.dirname(BIN), '..');
+  const t = await tempDir('loupe-older-');
+  for (const part of ['bin', 'out/main']) {
+    await mkdir(path.join(t.dir, part), { recursive: true });
+    spawnSync('cp', ['-a', `${path.join(root, part)}/.`, path.join(t.dir, part)]);
+  }
+  for (const f of ['package.json', 'package-lock.json']) spawnSync('cp', [path.join(root, f), path.join(t.dir, f)]);
+  await symlink(path.join(root, 'node_modules'), path.join(t.dir, 'node_modules'));
+  await writeFile(path.join(t.dir, 'manifest.json'), JSON.stringify({ version, build: 'older', node: 'system', created_at: new Date().toISOString() }));
+  return { bin: path.join(t.dir, 'bin', 'loupe.mjs'), cleanup: t.cleanup };
 }

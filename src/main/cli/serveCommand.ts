@@ -9,6 +9,7 @@ import type { CliPaths } from './paths';
 import { settleTrust } from './trust';
 import { openUserSettings } from '../workspace/compose';
 import { workspaceRoot } from './workspaceRoot';
+import { RemoteWindows } from '../remote/windows';
 
 export async function runServe(argv: string[], paths: CliPaths): Promise<void> {
   const { positionals, flags } = parseArgs(argv, { port: 'string', trust: 'boolean' });
@@ -19,7 +20,10 @@ export async function runServe(argv: string[], paths: CliPaths): Promise<void> {
   }
   const configDir = defaultConfigDir();
   const log = userLog({ configDir, stderr: 'env' });
-  const host = new Host({ transport: 'websocket', configDir, keys: systemKeys(configDir), logger: log.logger, logFile: log.file });
+  const keys = systemKeys(configDir);
+  // Open Remote Folder and Reopen in Container: each remote folder gets a window of its own, served from here.
+  const remote = new RemoteWindows({ configDir, bundleDir: paths.bundleDir, rendererDir: staticDir, user: openUserSettings(configDir), keys, logger: log.logger });
+  const host = new Host({ transport: 'websocket', configDir, keys, logger: log.logger, logFile: log.file, remote });
   // The browser asks too (trust-prompt); the line names the folder for whoever reads the terminal.
   await settleTrust(await workspaceRoot(folder), flags.trust === true, (line) => process.stderr.write(`${line}\n`), openUserSettings(configDir));
   // Problems in the background (a folder that cannot be watched) are said here as well as in the page.
@@ -37,6 +41,7 @@ export async function runServe(argv: string[], paths: CliPaths): Promise<void> {
     if (stopping) return;
     stopping = true;
     await host.dispose();
+    await remote.close();
     await running.close();
     process.exit(0);
   };

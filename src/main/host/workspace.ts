@@ -10,6 +10,7 @@ import { grep } from '../services/search/grep';
 /** Matches find in files shows; the count says how many more there are. */
 const SEARCH_LIMIT = 500;
 import { isGitRepo } from '../services/git/gitStatus';
+import { hasDevcontainer } from '../services/workspace/devcontainerConfig';
 import { MAX_PATCH_PATHS, type FileIndex } from '../services/workspace/fileIndex';
 import { CONFIG_REL, MCP_JSON_REL } from '../services/permissions/projectConfig';
 import { parentOf, resolveInWorkspace } from '../services/workspace/pathGuard';
@@ -113,7 +114,7 @@ export class Workspace {
       throw new InvalidArgumentError(`Folder not found: ${requested}`);
     }
     if (!(await stat(root)).isDirectory()) throw new InvalidArgumentError(`Not a folder: ${requested}`);
-    const info: WorkspaceInfo = { root, name: path.basename(root) || root, isGitRepo: await isGitRepo(root) };
+    const info: WorkspaceInfo = { root, name: path.basename(root) || root, isGitRepo: await isGitRepo(root), ...((await hasDevcontainer(root)) ? { devcontainer: true } : {}) };
     const ws = new Workspace(info, services(root), emit, onConfigChanged);
     const watcher = (ws.watcher = ws.services.watch(
       (batch) => void ws.onChanges(batch),

@@ -125,9 +125,9 @@ export async function bundleArchive(bundle: BundleFiles, cacheDir: string): Prom
   } finally {
     await rm(stage, { recursive: true, force: true });
   }
-  // Older builds' archives go: one kept per version is enough.
+  // This version's older builds' archives go: one kept per version is enough.
   for (const name of await readdir(cacheDir)) {
-    if (name.startsWith('host-') && name.endsWith('.tar.gz') && path.join(cacheDir, name) !== out) await rm(path.join(cacheDir, name), { force: true });
+    if (name.startsWith(`host-${bundle.version}-`) && name.endsWith('.tar.gz') && path.join(cacheDir, name) !== out) await rm(path.join(cacheDir, name), { force: true });
   }
   return out;
 }

@@ -64,7 +64,8 @@ async function runDaemon(bundleDir: string, socket: string): Promise<number> {
   // A lost ssh session sends SIGHUP to what it started; the host is not part of it any more.
   process.on('SIGHUP', () => undefined);
   await daemon.done;
-  return 0;
+  // Stopped: whatever handle a disposed service left (a watcher, a timer) must not keep it alive.
+  process.exit(0);
 }
 
 async function printStatus(socket: string): Promise<number> {

@@ -3,6 +3,8 @@ import { FindInFiles } from '../search/FindInFiles';
 import { QuickOpen } from '../search/QuickOpen';
 import { trustPromptShown } from '../store/trustSlice';
 import { OpenFolderDialog } from '../workspace/OpenFolderDialog';
+import { RemoteDialog } from '../remote/RemoteDialog';
+import { useWindowTitle } from '../remote/useWindowTitle';
 import { WelcomePanel } from '../workspace/WelcomePanel';
 import './App.css';
 import { ConnectionBanner } from './ConnectionBanner';
@@ -35,6 +37,7 @@ export function App() {
   const hasWorkspace = useApp((s) => s.workspace !== null);
   const searchBox = useApp((s) => (s.workspace ? s.searchBox : null));
   useGlobalShortcuts();
+  useWindowTitle();
 
   return (
     <div className="app">
@@ -44,6 +47,7 @@ export function App() {
       <main className="app-main">{!known ? null : hasWorkspace ? <Workbench /> : <WelcomePanel />}</main>
       <StatusBar />
       <OpenFolderDialog />
+      <RemoteDialog />
       <LazyTrustPrompt />
       <LazyUndoPreview />
       {searchBox === 'quick-open' && <QuickOpen />}

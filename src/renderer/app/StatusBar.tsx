@@ -2,6 +2,7 @@ import { useApp } from '../store';
 import type { LspStatusView } from '../../shared/contract';
 import { trustPromptShown } from '../store/trustSlice';
 import { countOf, countWords } from '../problems/problemList';
+import { RemoteStatus } from '../remote/RemoteStatus';
 
 const CONNECTION_LABEL = { connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…', lost: 'Connection lost' } as const;
 
@@ -36,13 +37,18 @@ export function StatusBar() {
   const errors = useApp((s) => countOf(s.problems, 'error'));
   const warnings = useApp((s) => countOf(s.problems, 'warning'));
   const showProblems = useApp((s) => s.showProblems);
+  const remote = useApp((s) => s.remote !== null);
 
   return (
     <footer className="statusbar">
-      <span className={`status-conn status-${state}`} title={transport === 'electron' ? 'Desktop app' : 'Browser, via loupe serve'}>
-        <span className="status-dot" aria-hidden="true" />
-        {transport === 'electron' ? 'Local' : CONNECTION_LABEL[state]}
-      </span>
+      {remote ? (
+        <RemoteStatus />
+      ) : (
+        <span className={`status-conn status-${state}`} title={transport === 'electron' ? 'Desktop app' : 'Browser, via loupe serve'}>
+          <span className="status-dot" aria-hidden="true" />
+          {transport === 'electron' ? 'Local' : CONNECTION_LABEL[state]}
+        </span>
+      )}
       {root && <span className="status-item status-path">{root}</span>}
       {index && (
         <span className="status-item" data-testid="index-status">

@@ -1,4 +1,5 @@
 import { useApp } from '../store';
+import { goToWindow } from '../remote/navigate';
 import { FolderOpenIcon, LogoIcon, PanelRightIcon } from './icons';
 import { modKey } from './platform';
 
@@ -7,6 +8,8 @@ export function TopBar() {
   const root = useApp((s) => s.workspace?.root);
   const opening = useApp((s) => s.opening);
   const requestOpenFolder = useApp((s) => s.requestOpenFolder);
+  const openRemoteDialog = useApp((s) => s.openRemoteDialog);
+  const remote = useApp((s) => s.remote);
 
   return (
     <header className="topbar">
@@ -35,9 +38,36 @@ export function TopBar() {
         <FolderOpenIcon size={14} />
         <span>Open Folder…</span>
       </button>
+      <button type="button" className="topbar-open" data-testid="open-remote" onClick={openRemoteDialog} title={`Open Remote Folder… over ssh (${modKey}+Shift+O)`}>
+        <span>Open Remote…</span>
+      </button>
+      {!remote && <ReopenInContainer />}
       <div className="topbar-spacer" />
       {name !== undefined && <AgentToggle />}
     </header>
+  );
+}
+
+/** A folder with a dev container definition: open it again inside its container. */
+function ReopenInContainer() {
+  const root = useApp((s) => (s.workspace?.devcontainer ? s.workspace.root : null));
+  const opening = useApp((s) => s.remoteOpening);
+  const error = useApp((s) => s.remoteError);
+  const transport = useApp((s) => s.transport);
+  const openRemote = useApp((s) => s.openRemote);
+  if (!root) return null;
+  const target = `devcontainer://${root.split('/').map(encodeURIComponent).join('/')}`;
+  return (
+    <button
+      type="button"
+      className="topbar-open topbar-container"
+      data-testid="reopen-in-container"
+      disabled={opening !== null}
+      title={error ?? 'Build or start this folder\u2019s dev container (.devcontainer/devcontainer.json) and open the folder inside it'}
+      onClick={() => void openRemote(target).then((url) => url && goToWindow(url, transport))}
+    >
+      <span>{opening === target ? 'Starting the container…' : 'Reopen in Container'}</span>
+    </button>
   );
 }
 

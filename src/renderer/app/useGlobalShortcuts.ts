@@ -12,12 +12,15 @@ export function useGlobalShortcuts(): void {
   const createTerminal = useApp((s) => s.createTerminal);
   const hasWorkspace = useApp((s) => s.workspace !== null);
   const setSearchBox = useApp((s) => s.setSearchBox);
+  const openRemoteDialog = useApp((s) => s.openRemoteDialog);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const mod = isMac ? e.metaKey : e.ctrlKey;
       let handled = true;
       if (mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'o') void requestOpenFolder();
+      // Zed's "Open Remote" key.
+      else if (mod && e.shiftKey && !e.altKey && e.key.toLowerCase() === 'o') openRemoteDialog();
       else if (hasWorkspace && mod && !e.shiftKey && !e.altKey && e.key.toLowerCase() === 'p') setSearchBox('quick-open');
       else if (hasWorkspace && mod && e.shiftKey && !e.altKey && e.key.toLowerCase() === 'f') setSearchBox('find-in-files');
       // VS Code binds these to Ctrl on every platform, macOS included.
@@ -32,5 +35,5 @@ export function useGlobalShortcuts(): void {
     };
     window.addEventListener('keydown', onKey, true);
     return () => window.removeEventListener('keydown', onKey, true);
-  }, [requestOpenFolder, focusTerminal, createTerminal, hasWorkspace, setSearchBox]);
+  }, [requestOpenFolder, focusTerminal, createTerminal, hasWorkspace, setSearchBox, openRemoteDialog]);
 }

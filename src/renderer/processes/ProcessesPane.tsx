@@ -37,8 +37,20 @@ function useNow(active: boolean): number {
   return now;
 }
 
+/**
+ * The ports to link to, as this machine reaches them. A remote workspace's are forwarded to this
+ * machine's loopback (`remote.ports`); a port not forwarded (yet) is shown without a link.
+ */
+function portLinks(p: ProcessView, remotePorts: { remote_port: number; local_port: number }[] | null): { port: number; shown: number; local: number | null }[] {
+  if (!remotePorts) return p.forwards.map((f) => ({ port: f.port, shown: f.host_port, local: f.host_port }));
+  const local = (remote: number) => remotePorts.find((r) => r.remote_port === remote)?.local_port ?? null;
+  const there = [...p.forwards.map((f) => ({ port: f.port, shown: f.host_port })), ...(p.sandboxed ? [] : p.ports.filter((port) => !p.forwards.some((f) => f.port === port)).map((port) => ({ port, shown: port })))];
+  return there.map((x) => ({ ...x, local: local(x.shown) }));
+}
+
 function ProcessRow({ p, selected, now }: { p: ProcessView; selected: boolean; now: number }) {
   const selectProcess = useApp((s) => s.selectProcess);
+  const remotePorts = useApp((s) => s.remote?.ports ?? null);
   const killProcess = useApp((s) => s.killProcess);
   const restartProcess = useApp((s) => s.restartProcess);
   const alive = p.status === 'starting' || p.status === 'running' || p.status === 'ready';
@@ -58,11 +70,17 @@ function ProcessRow({ p, selected, now }: { p: ProcessView; selected: boolean; n
         {p.process_id} · {p.command}
       </span>
       <span className="process-ports">
-        {p.forwards.map((f) => (
-          <a key={f.port} href={`http://127.0.0.1:${f.host_port}/`} target="_blank" rel="noreferrer" data-testid="process-port" data-port={f.port} onClick={(e) => e.stopPropagation()}>
-            :{f.host_port}
-          </a>
-        ))}
+        {portLinks(p, remotePorts).map((f) =>
+          f.local === null ? (
+            <span key={f.port} className="muted" data-testid="process-port" data-port={f.port} title="Listening there; not forwarded to this machine yet">
+              :{f.shown}
+            </span>
+          ) : (
+            <a key={f.port} href={`http://127.0.0.1:${f.local}/`} target="_blank" rel="noreferrer" data-testid="process-port" data-port={f.port} title={f.local !== f.shown ? `Port ${f.shown} there, forwarded to ${f.local} here` : undefined} onClick={(e) => e.stopPropagation()}>
+              :{f.local}
+            </a>
+          ),
+        )}
       </span>
       {p.sandboxed && <span className="process-sandboxed">sandboxed</span>}
       <span className="process-uptime">{uptime(p, now)}</span>

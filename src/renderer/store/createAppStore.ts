@@ -13,6 +13,7 @@ import { createProcessesSlice } from './processesSlice';
 import { createMcpSlice } from './mcpSlice';
 import { createAgentsSlice } from './agentsSlice';
 import { createHooksSlice } from './hooksSlice';
+import { createRemoteSlice } from './remoteSlice';
 import { createReviewSlice } from './reviewSlice';
 import { createRequestNamesSlice } from './requestNamesSlice';
 import { createSettingsSlice } from './settingsSlice';
@@ -40,6 +41,7 @@ export function createAppStore(client: HostConnection): AppStore {
     ...createTerminalSlice(set, get, deps),
     ...createReviewSlice(set, get, deps),
     ...createRequestNamesSlice(set, get, deps),
+    ...createRemoteSlice(set, get, deps),
     ...createChatSlice(set, get, deps),
     ...createComposerSlice(set, get, deps),
     ...createSlashSlice(set, get, deps),

@@ -13,6 +13,7 @@ import type { ProcessesSlice } from './processesSlice';
 import type { McpSlice } from './mcpSlice';
 import type { AgentsSlice } from './agentsSlice';
 import type { HooksSlice } from './hooksSlice';
+import type { RemoteSlice } from './remoteSlice';
 import type { ReviewSlice } from './reviewSlice';
 import type { RequestNamesSlice } from './requestNamesSlice';
 import type { SettingsSlice } from './settingsSlice';
@@ -33,6 +34,7 @@ export type AppState = ConnectionSlice &
   TerminalSlice &
   ReviewSlice &
   RequestNamesSlice &
+  RemoteSlice &
   ChatSlice &
   ComposerSlice &
   SlashSlice &
