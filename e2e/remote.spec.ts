@@ -96,3 +96,35 @@ test('the link drops during a long command: the window says so, comes back, and 
   await expect(page.locator('[data-testid="tool-call"]')).toHaveCount(1);
   await served.stop();
 });
+
+test('Open Remote Folder lists the ssh config\u2019s hosts and opens a folder there in this tab', async ({ page }) => {
+  world = await remoteWorld({ name: 'picked', script: [{ content: 'hi' }] });
+  const w = world;
+  const local = await w.serveLocal(w.home);
+  try {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.goto(local.url);
+    await expect(page.getByTestId('workspace-root')).toBeVisible();
+    await expect(page.getByTestId('remote-status')).toHaveCount(0);
+    await page.getByTestId('open-remote').click();
+    const host = page.locator(`[data-testid="remote-host"][data-host="${w.sshd.alias}"]`);
+    await expect(host).toContainText(`${w.sshd.user}@127.0.0.1:${w.sshd.port}`);
+    await host.click();
+    await expect(page.getByTestId('remote-host-input')).toHaveValue(w.sshd.alias);
+    await page.getByTestId('remote-path-input').fill('~/picked');
+    await page.screenshot({ path: path.join(SHOTS, 'open-remote-1024.png') });
+    await page.getByTestId('remote-open-submit').click();
+    await expect(page.getByTestId('remote-opening')).toBeVisible();
+    // The tab goes to the remote folder's window.
+    await expect(page.getByTestId('remote-status')).toHaveAttribute('data-state', 'connected', { timeout: 120_000 });
+    await expect(page.getByTestId('workspace-root')).toContainText('picked');
+    expect(new URL(page.url()).port).not.toBe(new URL(local.url).port);
+    // Opened before: offered next time.
+    await page.getByTestId('open-remote').click();
+    await expect(page.locator('[data-testid="remote-recent"]')).toHaveAttribute('data-target', `ssh://${w.sshd.alias}/~/picked`);
+    await page.setViewportSize({ width: 1920, height: 1080 });
+    await page.screenshot({ path: path.join(SHOTS, 'open-remote-recent-1920.png') });
+  } finally {
+    await local.stop();
+  }
+});

@@ -174,5 +174,36 @@ describe('a remote folder over ssh', () => {
       await older.cleanup();
     }
   }, 400_000);
+
+  it('a server the agent starts there is reachable on this machine\u2019s 127.0.0.1, and stops being when it stops', async () => {
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const server = `node -e "require('http').createServer((q, s) => s.end('hello from ' + require('os').userInfo().username)).listen(${port}, '127.0.0.1')"`;
+    world = await remoteWorld({
+      script: byStep([
+        { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: server, description: 'a dev server', run_in_background: true, wait_for: { port, timeout: 60000 } }) }] },
+        { content: 'It is up.' },
+      ]),
+    });
+    const w = world;
+    const served = await w.serve();
+    const client = windowClient(served.url);
+    const statuses: { remote_port: number; local_port: number }[][] = [];
+    client.on('remote.status', (s) => statuses.push(s.ports));
+    const events: ChatEvent[] = [];
+    client.on('chat.event', ({ event }) => events.push(event));
+    await client.request('chat.send', { text: 'start the dev server' });
+    await until(() => events.some((e) => e.type === 'request_finished'), 120_000);
+    const [proc] = await client.request('processes.list', undefined);
+    expect(proc).toMatchObject({ status: expect.stringMatching(/running|ready/) });
+    const there = proc.forwards.find((f) => f.port === port)?.host_port ?? port;
+    const mapped = await until(() => statuses.flat().find((p) => p.remote_port === there), 30_000);
+    const res = await fetch(`http://127.0.0.1:${mapped.local_port}/`);
+    expect(await res.text()).toBe(`hello from ${w.sshd.user}`);
+
+    await client.request('processes.kill', { id: proc.process_id });
+    await until(() => statuses.at(-1)?.every((p) => p.remote_port !== there), 30_000);
+    await expect(fetch(`http://127.0.0.1:${mapped.local_port}/`)).rejects.toThrow();
+    await served.stop();
+  }, 300_000);
 });
 

@@ -28,6 +28,8 @@ export interface RemoteWorld {
   env: NodeJS.ProcessEnv;
   /** Starts `loupe remote <target> --serve` and reads its URL. */
   serve(extra?: string[]): Promise<{ url: string; proc: ChildProcess; stderr: () => string; stop(): Promise<void> }>;
+  /** `loupe serve <folder>` of this machine with the same Loupe home (its Open Remote Folder reaches the test's sshd). */
+  serveLocal(folder: string): Promise<{ url: string; stop(): Promise<void> }>;
   /** `loupe run --remote <target> …`, to its end (`bin`: another Loupe's). */
   run(args: string[], opts?: { timeoutMs?: number; input?: string; bin?: string }): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** The pid of ssh's shared connection to the test server, or null. */
@@ -113,6 +115,32 @@ export async function remoteWorld(opts: RemoteWorldOptions = {}): Promise<Remote
         url,
         proc,
         stderr: () => stderr,
+        async stop() {
+          if (proc.exitCode === null && proc.signalCode === null) {
+            const exited = new Promise((r) => proc.once('exit', r));
+            proc.kill('SIGTERM');
+            await exited;
+          }
+          procs.delete(proc);
+        },
+      };
+    },
+    async serveLocal(folder) {
+      const proc = spawn(process.execPath, [BIN, 'serve', folder, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      procs.add(proc);
+      let stderr = '';
+      proc.stderr!.on('data', (d) => (stderr += d));
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        proc.stdout!.on('data', (d) => {
+          out += d;
+          const m = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(out);
+          if (m) resolve(m[1]);
+        });
+        proc.on('exit', (code) => reject(new Error(`loupe serve exited with ${code}: ${stderr}`)));
+      });
+      return {
+        url,
         async stop() {
           if (proc.exitCode === null && proc.signalCode === null) {
             const exited = new Promise((r) => proc.once('exit', r));
