@@ -27,7 +27,7 @@ export interface RemoteWorld {
   target: string;
   env: NodeJS.ProcessEnv;
   /** Starts `loupe remote <target> --serve` and reads its URL. */
-  serve(extra?: string[]): Promise<{ url: string; proc: ChildProcess; stderr: () => string; stop(): Promise<void> }>;
+  serve(extra?: string[]): Promise<ServedRemote>;
   /** `loupe serve <folder>` of this machine with the same Loupe home (its Open Remote Folder reaches the test's sshd). */
   serveLocal(folder: string): Promise<{ url: string; stop(): Promise<void> }>;
   /** `loupe run --remote <target> …`, to its end (`bin`: another Loupe's). */
@@ -91,39 +91,9 @@ export async function remoteWorld(opts: RemoteWorldOptions = {}): Promise<Remote
     env,
     masterPid,
     async serve(extra = []) {
-      const proc = spawn(process.execPath, [BIN, 'remote', target, '--serve', '--port', '0', ...extra], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      procs.add(proc);
-      let stderr = '';
-      proc.stderr!.on('data', (d) => (stderr += d));
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        const timer = setTimeout(() => reject(new Error(`loupe remote printed no URL; stderr: ${stderr}`)), 180_000);
-        proc.stdout!.on('data', (d) => {
-          out += d;
-          const m = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(out);
-          if (m) {
-            clearTimeout(timer);
-            resolve(m[1]);
-          }
-        });
-        proc.on('exit', (code) => {
-          clearTimeout(timer);
-          reject(new Error(`loupe remote exited with ${code}: ${stderr}`));
-        });
-      });
-      return {
-        url,
-        proc,
-        stderr: () => stderr,
-        async stop() {
-          if (proc.exitCode === null && proc.signalCode === null) {
-            const exited = new Promise((r) => proc.once('exit', r));
-            proc.kill('SIGTERM');
-            await exited;
-          }
-          procs.delete(proc);
-        },
-      };
+      const served = await serveRemote(target, env, extra);
+      procs.add(served.proc);
+      return served;
     },
     async serveLocal(folder) {
       const proc = spawn(process.execPath, [BIN, 'serve', folder, '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -214,4 +184,46 @@ export async function olderLoupe(version: string): Promise<{ bin: string; cleanu
   await symlink(path.join(root, 'node_modules'), path.join(t.dir, 'node_modules'));
   await writeFile(path.join(t.dir, 'manifest.json'), JSON.stringify({ version, build: 'older', node: 'system', created_at: new Date().toISOString() }));
   return { bin: path.join(t.dir, 'bin', 'loupe.mjs'), cleanup: t.cleanup };
+}
+
+export interface ServedRemote {
+  url: string;
+  proc: ChildProcess;
+  stderr: () => string;
+  stop(): Promise<void>;
+}
+
+/** `loupe remote <target> --serve` as the bin runs it; resolves once it prints its URL. */
+export async function serveRemote(target: string, env: NodeJS.ProcessEnv, extra: string[] = []): Promise<ServedRemote> {
+  const proc = spawn(process.execPath, [BIN, 'remote', target, '--serve', '--port', '0', ...extra], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  proc.stderr!.on('data', (d) => (stderr += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`loupe remote printed no URL; stderr: ${stderr}`)), 240_000);
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      const m = /^(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`loupe remote exited with ${code}: ${stderr}`));
+    });
+  });
+  return {
+    url,
+    proc,
+    stderr: () => stderr,
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        const exited = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGTERM');
+        await exited;
+      }
+    },
+  };
 }

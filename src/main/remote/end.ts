@@ -29,6 +29,8 @@ export interface RemoteEnd {
   reverse(socket: string, host: string, port: number): Promise<boolean>;
   /** Something that changes when the way was re-established (the ssh master's pid): forwards must be made again. */
   generation(): Promise<string>;
+  /** This version's host is installed there (`base`: its Node and entry, quoted); a container starts it now. */
+  hostInstalled?(base: string): Promise<void>;
   /** Lets go of what this session holds (the way itself may stay up for others). */
   close(): Promise<void>;
 }

@@ -4,6 +4,10 @@
 //                            stdin/stdout to its socket (one JSON text per line), so a link that
 //                            drops only ends this process, never the host
 //   --daemon                 the host itself (started detached by --connect)
+//   --start                  starts this version's host if none answers, and returns (a container's
+//                            host is started through `devcontainer exec`, with its environment)
+//   --tunnel                 connections both ways over stdin/stdout (tunnel.ts): a container's
+//                            forwarded ports, and its socket back to this machine's model
 //   --status                 prints the host's status (a JSON line), or nothing when none runs
 //   --stop-if-idle           stops this version's host if nothing runs there (exit 0), else exit 1
 import { spawn } from 'node:child_process';
@@ -17,15 +21,21 @@ import { parseArgs } from '../cli/args';
 import { answers, RemoteDaemon } from './daemon';
 import { bundleVersion, socketPath } from './layout';
 import { pruneOlder, stopIfIdle } from './prune';
+import { Tunnel } from './tunnel';
 
 const START_WAIT_MS = 30_000;
 /** Variables of the ssh session that started the host: they mean nothing once it is gone, and the agent socket is a credential. */
 const SESSION_VARS = ['SSH_AUTH_SOCK', 'SSH_AGENT_PID', 'SSH_CONNECTION', 'SSH_CLIENT', 'SSH_TTY', 'SSH_ORIGINAL_COMMAND'];
 
 export async function runRemoteServer(argv: string[], bundleDir: string): Promise<number> {
-  const { flags } = parseArgs(argv, { daemon: 'boolean', connect: 'boolean', status: 'boolean', 'stop-if-idle': 'boolean' });
+  const { flags } = parseArgs(argv, { daemon: 'boolean', connect: 'boolean', status: 'boolean', 'stop-if-idle': 'boolean', start: 'boolean', tunnel: 'boolean', 'agent-socket': 'string' });
   const socket = socketPath(bundleDir);
   if (flags.daemon) return runDaemon(bundleDir, socket);
+  if (flags.tunnel) return runTunnel();
+  if (flags.start) {
+    (await connectWithStart(bundleDir, socket, typeof flags['agent-socket'] === 'string' ? flags['agent-socket'] : undefined)).destroy();
+    return 0;
+  }
   if (flags['stop-if-idle']) return (await stopIfIdle(socket)) ? 0 : 1;
   if (flags.status) return printStatus(socket);
   return bridge(bundleDir, socket);
@@ -82,10 +92,14 @@ async function printStatus(socket: string): Promise<number> {
   return 0;
 }
 
-/** Starts the host detached: its own session (setsid), no terminal, its output in a 0600 log beside it. */
-function startDaemon(bundleDir: string): void {
+/**
+ * Starts the host detached: its own session (setsid), no terminal, its output in a 0600 log beside
+ * it. `agentSocket`: the SSH agent the person chose to forward into a container (never otherwise).
+ */
+function startDaemon(bundleDir: string, agentSocket?: string): void {
   const env = { ...process.env };
   for (const v of SESSION_VARS) delete env[v];
+  if (agentSocket) env.SSH_AUTH_SOCK = agentSocket;
   mkdirSync(bundleDir, { recursive: true });
   const log = openSync(path.join(bundleDir, 'host.log'), 'a', 0o600);
   const entry = path.join(bundleDir, 'bin', 'loupe.mjs');
@@ -98,7 +112,7 @@ function startDaemon(bundleDir: string): void {
   child.unref();
 }
 
-async function connectWithStart(bundleDir: string, socket: string): Promise<net.Socket> {
+async function connectWithStart(bundleDir: string, socket: string, agentSocket?: string): Promise<net.Socket> {
   const tryConnect = () =>
     new Promise<net.Socket | null>((resolve) => {
       const s = net.connect(socket);
@@ -107,7 +121,7 @@ async function connectWithStart(bundleDir: string, socket: string): Promise<net.
     });
   const first = await tryConnect();
   if (first) return first;
-  startDaemon(bundleDir);
+  startDaemon(bundleDir, agentSocket);
   const deadline = Date.now() + START_WAIT_MS;
   while (Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50));
@@ -115,6 +129,22 @@ async function connectWithStart(bundleDir: string, socket: string): Promise<net.
     if (s) return s;
   }
   throw new LoupeError('REMOTE_UNAVAILABLE', `The Loupe host did not start within ${START_WAIT_MS / 1000} s; see ${path.join(bundleDir, 'host.log')}.`);
+}
+
+/** The container's end of a tunnel: connections to its loopback ports, and sockets listened on for the other side. */
+async function runTunnel(): Promise<number> {
+  const tunnel = new Tunnel(process.stdin, process.stdout, {
+    side: 'remote',
+    connect: (target) =>
+      new Promise((resolve, reject) => {
+        if (!('port' in target) || !Number.isInteger(target.port)) return reject(new Error('not a port'));
+        const s = net.connect(target.port, '127.0.0.1');
+        s.once('connect', () => resolve(s));
+        s.once('error', reject);
+      }),
+  });
+  await new Promise<void>((resolve) => tunnel.onClose(resolve));
+  process.exit(0);
 }
 
 async function bridge(bundleDir: string, socket: string): Promise<number> {

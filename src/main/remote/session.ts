@@ -99,6 +99,10 @@ export function reachablePorts(processes: ProcessView[]): number[] {
   return [...out];
 }
 
+/** What a container needs for bwrap inside: a /proc it may mount (Docker's default seccomp also refuses new namespaces). */
+export const CONTAINER_SANDBOX_HINT =
+  'Inside a dev container the sandbox needs "runArgs": ["--security-opt", "systempaths=unconfined"] in devcontainer.json (with Docker also "--security-opt", "seccomp=unconfined"); until then commands there run unsandboxed';
+
 export class RemoteSession {
   private statusNow: RemoteStatusView;
   private readonly listeners = new Set<(s: RemoteStatusView) => void>();
@@ -173,6 +177,7 @@ export class RemoteSession {
         this.manifest = { version: version, build: bundle.build, node: node.kind, ...(node.kind === 'system' ? { node_path: node.path } : {}), created_at: new Date().toISOString() };
         this.logger.info('remote.installed', { target: this.statusNow.target, version: version, node: node.kind });
       }
+      await end.hostInstalled?.(this.hostBase());
       const p = this.opts.remotePath ?? this.opts.target.path;
       this.folder = p === '~' ? facts.home : p.startsWith('~/') ? path.posix.join(facts.home, p.slice(2)) : p;
       this.setStatus({ state: 'connecting', message: 'Starting Loupe’s host there…', path: this.folder });
@@ -207,7 +212,8 @@ export class RemoteSession {
     try {
       this.syncPorts(await link.request('processes.list', undefined));
       const sb = await link.request('settings.sandbox', undefined);
-      this.setStatus({ sandbox: { active: sb.active, reason: sb.reason } });
+      const reason = !sb.active && this.opts.end.kind === 'devcontainer' ? `${sb.reason ?? 'bwrap cannot run'}. ${CONTAINER_SANDBOX_HINT}` : sb.reason;
+      this.setStatus({ sandbox: { active: sb.active, reason } });
     } catch (err) {
       this.logger.warn('remote.refresh_failed', { error: err });
     }
@@ -229,8 +235,7 @@ export class RemoteSession {
       await this.reforward();
     }
     const spec = await this.modelSpec();
-    const dir = versionDir(facts.home, manifest.version);
-    const child = end.stream(`${shellWord(nodeFor(facts.home, manifest))} ${shellWord(`${dir}/bin/loupe.mjs`)} remote-server --connect`);
+    const child = end.stream(`${this.hostBase()} remote-server --connect`);
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4096)));
     child.on('error', () => undefined);
@@ -260,6 +265,13 @@ export class RemoteSession {
     }
     this.folder = reply.root;
     return wire;
+  }
+
+  /** The host's Node and entry there, quoted for its shell. */
+  private hostBase(): string {
+    const facts = this.facts!;
+    const manifest = this.manifest!;
+    return `${shellWord(nodeFor(facts.home, manifest))} ${shellWord(`${versionDir(facts.home, manifest.version)}/bin/loupe.mjs`)}`;
   }
 
   /** This machine's model settings for the host there, with the link's socket when the base URL needs one. */

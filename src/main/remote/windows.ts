@@ -21,6 +21,7 @@ import { SshEnd } from './sshEnd';
 import { SshLink } from './ssh';
 import { configFileOf, sshConfigHosts } from './sshConfig';
 import { formatTarget, parseTarget, type RemoteTarget } from './target';
+import { devcontainerEnd } from './devcontainer';
 import type { RemoteEnd } from './end';
 
 export interface RemoteContext {
@@ -35,8 +36,6 @@ export interface RemoteContext {
   /** A terminal is there for ssh to ask in (a password, a new host key). */
   interactive?: boolean;
   env?: NodeJS.ProcessEnv;
-  /** The way into a dev container (devcontainer.ts), made when one is opened. */
-  devcontainerEnd?: (target: Extract<RemoteTarget, { kind: 'devcontainer' }>, ctx: RemoteContext, progress: (message: string) => void) => Promise<{ end: RemoteEnd; remotePath: string; fixedPorts: number[] }>;
 }
 
 /** This machine's model, as the host there gets it. */
@@ -128,8 +127,7 @@ export class RemoteWindows implements RemoteOpener {
       const ssh = new SshLink(target, { configDir: this.ctx.configDir, args: r.ssh_args, program: r.ssh_path, interactive: this.ctx.interactive, env: this.ctx.env });
       return { end: new SshEnd(ssh), fixedPorts: [] };
     }
-    if (!this.ctx.devcontainerEnd) throw new Error('Dev containers are not available in this build.');
-    return this.ctx.devcontainerEnd(target, this.ctx, progress);
+    return devcontainerEnd(target, this.ctx, progress);
   }
 
   /** What a remote window asks of this machine rather than of the host there. */
