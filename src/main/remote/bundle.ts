@@ -16,8 +16,11 @@ import { bundleVersion } from './layout';
 /** Packages the laptop side uses and the remote host never loads. */
 const LAPTOP_ONLY = new Set(['@devcontainers/cli']);
 
-/** Inside a package: what is never loaded at run time. */
-const SKIP_DIRS = new Set(['.bin', 'test', 'tests', '__tests__', 'docs', 'doc', 'example', 'examples', 'benchmark', '.github', 'coverage']);
+/**
+ * A package's own top folders that are never loaded at run time. Only at its top: deeper down the
+ * same names hold code (`yaml/dist/doc/`, the MCP SDK's `dist/esm/examples`).
+ */
+const SKIP_DIRS = new Set(['test', 'tests', '__tests__', 'docs', 'example', 'examples', 'benchmark', '.github', 'coverage']);
 const SKIP_FILE = /(\.md|\.markdown|\.map|\.tsbuildinfo|\.gyp|\.gypi|\.cc|\.cpp|\.h|\.c)$|^(CHANGELOG|HISTORY|AUTHORS)(\..*)?$/i;
 
 /** Per package, the only entries it needs (the rest is sources and other platforms' builds). */
@@ -46,7 +49,7 @@ function walk(absDir: string, relDir: string, pkg: { key: string; name: string }
     if (!st) continue;
     const inPkg = pkg ? rel.slice(pkg.key.length + 1) : rel;
     if (st.isDirectory()) {
-      if (SKIP_DIRS.has(name)) continue;
+      if (name === '.bin' || (pkg && !inPkg.includes('/') && SKIP_DIRS.has(name))) continue;
       if (name === 'node_modules') continue; // a nested copy is listed by the lock on its own
       walk(abs, rel, pkg, out);
       continue;
