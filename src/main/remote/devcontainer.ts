@@ -41,7 +41,22 @@ export function parseJsonc(text: string): unknown {
       i = end === -1 ? text.length : end + 1;
     } else out += c;
   }
-  return JSON.parse(out.replace(/,(\s*[}\]])/g, '$1'));
+  return JSON.parse(withoutTrailingCommas(out));
+}
+
+/** Drops a comma before `}` or `]`, never one inside a string. */
+function withoutTrailingCommas(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      const start = i;
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      out += text.slice(start, i + 1);
+    } else if (c === ',' && /^\s*[}\]]/.test(text.slice(i + 1))) continue;
+    else out += c;
+  }
+  return out;
 }
 
 /** `forwardPorts` ports of the container's own loopback (a number, or `localhost:N`); service names of a compose file are not. */
