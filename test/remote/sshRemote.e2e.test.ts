@@ -167,8 +167,9 @@ describe('a remote folder over ssh', () => {
         await again.request('workspace.current', undefined);
         return !versions().includes('0.0.9');
       }, 90_000, 3000);
-      if (oldPid) expect(w.sshd.userPids()).not.toContain(oldPid);
-      expect(w.sshd.asUser('ls -a ~/.loupe-server').split('\n').filter((n) => n.startsWith('.trash-') || n.startsWith('.tmp-'))).toEqual([]);
+      // Its process ends once it has closed what it held (a moment after it said yes).
+      if (oldPid) await until(() => !w.sshd.userPids().includes(oldPid), 30_000, 200);
+      await until(() => w.sshd.asUser('ls -a ~/.loupe-server').split('\n').every((n) => !n.startsWith('.trash-') && !n.startsWith('.tmp-')), 30_000, 200);
       await served.stop();
     } finally {
       await older.cleanup();
@@ -205,5 +206,41 @@ describe('a remote folder over ssh', () => {
     await expect(fetch(`http://127.0.0.1:${mapped.local_port}/`)).rejects.toThrow();
     await served.stop();
   }, 300_000);
-});
 
+  it('closing the window leaves the turn running there; a question that came up meanwhile waits for the next window', async () => {
+    world = await remoteWorld({
+      script: byStep([
+        { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo started > started.txt; sleep 6; echo x >> slept.txt; echo slept-done', description: 'a long step', timeout: 120000 }) }] },
+        { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo asked > asked.txt', description: 'a command that asks' }) }] },
+        { content: 'All done.' },
+      ]),
+    });
+    const w = world;
+    // The person's own rule there makes the second command ask (the sandbox lets the rest run).
+    w.sshd.asUser(`umask 077 && mkdir -p ~/.config/loupe && echo '{"permissions":[{"kind":"bash","pattern":"echo asked *","action":"ask"}]}' > ~/.config/loupe/settings.json`);
+    const first = await w.serve();
+    const client = windowClient(first.url);
+    await client.request('chat.send', { text: 'a long step, then a command that asks' });
+    await until(() => w.sshd.asUser(`test -f ${w.project}/started.txt && echo y || true`).trim() === 'y', 60_000, 200);
+    // The window goes away (its process ends) while the command runs there.
+    await first.stop();
+    await until(() => w.sshd.asUser(`test -f ${w.project}/slept.txt && echo y || true`).trim() === 'y', 60_000, 200);
+    // The turn went on with no window: the model was asked again and its next command asks.
+    await until(() => w.llm.completions.length >= 2, 60_000);
+
+    const second = await w.serve();
+    const again = windowClient(second.url);
+    const events: ChatEvent[] = [];
+    again.on('chat.event', ({ event }) => events.push(event));
+    const card = await until(async () => (await again.request('approvals.list', undefined))[0], 60_000);
+    expect(card).toMatchObject({ kind: 'bash' });
+    expect(w.sshd.asUser(`test -f ${w.project}/asked.txt && echo y || echo n`).trim()).toBe('n');
+    await again.request('approvals.answer', { id: card.id, answer: 'once' });
+    await until(() => events.some((e) => e.type === 'request_finished'), 120_000);
+    expect(events.find((e) => e.type === 'request_finished')).toMatchObject({ status: 'done' });
+    expect(w.sshd.asUser(`cat ${w.project}/asked.txt`)).toBe('asked\n');
+    expect(w.sshd.asUser(`cat ${w.project}/slept.txt`)).toBe('x\n');
+    expect(w.llm.completions).toHaveLength(3);
+    await second.stop();
+  }, 300_000);
+});
