@@ -326,7 +326,7 @@ export async function devcontainerEnd(target: Extract<RemoteTarget, { kind: 'dev
     engine,
     containerId: result.containerId,
     user,
-    label: `container ${path.basename(root)} (${engine})`,
+    label: `${path.basename(root)} (${engine})`,
     env,
     devcontainerExec: (command) => runProgram(cli.program, [...cli.prefix, 'exec', ...common, ...agentEnv, 'sh', '-c', command], { env: cliEnv, timeoutMs: 120_000 }),
   });
