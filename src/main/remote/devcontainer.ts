@@ -9,11 +9,11 @@
 // `remote.forward_ssh_agent` setting asks for the agent.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import { InvalidArgumentError, LoupeError } from '../errors';
+import { readInside } from '../services/files/safeOpen';
 import { devcontainerFile } from '../services/workspace/devcontainerConfig';
 import type { RemoteEnd, RunOutput } from './end';
 import { shellWord } from './ssh';
@@ -284,7 +284,10 @@ export async function devcontainerEnd(target: Extract<RemoteTarget, { kind: 'dev
   if (!file) throw new InvalidArgumentError(`${root} has no dev container definition (.devcontainer/devcontainer.json or .devcontainer.json).`);
   let config: unknown;
   try {
-    config = parseJsonc(await readFile(path.join(root, file), 'utf8'));
+    // The folder's own file, read through real folders: a link out of the folder is not followed.
+    const read = await readInside(root, path.join(root, file), { maxBytes: 1024 * 1024, rel: file });
+    if (!read) throw new Error('it is missing, or a link out of the folder');
+    config = parseJsonc(read.buf.toString('utf8'));
   } catch (err) {
     throw new InvalidArgumentError(`${path.join(root, file)} is not valid JSON with comments: ${(err as Error).message}`);
   }

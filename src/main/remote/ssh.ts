@@ -6,7 +6,7 @@
 // BatchMode makes it fail at once with ssh's own words, which the window shows.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LoupeError } from '../errors';
@@ -182,5 +182,11 @@ export function controlPathFor(configDir: string, uid: number = process.getuid?.
   let dir = path.join(configDir, 'ssh');
   if (Buffer.byteLength(dir) + 41 > MAX_CONTROL_PATH) dir = path.join(os.tmpdir(), `loupe-ssh-${uid}-${createHash('sha256').update(configDir).digest('hex').slice(0, 8)}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // ssh's shared connection is the person's login: its folder must be theirs alone (in the temp
+  // folder another user could have made it first).
+  const st = lstatSync(dir);
+  if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o077) !== 0) {
+    throw new LoupeError('REMOTE_UNAVAILABLE', `${dir} holds ssh's shared connections but is not a folder only you can use (owner ${st.uid}, mode ${(st.mode & 0o777).toString(8)}). Remove it and try again.`, { path: dir });
+  }
   return path.join(dir, '%C');
 }
