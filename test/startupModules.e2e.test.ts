@@ -26,6 +26,9 @@ const LATER = [
   ['the LSP client', /\/out\/main\/chunks\/lspClient-[^/]+\.js$/],
   ['tree-sitter', /web-tree-sitter/],
   ['@parcel/watcher', /@parcel\/watcher/],
+  ['the ACP SDK', /@agentclientprotocol\/sdk/],
+  ['the YAML reader', /\/node_modules\/yaml\//],
+  ['the TOML reader', /\/node_modules\/smol-toml\//],
 ] as const;
 
 let dir = '';

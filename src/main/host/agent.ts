@@ -28,7 +28,7 @@ import { nullLogger, type Logger } from '../services/log/logger';
 import { DEFAULT_BASE_URL, knownProfile } from '../agent/llm/profile';
 import { workspacePromptSource } from '../agent/prompts/workspacePrompt';
 import { LoupeRunner } from '../agent/runner/loupeRunner';
-import { HostedRunner } from '../agent/runner/hostedRunner';
+import { lazyHostedRunner } from '../agent/runner/lazyHostedRunner';
 import { LOUPE_AGENT } from '../services/config/agentsConfig';
 import type { SessionRunner } from '../agent/runner/types';
 import { createToolRegistry, type ToolRegistry } from '../agent/tools/registry';
@@ -157,7 +157,7 @@ export class AgentHost {
   private runnerFor(w: WorkspaceChats, s: LiveSession): SessionRunner {
     const sessionId = s.record.id;
     if (s.record.hosted_agent && s.record.hosted_agent !== LOUPE_AGENT) {
-      return new HostedRunner({
+      return lazyHostedRunner({
         services: w.services,
         agent: s.record.hosted_agent,
         sessionId,

@@ -3,8 +3,14 @@
 // Read leniently, like a skill: front matter that is not YAML is read line by line, a TOML file
 // that does not parse has its `prompt` and `description` strings taken out by hand, and every
 // departure is a problem the settings show, never a command dropped in silence.
-import { parse as parseToml } from 'smol-toml';
+import { createRequire } from 'node:module';
+import type * as Toml from 'smol-toml';
 import { rawLine, readFrontMatter } from '../skills/frontMatter';
+
+// The TOML reader loads with the first Gemini command read, not with the folder.
+const requireHere = createRequire(import.meta.url);
+let tomlModule: typeof Toml | null = null;
+const toml = (): typeof Toml => (tomlModule ??= requireHere('smol-toml') as typeof Toml);
 import { toolEntries } from '../skills/skillFile';
 import type { CommandInput, Dialect } from './types';
 
@@ -106,7 +112,7 @@ function parseGemini(source: string, fileName: string): CommandHeader {
   const problems: string[] = [];
   let fields: Record<string, unknown>;
   try {
-    fields = parseToml(source.replace(/^\uFEFF/, '')) as Record<string, unknown>;
+    fields = toml().parse(source.replace(/^\uFEFF/, '')) as Record<string, unknown>;
   } catch (err) {
     const first = (err as Error).message.split('\n')[0];
     problems.push(`it is not valid TOML (${first}), so its prompt and description were read by hand`);

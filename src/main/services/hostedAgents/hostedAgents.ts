@@ -15,7 +15,7 @@ import type { ApprovalAnswer, ApprovalRequest } from '../permissions/approvalQue
 import type { ProjectRules } from '../permissions/projectConfig';
 import type { SandboxPolicy } from '../sandbox/bwrapPolicy';
 import { prepareLaunch, type Launch } from '../sandbox/launch';
-import { AgentProcess, type AgentClientHandlers } from './agentProcess';
+import type { AgentProcess, AgentClientHandlers } from './agentProcess';
 import { AgentUnavailableError } from './errors';
 
 /** Where the person's decisions about agents are kept: the user's settings, never the workspace. */
@@ -208,6 +208,8 @@ export class HostedAgents {
       file = program;
       argv = decl.entry.args ?? [];
     }
+    // The ACP SDK (and its schemas) load with the first agent started, not with the folder.
+    const { AgentProcess } = await import('./agentProcess');
     const p = await AgentProcess.start({ name: decl.name, program: file, argv, env, cwd, launch }, handlers, signal);
     this.live.add(p);
     void p.exited.then(() => this.live.delete(p));

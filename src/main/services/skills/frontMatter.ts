@@ -5,7 +5,13 @@
 // (`key: value`, the rest of the line the value, indented lines continuing it, `- item` lists,
 // `|` and `>` blocks) and the file is kept, with a problem that says where YAML gave up. Nothing
 // is evaluated: no tags, aliases bounded, values stay data.
-import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+
+// The YAML reader loads with the first front matter read, not with the folder (it is ~70 files).
+const requireHere = createRequire(import.meta.url);
+let yamlModule: typeof Yaml | null = null;
+const yaml = (): typeof Yaml => (yamlModule ??= requireHere('yaml') as typeof Yaml);
 
 /**
  * A key's value exactly as written on its line, unquoted: for display text such as
@@ -50,12 +56,12 @@ export function readFrontMatter(text: string): FrontMatter {
 function viaYaml(block: string): { data: Record<string, unknown> | null; why: string } {
   try {
     // Core schema: plain data only; aliases bounded (a billion-laughs block fails here and is read by lines).
-    const value = parseYaml(block, { schema: 'core', maxAliasCount: 50, prettyErrors: true, strict: true, uniqueKeys: true }) as unknown;
+    const value = yaml().parse(block, { schema: 'core', maxAliasCount: 50, prettyErrors: true, strict: true, uniqueKeys: true }) as unknown;
     if (value === null || value === undefined) return { data: {}, why: '' };
     if (typeof value !== 'object' || Array.isArray(value)) return { data: null, why: 'it is not a map of keys to values' };
     return { data: value as Record<string, unknown>, why: '' };
   } catch (err) {
-    if (err instanceof YAMLParseError) {
+    if (err instanceof yaml().YAMLParseError) {
       const at = err.linePos?.[0];
       // Lines of the file: the block starts on line 2, after the opening ---.
       const where = at ? `line ${at.line + 1}, column ${at.col}: ` : '';
