@@ -14,12 +14,14 @@ import { until } from '../support/tmp';
 import { writeUserSettings } from '../support/userSettings';
 
 const fx = useCliFixture('loupe-acp-commands-');
-const acp = useAcpProcesses();
 let world: SkillsWorld | null = null;
+// Registered before the processes' own: after-hooks run last-registered first, so each `loupe acp`
+// has exited before its folder is removed (it may still be writing a snapshot there).
 afterEach(async () => {
   await world?.cleanup();
   world = null;
 });
+const acp = useAcpProcesses();
 
 async function session(): Promise<{ p: Awaited<ReturnType<typeof acp>>; id: string; w: SkillsWorld }> {
   world = await skillsWorld();
