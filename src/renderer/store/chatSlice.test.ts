@@ -126,6 +126,21 @@ describe('chat slice', () => {
     expect(store.getState()).toMatchObject({ chatRunning: null, chatUsage: usage });
   });
 
+  it('a slow open never takes the chat back from a session the person made and runs meanwhile', async () => {
+    let answer: (v: unknown) => void = () => {};
+    const { client } = fakeClient({
+      'chat.session': () => new Promise((r) => (answer = r)),
+      'chat.newSession': () => ({ id: 'ses-new', title: 'New session', created_at: '', updated_at: '', requests: 0, running: false }),
+    });
+    const store = createAppStore(client);
+    const opening = store.getState().openChatSession('ses-old');
+    await store.getState().newChatSession();
+    store.getState().chatEvent('ses-new', ev({ type: 'request_started', session_id: 'ses-new', prompt: 'steer me' }));
+    answer({ id: 'ses-old', title: 'old', entries: [], running_correlation_id: null, undone: [], queued: [] });
+    await opening;
+    expect(store.getState()).toMatchObject({ chatSessionId: 'ses-new', chatRunning: { correlationId: 'req-1' } });
+  });
+
   it('after a reload the running conversation opens again, live, with the agent tab in front', async () => {
     const summary = (id: string, running: boolean) => ({ id, title: id, created_at: '', updated_at: '', requests: 1, running });
     const { client } = fakeClient({

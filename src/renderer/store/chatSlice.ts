@@ -52,6 +52,12 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
     pending = null;
     if (p && p.sessionId === get().chatSessionId) set((s) => ({ chatItems: applyChatEvent(s.chatItems, p.event) }));
   };
+  /**
+   * The person's latest choice of session (opened, made, or picked at start): an answer that comes
+   * back after a later choice is dropped, so a slow open never takes the chat back from the session
+   * the person has since made and is working in.
+   */
+  let choice = 0;
   /** The built-ins the composer does itself; true when the text was one. */
   const builtinHere = async (prompt: string): Promise<boolean> => {
     if (prompt === '/clear') {
@@ -104,8 +110,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
     },
 
     async openChatSession(id) {
+      const mine = ++choice;
       try {
         const view = await client.request('chat.session', { id });
+        if (mine !== choice) return;
         rememberSession(get().workspace?.root, id);
         set({
           chatSessionId: id,
@@ -121,8 +129,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get, { client }) =
     },
 
     async newChatSession(agent) {
+      const mine = ++choice;
       try {
         const s = await client.request('chat.newSession', agent ? { agent } : undefined);
+        if (mine !== choice) return;
         rememberSession(get().workspace?.root, s.id);
         set((st) => ({ chatSessionId: s.id, chatItems: [], chatRunning: null, chatUsage: null, undone: {}, chatQueued: [], chatForks: [], chatSessions: [s, ...st.chatSessions.filter((x) => x.id !== s.id)] }));
       } catch (err) {
