@@ -78,6 +78,10 @@ for (const [width, height] of [
       // Redo: one more step.
       await page.getByTestId('agent-tab').click();
       await userMessage(page, 'tidy up the notes').getByTestId('message-redo').click();
+      // A redo shows what it will write first, as an undo does.
+      const preview = page.getByTestId('undo-preview');
+      await expect(preview).toHaveAttribute('data-kind', 'redo');
+      await preview.getByTestId('undo-confirm').click();
       await expect(page.getByTestId('undo-notice')).toContainText('Redid');
       await page.getByTestId('review-tab').click();
       const redo = page.locator('[data-testid="timeline-entry"][data-group-kind="redo"]');
