@@ -178,7 +178,7 @@ test('an edit appears in the timeline and opens in the diff view', async ({ page
   await expect(diff).toBeVisible();
   await expect(diff).toHaveAttribute('data-state', 'ready');
   await expect(diff).toHaveAttribute('data-file', 'src/greet.ts');
-  await expect(diff.locator('.editor.modified .view-lines').first()).toContainText('goodbye');
+  await expect(diff.locator('.editor.modified')).toContainText('goodbye');
   const id = await diff.getAttribute('data-modification-id');
   expect(id).toBeTruthy();
   const row = page.locator(`[data-testid="timeline-entry"][data-modification-id="${id}"]`);

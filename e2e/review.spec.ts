@@ -54,6 +54,9 @@ const gitOut = (...args: string[]) => execFileSync('git', args, { cwd: project, 
 const entry = (page: Page, id: string) => page.locator(`[data-testid="timeline-entry"][data-modification-id="${id}"]`);
 
 async function openApp(page: Page) {
+  // Wide enough that the centre keeps two sides: at 1400 px it sits at the 800 px where the diff
+  // turns inline (e2e/reviewNarrow.spec.ts covers that), and which side it lands on is a coin toss.
+  await page.setViewportSize({ width: 1920, height: 1080 });
   await page.goto(served.url);
   await expect(page.getByTestId('workspace-root')).toContainText('review-project');
   // A folder with no modification yet opens on the agent: the timeline is one click away.
