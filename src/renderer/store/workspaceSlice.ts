@@ -123,8 +123,9 @@ export const createWorkspaceSlice: SliceCreator<WorkspaceSlice> = (set, get, { c
       } catch {
         // No matches is what a failed completion shows.
       }
-      if (seq !== completionSeq) return null;
-      set({ completion: { partial, candidates } });
+      // A later ask owns what the list shows; this caller still gets the answer to its own text
+      // (a Tab pressed before the matches came must not lose them to the typing's own ask).
+      if (seq === completionSeq) set({ completion: { partial, candidates } });
       return candidates;
     },
 
