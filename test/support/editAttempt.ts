@@ -74,7 +74,8 @@ export async function holds<T>(arb: fc.Arbitrary<T>, property: (t: T) => Promise
       await property(t);
       ran++;
     }),
-    { numRuns: RUNS },
+    // FC_SEED replays the seed a failure printed.
+    { numRuns: RUNS, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) },
   );
   expect(ran).toBe(RUNS);
 }

@@ -140,6 +140,16 @@ describe('a statement joined into one line', () => {
     expect((await editText(stmts, '  let a = 1; let b = 2;', '  let a = 1; let b = 5;')).text).toBe('function f() {\n  let a = 1;\n  let b = 5;\n}\n');
   });
 
+  it('a joined statement deleted beside a rewrite: the rewrite is not split on a guess', async () => {
+    // new_str has one line fewer: whether it rewrites the joined line or the next is not in the strings.
+    const f = '\nv1_\n\t  v2_\nv3_\n\t  v4_\n\n';
+    const err = await refusal(editText(f, 'v1_\n\t  v2_ v3_\n\t  v4_', 'v1_\n\t  n4_ x'));
+    expect(err.code).toBe('EDIT_NO_OCCURRENCE_FOUND');
+    expect(err.message).toContain('new_str has fewer lines than old_str here');
+    // With nothing the file breaks after, either reading gives the same one line.
+    expect((await editText(f, 'v1_\n\t  v2_ v3_\n\t  v4_', 'v1_\n\t  n4 x')).text).toBe('\nv1_\n\t  n4 x\n\n');
+  });
+
   it('refuses a rewrite when where the break went is not clear', async () => {
     for (const [f, oldStr, newStr] of [
       [file, 'total = compute(price, qty)', 'total = compute(price, qty, tax)'],

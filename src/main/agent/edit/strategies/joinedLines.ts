@@ -9,7 +9,7 @@
 // rewrites, a new line with any, or a rewrite whose breaks cannot be placed says nothing
 // certain about where the file would break it, and the edit is refused rather than written
 // half split.
-import { alignLines } from '../../../services/modlog/lineAlign';
+import { alignLines, type Origin } from '../../../services/modlog/lineAlign';
 import { opsOf, reversed, type Op } from '../charDiff';
 import { findAll } from '../lines';
 import { NONE, Unmapped, anchored, countAccepted, judge, shared, type EditInput, type Range, type Strategy } from '../types';
@@ -241,9 +241,17 @@ function rejoin(c: Ctx, oldLines: string[], newLines: string[], f: Fit): string 
   const shown = [...tails.keys()].map((t) => JSON.stringify(t)).join(' or ');
   const out: string[] = [];
   const origins = alignLines(oldLines, newLines);
+  const unsure = unsurePairs(origins, oldLines.length);
   for (let j = 0; j < newLines.length; j++) {
     const o = origins[j];
     const line = newLines[j];
+    if (unsure[j]?.olds.some((i) => f.groups[i].joins.length)) {
+      const fewer = unsure[j]!.olds.length > unsure[j]!.news ? 'fewer' : 'more';
+      if (breaksIn(line, tails)) return new Unmapped(j, line, `new_str has ${fewer} lines than old_str here, so which line of old_str it rewrites is not clear; one of those the file breaks over several lines, and this one has text after ${shown} too`);
+      // Nothing in it that the file breaks after: whichever line it rewrites, it stays one line.
+      out.push(line);
+      continue;
+    }
     if (o.kind === 'inserted') {
       if (breaksIn(line, tails)) return new Unmapped(j, line, `it is a new line with text after ${shown}, where the file breaks its lines here, so whether the file would break it is not clear`);
       out.push(line);
@@ -271,6 +279,36 @@ function rejoin(c: Ctx, oldLines: string[], newLines: string[], f: Fit): string 
 }
 
 const WORD = /[\p{L}\p{N}_]/u;
+
+/** A changed hunk: the old lines it removed and how many new lines stand in their place. */
+interface Hunk {
+  olds: number[];
+  news: number;
+}
+
+/**
+ * For each line of new_str in a changed hunk whose line count differs from old_str's there,
+ * that hunk: pairing the k-th new line with the k-th old one is a guess there, and a rewrite
+ * of a line the file breaks cannot rest on a guess. Other lines get null.
+ */
+function unsurePairs(origins: Origin[], oldCount: number): (Hunk | null)[] {
+  const out: (Hunk | null)[] = origins.map(() => null);
+  let prevOld = -1;
+  let start = 0;
+  const close = (end: number, nextOld: number) => {
+    const hunk: Hunk = { olds: [], news: end - start };
+    for (let i = prevOld + 1; i < nextOld; i++) hunk.olds.push(i);
+    if (hunk.news && hunk.olds.length !== hunk.news) for (let j = start; j < end; j++) out[j] = hunk;
+  };
+  origins.forEach((o, j) => {
+    if (o.kind !== 'equal') return;
+    close(j, o.from);
+    prevOld = o.from;
+    start = j + 1;
+  });
+  close(origins.length, oldCount);
+  return out;
+}
 
 /**
  * How many places `line` has text after one of `tails`: where the file could break it. Inside
