@@ -187,7 +187,15 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
   void act().loadAppInfo();
   void act().loadRemoteStatus();
   void act().initWorkspace();
-  void act().loadSettings();
+  // The model's settings load the agent in the host (a tenth of a second of its CPU): asked
+  // once the first screen's tree listing is in, or at once when no folder is open.
+  let settingsAsked = false;
+  const askSettings = (s: AppState) => {
+    if (settingsAsked || !s.workspaceKnown || (s.workspace && !s.listings[''] && !s.treeError)) return;
+    settingsAsked = true;
+    void act().loadSettings();
+  };
+  offs.push(store.subscribe(askSettings));
   return () => {
     for (const off of offs) off();
   };

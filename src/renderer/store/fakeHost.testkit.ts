@@ -51,7 +51,7 @@ export const modView = (n: number, over: Partial<ModificationView> = {}): Modifi
  * A store connected to a fake host that has `ws` open (an empty root, one terminal), after
  * the connect's first round trips: what the store tests of folder state start from.
  */
-export async function connectedStore(ws: WorkspaceInfo, extra: Partial<Record<RequestChannel, Handler>> = {}) {
+export async function connectedStore(ws: WorkspaceInfo | null, extra: Partial<Record<RequestChannel, Handler>> = {}) {
   const { client, emit, calls, count } = fakeHost({
     'workspace.current': () => ws,
     'workspace.recent': () => [],

@@ -17,3 +17,21 @@ it('asks for the root listing before any panel asks the host about the folder', 
     expect(asked.indexOf(ch), ch).toBeGreaterThan(listing);
   }
 });
+
+it('asks for the model settings, which load the agent side of the host, only once the root listing is in', async () => {
+  const ws: WorkspaceInfo = { root: '/w/big', name: 'big', isGitRepo: true };
+  let answer = () => {};
+  const listed = new Promise<void>((r) => (answer = r));
+  const { calls } = await connectedStore(ws, { 'tree.list': async () => (await listed, { dir: '', entries: [] }) });
+  const asked = () => calls.map((c) => c.ch);
+  expect(asked()).toContain('tree.list');
+  expect(asked()).not.toContain('settings.get');
+  answer();
+  await new Promise((r) => setTimeout(r, 0));
+  expect(asked()).toContain('settings.get');
+});
+
+it('with no folder open, asks for the model settings at once', async () => {
+  const { calls } = await connectedStore(null);
+  expect(calls.map((c) => c.ch)).toContain('settings.get');
+});
