@@ -9,6 +9,8 @@ import { sayAndWait, startAgentProject, VIEWPORTS, type AgentProject } from './s
 
 const SHOTS = path.resolve('test-results', 'notices');
 const NOTES = 'one\ntwo\nthree\n';
+/** Past the 6 s a notice stays (src/renderer/chat/UndoNotice.tsx). */
+const FADED_MS = 7000;
 
 function script(req: RecordedRequest): ScriptedReply {
   const last = req.body.messages?.at(-1);
@@ -35,6 +37,8 @@ for (const [width, height] of VIEWPORTS) {
       const disk = (rel: string) => readFile(path.join(p.project, rel), 'utf8');
       const exists = (rel: string) => stat(path.join(p.project, rel)).then(() => true, () => false);
       await page.setViewportSize({ width, height });
+      // The page's clock, so that a notice's few seconds on screen pass at once.
+      await page.clock.install();
       await page.goto(p.served.url);
       await page.getByTestId('agent-tab').click();
       await sayAndWait(page, 'generate the file');
@@ -46,8 +50,9 @@ for (const [width, height] of VIEWPORTS) {
       const notice = page.getByTestId('undo-notice');
       await expect(notice).toContainText('Undid 2 changes in 2 files');
       expect(await exists('gen.txt')).toBe(false);
-      // It goes by itself: the message's Redo is the lasting record.
-      await expect(notice).toHaveCount(0, { timeout: 20_000 });
+      // It goes by itself (after 6 s): the message's Redo is the lasting record.
+      await page.clock.fastForward(FADED_MS);
+      await expect(notice).toHaveCount(0);
 
       // The person writes the line the undo restored; Redo would take it away.
       await writeFile(path.join(p.project, 'notes.md'), 'one\ntwo (mine)\nthree\n');
@@ -71,7 +76,8 @@ for (const [width, height] of VIEWPORTS) {
       expect(await disk('gen.txt')).toBe('generated\n');
       expect(await disk('notes.md')).toBe('one\ntwo (mine)\nthree\n');
       await expect(userMessage(page, 'generate').getByTestId('message-undo')).toHaveCount(1);
-      await expect(notice).toHaveCount(0, { timeout: 20_000 });
+      await page.clock.fastForward(FADED_MS);
+      await expect(notice).toHaveCount(0);
     });
   });
 }

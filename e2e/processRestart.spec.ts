@@ -9,8 +9,8 @@ import { sayAndWait, startAgentProject, VIEWPORTS, type AgentProject } from './s
 const SHOTS = path.resolve('test-results', 'process-restart');
 // Each run names itself on every line (a pid would repeat: the sandbox gives each run its own
 // pid namespace), so the lines on screen say which run they came from.
-// Slow ticks keep a run's first line on screen for a while, even at 700 px.
-const SERVER = `const run = Math.random().toString(36).slice(2, 8); console.log('run ' + run + ' started'); let n = 0; setInterval(() => console.log('run ' + run + ' tick ' + ++n), 2500);`;
+// A tick a second keeps a run's first line on screen for a while, even at 700 px.
+const SERVER = `const run = Math.random().toString(36).slice(2, 8); console.log('run ' + run + ' started'); let n = 0; setInterval(() => console.log('run ' + run + ' tick ' + ++n), 1000);`;
 
 for (const [width, height] of VIEWPORTS) {
   test.describe(`${width}x${height}`, () => {

@@ -66,7 +66,7 @@ test('the link drops during a long command: the window says so, comes back, and 
   world = await remoteWorld({
     name: 'remote-long',
     script: byStep([
-      { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo started > started.txt; sleep 6; echo "built as $(whoami)" | tee built.txt', description: 'a long build', timeout: 120000 }) }] },
+      { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo started > started.txt; while [ ! -f go.txt ]; do sleep 0.1; done; echo "built as $(whoami)" | tee built.txt', description: 'a long build', timeout: 120000 }) }] },
       { content: 'The long build finished.' },
     ]),
   });
@@ -84,7 +84,8 @@ test('the link drops during a long command: the window says so, comes back, and 
   await expect(page.getByTestId('remote-status')).toHaveAttribute('data-state', /reconnecting|lost/);
   await expect(page.getByTestId('connection-banner')).toContainText('keep running there');
   await page.screenshot({ path: path.join(SHOTS, 'remote-reconnecting-1024.png') });
-  // The command finishes there while the window cannot reach it.
+  // The command finishes there while the window cannot reach it (it waits for this file).
+  w.sshd.asUser(`touch ${w.project}/go.txt`);
   await until(() => w.sshd.asUser(`test -f ${w.project}/built.txt && echo y || true`).trim() === 'y', 60_000, 200);
   w.sshd.resume();
   await expect(page.getByTestId('remote-status')).toHaveAttribute('data-state', 'connected', { timeout: 60_000 });

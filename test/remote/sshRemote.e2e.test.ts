@@ -74,7 +74,7 @@ describe('a remote folder over ssh', () => {
   it('the link drops during a long command: it finishes there, the window gets its output and result, nothing runs twice', async () => {
     world = await remoteWorld({
       script: byStep([
-        { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo x >> runs.txt; echo started > started.txt; sleep 8; echo "finished as $(whoami)" > long.txt; echo long-done', description: 'a long build', timeout: 120000 }) }] },
+        { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo x >> runs.txt; echo started > started.txt; while [ ! -f go.txt ]; do sleep 0.1; done; echo "finished as $(whoami)" > long.txt; echo long-done', description: 'a long build', timeout: 120000 }) }] },
         { content: 'The long build is over.' },
       ]),
     });
@@ -94,6 +94,8 @@ describe('a remote folder over ssh', () => {
     w.sshd.pause();
     process.kill(before!, 'SIGKILL');
     await until(() => links.includes('reconnecting'), 30_000);
+    // The command goes on to its end while the link is down (it waits for this file).
+    w.sshd.asUser(`touch ${w.project}/go.txt`);
     await until(() => w.sshd.asUser(`test -f ${w.project}/long.txt && echo y || true`).trim() === 'y', 60_000, 200);
     const seenWhileDown = events.length;
     expect(events.some((e) => e.type === 'tool_call_finished')).toBe(false);
@@ -166,7 +168,7 @@ describe('a remote folder over ssh', () => {
         const again = windowClient(served.url);
         await again.request('workspace.current', undefined);
         return !versions().includes('0.0.9');
-      }, 90_000, 3000);
+      }, 90_000, 1000);
       // Its process ends once it has closed what it held (a moment after it said yes).
       if (oldPid) await until(() => !w.sshd.userPids().includes(oldPid), 30_000, 200);
       await until(() => w.sshd.asUser('ls -a ~/.loupe-server').split('\n').every((n) => !n.startsWith('.trash-') && !n.startsWith('.tmp-')), 30_000, 200);
@@ -210,7 +212,7 @@ describe('a remote folder over ssh', () => {
   it('closing the window leaves the turn running there; a question that came up meanwhile waits for the next window', async () => {
     world = await remoteWorld({
       script: byStep([
-        { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo started > started.txt; sleep 6; echo x >> slept.txt; echo slept-done', description: 'a long step', timeout: 120000 }) }] },
+        { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo started > started.txt; while [ ! -f go.txt ]; do sleep 0.1; done; echo x >> slept.txt; echo slept-done', description: 'a long step', timeout: 120000 }) }] },
         { toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo asked > asked.txt', description: 'a command that asks' }) }] },
         { content: 'All done.' },
       ]),
@@ -222,8 +224,9 @@ describe('a remote folder over ssh', () => {
     const client = windowClient(first.url);
     await client.request('chat.send', { text: 'a long step, then a command that asks' });
     await until(() => w.sshd.asUser(`test -f ${w.project}/started.txt && echo y || true`).trim() === 'y', 60_000, 200);
-    // The window goes away (its process ends) while the command runs there.
+    // The window goes away (its process ends) while the command runs there; then it may end.
     await first.stop();
+    w.sshd.asUser(`touch ${w.project}/go.txt`);
     await until(() => w.sshd.asUser(`test -f ${w.project}/slept.txt && echo y || true`).trim() === 'y', 60_000, 200);
     // The turn went on with no window: the model was asked again and its next command asks.
     await until(() => w.llm.completions.length >= 2, 60_000);

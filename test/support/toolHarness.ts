@@ -17,7 +17,8 @@ export interface Harness {
   sandbox: string;
   root: string;
   ctx: ToolContext;
-  call(tool: string, args: Record<string, unknown>): Promise<ToolResult>;
+  /** A tool call; `signal` stops it as the person's Stop would. */
+  call(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolResult>;
   write(rel: string, content: string | Buffer): Promise<void>;
   read(rel: string): Promise<string>;
   link(rel: string, target: string): Promise<void>;
@@ -56,7 +57,7 @@ export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
     sandbox,
     root,
     ctx,
-    call: (tool, args) => registry.call(tool, args, ctx),
+    call: (tool, args, signal) => registry.call(tool, args, signal ? { ...ctx, signal } : ctx),
     async write(rel, content) {
       const abs = path.join(root, rel);
       await mkdir(path.dirname(abs), { recursive: true });
