@@ -105,8 +105,8 @@ for (const [width, height] of [
       await expect(started).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
       await expect(started.getByTestId('tool-call-output')).toContainText('shown live in the Processes pane');
       expect(await started.innerText()).not.toMatch(MODEL_WORDS);
-      const modelRead = JSON.stringify(agent.llm.completions.at(-1)!.body.messages!.at(-1));
-      expect(modelRead).toContain('read new output with process_output(');
+      // The model reads the result in its next turn, which may start after the card shows it.
+      await expect.poll(() => JSON.stringify(agent.llm.completions.at(-1)?.body.messages?.at(-1) ?? null)).toContain('read new output with process_output(');
       await expect(page.getByTestId('chat-stop')).toHaveCount(0);
       await started.scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(SHOTS, `background-${width}x${height}.png`) });

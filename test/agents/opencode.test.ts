@@ -98,7 +98,11 @@ describe('OpenCode hosted in Loupe', () => {
       const cards = chatEvents(events, session_id).filter((e): e is Extract<ChatEvent, { type: 'tool_call_finished' }> => e.type === 'tool_call_finished');
       expect(cards.every((c) => c.tool === 'acp:opencode')).toBe(true);
       expect(cards.filter((c) => c.ok && typeof c.data?.git_diff === 'string').length).toBeGreaterThanOrEqual(2);
-      expect(cards.some((c) => (c.data?.changes as { files?: { file: string }[] } | undefined)?.files?.some((f) => f.file === 'c.txt'))).toBe(true);
+      // The command's card lists c.txt when its snapshot caught the write; else the turn's end says so.
+      const cOnCard = cards.some((c) => (c.data?.changes as { files?: { file: string }[] } | undefined)?.files?.some((f) => f.file === 'c.txt'));
+      const cNoticed = chatEvents(events, session_id).some((e) => e.type === 'notice' && e.text.includes('outside its tool calls') && e.text.includes('c.txt'));
+      if (/echo gamma/.test(list.find((m) => m.file === 'c.txt')!.reason ?? '')) expect(cOnCard).toBe(true);
+      else expect(cNoticed).toBe(true);
       const summary = (await host.handle('chat.sessions', undefined)).find((s) => s.id === session_id);
       expect(summary?.agent).toBe('opencode');
 
