@@ -37,6 +37,16 @@ interface Pushed {
   problems: Problem[];
 }
 
+/** How long a server whose input closed gets to exit before it is reported as gone anyway. */
+const PIPE_GRACE_MS = 2000;
+
+/** A write to a process whose end of the pipe is closed. */
+function brokenPipe(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'EPIPE' || code === 'ECONNRESET' || code === 'ERR_STREAM_DESTROYED' || code === 'ERR_STREAM_WRITE_AFTER_END') return true;
+  return /\b(EPIPE|ECONNRESET)\b|write after end|stream was destroyed/i.test(err instanceof Error ? err.message : String(err));
+}
+
 const SEVERITIES: Record<number, Severity> = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' };
 
 export function fromLsp(d: Diagnostic, fallbackSource: string): Problem {
@@ -210,20 +220,33 @@ export class LspClient {
 
   /**
    * Rejects as soon as the process is gone or `signal` ends the wait, instead of waiting on a
-   * pipe nobody answers (a server may ignore the cancellation it is sent).
+   * pipe nobody answers (a server may ignore the cancellation it is sent). A write that finds
+   * the server's input closed means it is going: the answer is its exit, which says why
+   * ("exited with code 1"), not the pipe's error.
    */
   private guard<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
     if (!this.alive) return Promise.reject(new ServerGoneError(this.exitWhy ?? 'the server is not running'));
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<T>((resolve, reject) => {
-      const onClose = () => reject(new ServerGoneError(`${this.spec.name} ${this.exitWhy ?? 'stopped'}`));
-      const onAbort = () => reject(signal!.reason);
-      this.proc.child.once('close', onClose);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      p.then(resolve, reject).finally(() => {
+      let grace: NodeJS.Timeout | undefined;
+      const settle = (end: () => void) => {
+        clearTimeout(grace);
         this.proc.child.off('close', onClose);
         signal?.removeEventListener('abort', onAbort);
-      });
+        end();
+      };
+      const onClose = () => settle(() => reject(new ServerGoneError(`${this.spec.name} ${this.exitWhy ?? 'stopped'}`)));
+      const onAbort = () => settle(() => reject(signal!.reason));
+      this.proc.child.once('close', onClose);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      p.then(
+        (value) => settle(() => resolve(value)),
+        (err: unknown) => {
+          if (!brokenPipe(err) || !this.alive) return settle(() => reject(this.alive ? err : new ServerGoneError(`${this.spec.name} ${this.exitWhy}`)));
+          grace = setTimeout(() => settle(() => reject(new ServerGoneError(`${this.spec.name} stopped reading its input`))), PIPE_GRACE_MS);
+          grace.unref();
+        },
+      );
     });
   }
 
