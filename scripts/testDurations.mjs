@@ -4,9 +4,10 @@
 //   node scripts/testDurations.mjs /tmp/vitest.json
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const report = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = {};
 for (const r of report.testResults ?? []) {
   const rel = path.relative(root, r.name).split(path.sep).join('/');

@@ -160,8 +160,7 @@ export class Workspace {
     // The watcher's subscription and the index's walk each take the disk and the cores for a
     // while at 100k files (0.25 s, 1 s): they start once the first listing has been answered
     // and drawn (the first screen), or after a moment if nobody asks.
-    ws.indexTimer = setTimeout(() => ws.startIndex?.(), INDEX_DELAY_MS);
-    ws.indexTimer.unref();
+    ws.startIndexIn(INDEX_DELAY_MS);
     return ws;
   }
 
@@ -173,8 +172,13 @@ export class Workspace {
   expectListing(): void {
     if (!this.startIndex || !this.indexTimer || this.waitedForClient || this.listedOnce) return;
     this.waitedForClient = true;
-    clearTimeout(this.indexTimer);
-    this.indexTimer = setTimeout(() => this.startIndex?.(), INDEX_DELAY_MS);
+    this.startIndexIn(INDEX_DELAY_MS);
+  }
+
+  /** (Re)sets when the index and the watcher start, unless they already have. */
+  private startIndexIn(ms: number): void {
+    if (this.indexTimer) clearTimeout(this.indexTimer);
+    this.indexTimer = setTimeout(() => this.startIndex?.(), ms);
     this.indexTimer.unref();
   }
 
@@ -197,9 +201,7 @@ export class Workspace {
     const entries = await this.index.list(rel);
     if (this.startIndex && !this.listedOnce) {
       this.listedOnce = true;
-      if (this.indexTimer) clearTimeout(this.indexTimer);
-      this.indexTimer = setTimeout(() => this.startIndex?.(), DRAW_FIRST_LISTING_MS);
-      this.indexTimer.unref();
+      this.startIndexIn(DRAW_FIRST_LISTING_MS);
     }
     // The rescan owns the mtime: a folder opened now is read once on the next rescan (the index
     // may be older than the disk), then whenever its mtime moves.

@@ -245,8 +245,9 @@ function rejoin(c: Ctx, oldLines: string[], newLines: string[], f: Fit): string 
   for (let j = 0; j < newLines.length; j++) {
     const o = origins[j];
     const line = newLines[j];
-    if (unsure[j]?.olds.some((i) => f.groups[i].joins.length)) {
-      const fewer = unsure[j]!.olds.length > unsure[j]!.news ? 'fewer' : 'more';
+    const hunk = unsure[j];
+    if (hunk?.olds.some((i) => f.groups[i].joins.length)) {
+      const fewer = hunk.olds.length > hunk.news ? 'fewer' : 'more';
       if (breaksIn(line, tails)) return new Unmapped(j, line, `new_str has ${fewer} lines than old_str here, so which line of old_str it rewrites is not clear; one of those the file breaks over several lines, and this one has text after ${shown} too`);
       // Nothing in it that the file breaks after: whichever line it rewrites, it stays one line.
       out.push(line);
