@@ -34,6 +34,15 @@ export interface TreeListing {
   entries: TreeEntry[];
 }
 
+/**
+ * What `loupe serve` writes into the page it serves, as a JSON data block with the id
+ * BOOT_ELEMENT_ID: the open folder and its root listing, so the first render has the tree.
+ */
+export interface BootData {
+  workspace: WorkspaceInfo;
+  listing: TreeListing;
+}
+
 export interface FileContent {
   path: string;
   /** Present unless the file is binary or too large to show. */
@@ -1308,6 +1317,7 @@ export const ipcChannel = (name: RequestChannel | EventChannel): string => `loup
 
 /** Where the page of `loupe serve` keeps its access token: this tab, this origin, no cookie. */
 export const TOKEN_STORAGE_KEY = 'loupe.token';
+export const BOOT_ELEMENT_ID = 'loupe-boot';
 
 /**
  * Messages on the WebSocket transport and on a remote host's link (one JSON text per line there).

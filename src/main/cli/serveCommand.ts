@@ -31,9 +31,10 @@ export async function runServe(argv: string[], paths: CliPaths): Promise<void> {
     if (event === 'workspace.notice') process.stderr.write(`loupe: ${(payload as { message: string }).message}\n`);
   });
   await host.open(folder);
-  const running = await startServer({ host, staticDir, port: parsePort(flags.port) });
+  const running = await startServer({ host, staticDir, port: parsePort(flags.port), boot: () => host.bootData() });
   // stdout carries exactly one line, the URL, so scripts and tests can read it.
   process.stdout.write(`${running.url}\n`);
+  host.readAhead();
   process.stderr.write(`loupe: serving ${host.current?.root} on 127.0.0.1 only. Open the URL above; Ctrl+C stops.\n`);
 
   let stopping = false;

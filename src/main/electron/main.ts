@@ -140,6 +140,7 @@ async function start(): Promise<void> {
     }
   }
   createWindow();
+  host.readAhead();
   if (openError) showError(`Could not open ${folder}`, openError);
 }
 

@@ -2,7 +2,7 @@
 // WebSocket) call `handle` and forward `onEvent`; the Host never knows which one it serves.
 import os from 'node:os';
 import path from 'node:path';
-import type { EventChannel, HostEvents, Params, RequestChannel, Result, WorkspaceInfo } from '../../shared/contract';
+import type { BootData, EventChannel, HostEvents, Params, RequestChannel, Result, WorkspaceInfo } from '../../shared/contract';
 import { InvalidArgumentError, NoWorkspaceError } from '../errors';
 import { nullLogger, type Logger } from '../services/log/logger';
 import type { PtyService } from '../services/pty/ptyService';
@@ -150,6 +150,17 @@ export class Host {
 
   get current(): WorkspaceInfo | null {
     return this.workspace?.info ?? null;
+  }
+
+  /** A page is loading: the open folder reads ahead what it will ask first (Workspace.readAhead). */
+  readAhead(): void {
+    this.workspace?.readAhead();
+  }
+
+  /** What a page served now is given before it connects: the open folder and its root listing. */
+  async bootData(): Promise<BootData | null> {
+    const ws = this.workspace;
+    return ws ? { workspace: ws.info, listing: await ws.firstListing() } : null;
   }
 
   async open(folder: string): Promise<WorkspaceInfo> {

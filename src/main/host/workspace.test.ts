@@ -160,6 +160,33 @@ describe('the first screen', () => {
     );
   });
 
+  it('the root read ahead while a page loads answers the page and its first tree.list, read once', async () => {
+    await freshFolder({ 'a.txt': '', 'src/b.ts': '' }, async (opened) => {
+      let reads = 0;
+      const list = opened.index.list.bind(opened.index);
+      opened.index.list = (dir) => (reads++, list(dir));
+      opened.readAhead();
+      const served = await opened.firstListing();
+      const asked = await opened.list('');
+      expect(reads).toBe(1);
+      expect(asked).toEqual(served);
+      expect(asked.entries.map((e) => e.name).sort()).toEqual(['a.txt', 'src']);
+      // The next one is read again.
+      await opened.list('');
+      expect(reads).toBe(2);
+    });
+  });
+
+  it('a listing read ahead is not answered once the index is complete: the index is newer', async () => {
+    await freshFolder({ 'a.txt': '' }, async (opened) => {
+      opened.readAhead();
+      await opened.firstListing();
+      await writeTree(opened.info.root, { 'c.txt': '' });
+      await opened.index.start();
+      expect((await opened.list('')).entries.map((e) => e.name).sort()).toEqual(['a.txt', 'c.txt']);
+    });
+  });
+
   it('a config or log written before the subscription is told once it is there', async () => {
     await freshFolder({ 'a.txt': '' }, async (opened, told, configs) => {
       // Another process writes both while nothing watches yet (as `loupe mcp` may).

@@ -1,4 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { BootData } from '../../shared/contract';
 import type { HostConnection } from '../host-client';
 import { TerminalIo } from '../terminal/terminalIo';
 import { createApprovalsSlice } from './approvalsSlice';
@@ -84,7 +85,7 @@ function followPendingEdits(store: AppStore, before: AppState['approvals']): voi
  * Routes host events and connection changes into store actions, then asks for the initial
  * state. Returns the unsubscribe for all of it.
  */
-export function connectStore(store: AppStore, client: HostConnection): () => void {
+export function connectStore(store: AppStore, client: HostConnection, boot: BootData | null = null): () => void {
   const act = store.getState;
   const offs = [
     client.on('workspace.opened', (info) => {
@@ -187,6 +188,9 @@ export function connectStore(store: AppStore, client: HostConnection): () => voi
   void act().loadAppInfo();
   void act().loadRemoteStatus();
   void act().initWorkspace();
+  // The folder and its root listing that came with the page: the first render shows them, before
+  // the socket is up; initWorkspace's answers bring what changed since (usually nothing).
+  if (boot) act().workspaceOpened(boot.workspace, Promise.resolve(boot.listing));
   // The model's settings load the agent in the host (a tenth of a second of its CPU): asked
   // once the first screen's tree listing is in, or at once when no folder is open.
   let settingsAsked = false;

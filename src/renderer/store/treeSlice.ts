@@ -1,4 +1,4 @@
-import type { GitBadge, TreeEntry } from '../../shared/contract';
+import type { GitBadge, TreeEntry, TreeListing } from '../../shared/contract';
 import { errorMessage, HostRequestError } from '../host-client';
 import { parentOf } from '../tree/flatten';
 import { changedAncestors, normaliseStatus } from '../tree/gitDecorations';
@@ -24,7 +24,8 @@ export interface TreeSlice {
   indexProgress: { files: number; done: boolean } | null;
 
   resetTree(): void;
-  loadDir(dir: string): Promise<void>;
+  /** `asked`: the listing already asked for (the first screen's root, see initWorkspace). */
+  loadDir(dir: string, asked?: Promise<TreeListing>): Promise<void>;
   toggleDir(dir: string): void;
   expandDir(dir: string): void;
   collapseDir(dir: string): void;
@@ -40,6 +41,9 @@ export interface TreeSlice {
   /** Click or Enter on a row: files open in the viewer, folders toggle. */
   activatePath(path: string, kind: 'file' | 'dir'): void;
 }
+
+const sameEntries = (a: TreeEntry[] | undefined, b: TreeEntry[]): boolean =>
+  a !== undefined && a.length === b.length && a.every((e, i) => e.path === b[i].path && e.kind === b[i].kind);
 
 const isUnder = (path: string, dir: string): boolean => path === dir || path.startsWith(dir + '/');
 
@@ -70,16 +74,18 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, { client }) =
       set({ listings: {}, expanded: {}, loadingDirs: {}, treeError: null, gitStatus: {}, gitDirs: {}, gitChanges: 0, gitSlow: false, selectedPath: null, indexProgress: null });
     },
 
-    async loadDir(dir) {
+    async loadDir(dir, asked) {
       const gen = (generation.get(dir) ?? 0) + 1;
       generation.set(dir, gen);
       const root = get().workspace?.root;
       set((s) => ({ loadingDirs: { ...s.loadingDirs, [dir]: true } }));
       const current = () => generation.get(dir) === gen && get().workspace?.root === root;
       try {
-        const listing = await client.request('tree.list', { dir });
+        const listing = await (asked ?? client.request('tree.list', { dir }));
         if (!current()) return;
         const entries = sortEntries(listing.entries);
+        // The same entries again (the boot data's listing confirmed): nothing to redraw.
+        if (sameEntries(get().listings[dir], entries) && (dir !== '' || get().treeError === null)) return;
         set((s) => ({ listings: { ...s.listings, [dir]: entries }, treeError: dir === '' ? null : s.treeError }));
       } catch (err) {
         if (!current()) return;

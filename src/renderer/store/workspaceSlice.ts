@@ -1,4 +1,4 @@
-import type { WorkspaceInfo } from '../../shared/contract';
+import type { TreeListing, WorkspaceInfo } from '../../shared/contract';
 import { errorMessage } from '../host-client';
 import type { SliceCreator } from './types';
 
@@ -33,7 +33,8 @@ export interface WorkspaceSlice {
   /** The folders matching `partial`; null when a later call superseded this one. */
   completePath(partial: string): Promise<string[] | null>;
   clearOpenError(): void;
-  workspaceOpened(info: WorkspaceInfo): void;
+  /** `rootListing`: the root's listing, when it was asked beside the folder (initWorkspace). */
+  workspaceOpened(info: WorkspaceInfo, rootListing?: Promise<TreeListing>): void;
   workspaceNotice(root: string, message: string): void;
   dismissNotice(message: string): void;
 }
@@ -55,9 +56,16 @@ export const createWorkspaceSlice: SliceCreator<WorkspaceSlice> = (set, get, { c
 
     async initWorkspace() {
       void get().loadRecent();
+      // The root's listing is asked beside which folder is open, and the workbench waits for
+      // both: its first render then has the tree's rows (the host reads the listing ahead, see
+      // Host.readAhead), rather than a round trip and a second render later. No folder open:
+      // NO_WORKSPACE, nothing to show. Were another folder opened between the two answers, its
+      // workspace.opened event lists that folder again.
+      const current = client.request('workspace.current', undefined);
+      const rootListing = client.request('tree.list', { dir: '' });
       try {
-        const current = await client.request('workspace.current', undefined);
-        if (current) get().workspaceOpened(current);
+        const [info] = await Promise.all([current, rootListing.catch(() => null)]);
+        if (info) get().workspaceOpened(info, rootListing);
       } catch (err) {
         set({ openError: errorMessage(err) });
       } finally {
@@ -133,7 +141,7 @@ export const createWorkspaceSlice: SliceCreator<WorkspaceSlice> = (set, get, { c
       if (get().openError !== null) set({ openError: null });
     },
 
-    workspaceOpened(info) {
+    workspaceOpened(info, rootListing) {
       const previous = get().workspace;
       const same = previous?.root === info.root;
       const notices = same ? get().notices : [];
@@ -146,15 +154,19 @@ export const createWorkspaceSlice: SliceCreator<WorkspaceSlice> = (set, get, { c
         notices: [...notices, ...(info.notices ?? []).filter((n) => !notices.includes(n) && !dismissed.includes(n))],
         dismissedNotices: dismissed,
       });
-      // The open() reply and the workspace.opened event both land here: load once per root.
-      if (same) return;
+      // The open() reply and the workspace.opened event both land here: load once per root. A
+      // listing asked with the folder (the page's boot data was this folder) is still taken.
+      if (same) {
+        if (rootListing) void get().loadDir('', rootListing);
+        return;
+      }
       const state = get();
       state.resetTree();
       if (info.index_progress) state.indexProgressed(info.root, info.index_progress.files, info.index_progress.done);
       state.closeFile();
       // git status reads every file's metadata: asked once the root listing is in, so the two
       // do not share the machine while the first screen waits for the listing.
-      void state.loadDir('').finally(() => void get().loadGitStatus());
+      void state.loadDir('', rootListing).finally(() => void get().loadGitStatus());
       void state.loadRecent();
       // Shells outlive a page reload (adopt them), but a newly opened folder deserves a shell
       // that starts in it; the old tabs stay until the user closes them.

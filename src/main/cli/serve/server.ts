@@ -5,6 +5,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { createRequire } from 'node:module';
+import type * as WsModule from 'ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { Connection, DEFAULT_LIMITS, type ConnectionLimits, type ConnectionStats } from '../../transport/connection';
 import { SessionHub, type HostLike, type SessionLimits } from '../../transport/sessionHub';
@@ -12,6 +14,8 @@ import type { Wire } from '../../transport/wire';
 import { checkOrigin, checkRequest, newToken, requestTarget, type AuthVerdict } from './auth';
 import { REAUTH_PATH, REAUTH_SCRIPT, UNAUTHORIZED_PAGE } from './reauth';
 import { serveStatic } from './staticFiles';
+import { serveBootPage } from './bootPage';
+import type { BootData } from '../../../shared/contract';
 
 export const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
@@ -43,6 +47,8 @@ export interface ServeOptions {
   limits?: Partial<ConnectionLimits>;
   /** How many events and answers are kept for clients that reconnect (tests shrink them). */
   sessions?: Partial<SessionLimits>;
+  /** The open folder and its root listing, written into the page (bootPage.ts). */
+  boot?: () => Promise<BootData | null>;
 }
 
 export interface RunningServer {
@@ -103,6 +109,10 @@ function refuse(res: ServerResponse, verdict: Extract<AuthVerdict, { ok: false }
   res.end('Forbidden.\n');
 }
 
+// ws is CommonJS: required, it loads in ~20 ms; imported, Node's ESM loader scans each of its
+// files for exports first (~50 ms), on the host's one thread while the page boots beside it.
+const requireHere = createRequire(import.meta.url);
+
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const token = opts.token ?? newToken();
   const limits: ConnectionLimits = { ...DEFAULT_LIMITS, ...opts.limits };
@@ -113,7 +123,11 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   // connects a few hundred milliseconds later, and the upgrade waits for it if need be.
   let wss: WebSocketServer | null = null;
   let wssReady: Promise<WebSocketServer> | null = null;
-  const socketServer = () => (wssReady ??= import('ws').then(({ WebSocketServer }) => (wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES }))));
+  const socketServer = () =>
+    (wssReady ??= Promise.resolve().then(() => {
+      const { WebSocketServer } = requireHere('ws') as typeof WsModule;
+      return (wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES }));
+    }));
   let port = 0;
 
   const server = createServer((req, res) => {
@@ -131,7 +145,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       res.end(REAUTH_SCRIPT);
       return;
     }
-    serveStatic(opts.staticDir, pathname, res, SECURITY_HEADERS)
+    const boot = opts.boot;
+    const page = boot && req.method === 'GET' && (pathname === '/' || pathname === '/index.html');
+    (page ? serveBootPage(opts.staticDir, res, SECURITY_HEADERS, boot) : Promise.resolve(false))
+      .then((served) => served || serveStatic(opts.staticDir, pathname, res, SECURITY_HEADERS))
       .then((served) => {
         if (!served) res.writeHead(404, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain' }).end('Not found\n');
       })
