@@ -19,6 +19,7 @@ const ALLOWED: Record<string, string> = {
   'services/process/processTable.ts': '/proc',
   'services/shell/processReaper.ts': '/proc',
   'cli/serve/staticFiles.ts': "the app's own bundle",
+  'cli/serve/bootPage.ts': "the app's own index.html",
   'cli/exportCommand.ts': '`loupe import FILE` reads the export the person names on its command line, as any command-line tool reads its argument',
   'services/pty/spawnHelper.ts': "node-pty's helper binary in the app's own modules",
   'services/modlog/merge3.ts': 'a private mkdtemp folder',
