@@ -29,6 +29,8 @@ let dir: string;
 let cleanup: () => Promise<void>;
 let project: string;
 let bare: string;
+let late: string;
+let image: string;
 let llm: ScriptedLlm;
 let agent: ChildProcess | null = null;
 let served: ServedRemote | null = null;
@@ -57,7 +59,7 @@ async function writeDevcontainer(folder: string, image: string, runArgs: string[
 }
 
 beforeAll(async () => {
-  const image = await devcontainerImage();
+  image = await devcontainerImage();
   ({ dir, cleanup } = await tempDir('loupe-devcontainer-'));
   project = path.join(dir, 'app');
   bare = path.join(dir, 'bare');
@@ -94,6 +96,7 @@ afterAll(async () => {
   await served?.stop();
   if (project) removeContainersOf(project);
   if (bare) removeContainersOf(bare);
+  if (late) removeContainersOf(late);
   agent?.kill();
   await llm?.close();
   if (dir) execFileSync('rm', ['-rf', dir]);
@@ -134,6 +137,32 @@ describe('a dev container as the remote machine', () => {
     expect(hostEnv).not.toMatch(/^SSH_AUTH_SOCK=/m);
     expect(hostEnv).not.toContain('sk-container-key');
     expect(execFileSync('podman', ['exec', id, 'sh', '-c', 'grep -rl sk-container-key / --exclude-dir=proc --exclude-dir=sys 2>/dev/null || true'], { encoding: 'utf8' }).trim()).toBe('');
+  }, 20 * 60_000);
+
+  it('a container start the CLI did not hear (its events listener came late) is waited out: up runs again and the window opens', async () => {
+    late = path.join(dir, 'late');
+    await writeDevcontainer(late, image, []);
+    execFileSync('chown', ['-R', '1000:1000', late]);
+    // Podman as a busy machine runs it: the CLI's listener for the start event begins after the
+    // container has started, so the event goes by unheard.
+    const bin = path.join(dir, 'late-bin');
+    await mkdir(bin, { recursive: true });
+    const podman = execFileSync('sh', ['-c', 'command -v podman'], { encoding: 'utf8' }).trim();
+    await writeFile(path.join(bin, 'podman'), `#!/bin/sh\nif [ "$1" = events ]; then sleep 20; fi\nexec ${podman} "$@"\n`, { mode: 0o755 });
+    const s = await serveRemote(`devcontainer://${late}`, { ...env, PATH: `${bin}:${env.PATH}` });
+    try {
+      expect(s.stderr()).toContain('did not hear its container start');
+      const client = windowClient(s.url);
+      const status = await until(async () => {
+        const st = await client.request('remote.status', undefined);
+        return st?.state === 'connected' ? st : null;
+      }, 60_000);
+      expect(status).toMatchObject({ kind: 'devcontainer', path: '/workspaces/late' });
+      // One container for the folder: the second `up` took the one the first had started.
+      expect(execFileSync('podman', ['ps', '-aq', '--filter', `label=devcontainer.local_folder=${late}`], { encoding: 'utf8' }).trim().split('\n')).toHaveLength(1);
+    } finally {
+      await s.stop();
+    }
   }, 20 * 60_000);
 
   it('a container without the run options bwrap needs says the sandbox is off, why, and what to add', async () => {

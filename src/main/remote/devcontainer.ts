@@ -80,15 +80,35 @@ interface Command {
   stderr: string;
 }
 
-function runProgram(program: string, args: string[], opts: { env?: NodeJS.ProcessEnv; input?: NodeJS.ReadableStream | Buffer; onStderr?: (line: string) => void; timeoutMs?: number } = {}): Promise<Command> {
+interface RunOptions {
+  env?: NodeJS.ProcessEnv;
+  input?: NodeJS.ReadableStream | Buffer;
+  onStderr?: (line: string) => void;
+  timeoutMs?: number;
+  /** Stops the program and what it started (its process group). */
+  signal?: AbortSignal;
+}
+
+function runProgram(program: string, args: string[], opts: RunOptions = {}): Promise<Command> {
   return new Promise((resolve) => {
     let child: ChildProcess;
     try {
-      child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env ?? process.env });
+      child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env ?? process.env, detached: opts.signal !== undefined });
     } catch (err) {
       resolve({ code: 127, stdout: '', stderr: (err as Error).message });
       return;
     }
+    const stop = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    if (opts.signal?.aborted) stop();
+    opts.signal?.addEventListener('abort', stop, { once: true });
+    // A group of its own does not hear the terminal's Ctrl+C: it ends with this process.
+    if (opts.signal) process.once('exit', stop);
     const out: Buffer[] = [];
     let err = '';
     let partial = '';
@@ -107,6 +127,8 @@ function runProgram(program: string, args: string[], opts: { env?: NodeJS.Proces
     });
     child.on('close', (code) => {
       if (timer) clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', stop);
+      process.off('exit', stop);
       resolve({ code: code ?? 1, stdout: Buffer.concat(out).toString('utf8'), stderr: err });
     });
     child.stdin!.on('error', () => undefined);
@@ -277,6 +299,53 @@ export class ContainerEnd implements RemoteEnd {
   }
 }
 
+/** How long the folder's container may run while `up` still waits to hear that it started. */
+export const START_GRACE_MS = 5000;
+const START_POLL_MS = 1000;
+
+/**
+ * `devcontainer up`, watched. The CLI learns that the container it ran has started from the
+ * engine's `start` event, heard by a listener it starts just before the run; on a busy machine the
+ * listener can begin after the container started, the event is gone, and `up` waits for it
+ * forever. While `up` is at "Starting container", the folder's container is looked for; once it
+ * has run for START_GRACE_MS with `up` still waiting, `up` is stopped and run again, once: with
+ * the container running it takes the path of an existing container, which waits for no event.
+ */
+async function upWatched(o: { program: string; args: string[]; env: NodeJS.ProcessEnv; engine: string; engineEnv: NodeJS.ProcessEnv; root: string; progress: (message: string) => void }): Promise<Command> {
+  for (let attempt = 0; ; attempt++) {
+    const abort = new AbortController();
+    let starting = false;
+    let runningSince: number | null = null;
+    let looking = false;
+    const look = async () => {
+      if (!starting || looking || attempt > 0) return;
+      looking = true;
+      const ps = await runProgram(o.engine, ['ps', '-q', '--filter', `label=devcontainer.local_folder=${o.root}`, '--filter', 'status=running'], { env: o.engineEnv, timeoutMs: 20_000 });
+      looking = false;
+      if (!starting || ps.code !== 0 || !ps.stdout.trim()) return;
+      runningSince ??= Date.now();
+      if (Date.now() - runningSince >= START_GRACE_MS) abort.abort();
+    };
+    const timer = setInterval(() => void look(), START_POLL_MS);
+    const up = await runProgram(o.program, o.args, {
+      env: o.env,
+      signal: abort.signal,
+      onStderr: (line) => {
+        try {
+          const m = JSON.parse(line) as { text?: string; type?: string };
+          if (m.text === 'Starting container') starting = m.type === 'start';
+          if (m.text && m.type !== 'raw') o.progress(`devcontainer: ${m.text.trim().slice(0, 200)}`);
+        } catch {
+          // Not a log record.
+        }
+      },
+    });
+    clearInterval(timer);
+    if (!abort.signal.aborted) return up;
+    o.progress(`devcontainer up did not hear its container start (it has run for ${START_GRACE_MS / 1000} s); running it again…`);
+  }
+}
+
 /** `devcontainer up` on the folder, and the way into the container it gives. */
 export async function devcontainerEnd(target: Extract<RemoteTarget, { kind: 'devcontainer' }>, ctx: RemoteContext, progress: (message: string) => void): Promise<{ end: RemoteEnd; remotePath: string; fixedPorts: number[] }> {
   const root = target.path;
@@ -306,17 +375,7 @@ export async function devcontainerEnd(target: Extract<RemoteTarget, { kind: 'dev
   const cliEnv = { ...cli.env };
   delete cliEnv.SSH_AUTH_SOCK;
   progress(`Starting the dev container with ${engine} (devcontainer up; the first time builds it)…`);
-  const up = await runProgram(cli.program, [...cli.prefix, 'up', ...common, '--log-format', 'json', ...agentArgs], {
-    env: cliEnv,
-    onStderr: (line) => {
-      try {
-        const m = JSON.parse(line) as { text?: string; type?: string };
-        if (m.text && m.type !== 'raw') progress(`devcontainer: ${m.text.trim().slice(0, 200)}`);
-      } catch {
-        // Not a log record.
-      }
-    },
-  });
+  const up = await upWatched({ program: cli.program, args: [...cli.prefix, 'up', ...common, '--log-format', 'json', ...agentArgs], env: cliEnv, engine, engineEnv: env, root, progress });
   const result = upResult(up.stdout);
   if (!result || result.outcome !== 'success' || !result.containerId) {
     const why = result?.message ?? result?.description ?? (up.stderr.trim().split('\n').pop() || `exit ${up.code}`);
