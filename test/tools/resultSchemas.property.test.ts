@@ -218,7 +218,8 @@ const SHAPES: Record<string, Record<string, Shape>> = {
     }, 'FILE_NOT_READ'),
   },
   edit_file: {
-    exact: shape(word, async (w) => {
+    // A name equal to the one replaced would be no edit (EDIT_NO_CHANGE), another shape.
+    exact: shape(word.filter((w) => w !== 'y'), async (w) => {
       const file = fresh('ts');
       await call('write_file', { path: file, content: 'const x = 1;\nconst y = 2;\n' });
       return call('edit_file', { path: file, old_str: 'const y = 2;', new_str: `const ${w} = 2;` });
@@ -231,7 +232,8 @@ const SHAPES: Record<string, Record<string, Shape>> = {
     create: shape(lines, (c) => call('edit_file', { path: fresh(), old_str: '', new_str: c }), 'ok'),
   },
   code_modify: {
-    replace: shape(fc.tuple(fc.constantFrom('replace', 'insert_before', 'insert_after', 'delete'), word), async ([operation, w]) => {
+    // Replacing line 2 ("b") with "b" would change nothing (EDIT_NO_CHANGE), another shape.
+    replace: shape(fc.tuple(fc.constantFrom('replace', 'insert_before', 'insert_after', 'delete'), word.filter((w) => w !== 'b')), async ([operation, w]) => {
       const file = fresh('ts');
       await call('write_file', { path: file, content: 'a\nb\nc\n' });
       const where = operation === 'replace' || operation === 'delete' ? { line_range: [2, 2] } : { line: 2 };
