@@ -4,7 +4,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright';
-import { CHROMIUM, generateTree, percentile, report, startServe, tempDir } from './lib.mjs';
+import { CHROMIUM, firstPaintSince, generateTree, percentile, report, startServe, tempDir, watchFirstPaint } from './lib.mjs';
 
 const RUNS = 5;
 const root = await tempDir('loupe-bench-cold-');
@@ -17,11 +17,11 @@ const toUrl = [];
 const toPaint = [];
 for (let i = 0; i < RUNS; i++) {
   const page = await browser.newPage();
+  await watchFirstPaint(page, '[data-testid="file-tree-item"]');
   const s = await startServe(root, { LOUPE_HOME: home });
   await page.goto(s.url);
-  await page.locator('[data-testid="file-tree-item"]').first().waitFor({ state: 'visible' });
   toUrl.push(s.urlMs);
-  toPaint.push(performance.now() - s.t0);
+  toPaint.push(await firstPaintSince(page, s.t0));
   await page.close();
   s.proc.kill('SIGTERM');
 }
@@ -37,7 +37,7 @@ for (let i = 0; i < RUNS; i++) {
 }
 const load = Math.round(os.loadavg()[0] * 10) / 10;
 report('serve.cold_start.url_printed.p50', percentile(toUrl, 50), 'ms', { runs: RUNS, load });
-report('serve.cold_start.first_tree_paint.p50', percentile(toPaint, 50), 'ms', { runs: RUNS, files: 10_000, load });
+report('serve.cold_start.first_tree_paint.p50', percentile(toPaint, 50), 'ms', { runs: RUNS, files: 10_000, load, timed: 'in the page' });
 report('serve.cold_start.empty_folder_url.p50', percentile(toUrlEmpty, 50), 'ms', { runs: RUNS, load });
 await rm(empty, { recursive: true, force: true });
 await rm(root, { recursive: true, force: true });

@@ -307,3 +307,34 @@ export function streamingModel(tokensFor) {
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, baseURL: `http://127.0.0.1:${server.address().port}/v1` })));
 }
+
+/**
+ * When the first element matching `selector` was painted, in the page: a MutationObserver sees
+ * it enter the DOM, and the time is taken just after the next frame (a rAF, then a message: the
+ * frame's paint happens between the two). Playwright's own waiting polls at growing intervals
+ * (0, 20, 50, 100, 100, 500 ms), so its answer can trail the paint by up to half a second.
+ * Call before `page.goto`.
+ */
+export async function watchFirstPaint(page, selector) {
+  await page.addInitScript((sel) => {
+    /* global document, MutationObserver, requestAnimationFrame -- runs in the browser */
+    const seen = () => {
+      if (!document.querySelector(sel)) return false;
+      requestAnimationFrame(() => {
+        const ch = new MessageChannel();
+        ch.port1.onmessage = () => (window.__firstPaintAt = performance.now());
+        ch.port2.postMessage(0);
+      });
+      return true;
+    };
+    const mo = new MutationObserver(() => seen() && mo.disconnect());
+    mo.observe(document, { childList: true, subtree: true });
+  }, selector);
+}
+
+/** ms from `t0` (this process's performance.now()) to the paint `watchFirstPaint` saw. */
+export async function firstPaintSince(page, t0) {
+  await page.waitForFunction(() => window.__firstPaintAt !== undefined, undefined, { polling: 'raf', timeout: 120_000 });
+  const [origin, at] = await page.evaluate(() => [performance.timeOrigin, window.__firstPaintAt]);
+  return origin + at - (performance.timeOrigin + t0);
+}

@@ -6,7 +6,7 @@ import os from 'node:os';
 /* global window, requestAnimationFrame -- page functions run in the browser */
 import { rm } from 'node:fs/promises';
 import { chromium } from 'playwright';
-import { CHROMIUM, cachedMonorepo, percentile, report, startServe, tempDir } from './lib.mjs';
+import { CHROMIUM, cachedMonorepo, firstPaintSince, percentile, report, startServe, tempDir, watchFirstPaint } from './lib.mjs';
 
 const RUNS = Number(process.env.LOUPE_BENCH_RUNS ?? 5);
 const home = await tempDir('loupe-bench-home-');
@@ -33,6 +33,7 @@ async function once(folder, label) {
     window.__longTasks = [];
     new PerformanceObserver((l) => window.__longTasks.push(...l.getEntries().map((e) => [e.startTime, e.duration]))).observe({ type: 'longtask', buffered: true });
   });
+  await watchFirstPaint(page, '[data-testid="file-tree-item"]');
   const s = await startServe(folder, { LOUPE_HOME: home });
   // Monaco (the biggest chunk, one long task to evaluate) should wait for the index.
   let monacoAt = null;
@@ -40,11 +41,13 @@ async function once(folder, label) {
     if (monacoAt === null && /MonacoView|editor\.api/.test(r.url())) monacoAt = performance.now() - s.t0;
   });
   await page.goto(s.url);
-  // Painted: a row is visible and a frame has been produced after it.
+  // Seen by Playwright's locator: the figure earlier rounds reported, which adds its polling.
   await page.locator('[data-testid="file-tree-item"]').first().waitFor({ state: 'visible', timeout: 120_000 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(undefined))));
-  const paintMs = performance.now() - s.t0;
-  const paintedAt = await page.evaluate(() => performance.now());
+  const seenMs = performance.now() - s.t0;
+  // Painted: the frame that first showed a row, timed in the page.
+  const paintMs = await firstPaintSince(page, s.t0);
+  const paintedAt = await page.evaluate(() => window.__firstPaintAt);
   const status = page.locator('[data-testid="index-status"]');
   await status.filter({ hasNotText: 'Indexing' }).waitFor({ state: 'visible', timeout: 600_000 });
   const indexMs = performance.now() - s.t0;
@@ -63,7 +66,7 @@ async function once(folder, label) {
   // The page's own boot (evaluating the bundle, the first render) is one task before the tree
   // shows; what the index costs the UI is what comes after the first row until it completes.
   const after = longTasks.filter(([start]) => start >= paintedAt && start < (doneMs ?? Infinity)).map(([, d]) => d);
-  return { urlMs: s.urlMs, paintMs, indexMs, files, rss, maxLongTask: Math.max(0, ...longTasks.map(([, d]) => d)), maxLongTaskAfterPaint: Math.max(0, ...after), monacoBeforeIndex, label };
+  return { urlMs: s.urlMs, paintMs, seenMs, indexMs, files, rss, maxLongTask: Math.max(0, ...longTasks.map(([, d]) => d)), maxLongTaskAfterPaint: Math.max(0, ...after), monacoBeforeIndex, label };
 }
 
 async function scale(n, git, runs) {
@@ -76,7 +79,8 @@ async function scale(n, git, runs) {
   const load = Math.round(os.loadavg()[0] * 10) / 10;
   const budget = (b) => (n === 100_000 ? { budget: b } : {});
   report(`scale.${tag}.serve_to_url.p50`, p50('urlMs'), 'ms', { runs, files: n, git, load, ...budget(350) });
-  report(`scale.${tag}.first_tree_paint.p50`, p50('paintMs'), 'ms', { runs, files: n, load, ...budget(800) });
+  report(`scale.${tag}.first_tree_paint.p50`, p50('paintMs'), 'ms', { runs, files: n, load, ...budget(800), timed: 'in the page' });
+  report(`scale.${tag}.first_tree_row_seen_by_locator.p50`, p50('seenMs'), 'ms', { runs, files: n, load, includes: "Playwright's polling" });
   report(`scale.${tag}.index_complete.p50`, p50('indexMs'), 'ms', { runs, indexed: results[0].files });
   report(`scale.${tag}.host_rss_after_index.max`, Math.max(...results.map((r) => r.rss)), 'MB', { runs, load, ...budget(120) });
   report(`scale.${tag}.page_long_task.max`, Math.max(...results.map((r) => r.maxLongTask)), 'ms', { runs, includes: 'page boot' });
