@@ -44,3 +44,22 @@ test('with the socket up, the tree is the host\'s: a folder opens, a file made s
   await writeFile(path.join(root, 'boot-project', 'LATER.md'), 'x\n');
   await expect(rows.filter({ hasText: 'LATER.md' })).toBeVisible();
 });
+
+test('the first frame with rows draws the tree alone; the agent column and terminal follow', async ({ page }) => {
+  // In the page, at the frame that first holds a row: which of the other panes were there too.
+  await page.addInitScript(() => {
+    const w = window as unknown as { firstFrame?: { agent: boolean; terminal: boolean } };
+    const mo = new MutationObserver(() => {
+      if (!document.querySelector('[data-testid="file-tree-item"]')) return;
+      mo.disconnect();
+      requestAnimationFrame(() => {
+        w.firstFrame = { agent: !!document.querySelector('[data-slot="agent-panel"]'), terminal: !!document.querySelector('.center-terminal *') };
+      });
+    });
+    mo.observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(served.url);
+  await expect(page.getByTestId('file-tree-item').first()).toBeVisible();
+  await expect(page.locator('[data-slot="agent-panel"]')).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { firstFrame?: unknown }).firstFrame)).toEqual({ agent: false, terminal: false });
+});

@@ -7,6 +7,7 @@ import { Sidebar } from '../tree/Sidebar';
 import { FileViewer } from '../viewer/FileViewer';
 import { AgentPanelSlot } from './AgentPanelSlot';
 import { LoadedView } from './LoadedView';
+import { useAfterFirstFrame } from './useAfterFirstFrame';
 
 /** The diff view, once a diff is open (its code is a chunk of its own). */
 function DiffSlot() {
@@ -43,6 +44,7 @@ export function Workbench() {
   const agentRef = usePanelRef();
   const agentOpen = useApp((s) => s.agentColumnOpen);
   const setAgentOpen = useApp((s) => s.setAgentColumnOpen);
+  const rest = useAfterFirstFrame();
 
   // Only a change of the wish moves the panel: on mount the remembered layout wins, and the
   // panel's first onResize tells the store what it is.
@@ -64,12 +66,12 @@ export function Workbench() {
       <Panel id="layout-center" className="center" minSize={160}>
         <Group orientation="vertical" id="center" defaultLayout={rows.defaultLayout} onLayoutChanged={rows.onLayoutChanged}>
           <Panel id="layout-viewer" className="center-viewer" minSize={60}>
-            <FileViewer />
-            <DiffSlot />
+            {rest && <FileViewer />}
+            {rest && <DiffSlot />}
           </Panel>
           <Separator className="splitter splitter-row" aria-label="Resize terminal" />
           <Panel id="layout-terminal" className="center-terminal" defaultSize={240} minSize={80} collapsible groupResizeBehavior="preserve-pixel-size">
-            <TerminalPane />
+            {rest && <TerminalPane />}
           </Panel>
         </Group>
       </Panel>
@@ -87,7 +89,7 @@ export function Workbench() {
           setAgentOpen(wished.current);
         }}
       >
-        <AgentPanelSlot />
+        {rest && <AgentPanelSlot />}
       </Panel>
     </Group>
   );
