@@ -18,6 +18,8 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
+const STATIC_CHUNK = 1 << 20;
+
 /** Serves a file from `root`; false when there is no such file (the caller answers 404). */
 export async function serveStatic(root: string, urlPath: string, res: ServerResponse, headers: Record<string, string>): Promise<boolean> {
   let rel: string;
@@ -40,7 +42,9 @@ export async function serveStatic(root: string, urlPath: string, res: ServerResp
     'Cache-Control': isHtml ? 'no-store' : 'private, max-age=31536000, immutable',
   });
   // A file that vanishes mid-read costs this response, not the process.
-  createReadStream(file)
+  // In reads of up to 1 MiB: the entry bundle (~450 KB) in one turn of the host's loop rather
+  // than seven, each of which waited behind the first listing and the index starting beside it.
+  createReadStream(file, { highWaterMark: STATIC_CHUNK })
     .on('error', () => res.destroy())
     .pipe(res);
   return true;
