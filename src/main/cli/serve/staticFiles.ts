@@ -41,10 +41,11 @@ export async function serveStatic(root: string, urlPath: string, res: ServerResp
     // Vite fingerprints assets; the page itself must always be fresh.
     'Cache-Control': isHtml ? 'no-store' : 'private, max-age=31536000, immutable',
   });
-  // A file that vanishes mid-read costs this response, not the process.
   // In reads of up to 1 MiB: the entry bundle (~450 KB) in one turn of the host's loop rather
-  // than seven, each of which waited behind the first listing and the index starting beside it.
-  createReadStream(file, { highWaterMark: STATIC_CHUNK })
+  // than seven, each of which waited behind the first listing and the index starting beside it;
+  // no bigger than the file, so a small file holds a small buffer. A file that vanishes mid-read
+  // costs this response, not the process.
+  createReadStream(file, { highWaterMark: Math.max(1, Math.min(STATIC_CHUNK, st.size)) })
     .on('error', () => res.destroy())
     .pipe(res);
   return true;
