@@ -45,12 +45,13 @@ test('with the socket up, the tree is the host\'s: a folder opens, a file made s
   await expect(rows.filter({ hasText: 'LATER.md' })).toBeVisible();
 });
 
-test('the first frame with rows draws the tree alone; the agent column and terminal follow', async ({ page }) => {
-  // In the page, at the frame that first holds a row: which of the other panes were there too.
+test('the first frame of the workbench draws the tree alone; the agent column and terminal follow', async ({ page }) => {
+  // In the page, at the first frame that holds the workbench (with or without the boot data's
+  // rows): which of the other panes were there too.
   await page.addInitScript(() => {
     const w = window as unknown as { firstFrame?: { agent: boolean; terminal: boolean } };
     const mo = new MutationObserver(() => {
-      if (!document.querySelector('[data-testid="file-tree-item"]')) return;
+      if (!document.querySelector('.workbench')) return;
       mo.disconnect();
       requestAnimationFrame(() => {
         w.firstFrame = { agent: !!document.querySelector('[data-slot="agent-panel"]'), terminal: !!document.querySelector('.center-terminal *') };
