@@ -2,7 +2,7 @@
 // could reach a driver also gets overrides for each filter/diff/merge driver the repository
 // defines, read just before the call (an included config file can change between calls), so
 // looking at, staging into or committing to a hostile repository runs none of its programs.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { AbortedError } from '../../errors';
 import { GitCommandError, GitTimeoutError } from './errors';
 import { DRIVER_LISTING, NEUTRAL_CONFIG, PERFORMANCE_CONFIG, driverOverrides, gitEnv, hardenArgs, mayRunDrivers } from './gitEnv';
@@ -106,24 +106,53 @@ function spawnGit(cwd: string, args: string[], config: readonly (readonly [strin
   const killSignal = call.optionalLocks ? 'SIGTERM' : 'SIGKILL';
   return new Promise((resolve, reject) => {
     if (call.signal?.aborted) return reject(new AbortedError('git'));
-    const child = execFile(
-      'git',
-      args,
-      { cwd, env: gitEnv(config, call.env, call.optionalLocks), encoding: 'buffer', maxBuffer: MAX_BUFFER, timeout: timeoutMs, killSignal, signal: call.signal, windowsHide: true },
-      (err, stdout, stderr) => {
-        const text = stderr.toString('utf8');
-        if (!err) return resolve({ exitCode: 0, stdout, stderr: text });
-        const e = err as NodeJS.ErrnoException & { code?: unknown; killed?: boolean; signal?: string | null };
-        if (call.signal?.aborted) return reject(new AbortedError('git'));
-        if (e.killed && e.signal === killSignal) return reject(new GitTimeoutError(args, timeoutMs));
-        if (typeof e.code === 'number') return resolve({ exitCode: e.code, stdout, stderr: text });
-        reject(new GitCommandError(args, null, text || e.message));
-      },
-    );
+    let timedOut = false;
+    // git runs some of its work as child processes (`worktree add` checks out through a `git
+    // reset --hard` of its own): stopped, its whole process group goes, or a child left behind
+    // writes on into a folder its caller is already removing.
+    const child = spawn('git', args, { cwd, env: gitEnv(config, call.env, call.optionalLocks), detached: process.platform !== 'win32', windowsHide: true });
+    const stop = () => killGroup(child, killSignal);
+    const timer = setTimeout(() => ((timedOut = true), stop()), timeoutMs);
+    call.signal?.addEventListener('abort', stop, { once: true });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let size = 0;
+    let overflow = false;
+    child.stdout.on('data', (d: Buffer) => {
+      size += d.length;
+      if (size > MAX_BUFFER) return overflow || ((overflow = true), stop());
+      out.push(d);
+    });
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    let failed: Error | null = null;
+    child.on('error', (e) => (failed ??= e));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      call.signal?.removeEventListener('abort', stop);
+      const stdout = Buffer.concat(out);
+      const text = Buffer.concat(err).toString('utf8');
+      if (call.signal?.aborted) return reject(new AbortedError('git'));
+      if (timedOut) return reject(new GitTimeoutError(args, timeoutMs));
+      if (failed) return reject(new GitCommandError(args, null, text || failed.message));
+      if (overflow) return reject(new GitCommandError(args, null, `git's output passed ${MAX_BUFFER} bytes`));
+      if (code === 0) return resolve({ exitCode: 0, stdout, stderr: text });
+      if (typeof code === 'number') return resolve({ exitCode: code, stdout, stderr: text });
+      reject(new GitCommandError(args, null, text || 'git was stopped by a signal'));
+    });
     // A git that exits before reading all of it closes the pipe: that is its answer, not ours to throw.
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(call.input);
   });
+}
+
+/** Signals git's process group (its own: it runs detached), or git alone where there are none. */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (process.platform === 'win32' || child.pid === undefined) throw new Error('no process group');
+    process.kill(-child.pid, signal);
+  } catch {
+    child.kill(signal);
+  }
 }
 
 /**
