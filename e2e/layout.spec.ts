@@ -51,6 +51,9 @@ async function reachInOneClick(target: Locator, via: Locator[]): Promise<void> {
 async function open(page: Page) {
   await page.goto(agent.served.url);
   await expect(page.getByTestId('workspace-root')).toContainText('layout-project');
+  // The agent column renders just after the tree's first frame: what is one click away is
+  // judged once it is there, as a person would see it.
+  await expect(page.locator('[data-slot="agent-panel"]')).toBeAttached();
 }
 
 for (const size of SIZES) {
