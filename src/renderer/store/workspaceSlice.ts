@@ -82,6 +82,8 @@ export const createWorkspaceSlice: SliceCreator<WorkspaceSlice> = (set, get, { c
       set({ opening: true, openError: null });
       try {
         get().workspaceOpened(await client.request('workspace.open', { path: trimmed }));
+        // Done with the dialog, also when the folder picked is the one already open.
+        get().closeFolderDialog();
         return true;
       } catch (err) {
         set({ openError: errorMessage(err) });
@@ -146,11 +148,14 @@ export const createWorkspaceSlice: SliceCreator<WorkspaceSlice> = (set, get, { c
       const same = previous?.root === info.root;
       const notices = same ? get().notices : [];
       const dismissed = same ? get().dismissedNotices : [];
+      // Only another folder ends the Open Folder dialog. The same folder confirmed late (the
+      // host's answer to the page's boot data, another window's echo) must not close a dialog,
+      // or clear an error, that the person opened after it was asked.
+      const dialog = same ? {} : { openError: null, folderDialogOpen: false };
       set({
         workspace: info,
         workspaceKnown: true,
-        openError: null,
-        folderDialogOpen: false,
+        ...dialog,
         notices: [...notices, ...(info.notices ?? []).filter((n) => !notices.includes(n) && !dismissed.includes(n))],
         dismissedNotices: dismissed,
       });
