@@ -3,7 +3,7 @@
 // (the unattended gate a host without approval cards gets).
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, utimes } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -64,6 +64,10 @@ describe('search tools', () => {
   });
 
   it('list_files lists by recency', async () => {
+    // Files written a moment apart can share an mtime (the kernel stamps them from a coarse
+    // clock), and ties go by path: the older two are put a day back, so the order is the subject.
+    const dayAgo = new Date(Date.now() - 86_400_000);
+    for (const rel of ['src/a.ts', 'src/b.ts']) await utimes(path.join(h.root, rel), dayAgo, dayAgo);
     await h.write('src/new.ts', 'x');
     const r = await h.call('list_files', { pattern: '*.ts' });
     expect(r.output.split('\n')[0]).toBe('src/new.ts');
