@@ -15,8 +15,8 @@ export function useAfterFirstFrame(): boolean {
     let live = true;
     const done = () => {
       painted = true;
-      // A transition: React renders the rest in slices of a few ms, so no long task follows the
-      // first frame (at 100k files one of up to 155 ms did, while the index was building).
+      // A transition: React renders the rest in slices of a few ms between the index's events;
+      // rendered at once it was one task of up to 155 ms at 100k files (docs/architecture.md).
       if (live) startTransition(() => setAfter(true));
     };
     // A hidden page draws no frames (a background tab, a window not shown yet): nothing to wait for.

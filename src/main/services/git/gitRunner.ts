@@ -116,14 +116,16 @@ function spawnGit(cwd: string, args: string[], config: readonly (readonly [strin
     call.signal?.addEventListener('abort', stop, { once: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
+    // One bound for both streams, as execFile's maxBuffer was: a git that will not stop talking is stopped.
     let size = 0;
     let overflow = false;
-    child.stdout.on('data', (d: Buffer) => {
+    const keep = (into: Buffer[]) => (d: Buffer) => {
       size += d.length;
       if (size > MAX_BUFFER) return overflow || ((overflow = true), stop());
-      out.push(d);
-    });
-    child.stderr.on('data', (d: Buffer) => err.push(d));
+      into.push(d);
+    };
+    child.stdout.on('data', keep(out));
+    child.stderr.on('data', keep(err));
     let failed: Error | null = null;
     child.on('error', (e) => (failed ??= e));
     child.on('close', (code) => {
@@ -135,7 +137,6 @@ function spawnGit(cwd: string, args: string[], config: readonly (readonly [strin
       if (timedOut) return reject(new GitTimeoutError(args, timeoutMs));
       if (failed) return reject(new GitCommandError(args, null, text || failed.message));
       if (overflow) return reject(new GitCommandError(args, null, `git's output passed ${MAX_BUFFER} bytes`));
-      if (code === 0) return resolve({ exitCode: 0, stdout, stderr: text });
       if (typeof code === 'number') return resolve({ exitCode: code, stdout, stderr: text });
       reject(new GitCommandError(args, null, text || 'git was stopped by a signal'));
     });
